@@ -1,0 +1,60 @@
+//! Capture: bring a session's memory up to date, from a hook event or from a transcript found
+//! on disk. Both paths share the same code, so live capture and `import` store the same memory.
+
+use std::path::Path;
+
+use crate::clock;
+use crate::hosts::{self, EventKind, HookEvent};
+use crate::ingest::{self, IngestError, Report};
+use crate::model::Host;
+use crate::store::{SessionRow, Store};
+
+/// Records what the event says about the session, then reads what its transcript gained.
+pub fn capture_event(
+    store: &mut Store,
+    host: Host,
+    event: &HookEvent,
+) -> Result<(SessionRow, Report), IngestError> {
+    let w = store.write()?;
+    let mut session = w.session(
+        host,
+        &event.session_id,
+        event.cwd.as_deref(),
+        event.transcript_path.as_deref(),
+    )?;
+    match event.kind {
+        EventKind::SessionStart => {
+            w.session_started(session.id, event.source.as_deref(), &clock::now())?
+        }
+        EventKind::SessionEnd => {
+            w.session_ended(session.id, event.reason.as_deref(), &clock::now())?
+        }
+        _ => {}
+    }
+    let report = match &event.transcript_path {
+        Some(path) => ingest::ingest(
+            &w,
+            &mut session,
+            Path::new(path),
+            hosts::line_parser(host).as_mut(),
+        )?,
+        None => Report::default(),
+    };
+    w.commit()?;
+    Ok((session, report))
+}
+
+/// Reads a transcript into the session it belongs to (`import`).
+pub fn capture_transcript(
+    store: &mut Store,
+    host: Host,
+    session_id: &str,
+    path: &Path,
+) -> Result<Report, IngestError> {
+    let w = store.write()?;
+    let shown = path.to_string_lossy();
+    let mut session = w.session(host, session_id, None, Some(&shown))?;
+    let report = ingest::ingest(&w, &mut session, path, hosts::line_parser(host).as_mut())?;
+    w.commit()?;
+    Ok(report)
+}

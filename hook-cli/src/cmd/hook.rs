@@ -1,0 +1,80 @@
+//! `throughline hook <host>`: called by the agent on every event with the payload on stdin.
+//! Whatever happens it exits 0 and prints nothing to stdout; failures go to the log.
+
+use std::io::Read;
+use std::panic::{self, AssertUnwindSafe};
+use std::process::ExitCode;
+
+use throughline::capture;
+use throughline::home::Home;
+use throughline::hosts;
+use throughline::model::Host;
+use throughline::store::Store;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Which agent is calling: claude
+    host: String,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    if std::env::var_os(throughline::GUARD_ENV).is_some() {
+        return ExitCode::SUCCESS;
+    }
+    let home = match Home::locate() {
+        Ok(home) => home,
+        Err(e) => {
+            eprintln!("throughline: hook: {e}");
+            return ExitCode::SUCCESS;
+        }
+    };
+    // A bug must never break the host: a panic becomes one log line.
+    panic::set_hook(Box::new(|_| {}));
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| handle(&home, &args.host)));
+    let context = format!("hook {}", args.host);
+    match outcome {
+        Ok(Ok(())) => {}
+        Ok(Err(message)) => throughline::log::line(&home, &context, &message),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("unknown panic");
+            throughline::log::line(&home, &context, &format!("internal error: {what}"));
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn handle(home: &Home, host_name: &str) -> Result<(), String> {
+    let host = Host::parse(host_name)
+        .ok_or_else(|| format!("unknown host {host_name:?}; known: claude"))?;
+    let mut payload = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut payload)
+        .map_err(|e| format!("reading the payload from stdin: {e}"))?;
+    let event = hosts::decode_hook(host, &payload)?;
+    let mut store = Store::open(home).map_err(|e| e.to_string())?;
+    let (_, report) = capture::capture_event(&mut store, host, &event)
+        .map_err(|e| format!("session {}: {e}", event.session_id))?;
+    for problem in &report.problems {
+        throughline::log::line(home, &format!("hook {host_name}"), problem);
+    }
+    if report.missing {
+        if let Some(path) = &event.transcript_path {
+            // The host writes the transcript lazily; only worth a line once the session is under way.
+            if !matches!(event.kind, hosts::EventKind::SessionStart) {
+                throughline::log::line(
+                    home,
+                    &format!("hook {host_name}"),
+                    &format!(
+                        "session {}: transcript {path} is missing; nothing to read yet",
+                        event.session_id
+                    ),
+                );
+            }
+        }
+    }
+    Ok(())
+}

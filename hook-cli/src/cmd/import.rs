@@ -1,0 +1,83 @@
+//! `throughline import`: backfill every transcript already on disk.
+
+use std::path::PathBuf;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use throughline::capture;
+use throughline::home::Home;
+use throughline::hosts;
+use throughline::model::Host;
+use throughline::store::Store;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Which agent's transcripts: claude
+    #[arg(long, default_value = "claude")]
+    host: String,
+    /// Folder to read instead of the host's own (for Claude Code, ~/.claude/projects)
+    #[arg(long)]
+    from: Option<PathBuf>,
+    /// Print JSON (no progress bar)
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize, Default)]
+struct Imported {
+    transcripts: u64,
+    bytes_read: u64,
+    records: u64,
+    problems: Vec<String>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let host = Host::parse(&args.host)
+        .ok_or_else(|| anyhow::anyhow!("unknown host {:?}; known: claude", args.host))?;
+    let found = hosts::find_transcripts(host, args.from.clone()).map_err(|e| {
+        anyhow::anyhow!(
+            "cannot list transcripts in {}: {e}",
+            args.from
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_else(|| "~/.claude/projects".into())
+        )
+    })?;
+    let home = Home::locate()?;
+    let mut store = Store::open(&home)?;
+    let total: u64 = found.iter().map(|t| t.bytes).sum();
+    let bar = if args.json {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(total)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {msg}")
+            .expect("valid template"),
+    );
+    let mut done = Imported::default();
+    for t in &found {
+        bar.set_message(t.session_id.chars().take(8).collect::<String>());
+        let report = capture::capture_transcript(&mut store, host, &t.session_id, &t.path)?;
+        done.transcripts += 1;
+        done.bytes_read += report.bytes;
+        done.records += report.records;
+        done.problems.extend(report.problems);
+        bar.inc(t.bytes);
+    }
+    bar.finish_and_clear();
+    if args.json {
+        return super::print_json(&done);
+    }
+    println!(
+        "imported {} transcripts: {} new bytes read, {} records stored in {}",
+        done.transcripts,
+        done.bytes_read,
+        done.records,
+        store.path().display()
+    );
+    for p in &done.problems {
+        println!("  skipped: {p}");
+    }
+    Ok(())
+}

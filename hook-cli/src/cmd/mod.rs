@@ -1,0 +1,74 @@
+//! One file per verb. Each parses its own flags and calls the library.
+
+mod detail;
+mod hook;
+mod import;
+mod sessions;
+mod show;
+mod status;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use serde::Serialize;
+use throughline::home::Home;
+use throughline::store::Store;
+
+#[derive(Parser)]
+#[command(
+    name = "throughline",
+    version,
+    about = "Layered, lossless memory for AI coding agents"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Run by the agent on every hook event (reads the payload on stdin); never fails the host
+    Hook(hook::Args),
+    /// What is stored, where, and how big
+    Status(status::Args),
+    /// Recent sessions, per project
+    Sessions(sessions::Args),
+    /// A session's turns: the conversation verbatim and one line of detail per turn
+    Show(show::Args),
+    /// One turn in full: the conversation and every tool call, output and thought
+    Detail(detail::Args),
+    /// Backfill every existing transcript
+    Import(import::Args),
+}
+
+impl Command {
+    pub fn run(self) -> anyhow::Result<ExitCode> {
+        match self {
+            Command::Hook(a) => Ok(hook::run(a)),
+            Command::Status(a) => status::run(a).map(|_| ExitCode::SUCCESS),
+            Command::Sessions(a) => sessions::run(a).map(|_| ExitCode::SUCCESS),
+            Command::Show(a) => show::run(a).map(|_| ExitCode::SUCCESS),
+            Command::Detail(a) => detail::run(a).map(|_| ExitCode::SUCCESS),
+            Command::Import(a) => import::run(a).map(|_| ExitCode::SUCCESS),
+        }
+    }
+}
+
+/// The store for reading verbs; says how to get one when there is none yet.
+fn open_for_reading() -> anyhow::Result<Store> {
+    Ok(Store::open_read_only(&Home::locate()?)?)
+}
+
+fn print_json<T: Serialize + ?Sized>(value: &T) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer_pretty(&mut out, value)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+/// The project the current directory belongs to, as sessions record it.
+fn current_project() -> Option<String> {
+    let cwd = std::env::current_dir().ok()?;
+    Some(throughline::project::root_of(&cwd.to_string_lossy()))
+}

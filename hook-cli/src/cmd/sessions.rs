@@ -1,0 +1,82 @@
+//! `throughline sessions`: recent sessions, grouped by project.
+
+use throughline::clock;
+use throughline::store::SessionFilter;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Sessions of every project, not only the current one
+    #[arg(long)]
+    all: bool,
+    /// Sessions of this project (its git root or folder)
+    #[arg(long, conflicts_with = "all")]
+    project: Option<String>,
+    /// How many sessions at most
+    #[arg(long, default_value_t = 20)]
+    limit: u32,
+    /// Print JSON
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let store = super::open_for_reading()?;
+    let project = match (args.all, args.project) {
+        (true, _) => None,
+        (false, Some(p)) => Some(p),
+        (false, None) => super::current_project(),
+    };
+    let mut sessions = store.sessions(&SessionFilter {
+        project: project.clone(),
+        limit: Some(args.limit),
+    })?;
+    if sessions.is_empty() && project.is_some() && !args.json {
+        println!(
+            "no sessions recorded in {}; `throughline sessions --all` lists every project",
+            project.unwrap_or_default()
+        );
+        return Ok(());
+    }
+    if args.json {
+        return super::print_json(&sessions);
+    }
+    // Group by project, keeping the most recently active project first.
+    sessions.sort_by_key(|s| s.project.clone());
+    let mut order: Vec<String> = Vec::new();
+    for s in &sessions {
+        let p = s
+            .project
+            .clone()
+            .unwrap_or_else(|| "(unknown project)".into());
+        if !order.contains(&p) {
+            order.push(p);
+        }
+    }
+    for project in order {
+        println!("{project}");
+        for s in sessions
+            .iter()
+            .filter(|s| s.project.as_deref().unwrap_or("(unknown project)") == project)
+        {
+            let when = s
+                .last_activity
+                .as_deref()
+                .or(s.started_at.as_deref())
+                .unwrap_or("");
+            let state = match (&s.ended_at, &s.end_reason) {
+                (Some(_), Some(reason)) => format!("ended: {reason}"),
+                (Some(_), None) => "ended".into(),
+                _ => "live".into(),
+            };
+            println!(
+                "  {}  {:>4} turns  {:<10}  {:<18}  {}",
+                &s.session_id[..s.session_id.len().min(8)],
+                s.turns,
+                clock::ago(when),
+                state,
+                s.model.as_deref().unwrap_or("")
+            );
+        }
+    }
+    Ok(())
+}

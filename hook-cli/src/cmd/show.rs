@@ -1,0 +1,77 @@
+//! `throughline show [session]`: every turn of a session, the conversation verbatim and one
+//! line listing the detail that `throughline detail <turn>` can pull.
+
+use serde::Serialize;
+use throughline::model::{Role, Session, Turn};
+use throughline::store::SessionFilter;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Session id or a unique prefix of it; default: the latest session of this project
+    session: Option<String>,
+    /// Print JSON
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct Shown {
+    session: Session,
+    turns: Vec<Turn>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let store = super::open_for_reading()?;
+    let session = match &args.session {
+        Some(id) => store.session(id)?,
+        None => store
+            .sessions(&SessionFilter {
+                project: super::current_project(),
+                limit: Some(1),
+            })?
+            .pop()
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "no session recorded in this project; name one (`throughline sessions --all`)"
+                )
+            })?,
+    };
+    let turns = store.turns(&session)?;
+    if args.json {
+        return super::print_json(&Shown { session, turns });
+    }
+    println!(
+        "session {}  {}  {}",
+        session.session_id,
+        session.project.as_deref().unwrap_or(""),
+        session.model.as_deref().unwrap_or("")
+    );
+    for turn in &turns {
+        println!();
+        let heading = if turn.seq == 0 {
+            "before the first prompt".to_string()
+        } else {
+            format!("turn {}", turn.seq)
+        };
+        println!(
+            "── {} [{}] {}",
+            heading,
+            turn.code,
+            turn.started_at.as_deref().unwrap_or("")
+        );
+        for m in &turn.messages {
+            let who = match m.role {
+                Role::User => "you",
+                Role::Assistant => "assistant",
+            };
+            println!("{who}: {}", m.text);
+        }
+        if !turn.detail_summary.is_empty() {
+            println!(
+                "   detail: {}  (throughline detail {})",
+                turn.detail_summary, turn.code
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,83 @@
+//! `throughline status`: what is stored, where, and how big.
+
+use serde::Serialize;
+use throughline::home::Home;
+use throughline::store::{Store, StoreStats};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Print JSON
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct Status {
+    home: String,
+    store: Option<StoreStats>,
+    recent_problems: Vec<String>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let home = Home::locate()?;
+    let store = match Store::open_read_only(&home) {
+        Ok(store) => Some(store.stats()?),
+        Err(throughline::store::StoreError::Missing(_)) => None,
+        Err(e) => return Err(e.into()),
+    };
+    let status = Status {
+        home: home.dir().display().to_string(),
+        store,
+        recent_problems: throughline::log::tail(&home, 5),
+    };
+    if args.json {
+        return super::print_json(&status);
+    }
+    println!("home      {}", status.home);
+    match &status.store {
+        None => {
+            println!("store     none yet (created by the first hook call or `throughline import`)")
+        }
+        Some(s) => {
+            println!(
+                "database  {} ({}, schema v{})",
+                s.path,
+                human_bytes(s.bytes),
+                s.schema_version
+            );
+            println!(
+                "memory    {} sessions in {} projects, {} turns",
+                s.sessions, s.projects, s.turns
+            );
+            println!(
+                "layers    {} messages (L2), {} detail entries (L3), {} API calls",
+                s.messages, s.details, s.api_calls
+            );
+            if let Some(at) = &s.last_activity {
+                println!("last      {at} ({})", throughline::clock::ago(at));
+            }
+        }
+    }
+    if !status.recent_problems.is_empty() {
+        println!("\nrecent problems (from {}):", home.log_path().display());
+        for line in &status.recent_problems {
+            println!("  {line}");
+        }
+    }
+    Ok(())
+}
+
+pub fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
+    let mut value = n as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{n} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}

@@ -1,0 +1,58 @@
+//! Where Throughline keeps its files: `$THROUGHLINE_HOME`, else the platform data dir.
+
+use std::fs;
+use std::io;
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+pub const HOME_ENV: &str = "THROUGHLINE_HOME";
+
+/// The folder holding the database, the log and the config. Created owner-only.
+#[derive(Debug, Clone)]
+pub struct Home {
+    dir: PathBuf,
+}
+
+impl Home {
+    /// `$THROUGHLINE_HOME` if set, else e.g. `~/.local/share/throughline`.
+    pub fn locate() -> io::Result<Home> {
+        if let Some(dir) = std::env::var_os(HOME_ENV).filter(|v| !v.is_empty()) {
+            return Ok(Home::at(dir));
+        }
+        let base = dirs::data_dir().ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("no data directory for this user; set {HOME_ENV} to a folder"),
+            )
+        })?;
+        Ok(Home::at(base.join("throughline")))
+    }
+
+    pub fn at(dir: impl Into<PathBuf>) -> Home {
+        Home { dir: dir.into() }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn db_path(&self) -> PathBuf {
+        self.dir.join("throughline.db")
+    }
+
+    pub fn log_path(&self) -> PathBuf {
+        self.dir.join("throughline.log")
+    }
+
+    /// Creates the folder readable by the owner only (the memory holds whole conversations).
+    pub fn ensure(&self) -> io::Result<()> {
+        if self.dir.is_dir() {
+            return Ok(());
+        }
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&self.dir)?;
+        fs::set_permissions(&self.dir, fs::Permissions::from_mode(0o700))
+    }
+}

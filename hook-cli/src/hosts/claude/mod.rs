@@ -1,0 +1,53 @@
+//! Claude Code: hook payloads, transcript lines, and where transcripts live.
+
+mod payload;
+mod transcript;
+
+use std::fs;
+use std::path::PathBuf;
+
+pub use payload::decode_hook;
+pub use transcript::TranscriptParser;
+
+use super::FoundTranscript;
+
+/// `~/.claude/projects`, where Claude Code writes one folder of transcripts per project.
+pub fn projects_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("CLAUDE_CONFIG_DIR")
+        .map(PathBuf::from)
+        .or_else(|| dirs::home_dir().map(|h| h.join(".claude")))?;
+    Some(base.join("projects"))
+}
+
+/// Every main transcript (`<project>/<session id>.jsonl`) under `root`, oldest first.
+pub fn find_transcripts(root: Option<PathBuf>) -> std::io::Result<Vec<FoundTranscript>> {
+    let Some(root) = root.or_else(projects_dir) else {
+        return Ok(Vec::new());
+    };
+    let mut found = Vec::new();
+    for project in fs::read_dir(&root)? {
+        let project = project?.path();
+        if !project.is_dir() {
+            continue;
+        }
+        for entry in fs::read_dir(&project)? {
+            let path = entry?.path();
+            if path.extension().is_none_or(|e| e != "jsonl") {
+                continue;
+            }
+            let (Some(stem), Ok(meta)) = (path.file_stem(), fs::metadata(&path)) else {
+                continue;
+            };
+            found.push((
+                meta.modified().ok(),
+                FoundTranscript {
+                    session_id: stem.to_string_lossy().into_owned(),
+                    bytes: meta.len(),
+                    path,
+                },
+            ));
+        }
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.path.cmp(&b.1.path)));
+    Ok(found.into_iter().map(|(_, t)| t).collect())
+}

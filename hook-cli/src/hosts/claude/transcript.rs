@@ -1,0 +1,473 @@
+//! Claude Code transcript lines (`~/.claude/projects/<project>/<session>.jsonl`).
+//!
+//! A person's prompt is a main-chain `user` entry with text content that is not host text
+//! (tool results, local-command wrappers, caveats, meta or compaction entries). An assistant
+//! API message is written one content block per line, every line repeating the message id
+//! and usage: blocks are keyed by message id and content, so repeats store once.
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use xxhash_rust::xxh3::xxh3_64;
+
+use crate::ingest::{LineParser, Record};
+use crate::model::{DetailKind, Usage};
+
+#[derive(Deserialize)]
+struct Entry<'a> {
+    #[serde(rename = "type", default)]
+    kind: String,
+    #[serde(default)]
+    uuid: Option<String>,
+    #[serde(default)]
+    timestamp: Option<String>,
+    #[serde(rename = "isSidechain", default)]
+    sidechain: bool,
+    #[serde(rename = "isMeta", default)]
+    meta: bool,
+    #[serde(rename = "isCompactSummary", default)]
+    compact_summary: bool,
+    #[serde(rename = "isApiErrorMessage", default)]
+    api_error: bool,
+    #[serde(default)]
+    cwd: Option<String>,
+    #[serde(default, borrow)]
+    message: Option<ApiMessage<'a>>,
+    #[serde(default)]
+    subtype: Option<String>,
+    #[serde(default, borrow)]
+    content: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    attachment: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct ApiMessage<'a> {
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    model: Option<String>,
+    #[serde(default, borrow)]
+    content: Option<&'a RawValue>,
+    #[serde(default)]
+    usage: Option<ApiUsage>,
+}
+
+#[derive(Deserialize)]
+struct ApiUsage {
+    #[serde(default)]
+    input_tokens: u64,
+    #[serde(default)]
+    cache_creation_input_tokens: u64,
+    #[serde(default)]
+    cache_read_input_tokens: u64,
+    #[serde(default)]
+    output_tokens: u64,
+}
+
+/// Every content block shape in one flat struct: fast to decode, and raw JSON (tool input)
+/// stays exactly as the host wrote it.
+#[derive(Deserialize)]
+struct Block<'a> {
+    #[serde(rename = "type", default)]
+    kind: String,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    thinking: Option<String>,
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default, borrow)]
+    input: Option<&'a RawValue>,
+    #[serde(default)]
+    tool_use_id: Option<String>,
+    #[serde(default, borrow)]
+    content: Option<&'a RawValue>,
+    #[serde(default)]
+    is_error: Option<bool>,
+    #[serde(default)]
+    source: Option<ImageSource>,
+}
+
+#[derive(Deserialize)]
+struct ImageSource {
+    #[serde(default)]
+    media_type: Option<String>,
+    #[serde(default)]
+    data: Option<String>,
+}
+
+/// Host text wrapped in these tags is never the person's own words.
+const HOST_TEXT_TAGS: &[&str] = &[
+    "<command-name>",
+    "<command-message>",
+    "<command-args>",
+    "<local-command-stdout>",
+    "<local-command-stderr>",
+    "<local-command-caveat>",
+    "<bash-input>",
+    "<bash-stdout>",
+    "<bash-stderr>",
+    "<user-memory-input>",
+    "<system-reminder>",
+    "<task-notification>",
+];
+
+const INTERRUPTED: &str = "[Request interrupted by user";
+
+#[derive(Default)]
+pub struct TranscriptParser {
+    cwd_seen: bool,
+}
+
+impl LineParser for TranscriptParser {
+    fn parse_line(&mut self, line: &str, out: &mut Vec<Record>) -> Result<(), String> {
+        let entry: Entry = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+        if !self.cwd_seen {
+            if let Some(cwd) = &entry.cwd {
+                self.cwd_seen = true;
+                out.push(Record::Meta {
+                    cwd: Some(cwd.clone()),
+                });
+            }
+        }
+        match entry.kind.as_str() {
+            "user" => user_entry(&entry, out),
+            "assistant" => assistant_entry(&entry, out),
+            "system" => {
+                let body = match entry.content {
+                    Some(raw) => as_text(raw),
+                    None => line.to_string(),
+                };
+                out.push(detail(
+                    &entry,
+                    "",
+                    DetailKind::System,
+                    entry.subtype.clone(),
+                    body,
+                ));
+                Ok(())
+            }
+            "attachment" => {
+                let Some(raw) = entry.attachment else {
+                    return Ok(());
+                };
+                let name = serde_json::from_str::<Block>(raw.get())
+                    .ok()
+                    .map(|b| b.kind)
+                    .filter(|k| !k.is_empty());
+                out.push(detail(
+                    &entry,
+                    "",
+                    DetailKind::Attachment,
+                    name,
+                    raw.get().to_string(),
+                ));
+                Ok(())
+            }
+            // Bookkeeping (file snapshots, modes, titles, queue operations): not conversation.
+            _ => Ok(()),
+        }
+    }
+}
+
+fn user_entry(entry: &Entry, out: &mut Vec<Record>) -> Result<(), String> {
+    let Some(content) = entry.message.as_ref().and_then(|m| m.content) else {
+        return Ok(());
+    };
+    let blocks = match blocks_of(content)? {
+        Content::Text(text) => {
+            classify_user_text(entry, text, out);
+            return Ok(());
+        }
+        Content::Blocks(blocks) => blocks,
+    };
+    let has_tool_result = blocks.iter().any(|b| b.kind == "tool_result");
+    let mut text = String::new();
+    for (i, block) in blocks.iter().enumerate() {
+        let suffix = format!(":{i}");
+        match block.kind.as_str() {
+            "text" => {
+                let t = block.text.as_deref().unwrap_or_default();
+                if has_tool_result {
+                    // Text beside tool results is host text (e.g. an interruption note).
+                    out.push(detail(
+                        entry,
+                        &suffix,
+                        DetailKind::Meta,
+                        None,
+                        t.to_string(),
+                    ));
+                } else {
+                    if !text.is_empty() {
+                        text.push('\n');
+                    }
+                    text.push_str(t);
+                }
+            }
+            "tool_result" => tool_result(entry, block, out)?,
+            "image" => out.push(image(entry, &suffix, block)),
+            _ => out.push(detail(
+                entry,
+                &suffix,
+                DetailKind::Meta,
+                Some(block.kind.clone()),
+                String::new(),
+            )),
+        }
+    }
+    if !text.is_empty() {
+        classify_user_text(entry, text, out);
+    }
+    Ok(())
+}
+
+/// A prompt, or host text that only looks like one.
+fn classify_user_text(entry: &Entry, text: String, out: &mut Vec<Record>) {
+    let at = entry.timestamp.clone();
+    let trimmed = text.trim_start();
+    let (kind, name) = if entry.sidechain {
+        (DetailKind::Subagent, Some("prompt"))
+    } else if entry.compact_summary {
+        (DetailKind::Meta, Some("compact_summary"))
+    } else if entry.meta {
+        (DetailKind::Meta, None)
+    } else if HOST_TEXT_TAGS.iter().any(|tag| trimmed.starts_with(tag)) {
+        (DetailKind::Command, None)
+    } else if trimmed.starts_with(INTERRUPTED) {
+        (DetailKind::Meta, Some("interrupted"))
+    } else {
+        let key = format!("u:{}", entry_id(entry, &text));
+        out.push(Record::Prompt { key, text, at });
+        return;
+    };
+    out.push(detail(entry, "", kind, name.map(str::to_string), text));
+}
+
+fn tool_result(entry: &Entry, block: &Block, out: &mut Vec<Record>) -> Result<(), String> {
+    let id = block.tool_use_id.clone().unwrap_or_default();
+    let mut body = String::new();
+    let mut images = Vec::new();
+    if let Some(raw) = block.content {
+        match blocks_of(raw)? {
+            Content::Text(t) => body = t,
+            Content::Blocks(parts) => {
+                for (i, part) in parts.iter().enumerate() {
+                    match part.kind.as_str() {
+                        "image" => images.push(image(entry, &format!(":{id}:{i}"), part)),
+                        _ => {
+                            if !body.is_empty() {
+                                body.push('\n');
+                            }
+                            body.push_str(part.text.as_deref().unwrap_or_default());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out.push(Record::Detail {
+        key: format!("r:{id}"),
+        kind: DetailKind::ToolResult,
+        name: None,
+        tool_use_id: Some(id),
+        body,
+        is_error: block.is_error.unwrap_or(false),
+        at: entry.timestamp.clone(),
+    });
+    out.extend(images);
+    Ok(())
+}
+
+fn assistant_entry(entry: &Entry, out: &mut Vec<Record>) -> Result<(), String> {
+    let Some(message) = &entry.message else {
+        return Ok(());
+    };
+    let at = entry.timestamp.clone();
+    let message_id = message.id.clone().unwrap_or_else(|| entry_id(entry, ""));
+    let blocks = match message.content.map(blocks_of).transpose()? {
+        Some(Content::Blocks(b)) => b,
+        Some(Content::Text(t)) => vec![Block::text(t)],
+        None => Vec::new(),
+    };
+    for block in &blocks {
+        match block.kind.as_str() {
+            "text" => {
+                let text = block.text.clone().unwrap_or_default();
+                let key = format!("a:{message_id}:{:016x}", xxh3_64(text.as_bytes()));
+                if entry.sidechain || entry.api_error {
+                    let (kind, name) = if entry.api_error {
+                        (DetailKind::System, "api_error")
+                    } else {
+                        (DetailKind::Subagent, "answer")
+                    };
+                    out.push(Record::Detail {
+                        key,
+                        kind,
+                        name: Some(name.into()),
+                        tool_use_id: None,
+                        body: text,
+                        is_error: entry.api_error,
+                        at: at.clone(),
+                    });
+                } else {
+                    out.push(Record::Answer {
+                        key,
+                        text,
+                        at: at.clone(),
+                    });
+                }
+            }
+            "thinking" | "redacted_thinking" => {
+                let text = block
+                    .thinking
+                    .clone()
+                    .unwrap_or_else(|| "[redacted thinking]".into());
+                out.push(Record::Detail {
+                    key: format!("th:{message_id}:{:016x}", xxh3_64(text.as_bytes())),
+                    kind: DetailKind::Thinking,
+                    name: None,
+                    tool_use_id: None,
+                    body: text,
+                    is_error: false,
+                    at: at.clone(),
+                });
+            }
+            "tool_use" | "server_tool_use" => {
+                let id = block.id.clone().unwrap_or_default();
+                out.push(Record::Detail {
+                    key: format!("c:{id}"),
+                    kind: DetailKind::ToolCall,
+                    name: block.name.clone(),
+                    tool_use_id: Some(id),
+                    body: block.input.map(|r| r.get().to_string()).unwrap_or_default(),
+                    is_error: false,
+                    at: at.clone(),
+                });
+            }
+            other => out.push(Record::Detail {
+                key: format!("x:{message_id}:{other}"),
+                kind: DetailKind::Meta,
+                name: Some(other.to_string()),
+                tool_use_id: None,
+                body: String::new(),
+                is_error: false,
+                at: at.clone(),
+            }),
+        }
+    }
+    // Synthetic messages (the host's own notices) carry no real usage.
+    let synthetic = message.model.as_deref() == Some("<synthetic>");
+    if let (Some(u), false) = (&message.usage, synthetic) {
+        out.push(Record::ApiCall {
+            message_id,
+            model: message.model.clone(),
+            usage: Usage {
+                input: u.input_tokens,
+                cache_creation: u.cache_creation_input_tokens,
+                cache_read: u.cache_read_input_tokens,
+                output: u.output_tokens,
+            },
+            sidechain: entry.sidechain,
+            at,
+        });
+    }
+    Ok(())
+}
+
+enum Content<'a> {
+    Text(String),
+    Blocks(Vec<Block<'a>>),
+}
+
+/// Message content is either a string or a list of blocks.
+fn blocks_of(raw: &RawValue) -> Result<Content<'_>, String> {
+    let json = raw.get();
+    if json.starts_with('[') {
+        serde_json::from_str(json)
+            .map(Content::Blocks)
+            .map_err(|e| format!("unreadable content blocks: {e}"))
+    } else {
+        Ok(Content::Text(as_text(raw)))
+    }
+}
+
+/// A JSON string's text, or any other JSON value as written.
+fn as_text(raw: &RawValue) -> String {
+    serde_json::from_str::<String>(raw.get()).unwrap_or_else(|_| raw.get().to_string())
+}
+
+impl Block<'_> {
+    fn text(text: String) -> Self {
+        Block {
+            kind: "text".into(),
+            text: Some(text),
+            thinking: None,
+            id: None,
+            name: None,
+            input: None,
+            tool_use_id: None,
+            content: None,
+            is_error: None,
+            source: None,
+        }
+    }
+}
+
+fn image(entry: &Entry, suffix: &str, block: &Block) -> Record {
+    let (media, bytes) = match &block.source {
+        Some(s) => (
+            s.media_type.clone().unwrap_or_else(|| "image".into()),
+            s.data.as_ref().map(|d| base64_len(d)).unwrap_or(0),
+        ),
+        None => ("image".into(), 0),
+    };
+    Record::Detail {
+        key: format!("i:{}{suffix}", entry_id(entry, "")),
+        kind: DetailKind::Image,
+        name: Some(media.clone()),
+        tool_use_id: None,
+        body: format!("[{media}, {bytes} bytes]"),
+        is_error: false,
+        at: entry.timestamp.clone(),
+    }
+}
+
+/// Decoded size of base64 text.
+fn base64_len(data: &str) -> u64 {
+    let padding = data.bytes().rev().take_while(|&b| b == b'=').count() as u64;
+    (data.len() as u64 * 3 / 4).saturating_sub(padding)
+}
+
+fn detail(
+    entry: &Entry,
+    suffix: &str,
+    kind: DetailKind,
+    name: Option<String>,
+    body: String,
+) -> Record {
+    Record::Detail {
+        key: format!("e:{}{suffix}", entry_id(entry, &body)),
+        kind,
+        name,
+        tool_use_id: None,
+        body,
+        is_error: false,
+        at: entry.timestamp.clone(),
+    }
+}
+
+/// The entry's uuid, or (for hand-made or older lines without one) a hash of its content.
+fn entry_id(entry: &Entry, content: &str) -> String {
+    match &entry.uuid {
+        Some(uuid) if !uuid.is_empty() => uuid.clone(),
+        _ => format!(
+            "h{:016x}",
+            xxh3_64(format!("{:?}\0{content}", entry.timestamp).as_bytes())
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,181 @@
+use super::*;
+use crate::ingest::Record;
+
+fn parse(line: &str) -> Vec<Record> {
+    let mut out = Vec::new();
+    TranscriptParser { cwd_seen: true }
+        .parse_line(line, &mut out)
+        .unwrap();
+    out
+}
+
+fn kinds(records: &[Record]) -> Vec<String> {
+    records
+        .iter()
+        .map(|r| match r {
+            Record::Meta { .. } => "meta".to_string(),
+            Record::Prompt { .. } => "prompt".to_string(),
+            Record::Answer { .. } => "answer".to_string(),
+            Record::Detail { kind, .. } => kind.as_str().to_string(),
+            Record::ApiCall { .. } => "api".to_string(),
+        })
+        .collect()
+}
+
+#[test]
+fn a_typed_prompt_is_a_prompt_verbatim() {
+    let r = parse(
+        r#"{"type":"user","uuid":"u1","promptId":"p","message":{"role":"user","content":"Add a --json flag. 決定: UTF-8。"}}"#,
+    );
+    assert_eq!(
+        r,
+        [Record::Prompt {
+            key: "u:u1".into(),
+            text: "Add a --json flag. 決定: UTF-8。".into(),
+            at: None
+        }]
+    );
+}
+
+#[test]
+fn host_text_is_never_a_prompt() {
+    let cases = [
+        (
+            r#"{"type":"user","uuid":"a","message":{"content":"<command-name>/clear</command-name>\n<command-args></command-args>"}}"#,
+            "command",
+        ),
+        (
+            r#"{"type":"user","uuid":"b","isMeta":true,"message":{"content":"<local-command-caveat>Caveat</local-command-caveat>"}}"#,
+            "meta",
+        ),
+        (
+            r#"{"type":"user","uuid":"c","message":{"content":"<local-command-stdout>ok</local-command-stdout>"}}"#,
+            "command",
+        ),
+        (
+            r#"{"type":"user","uuid":"d","isCompactSummary":true,"message":{"content":"This session is being continued..."}}"#,
+            "meta",
+        ),
+        (
+            r#"{"type":"user","uuid":"e","message":{"content":[{"type":"text","text":"[Request interrupted by user]"}]}}"#,
+            "meta",
+        ),
+        (
+            r#"{"type":"user","uuid":"f","isSidechain":true,"message":{"content":"Search the repo for X"}}"#,
+            "subagent",
+        ),
+        (
+            r#"{"type":"user","uuid":"g","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":"out"}]}}"#,
+            "tool_result",
+        ),
+    ];
+    for (line, kind) in cases {
+        assert_eq!(kinds(&parse(line)), [kind], "{line}");
+    }
+}
+
+#[test]
+fn tool_results_keep_their_text_and_error_flag() {
+    let r = parse(
+        r#"{"type":"user","uuid":"u","message":{"content":[{"type":"tool_result","tool_use_id":"t9","is_error":true,"content":[{"type":"text","text":"line 1"},{"type":"text","text":"line 2"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}]}]}}"#,
+    );
+    match &r[0] {
+        Record::Detail {
+            kind,
+            body,
+            is_error,
+            tool_use_id,
+            ..
+        } => {
+            assert_eq!(*kind, DetailKind::ToolResult);
+            assert_eq!(body, "line 1\nline 2");
+            assert!(*is_error);
+            assert_eq!(tool_use_id.as_deref(), Some("t9"));
+        }
+        other => panic!("{other:?}"),
+    }
+    match &r[1] {
+        Record::Detail { kind, body, .. } => {
+            assert_eq!(*kind, DetailKind::Image);
+            assert_eq!(body, "[image/png, 3 bytes]");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn assistant_blocks_are_keyed_so_repeats_store_once() {
+    let line = r#"{"type":"assistant","uuid":"x","message":{"id":"msg_1","model":"m","content":[{"type":"text","text":"Looking."}],"usage":{"input_tokens":10,"cache_creation_input_tokens":2,"cache_read_input_tokens":3,"output_tokens":4}}}"#;
+    let again = line.replace("\"uuid\":\"x\"", "\"uuid\":\"y\"");
+    assert_eq!(parse(line), parse(&again));
+    assert_eq!(kinds(&parse(line)), ["answer", "api"]);
+    let tool = r#"{"type":"assistant","message":{"id":"msg_1","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls -la",  "z":1}}]}}"#;
+    match &parse(tool)[0] {
+        Record::Detail {
+            kind, name, body, ..
+        } => {
+            assert_eq!(*kind, DetailKind::ToolCall);
+            assert_eq!(name.as_deref(), Some("Bash"));
+            assert_eq!(
+                body, r#"{"command":"ls -la",  "z":1}"#,
+                "tool input is kept as written"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn thinking_sidechain_and_api_errors_stay_in_detail() {
+    let thinking = r#"{"type":"assistant","message":{"id":"m","content":[{"type":"thinking","thinking":"hmm","signature":"s"}]}}"#;
+    assert_eq!(kinds(&parse(thinking)), ["thinking"]);
+    let side = r#"{"type":"assistant","isSidechain":true,"message":{"id":"m2","content":[{"type":"text","text":"found it"}],"usage":{"input_tokens":1}}}"#;
+    let r = parse(side);
+    assert_eq!(kinds(&r), ["subagent", "api"]);
+    assert!(matches!(
+        r[1],
+        Record::ApiCall {
+            sidechain: true,
+            ..
+        }
+    ));
+    let err = r#"{"type":"assistant","isApiErrorMessage":true,"message":{"id":"m3","model":"<synthetic>","content":[{"type":"text","text":"API Error: 500"}],"usage":{"input_tokens":0}}}"#;
+    assert_eq!(
+        kinds(&parse(err)),
+        ["system"],
+        "synthetic usage is not recorded"
+    );
+}
+
+#[test]
+fn bookkeeping_lines_are_skipped_and_garbage_is_an_error() {
+    assert!(parse(r#"{"type":"file-history-snapshot","messageId":"x"}"#).is_empty());
+    assert!(parse(r#"{"type":"last-prompt","lastPrompt":"x"}"#).is_empty());
+    let mut out = Vec::new();
+    let err = TranscriptParser::default()
+        .parse_line("{not json", &mut out)
+        .unwrap_err();
+    assert!(err.contains("not JSON"), "{err}");
+}
+
+#[test]
+fn every_line_of_the_sample_transcripts_parses() {
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/claude-2.1.197/transcripts"
+    );
+    let mut prompts = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let mut parser = TranscriptParser::default();
+        for line in text.lines() {
+            let mut out = Vec::new();
+            parser.parse_line(line, &mut out).unwrap();
+            prompts += out
+                .iter()
+                .filter(|r| matches!(r, Record::Prompt { .. }))
+                .count();
+        }
+    }
+    assert_eq!(prompts, 6, "five prompts before /clear and one after");
+}

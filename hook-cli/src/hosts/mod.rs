@@ -1,0 +1,67 @@
+//! One module per host. Each decodes its hook payloads into a [`HookEvent`], parses its
+//! transcript lines into [`Record`](crate::ingest::Record)s and knows where its transcripts live.
+
+pub mod claude;
+
+use std::path::PathBuf;
+
+use crate::ingest::LineParser;
+use crate::model::Host;
+
+/// What a hook call is about, whatever host sent it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventKind {
+    SessionStart,
+    UserPrompt,
+    PreTool,
+    PostTool,
+    Stop,
+    PreCompact,
+    SessionEnd,
+    /// Events Throughline has no use for beyond catching up with the transcript.
+    Other,
+}
+
+/// A decoded hook payload.
+#[derive(Debug, Clone)]
+pub struct HookEvent {
+    pub kind: EventKind,
+    pub session_id: String,
+    pub transcript_path: Option<String>,
+    pub cwd: Option<String>,
+    /// SessionStart: `startup`, `resume`, `clear` or `compact`.
+    pub source: Option<String>,
+    /// SessionEnd: `clear`, `logout`, `prompt_input_exit`, ...
+    pub reason: Option<String>,
+    /// Shared by the SessionEnd and SessionStart of one `/clear`.
+    pub prompt_id: Option<String>,
+}
+
+pub fn decode_hook(host: Host, payload: &[u8]) -> Result<HookEvent, String> {
+    match host {
+        Host::Claude => claude::decode_hook(payload),
+    }
+}
+
+pub fn line_parser(host: Host) -> Box<dyn LineParser> {
+    match host {
+        Host::Claude => Box::new(claude::TranscriptParser::default()),
+    }
+}
+
+/// A transcript found on disk, for `import`.
+#[derive(Debug, Clone)]
+pub struct FoundTranscript {
+    pub session_id: String,
+    pub path: PathBuf,
+    pub bytes: u64,
+}
+
+pub fn find_transcripts(
+    host: Host,
+    root: Option<PathBuf>,
+) -> std::io::Result<Vec<FoundTranscript>> {
+    match host {
+        Host::Claude => claude::find_transcripts(root),
+    }
+}

@@ -1,0 +1,20 @@
+//! Throughline: a layered, lossless memory of AI coding sessions.
+//!
+//! Hooks of each host (`hosts`) feed transcripts through `ingest` into the `store`, which
+//! keeps every turn in three layers: L2 the conversation verbatim, L3 the detail (tool calls
+//! and output, thinking, host entries) and L1 one-line summaries. The CLI and the tray app
+//! are thin layers over this library.
+
+pub mod capture;
+pub mod clock;
+pub mod home;
+pub mod hosts;
+pub mod ingest;
+pub mod log;
+pub mod model;
+pub mod project;
+pub mod store;
+
+/// Set in the environment of anything Throughline starts (e.g. a summarizer running
+/// `claude -p`), so hooks fired by it do not capture Throughline's own work.
+pub const GUARD_ENV: &str = "THROUGHLINE_GUARD";

@@ -1,0 +1,130 @@
+//! The store owns all SQL. Hooks write through [`Writer`]; readers (the CLI verbs and the
+//! tray app) use the read API in `read.rs`, which never blocks a writer thanks to WAL.
+
+mod read;
+mod schema;
+mod write;
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags};
+
+pub use read::{SessionFilter, StoreStats};
+pub use write::{Cursor, SessionRow, Writer};
+
+use crate::home::Home;
+
+/// How long a writer waits for another writer (a concurrent hook) before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(3);
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("cannot create {path}: {source}")]
+    Create {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("database {path}: {source}")]
+    Sqlite {
+        path: PathBuf,
+        source: rusqlite::Error,
+    },
+    #[error(
+        "database {path} has schema version {found}, newer than this throughline ({supported}); \
+         upgrade throughline"
+    )]
+    TooNew {
+        path: PathBuf,
+        found: i64,
+        supported: i64,
+    },
+    #[error(
+        "no database at {0} yet: it is created by the first hook call or `throughline import`"
+    )]
+    Missing(PathBuf),
+    #[error("{0}")]
+    NotFound(String),
+    #[error(transparent)]
+    Sql(#[from] rusqlite::Error),
+}
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl Store {
+    /// Opens (creating and migrating when needed) the database in `home`.
+    pub fn open(home: &Home) -> Result<Store> {
+        home.ensure().map_err(|source| StoreError::Create {
+            path: home.dir().to_path_buf(),
+            source,
+        })?;
+        let path = home.db_path();
+        let fresh = !path.exists();
+        let conn = Connection::open(&path).map_err(|source| StoreError::Sqlite {
+            path: path.clone(),
+            source,
+        })?;
+        if fresh {
+            // SQLite gives the -wal and -shm files the mode of the database file.
+            let _ = fs::set_permissions(&path, fs::Permissions::from_mode(0o600));
+        }
+        let mut store = Store { conn, path };
+        store.configure()?;
+        schema::migrate(&mut store.conn, &store.path)?;
+        Ok(store)
+    }
+
+    /// Opens an existing database for reading only; never creates or migrates it.
+    pub fn open_read_only(home: &Home) -> Result<Store> {
+        let path = home.db_path();
+        if !path.exists() {
+            return Err(StoreError::Missing(path));
+        }
+        let conn = Connection::open_with_flags(
+            &path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|source| StoreError::Sqlite {
+            path: path.clone(),
+            source,
+        })?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        schema::check_readable(&conn, &path)?;
+        Ok(Store { conn, path })
+    }
+
+    fn configure(&self) -> Result<()> {
+        self.conn.busy_timeout(BUSY_TIMEOUT)?;
+        // WAL lets the app read while hooks write; NORMAL sync is durable across
+        // process crashes, which is the failure hooks actually meet.
+        self.conn.execute_batch(
+            "PRAGMA journal_mode = WAL;
+             PRAGMA synchronous = NORMAL;
+             PRAGMA foreign_keys = ON;",
+        )?;
+        Ok(())
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Starts a write transaction. `BEGIN IMMEDIATE` takes the write lock up front, so two
+    /// hooks of one session serialise and the second sees the first one's cursor.
+    pub fn write(&mut self) -> Result<Writer<'_>> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        Ok(Writer::new(tx))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,299 @@
+//! The read API shared by the CLI verbs and the tray app. Every call is one short read
+//! transaction, safe to make while hooks write.
+
+use rusqlite::{params, OptionalExtension, Row};
+use serde::Serialize;
+
+use super::{Result, Store, StoreError};
+use crate::model::{Detail, DetailKind, Host, Message, Role, Session, Turn, TurnDetail, Usage};
+
+/// Which sessions to list.
+#[derive(Debug, Clone, Default)]
+pub struct SessionFilter {
+    /// Only sessions of this project (git root or working directory).
+    pub project: Option<String>,
+    pub limit: Option<u32>,
+}
+
+/// What the store holds, for `status`.
+#[derive(Debug, Clone, Serialize)]
+pub struct StoreStats {
+    pub path: String,
+    pub bytes: u64,
+    pub schema_version: i64,
+    pub sessions: u64,
+    pub projects: u64,
+    pub turns: u64,
+    pub messages: u64,
+    pub details: u64,
+    pub api_calls: u64,
+    pub transcripts: u64,
+    pub last_activity: Option<String>,
+}
+
+const SESSION_COLUMNS: &str = "s.id, s.host, s.session_id, s.project, s.cwd, s.transcript_path,
+    s.model, s.started_at, s.last_activity, s.ended_at, s.end_reason, s.start_source,
+    (SELECT count(*) FROM turns t WHERE t.session = s.id AND t.seq > 0)";
+
+fn session_from(r: &Row) -> rusqlite::Result<Session> {
+    let host: String = r.get(1)?;
+    Ok(Session {
+        id: r.get(0)?,
+        host: Host::parse(&host).unwrap_or(Host::Claude),
+        session_id: r.get(2)?,
+        project: r.get(3)?,
+        cwd: r.get(4)?,
+        transcript_path: r.get(5)?,
+        model: r.get(6)?,
+        started_at: r.get(7)?,
+        last_activity: r.get(8)?,
+        ended_at: r.get(9)?,
+        end_reason: r.get(10)?,
+        start_source: r.get(11)?,
+        turns: r.get(12)?,
+    })
+}
+
+impl Store {
+    /// Sessions, most recently active first.
+    pub fn sessions(&self, filter: &SessionFilter) -> Result<Vec<Session>> {
+        let sql = format!(
+            "SELECT {SESSION_COLUMNS} FROM sessions s
+             WHERE ?1 IS NULL OR s.project = ?1
+             ORDER BY coalesce(s.last_activity, s.started_at) DESC, s.id DESC
+             LIMIT ?2"
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let limit = filter.limit.map(i64::from).unwrap_or(-1);
+        let rows = stmt.query_map(params![filter.project, limit], session_from)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// A session by its host id, or by a unique prefix of it.
+    pub fn session(&self, id_or_prefix: &str) -> Result<Session> {
+        let sql = format!(
+            "SELECT {SESSION_COLUMNS} FROM sessions s
+             WHERE s.session_id >= ?1 AND s.session_id < ?1 || x'ff'
+             ORDER BY s.session_id LIMIT 2"
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let found: Vec<Session> = stmt
+            .query_map([id_or_prefix], session_from)?
+            .collect::<rusqlite::Result<_>>()?;
+        match found.as_slice() {
+            [one] => Ok(one.clone()),
+            [] => Err(StoreError::NotFound(format!(
+                "no session {id_or_prefix:?}; `throughline sessions` lists them"
+            ))),
+            _ => Err(StoreError::NotFound(format!(
+                "{id_or_prefix:?} matches several sessions; give more of the id"
+            ))),
+        }
+    }
+
+    /// The turns of a session in order, each with its L2 and an L3 summary line.
+    pub fn turns(&self, session: &Session) -> Result<Vec<Turn>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, code, seq, started_at FROM turns WHERE session = ?1 ORDER BY seq",
+        )?;
+        let rows: Vec<(i64, String, u32, Option<String>)> = stmt
+            .query_map([session.id], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        rows.into_iter()
+            .map(|(id, code, seq, started_at)| {
+                self.assemble_turn(id, code, seq, started_at, &session.session_id)
+            })
+            .collect()
+    }
+
+    /// One turn in full, by its code or a unique prefix of it (at least four characters).
+    pub fn turn_detail(&self, code: &str) -> Result<TurnDetail> {
+        let (id, code, seq, started_at, session_id) = self.find_turn(code)?;
+        let turn = self.assemble_turn(id, code, seq, started_at, &session_id)?;
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT kind, name, tool_use_id, body, is_error, at FROM details
+             WHERE turn = ?1 ORDER BY id",
+        )?;
+        let details = stmt
+            .query_map([id], |r| {
+                let kind: String = r.get(0)?;
+                Ok(Detail {
+                    index: 0,
+                    kind: DetailKind::parse(&kind).unwrap_or(DetailKind::System),
+                    name: r.get(1)?,
+                    tool_use_id: r.get(2)?,
+                    body: r.get(3)?,
+                    is_error: r.get(4)?,
+                    at: r.get(5)?,
+                })
+            })?
+            .enumerate()
+            .map(|(i, d)| {
+                d.map(|d| Detail {
+                    index: i as u32 + 1,
+                    ..d
+                })
+            })
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(TurnDetail { turn, details })
+    }
+
+    fn find_turn(&self, code: &str) -> Result<(i64, String, u32, Option<String>, String)> {
+        let code = code.trim().to_ascii_lowercase();
+        if code.len() < 4 {
+            return Err(StoreError::NotFound(format!(
+                "turn id {code:?} is too short; give at least 4 characters"
+            )));
+        }
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT t.id, t.code, t.seq, t.started_at, s.session_id
+             FROM turns t JOIN sessions s ON s.id = t.session
+             WHERE t.code >= ?1 AND t.code < ?1 || x'ff'
+             ORDER BY t.code = ?1 DESC LIMIT 2",
+        )?;
+        let found: Vec<_> = stmt
+            .query_map([&code], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        match found.as_slice() {
+            [one] => Ok(one.clone()),
+            [exact, ..] if exact.1 == code => Ok(exact.clone()),
+            [] => Err(StoreError::NotFound(format!(
+                "no turn {code:?}; `throughline show <session>` lists turn ids"
+            ))),
+            _ => Err(StoreError::NotFound(format!(
+                "{code:?} matches several turns; give the whole id"
+            ))),
+        }
+    }
+
+    fn assemble_turn(
+        &self,
+        id: i64,
+        code: String,
+        seq: u32,
+        started_at: Option<String>,
+        session_id: &str,
+    ) -> Result<Turn> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT role, text, at FROM messages WHERE turn = ?1 ORDER BY id")?;
+        let messages = stmt
+            .query_map([id], |r| {
+                let role: String = r.get(0)?;
+                Ok(Message {
+                    role: Role::parse(&role),
+                    text: r.get(1)?,
+                    at: r.get(2)?,
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(Turn {
+            code,
+            session_id: session_id.to_string(),
+            seq,
+            started_at,
+            messages,
+            detail_summary: self.detail_summary(id)?,
+        })
+    }
+
+    /// `Read ×2, Bash ×3, 1 failed, thinking`: what `detail` can pull for a turn.
+    fn detail_summary(&self, turn: i64) -> Result<String> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT kind, coalesce(name, ''), count(*), sum(is_error), min(id) FROM details
+             WHERE turn = ?1 AND kind IN ('tool_call', 'tool_result', 'thinking', 'image', 'subagent')
+             GROUP BY kind, name ORDER BY min(id)",
+        )?;
+        let groups: Vec<(String, String, u64, u64)> = stmt
+            .query_map([turn], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        let counted = |label: &str, n: u64| {
+            if n > 1 {
+                format!("{label} ×{n}")
+            } else {
+                label.to_string()
+            }
+        };
+        let mut parts = Vec::new();
+        let mut failed = 0;
+        let mut other: Vec<(&str, u64)> = Vec::new();
+        for (kind, name, n, errors) in &groups {
+            let label = match kind.as_str() {
+                "tool_call" => {
+                    parts.push(counted(name, *n));
+                    continue;
+                }
+                "tool_result" => {
+                    failed += errors;
+                    continue;
+                }
+                "thinking" => "thinking",
+                "image" => "image",
+                _ => "subagent",
+            };
+            match other.iter_mut().find(|(l, _)| *l == label) {
+                Some((_, total)) => *total += n,
+                None => other.push((label, *n)),
+            }
+        }
+        if failed > 0 {
+            parts.push(format!("{failed} failed"));
+        }
+        parts.extend(other.into_iter().map(|(label, n)| counted(label, n)));
+        Ok(parts.join(", "))
+    }
+
+    /// The context the session's latest main-chain request occupied, and its model.
+    pub fn context_usage(&self, session: &Session) -> Result<Option<(Usage, Option<String>)>> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT input, cache_creation, cache_read, output, model FROM api_calls
+                 WHERE session = ?1 AND sidechain = 0 ORDER BY id DESC LIMIT 1",
+            )?
+            .query_row([session.id], |r| {
+                Ok((
+                    Usage {
+                        input: r.get(0)?,
+                        cache_creation: r.get(1)?,
+                        cache_read: r.get(2)?,
+                        output: r.get(3)?,
+                    },
+                    r.get(4)?,
+                ))
+            })
+            .optional()?)
+    }
+
+    pub fn stats(&self) -> Result<StoreStats> {
+        let count = |sql: &str| -> Result<u64> { Ok(self.conn.query_row(sql, [], |r| r.get(0))?) };
+        let page_count = count("PRAGMA page_count")?;
+        let page_size = count("PRAGMA page_size")?;
+        let wal = std::fs::metadata(self.path.with_extension("db-wal"))
+            .map(|m| m.len())
+            .unwrap_or(0);
+        Ok(StoreStats {
+            path: self.path.display().to_string(),
+            bytes: page_count * page_size + wal,
+            schema_version: self
+                .conn
+                .query_row("PRAGMA user_version", [], |r| r.get(0))?,
+            sessions: count("SELECT count(*) FROM sessions")?,
+            projects: count("SELECT count(DISTINCT project) FROM sessions")?,
+            turns: count("SELECT count(*) FROM turns WHERE seq > 0")?,
+            messages: count("SELECT count(*) FROM messages")?,
+            details: count("SELECT count(*) FROM details")?,
+            api_calls: count("SELECT count(*) FROM api_calls")?,
+            transcripts: count("SELECT count(*) FROM cursors")?,
+            last_activity: self.conn.query_row(
+                "SELECT max(last_activity) FROM sessions",
+                [],
+                |r| r.get(0),
+            )?,
+        })
+    }
+}

@@ -1,0 +1,140 @@
+//! Versioned migrations, tracked in `PRAGMA user_version`. A hook call reads the version
+//! once and does nothing more when it is current.
+//!
+//! Rows are never moved or rewritten by later features: chains of sessions, summaries and
+//! full-text indexes are added as new tables that point at these ones.
+
+use std::path::Path;
+
+use rusqlite::Connection;
+
+use super::{Result, StoreError};
+
+const MIGRATIONS: &[&str] = &[
+    // 1: sessions, ingest cursors, turns and their layers.
+    "CREATE TABLE sessions (
+        id              INTEGER PRIMARY KEY,
+        host            TEXT NOT NULL,
+        session_id      TEXT NOT NULL,
+        project         TEXT,
+        cwd             TEXT,
+        transcript_path TEXT,
+        model           TEXT,
+        started_at      TEXT,
+        last_activity   TEXT,
+        ended_at        TEXT,
+        end_reason      TEXT,
+        start_source    TEXT,
+        UNIQUE (host, session_id)
+    );
+    CREATE INDEX sessions_by_project ON sessions (project, last_activity);
+    CREATE INDEX sessions_by_activity ON sessions (last_activity);
+
+    -- How far each transcript has been read: only complete lines before `offset` are stored.
+    CREATE TABLE cursors (
+        path     TEXT PRIMARY KEY,
+        session  INTEGER NOT NULL REFERENCES sessions (id),
+        offset   INTEGER NOT NULL,
+        file_id  TEXT NOT NULL,
+        turn     INTEGER REFERENCES turns (id)
+    );
+
+    CREATE TABLE turns (
+        id          INTEGER PRIMARY KEY,
+        session     INTEGER NOT NULL REFERENCES sessions (id),
+        seq         INTEGER NOT NULL,
+        code        TEXT NOT NULL UNIQUE,
+        key         TEXT NOT NULL,
+        started_at  TEXT,
+        UNIQUE (session, seq),
+        UNIQUE (session, key)
+    );
+
+    -- L2: the prompt and every assistant text, verbatim.
+    CREATE TABLE messages (
+        id       INTEGER PRIMARY KEY,
+        session  INTEGER NOT NULL REFERENCES sessions (id),
+        turn     INTEGER NOT NULL REFERENCES turns (id),
+        role     TEXT NOT NULL,
+        text     TEXT NOT NULL,
+        at       TEXT,
+        key      TEXT NOT NULL,
+        UNIQUE (session, key)
+    );
+    CREATE INDEX messages_by_turn ON messages (turn);
+
+    -- L3: tool calls and results, thinking, attachments, system and host entries.
+    CREATE TABLE details (
+        id           INTEGER PRIMARY KEY,
+        session      INTEGER NOT NULL REFERENCES sessions (id),
+        turn         INTEGER NOT NULL REFERENCES turns (id),
+        kind         TEXT NOT NULL,
+        name         TEXT,
+        tool_use_id  TEXT,
+        body         TEXT NOT NULL,
+        is_error     INTEGER NOT NULL DEFAULT 0,
+        at           TEXT,
+        key          TEXT NOT NULL,
+        UNIQUE (session, key)
+    );
+    CREATE INDEX details_by_turn ON details (turn);
+
+    -- Usage per assistant API message (the host splits one message over several lines).
+    CREATE TABLE api_calls (
+        id              INTEGER PRIMARY KEY,
+        session         INTEGER NOT NULL REFERENCES sessions (id),
+        turn            INTEGER REFERENCES turns (id),
+        message_id      TEXT NOT NULL,
+        model           TEXT,
+        input           INTEGER NOT NULL,
+        cache_creation  INTEGER NOT NULL,
+        cache_read      INTEGER NOT NULL,
+        output          INTEGER NOT NULL,
+        sidechain       INTEGER NOT NULL,
+        at              TEXT,
+        UNIQUE (session, message_id)
+    );",
+];
+
+/// The schema version this build writes.
+pub const VERSION: i64 = MIGRATIONS.len() as i64;
+
+fn version(conn: &Connection) -> Result<i64> {
+    Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)
+}
+
+pub fn migrate(conn: &mut Connection, path: &Path) -> Result<()> {
+    let found = version(conn)?;
+    if found == VERSION {
+        return Ok(());
+    }
+    if found > VERSION {
+        return Err(StoreError::TooNew {
+            path: path.to_path_buf(),
+            found,
+            supported: VERSION,
+        });
+    }
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    // Another process may have migrated while this one waited for the lock.
+    let current = version(&tx)?;
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+/// A reader can use any database whose schema it knows.
+pub fn check_readable(conn: &Connection, path: &Path) -> Result<()> {
+    let found = version(conn)?;
+    if found > VERSION {
+        return Err(StoreError::TooNew {
+            path: path.to_path_buf(),
+            found,
+            supported: VERSION,
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,180 @@
+use std::os::unix::fs::PermissionsExt;
+
+use super::*;
+use crate::ingest::Record;
+use crate::model::{DetailKind, Host};
+
+fn temp_store() -> (tempfile::TempDir, Home, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let home = Home::at(dir.path().join("home"));
+    let store = Store::open(&home).unwrap();
+    (dir, home, store)
+}
+
+#[test]
+fn database_and_folder_are_owner_only() {
+    let (_dir, home, _store) = temp_store();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(home.dir()), 0o700);
+    assert_eq!(mode(&home.db_path()), 0o600);
+}
+
+#[test]
+fn reopening_does_not_migrate_again() {
+    let (_dir, home, store) = temp_store();
+    drop(store);
+    let store = Store::open(&home).unwrap();
+    let version: i64 = store
+        .conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, schema::VERSION);
+    let mode: String = store
+        .conn
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+}
+
+#[test]
+fn a_newer_schema_is_refused_with_advice() {
+    let (_dir, home, store) = temp_store();
+    store.conn.pragma_update(None, "user_version", 99).unwrap();
+    drop(store);
+    let err = Store::open(&home).err().unwrap().to_string();
+    assert!(err.contains("upgrade throughline"), "{err}");
+}
+
+#[test]
+fn read_only_open_of_a_missing_store_says_how_to_get_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = Store::open_read_only(&Home::at(dir.path()))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("first hook call"), "{err}");
+}
+
+#[test]
+fn turn_codes_are_short_stable_and_distinct() {
+    let a = write::turn_code(Host::Claude, "s1", "u:1");
+    assert_eq!(a, write::turn_code(Host::Claude, "s1", "u:1"));
+    assert_ne!(a, write::turn_code(Host::Claude, "s1", "u:2"));
+    assert_ne!(a, write::turn_code(Host::Claude, "s2", "u:1"));
+    assert!(a
+        .chars()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
+}
+
+#[test]
+fn records_store_once_and_land_in_the_open_turn() {
+    let (_dir, _home, mut store) = temp_store();
+    let prompt = Record::Prompt {
+        key: "u:1".into(),
+        text: "hi".into(),
+        at: None,
+    };
+    let answer = Record::Answer {
+        key: "a:1".into(),
+        text: "hello".into(),
+        at: None,
+    };
+    let result = Record::Detail {
+        key: "r:t1".into(),
+        kind: DetailKind::ToolResult,
+        name: None,
+        tool_use_id: Some("t1".into()),
+        body: "out".into(),
+        is_error: false,
+        at: None,
+    };
+    for _ in 0..2 {
+        let w = store.write().unwrap();
+        let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
+        let mut turn = None;
+        for r in [&prompt, &answer, &result] {
+            w.apply(&mut s, &mut turn, r).unwrap();
+        }
+        w.commit().unwrap();
+    }
+    let session = store.session("s1").unwrap();
+    let turns = store.turns(&session).unwrap();
+    assert_eq!(turns.len(), 1);
+    assert_eq!(turns[0].messages.len(), 2);
+    let detail = store.turn_detail(&turns[0].code).unwrap();
+    assert_eq!(detail.details.len(), 1);
+    assert_eq!(detail.details[0].body, "out");
+}
+
+#[test]
+fn entries_before_the_first_prompt_go_to_turn_zero() {
+    let (_dir, _home, mut store) = temp_store();
+    let w = store.write().unwrap();
+    let mut s = w.session(Host::Claude, "s1", None, None).unwrap();
+    let mut turn = None;
+    let caveat = Record::Detail {
+        key: "e:1".into(),
+        kind: DetailKind::Command,
+        name: None,
+        tool_use_id: None,
+        body: "<command-name>/clear</command-name>".into(),
+        is_error: false,
+        at: None,
+    };
+    w.apply(&mut s, &mut turn, &caveat).unwrap();
+    w.apply(
+        &mut s,
+        &mut turn,
+        &Record::Prompt {
+            key: "u:1".into(),
+            text: "go".into(),
+            at: None,
+        },
+    )
+    .unwrap();
+    w.commit().unwrap();
+    let session = store.session("s1").unwrap();
+    let turns = store.turns(&session).unwrap();
+    assert_eq!(turns.iter().map(|t| t.seq).collect::<Vec<_>>(), [0, 1]);
+    assert_eq!(session.turns, 1, "turn zero is not counted as a turn");
+}
+
+#[test]
+fn session_and_turn_lookups_by_prefix() {
+    let (_dir, _home, mut store) = temp_store();
+    let w = store.write().unwrap();
+    for id in ["abc111", "abc222"] {
+        let mut s = w.session(Host::Claude, id, None, None).unwrap();
+        w.apply(
+            &mut s,
+            &mut None,
+            &Record::Prompt {
+                key: "u:1".into(),
+                text: "x".into(),
+                at: None,
+            },
+        )
+        .unwrap();
+    }
+    w.commit().unwrap();
+    assert_eq!(store.session("abc1").unwrap().session_id, "abc111");
+    assert!(store
+        .session("abc")
+        .unwrap_err()
+        .to_string()
+        .contains("several"));
+    assert!(store
+        .session("zzz")
+        .unwrap_err()
+        .to_string()
+        .contains("throughline sessions"));
+    let code = store.turns(&store.session("abc111").unwrap()).unwrap()[0]
+        .code
+        .clone();
+    assert_eq!(store.turn_detail(&code[..5]).unwrap().turn.code, code);
+    assert!(store
+        .turn_detail("ab")
+        .unwrap_err()
+        .to_string()
+        .contains("at least 4"));
+}

@@ -1,0 +1,376 @@
+//! The write side: one transaction per hook call or imported transcript.
+
+use rusqlite::{params, OptionalExtension, Transaction};
+use xxhash_rust::xxh3::xxh3_64;
+
+use super::Result;
+use crate::ingest::Record;
+use crate::model::Host;
+use crate::project;
+
+/// The part of a session row the writer needs while ingesting.
+#[derive(Debug, Clone)]
+pub struct SessionRow {
+    pub id: i64,
+    pub host: Host,
+    pub session_id: String,
+    pub has_cwd: bool,
+}
+
+/// Where reading of one transcript stopped.
+#[derive(Debug, Clone, Default)]
+pub struct Cursor {
+    pub offset: u64,
+    /// `device:inode` of the file the offset belongs to.
+    pub file_id: String,
+    /// The turn still open at `offset` (the next non-prompt entry belongs to it).
+    pub turn: Option<i64>,
+}
+
+pub struct Writer<'c> {
+    tx: Transaction<'c>,
+}
+
+/// Turns keyed by this hold what came before the first prompt of a session.
+const PREAMBLE_KEY: &str = "preamble";
+
+impl<'c> Writer<'c> {
+    pub(super) fn new(tx: Transaction<'c>) -> Writer<'c> {
+        Writer { tx }
+    }
+
+    pub fn commit(self) -> Result<()> {
+        Ok(self.tx.commit()?)
+    }
+
+    /// Finds or creates the session. The project (git root) is worked out once, on creation.
+    pub fn session(
+        &self,
+        host: Host,
+        session_id: &str,
+        cwd: Option<&str>,
+        transcript_path: Option<&str>,
+    ) -> Result<SessionRow> {
+        let found = self
+            .tx
+            .prepare_cached(
+                "SELECT id, cwd IS NOT NULL, transcript_path FROM sessions
+                 WHERE host = ?1 AND session_id = ?2",
+            )?
+            .query_row(params![host.as_str(), session_id], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, bool>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                ))
+            })
+            .optional()?;
+        let row = match found {
+            Some((id, has_cwd, stored_path)) => {
+                let mut row = SessionRow {
+                    id,
+                    host,
+                    session_id: session_id.to_string(),
+                    has_cwd,
+                };
+                if !has_cwd {
+                    if let Some(cwd) = cwd {
+                        self.set_cwd(&mut row, cwd)?;
+                    }
+                }
+                if transcript_path.is_some() && stored_path.as_deref() != transcript_path {
+                    self.tx
+                        .prepare_cached("UPDATE sessions SET transcript_path = ?2 WHERE id = ?1")?
+                        .execute(params![id, transcript_path])?;
+                }
+                row
+            }
+            None => {
+                let project = cwd.map(project::root_of);
+                let id = self
+                    .tx
+                    .prepare_cached(
+                        "INSERT INTO sessions (host, session_id, cwd, project, transcript_path)
+                         VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
+                    )?
+                    .query_row(
+                        params![host.as_str(), session_id, cwd, project, transcript_path],
+                        |r| r.get(0),
+                    )?;
+                SessionRow {
+                    id,
+                    host,
+                    session_id: session_id.to_string(),
+                    has_cwd: cwd.is_some(),
+                }
+            }
+        };
+        Ok(row)
+    }
+
+    fn set_cwd(&self, session: &mut SessionRow, cwd: &str) -> Result<()> {
+        self.tx
+            .prepare_cached("UPDATE sessions SET cwd = ?2, project = ?3 WHERE id = ?1")?
+            .execute(params![session.id, cwd, project::root_of(cwd)])?;
+        session.has_cwd = true;
+        Ok(())
+    }
+
+    pub fn session_started(&self, session: i64, source: Option<&str>, at: &str) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "UPDATE sessions SET start_source = coalesce(?2, start_source),
+                        started_at = coalesce(started_at, ?3),
+                        ended_at = NULL, end_reason = NULL
+                 WHERE id = ?1",
+            )?
+            .execute(params![session, source, at])?;
+        Ok(())
+    }
+
+    pub fn session_ended(&self, session: i64, reason: Option<&str>, at: &str) -> Result<()> {
+        self.tx
+            .prepare_cached("UPDATE sessions SET ended_at = ?3, end_reason = ?2 WHERE id = ?1")?
+            .execute(params![session, reason, at])?;
+        Ok(())
+    }
+
+    /// Widens the session's known time span to include `earliest..=latest`.
+    pub fn touch_session(
+        &self,
+        session: i64,
+        earliest: Option<&str>,
+        latest: Option<&str>,
+    ) -> Result<()> {
+        if earliest.is_none() && latest.is_none() {
+            return Ok(());
+        }
+        self.tx
+            .prepare_cached(
+                "UPDATE sessions SET
+                    started_at = CASE WHEN ?2 IS NOT NULL AND (started_at IS NULL OR started_at > ?2)
+                                      THEN ?2 ELSE started_at END,
+                    last_activity = CASE WHEN ?3 IS NOT NULL AND (last_activity IS NULL OR last_activity < ?3)
+                                      THEN ?3 ELSE last_activity END
+                 WHERE id = ?1",
+            )?
+            .execute(params![session, earliest, latest])?;
+        Ok(())
+    }
+
+    pub fn cursor(&self, path: &str) -> Result<Option<Cursor>> {
+        Ok(self
+            .tx
+            .prepare_cached("SELECT offset, file_id, turn FROM cursors WHERE path = ?1")?
+            .query_row([path], |r| {
+                Ok(Cursor {
+                    offset: r.get(0)?,
+                    file_id: r.get(1)?,
+                    turn: r.get(2)?,
+                })
+            })
+            .optional()?)
+    }
+
+    pub fn save_cursor(&self, path: &str, session: i64, cursor: &Cursor) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO cursors (path, session, offset, file_id, turn)
+                 VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (path) DO UPDATE SET session = excluded.session,
+                    offset = excluded.offset, file_id = excluded.file_id, turn = excluded.turn",
+            )?
+            .execute(params![
+                path,
+                session,
+                cursor.offset,
+                cursor.file_id,
+                cursor.turn
+            ])?;
+        Ok(())
+    }
+
+    /// Stores one record. `turn` is the turn open in this transcript; a prompt opens a new one.
+    pub fn apply(
+        &self,
+        session: &mut SessionRow,
+        turn: &mut Option<i64>,
+        record: &Record,
+    ) -> Result<()> {
+        match record {
+            Record::Meta { cwd } => {
+                if let (false, Some(cwd)) = (session.has_cwd, cwd) {
+                    self.set_cwd(session, cwd)?;
+                }
+            }
+            Record::Prompt { key, text, at } => {
+                let id = self.open_turn(session, key, at.as_deref())?;
+                *turn = Some(id);
+                self.insert_message(session.id, id, "user", text, at.as_deref(), key)?;
+            }
+            Record::Answer { key, text, at } => {
+                let id = self.current_turn(session, turn, at.as_deref())?;
+                self.insert_message(session.id, id, "assistant", text, at.as_deref(), key)?;
+            }
+            Record::Detail {
+                key,
+                kind,
+                name,
+                tool_use_id,
+                body,
+                is_error,
+                at,
+            } => {
+                let id = self.current_turn(session, turn, at.as_deref())?;
+                self.tx
+                    .prepare_cached(
+                        "INSERT OR IGNORE INTO details
+                            (session, turn, kind, name, tool_use_id, body, is_error, at, key)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                    )?
+                    .execute(params![
+                        session.id,
+                        id,
+                        kind.as_str(),
+                        name,
+                        tool_use_id,
+                        body,
+                        is_error,
+                        at,
+                        key
+                    ])?;
+            }
+            Record::ApiCall {
+                message_id,
+                model,
+                usage,
+                sidechain,
+                at,
+            } => {
+                // One API message is written over several lines that repeat its usage; the
+                // last line has the final output count.
+                self.tx
+                    .prepare_cached(
+                        "INSERT INTO api_calls (session, turn, message_id, model, input,
+                            cache_creation, cache_read, output, sidechain, at)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                         ON CONFLICT (session, message_id) DO UPDATE SET
+                            output = max(output, excluded.output)",
+                    )?
+                    .execute(params![
+                        session.id,
+                        *turn,
+                        message_id,
+                        model,
+                        usage.input,
+                        usage.cache_creation,
+                        usage.cache_read,
+                        usage.output,
+                        sidechain,
+                        at
+                    ])?;
+                if let (false, Some(model)) = (*sidechain, model) {
+                    self.tx
+                        .prepare_cached(
+                            "UPDATE sessions SET model = ?2 WHERE id = ?1 AND model IS NOT ?2",
+                        )?
+                        .execute(params![session.id, model])?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn insert_message(
+        &self,
+        session: i64,
+        turn: i64,
+        role: &str,
+        text: &str,
+        at: Option<&str>,
+        key: &str,
+    ) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT OR IGNORE INTO messages (session, turn, role, text, at, key)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?
+            .execute(params![session, turn, role, text, at, key])?;
+        Ok(())
+    }
+
+    /// The open turn, or the session's preamble turn when no prompt came yet.
+    fn current_turn(
+        &self,
+        session: &SessionRow,
+        turn: &mut Option<i64>,
+        at: Option<&str>,
+    ) -> Result<i64> {
+        if let Some(id) = *turn {
+            return Ok(id);
+        }
+        let id = self.open_turn(session, PREAMBLE_KEY, at)?;
+        *turn = Some(id);
+        Ok(id)
+    }
+
+    /// Finds the turn keyed `key`, or creates it after the session's last turn.
+    fn open_turn(&self, session: &SessionRow, key: &str, at: Option<&str>) -> Result<i64> {
+        if let Some(id) = self
+            .tx
+            .prepare_cached("SELECT id FROM turns WHERE session = ?1 AND key = ?2")?
+            .query_row(params![session.id, key], |r| r.get(0))
+            .optional()?
+        {
+            return Ok(id);
+        }
+        let seq: i64 = if key == PREAMBLE_KEY {
+            0
+        } else {
+            self.tx
+                .prepare_cached("SELECT coalesce(max(seq), 0) + 1 FROM turns WHERE session = ?1")?
+                .query_row([session.id], |r| r.get(0))?
+        };
+        let code = self.free_code(session, key)?;
+        Ok(self
+            .tx
+            .prepare_cached(
+                "INSERT INTO turns (session, seq, code, key, started_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
+            )?
+            .query_row(params![session.id, seq, code, key, at], |r| r.get(0))?)
+    }
+
+    /// A short code derived from the turn's identity, lengthened only on a collision.
+    fn free_code(&self, session: &SessionRow, key: &str) -> Result<String> {
+        let full = turn_code(session.host, &session.session_id, key);
+        let mut stmt = self
+            .tx
+            .prepare_cached("SELECT 1 FROM turns WHERE code = ?1")?;
+        for len in SHORT_CODE..=full.len() {
+            let code = &full[..len];
+            if !stmt.exists([code])? {
+                return Ok(code.to_string());
+            }
+        }
+        Ok(full)
+    }
+}
+
+/// Length of a turn code: 7 base-32 characters (35 bits) keep collisions rare at millions of
+/// turns, and a collision only lengthens the newer code.
+const SHORT_CODE: usize = 7;
+
+/// Lower-case base 32 without the letters easily misread (i, l, o, u).
+const ALPHABET: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
+
+/// The full (13-character) code of a turn; stored codes are its shortest free prefix.
+pub fn turn_code(host: Host, session_id: &str, key: &str) -> String {
+    let mut h = xxh3_64(format!("{}\0{session_id}\0{key}", host.as_str()).as_bytes());
+    let mut out = String::with_capacity(13);
+    for _ in 0..13 {
+        out.push(ALPHABET[(h & 31) as usize] as char);
+        h >>= 5;
+    }
+    out
+}

@@ -1,0 +1,18 @@
+//! Test support: drive the real Claude Code CLI against a scripted local model server.
+//!
+//! * [`model_server`]: a fake Anthropic Messages API that plays a [`Script`] and records requests.
+//! * [`claude`]: an isolated HOME/project/environment and headless (`claude -p`) runs.
+//! * [`tmux`]: the interactive UI inside tmux, for `/clear` and other slash commands.
+//! * [`transcript`]: reading Claude Code's JSONL transcripts.
+//!
+//! Use from an integration test with `mod support;`.
+#![allow(dead_code, unused_imports)]
+
+pub mod claude;
+pub mod model_server;
+pub mod tmux;
+pub mod transcript;
+
+pub use claude::{event_name, ClaudeEnv, ClaudeEnvBuilder, RunOutput};
+pub use model_server::{Block, ModelServer, PromptMatch, RecordedRequest, RequestKind, Script, Step};
+pub use tmux::Tmux;
