@@ -13,7 +13,7 @@ const ROTATE_AT: u64 = 1 << 20;
 pub fn line(home: &Home, context: &str, message: &str) {
     let message = message.replace('\n', " ");
     let text = format!("{} {context}: {message}\n", clock::now());
-    eprint!("throughline: {context}: {message}\n");
+    eprintln!("throughline: {context}: {message}");
     let path = home.log_path();
     if home.ensure().is_err() {
         return;

@@ -185,6 +185,6 @@ fn interactive_clear_links_sessions_and_drops_history() {
     assert_eq!(starts, vec!["startup", "clear"]);
     assert!(env.hook_events().iter().any(|e| e == "Stop"));
     assert!(env.hook_payloads().iter().all(|p| !event_name(p).is_empty()));
-    eprintln!("interactive harness run took {:?}", started.elapsed());
+    eprintln!("interactive harness run took {:?}", started.elapsed()); eprintln!("{}\n{}\n{:?}", ui.screen(), server.log(), env.hook_events());
     let _ = Duration::ZERO;
 }
