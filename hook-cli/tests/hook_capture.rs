@@ -1,0 +1,494 @@
+//! The hook binary against real Claude Code payloads and transcripts, and against bad input:
+//! whatever arrives, it exits 0, prints nothing, logs one line, and loses nothing stored.
+
+use std::fs::{self, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/claude-2.1.197");
+const BEFORE_CLEAR: &str = "f839b538-b1ae-45df-beaa-8b044d1f240c";
+const AFTER_CLEAR: &str = "0f1b393e-f41a-4e1e-9a85-60441f844f13";
+
+struct Env {
+    _dir: tempfile::TempDir,
+    home: PathBuf,
+    transcripts: PathBuf,
+}
+
+impl Env {
+    fn new() -> Env {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home");
+        let transcripts = dir.path().join("projects/-home-dev-toy");
+        fs::create_dir_all(&transcripts).unwrap();
+        Env {
+            home,
+            transcripts,
+            _dir: dir,
+        }
+    }
+
+    fn transcript(&self, session: &str) -> PathBuf {
+        self.transcripts.join(format!("{session}.jsonl"))
+    }
+
+    fn throughline(&self, args: &[&str], stdin: &[u8]) -> Output {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_throughline"))
+            .args(args)
+            .env("THROUGHLINE_HOME", &self.home)
+            .env_remove("THROUGHLINE_GUARD")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(stdin).unwrap();
+        child.wait_with_output().unwrap()
+    }
+
+    /// Runs the hook and checks the contract: exit 0 and nothing on stdout.
+    fn hook(&self, payload: &[u8]) -> Output {
+        let out = self.throughline(&["hook", "claude"], payload);
+        assert!(out.status.success(), "hook failed: {out:?}");
+        assert!(out.stdout.is_empty(), "hook printed to stdout: {out:?}");
+        out
+    }
+
+    /// A sample payload with its transcript path pointed at this environment.
+    fn payload(&self, file: &str) -> Vec<u8> {
+        let text = fs::read_to_string(Path::new(FIXTURES).join("hooks").join(file)).unwrap();
+        let mut v: Value = serde_json::from_str(&text).unwrap();
+        let session = v["session_id"].as_str().unwrap().to_string();
+        v["transcript_path"] = self.transcript(&session).to_string_lossy().into();
+        serde_json::to_vec(&v).unwrap()
+    }
+
+    fn json(&self, args: &[&str]) -> Value {
+        let out = self.throughline(args, b"");
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    }
+
+    /// Every turn of a session with its full detail: the memory as a reader sees it.
+    fn memory(&self, session: &str) -> Vec<Value> {
+        let shown = self.json(&["show", session, "--json"]);
+        shown["turns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| self.json(&["detail", t["code"].as_str().unwrap(), "--json"]))
+            .collect()
+    }
+
+    fn log(&self) -> String {
+        fs::read_to_string(self.home.join("throughline.log")).unwrap_or_default()
+    }
+
+    fn append(&self, session: &str, bytes: &[u8]) {
+        let mut f = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.transcript(session))
+            .unwrap();
+        f.write_all(bytes).unwrap();
+    }
+}
+
+fn sample(session: &str) -> Vec<u8> {
+    fs::read(
+        Path::new(FIXTURES)
+            .join("transcripts")
+            .join(format!("{session}.jsonl")),
+    )
+    .unwrap()
+}
+
+fn payload_files() -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(Path::new(FIXTURES).join("hooks"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+fn prompts(memory: &[Value]) -> Vec<String> {
+    memory
+        .iter()
+        .flat_map(|t| t["messages"].as_array().unwrap().clone())
+        .filter(|m| m["role"] == "user")
+        .map(|m| m["text"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Live capture: the transcript grows in uneven pieces (often cut mid-line) while the real
+/// payloads fire in order. The result must equal a one-shot import of the finished files.
+#[test]
+fn live_capture_equals_import_of_the_finished_transcripts() {
+    let live = Env::new();
+    let files = payload_files();
+    let mut fed = std::collections::HashMap::<&str, usize>::new();
+    for (i, file) in files.iter().enumerate() {
+        for session in [BEFORE_CLEAR, AFTER_CLEAR] {
+            let full = sample(session);
+            let from = *fed.get(session).unwrap_or(&0);
+            // Feed a share of the file that grows with the event count, at an odd byte.
+            let to = (full.len() * (i + 1) / files.len() + 37 * i).min(full.len());
+            if to > from {
+                live.append(session, &full[from..to]);
+                fed.insert(session, to);
+            }
+        }
+        live.hook(&live.payload(file));
+    }
+    // One more call per session once both files are whole (the host would fire the next event).
+    live.hook(&live.payload("27-Stop.json"));
+    live.hook(&live.payload("32-SessionEnd.json"));
+
+    let imported = Env::new();
+    for session in [BEFORE_CLEAR, AFTER_CLEAR] {
+        imported.append(session, &sample(session));
+    }
+    let out = imported.throughline(
+        &[
+            "import",
+            "--from",
+            imported.transcripts.parent().unwrap().to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{out:?}");
+
+    for session in [BEFORE_CLEAR, AFTER_CLEAR] {
+        assert_eq!(
+            live.memory(session),
+            imported.memory(session),
+            "session {session}"
+        );
+    }
+    let before = live.memory(BEFORE_CLEAR);
+    assert_eq!(
+        prompts(&before),
+        [
+            "Read app.py and tell me what it does.",
+            "Run it on items.json and list the directory.",
+            "Add a --json flag that prints {\"total\": value} instead. 決定: 出力は常に UTF-8。",
+            "Write a test file for total_value.",
+            "What happens with a missing file?",
+        ]
+    );
+    // The /clear wrapper of the new session is kept, but not as a prompt.
+    let after = live.memory(AFTER_CLEAR);
+    assert_eq!(prompts(&after), ["Continue with the next step."]);
+    assert!(after[0]["details"]
+        .to_string()
+        .contains("<command-name>/clear"));
+    assert!(live.log().is_empty(), "unexpected log: {}", live.log());
+
+    // Hook events recorded what the transcript cannot say.
+    let sessions = live.json(&["sessions", "--all", "--json"]);
+    let old = sessions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["session_id"] == BEFORE_CLEAR)
+        .unwrap();
+    assert_eq!(old["end_reason"], "clear");
+    assert_eq!(old["project"], "/home/dev/toy");
+    let new = sessions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["session_id"] == AFTER_CLEAR)
+        .unwrap();
+    assert_eq!(new["start_source"], "clear");
+}
+
+#[test]
+fn tool_output_is_stored_byte_for_byte_and_thinking_is_kept() {
+    let env = Env::new();
+    env.append(BEFORE_CLEAR, &sample(BEFORE_CLEAR));
+    env.hook(&env.payload("27-Stop.json"));
+    let memory = env.memory(BEFORE_CLEAR);
+    let details: Vec<&Value> = memory
+        .iter()
+        .flat_map(|t| t["details"].as_array().unwrap())
+        .collect();
+    // Compare with the transcript's own tool_result blocks.
+    let text = String::from_utf8(sample(BEFORE_CLEAR)).unwrap();
+    let mut results = 0;
+    for line in text.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let Some(blocks) = v["message"]["content"].as_array() else {
+            continue;
+        };
+        for b in blocks.iter().filter(|b| b["type"] == "tool_result") {
+            let stored = details
+                .iter()
+                .find(|d| d["kind"] == "tool_result" && d["tool_use_id"] == b["tool_use_id"])
+                .expect("every tool result is stored");
+            assert_eq!(stored["body"], b["content"]);
+            assert_eq!(stored["is_error"], b["is_error"].as_bool().unwrap_or(false));
+            results += 1;
+        }
+    }
+    assert_eq!(results, 8);
+    assert!(details
+        .iter()
+        .any(|d| d["kind"] == "thinking" && d["body"] == "Start by reading the entry point."));
+    assert_eq!(memory[4]["detail_summary"], "Bash, 1 failed");
+}
+
+#[test]
+fn repeated_hooks_duplicate_nothing() {
+    let env = Env::new();
+    env.append(BEFORE_CLEAR, &sample(BEFORE_CLEAR));
+    for file in payload_files().iter().take(27) {
+        env.hook(&env.payload(file));
+    }
+    let once = env.memory(BEFORE_CLEAR);
+    for file in payload_files().iter().take(27) {
+        env.hook(&env.payload(file));
+    }
+    assert_eq!(env.memory(BEFORE_CLEAR), once);
+    let status = env.json(&["status", "--json"]);
+    assert_eq!(status["store"]["turns"], 5);
+}
+
+#[test]
+fn garbage_or_empty_stdin_exits_zero_with_one_log_line() {
+    let env = Env::new();
+    for (input, expect) in [
+        (&b""[..], "empty hook payload"),
+        (
+            &b"\x00\xff garbage \xfe"[..],
+            "not the JSON Claude Code sends",
+        ),
+        (
+            &b"{\"session_id\": 3}"[..],
+            "not the JSON Claude Code sends",
+        ),
+        (&b"[1,2,3"[..], "not the JSON Claude Code sends"),
+    ] {
+        let before = env.log().lines().count();
+        let out = env.hook(input);
+        let log = env.log();
+        assert_eq!(log.lines().count(), before + 1, "{log}");
+        assert!(log.lines().last().unwrap().contains(expect), "{log}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(expect));
+    }
+}
+
+#[test]
+fn an_unknown_host_is_logged_not_fatal() {
+    let env = Env::new();
+    env.hook(b"{}");
+    let out = env.throughline(&["hook", "nosuchagent"], b"{}");
+    assert!(out.status.success() && out.stdout.is_empty());
+    assert!(env.log().contains("unknown host \"nosuchagent\""));
+}
+
+#[test]
+fn the_recursion_guard_captures_nothing() {
+    let env = Env::new();
+    env.append(BEFORE_CLEAR, &sample(BEFORE_CLEAR));
+    let out = Command::new(env!("CARGO_BIN_EXE_throughline"))
+        .args(["hook", "claude"])
+        .env("THROUGHLINE_HOME", &env.home)
+        .env("THROUGHLINE_GUARD", "1")
+        .stdin(Stdio::piped())
+        .output()
+        .unwrap();
+    assert!(out.status.success() && out.stdout.is_empty());
+    assert!(!env.home.join("throughline.db").exists());
+}
+
+#[test]
+fn a_half_written_last_line_waits_until_it_is_whole() {
+    let env = Env::new();
+    let full = sample(BEFORE_CLEAR);
+    let text = String::from_utf8(full.clone()).unwrap();
+    // Cut inside the last prompt's line.
+    let cut = text.find("What happens with a missing file?").unwrap() + 10;
+    env.append(BEFORE_CLEAR, &full[..cut]);
+    env.hook(&env.payload("24-UserPromptSubmit.json"));
+    assert_eq!(prompts(&env.memory(BEFORE_CLEAR)).len(), 4);
+    env.append(BEFORE_CLEAR, &full[cut..]);
+    env.hook(&env.payload("27-Stop.json"));
+    let memory = env.memory(BEFORE_CLEAR);
+    assert_eq!(prompts(&memory).len(), 5);
+    assert_eq!(prompts(&memory)[4], "What happens with a missing file?");
+    assert!(env.log().is_empty(), "{}", env.log());
+}
+
+fn user_line(uuid: &str, text: &str) -> String {
+    serde_json::json!({"type": "user", "uuid": uuid, "timestamp": "2026-11-30T09:00:00.000Z",
+        "cwd": "/home/dev/toy", "message": {"role": "user", "content": text}})
+    .to_string()
+        + "\n"
+}
+
+#[test]
+fn malformed_lines_are_skipped_with_their_position_and_the_rest_is_kept() {
+    let env = Env::new();
+    env.append(BEFORE_CLEAR, user_line("u1", "first").as_bytes());
+    env.append(
+        BEFORE_CLEAR,
+        b"{\"type\": \"user\", \"message\": {\"content\": \"broken\n",
+    );
+    env.append(BEFORE_CLEAR, b"\n   \n");
+    env.append(BEFORE_CLEAR, user_line("u2", "second").as_bytes());
+    env.hook(&env.payload("05-Stop.json"));
+    assert_eq!(prompts(&env.memory(BEFORE_CLEAR)), ["first", "second"]);
+    let log = env.log();
+    assert_eq!(log.lines().count(), 1, "{log}");
+    assert!(
+        log.contains("at byte ") && log.contains("skipped line: not JSON"),
+        "{log}"
+    );
+}
+
+#[test]
+fn invalid_utf8_is_replaced_not_dropped() {
+    let env = Env::new();
+    let mut line = user_line("u1", "caf\u{e9} ok").into_bytes();
+    // Turn the two-byte é into a lone continuation byte.
+    let at = line.windows(2).position(|w| w == "é".as_bytes()).unwrap();
+    line.splice(at..at + 2, [0xE9]);
+    env.append(BEFORE_CLEAR, &line);
+    env.hook(&env.payload("05-Stop.json"));
+    assert_eq!(prompts(&env.memory(BEFORE_CLEAR)), ["caf\u{fffd} ok"]);
+    assert!(env.log().contains("invalid UTF-8 replaced"));
+}
+
+#[test]
+fn a_fifty_megabyte_line_is_stored_whole() {
+    let env = Env::new();
+    let big = "x".repeat(50 << 20);
+    env.append(
+        BEFORE_CLEAR,
+        user_line("u1", "read the big file").as_bytes(),
+    );
+    let result = serde_json::json!({"type": "user", "uuid": "r1", "message": {"role": "user",
+        "content": [{"type": "tool_result", "tool_use_id": "t1", "content": big}]}});
+    env.append(BEFORE_CLEAR, format!("{result}\n").as_bytes());
+    env.append(BEFORE_CLEAR, user_line("u2", "after").as_bytes());
+    env.hook(&env.payload("05-Stop.json"));
+    let memory = env.memory(BEFORE_CLEAR);
+    assert_eq!(prompts(&memory), ["read the big file", "after"]);
+    assert_eq!(
+        memory[0]["details"][0]["body"].as_str().unwrap().len(),
+        50 << 20
+    );
+}
+
+#[test]
+fn a_missing_or_deleted_transcript_loses_nothing() {
+    let env = Env::new();
+    env.hook(&env.payload("01-SessionStart.json"));
+    assert!(
+        env.log().is_empty(),
+        "a session that has not written yet is normal"
+    );
+    env.append(BEFORE_CLEAR, &sample(BEFORE_CLEAR));
+    env.hook(&env.payload("27-Stop.json"));
+    fs::remove_file(env.transcript(BEFORE_CLEAR)).unwrap();
+    env.hook(&env.payload("27-Stop.json"));
+    assert!(env.log().contains("is missing"), "{}", env.log());
+    assert_eq!(prompts(&env.memory(BEFORE_CLEAR)).len(), 5);
+}
+
+#[test]
+fn a_transcript_replaced_by_a_shorter_file_is_read_again_without_loss_or_duplicates() {
+    let env = Env::new();
+    env.append(BEFORE_CLEAR, user_line("u1", "one").as_bytes());
+    env.append(BEFORE_CLEAR, user_line("u2", "two").as_bytes());
+    env.hook(&env.payload("05-Stop.json"));
+    // Rotated: a new, shorter file holding one old line and one new.
+    let path = env.transcript(BEFORE_CLEAR);
+    fs::remove_file(&path).unwrap();
+    env.append(BEFORE_CLEAR, user_line("u2", "two").as_bytes());
+    env.append(BEFORE_CLEAR, user_line("u3", "3").as_bytes());
+    env.hook(&env.payload("05-Stop.json"));
+    assert_eq!(prompts(&env.memory(BEFORE_CLEAR)), ["one", "two", "3"]);
+}
+
+#[test]
+fn concurrent_hooks_of_one_and_of_different_sessions_store_everything_once() {
+    let env = Env::new();
+    env.append(BEFORE_CLEAR, &sample(BEFORE_CLEAR));
+    env.append(AFTER_CLEAR, &sample(AFTER_CLEAR));
+    let bin = env!("CARGO_BIN_EXE_throughline");
+    let mut children = Vec::new();
+    for i in 0..12 {
+        let payload = env.payload(if i % 2 == 0 {
+            "27-Stop.json"
+        } else {
+            "31-Stop.json"
+        });
+        let mut child = Command::new(bin)
+            .args(["hook", "claude"])
+            .env("THROUGHLINE_HOME", &env.home)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(&payload).unwrap();
+        children.push(child);
+    }
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
+    }
+    assert!(env.log().is_empty(), "{}", env.log());
+    assert_eq!(prompts(&env.memory(BEFORE_CLEAR)).len(), 5);
+    assert_eq!(prompts(&env.memory(AFTER_CLEAR)).len(), 1);
+    let imported = Env::new();
+    imported.append(BEFORE_CLEAR, &sample(BEFORE_CLEAR));
+    imported.hook(&imported.payload("27-Stop.json"));
+    assert_eq!(env.memory(BEFORE_CLEAR), imported.memory(BEFORE_CLEAR));
+}
+
+#[test]
+fn a_hook_killed_mid_write_loses_and_duplicates_nothing() {
+    let env = Env::new();
+    env.append(BEFORE_CLEAR, user_line("u0", "before").as_bytes());
+    env.hook(&env.payload("05-Stop.json"));
+    // A large append makes the next ingest long enough to be killed while it runs.
+    for i in 0..40 {
+        let result = serde_json::json!({"type": "user", "uuid": format!("r{i}"), "message": {"role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": format!("t{i}"), "content": "y".repeat(1 << 20)}]}});
+        env.append(BEFORE_CLEAR, format!("{result}\n").as_bytes());
+    }
+    env.append(BEFORE_CLEAR, user_line("u1", "after").as_bytes());
+    for delay_ms in [5, 20, 60] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_throughline"))
+            .args(["hook", "claude"])
+            .env("THROUGHLINE_HOME", &env.home)
+            .stdin(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(&env.payload("05-Stop.json"))
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    env.hook(&env.payload("05-Stop.json"));
+    let memory = env.memory(BEFORE_CLEAR);
+    assert_eq!(prompts(&memory), ["before", "after"]);
+    assert_eq!(memory[0]["details"].as_array().unwrap().len(), 40);
+}
