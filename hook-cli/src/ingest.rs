@@ -73,6 +73,7 @@ pub struct Report {
     pub records: u64,
     /// The transcript was replaced or truncated and was read again from the start.
     pub restarted: bool,
+    /// The transcript was read before and is gone now (deleted or moved).
     pub missing: bool,
     pub problems: Vec<String>,
 }
@@ -106,10 +107,12 @@ pub fn ingest(
         path: shown.clone(),
         source,
     };
+    let stored = w.cursor(&shown)?;
     let mut file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            report.missing = true;
+            // Hosts create the file lazily; it is only missing if it was read before.
+            report.missing = stored.is_some();
             return Ok(report);
         }
         Err(e) => return Err(io_err(e)),
@@ -118,7 +121,7 @@ pub fn ingest(
     let file_id = format!("{}:{}", meta.dev(), meta.ino());
     let len = meta.len();
 
-    let mut cursor = w.cursor(&shown)?.unwrap_or_default();
+    let mut cursor = stored.unwrap_or_default();
     if cursor.file_id != file_id || len < cursor.offset {
         // A new file at the same path, or one cut short: read it whole again. Every row is
         // keyed by its source, so what is already stored is neither lost nor duplicated.

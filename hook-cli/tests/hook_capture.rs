@@ -401,7 +401,7 @@ fn a_missing_or_deleted_transcript_loses_nothing() {
     env.hook(&env.payload("27-Stop.json"));
     fs::remove_file(env.transcript(BEFORE_CLEAR)).unwrap();
     env.hook(&env.payload("27-Stop.json"));
-    assert!(env.log().contains("is missing"), "{}", env.log());
+    assert!(env.log().contains("is gone"), "{}", env.log());
     assert_eq!(prompts(&env.memory(BEFORE_CLEAR)).len(), 5);
 }
 

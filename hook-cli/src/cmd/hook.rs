@@ -61,20 +61,15 @@ fn handle(home: &Home, host_name: &str) -> Result<(), String> {
     for problem in &report.problems {
         throughline::log::line(home, &format!("hook {host_name}"), problem);
     }
-    if report.missing {
-        if let Some(path) = &event.transcript_path {
-            // The host writes the transcript lazily; only worth a line once the session is under way.
-            if !matches!(event.kind, hosts::EventKind::SessionStart) {
-                throughline::log::line(
-                    home,
-                    &format!("hook {host_name}"),
-                    &format!(
-                        "session {}: transcript {path} is missing; nothing to read yet",
-                        event.session_id
-                    ),
-                );
-            }
-        }
+    if let (true, Some(path)) = (report.missing, &event.transcript_path) {
+        throughline::log::line(
+            home,
+            &format!("hook {host_name}"),
+            &format!(
+                "session {}: transcript {path} was read before and is gone; what was stored is kept",
+                event.session_id
+            ),
+        );
     }
     Ok(())
 }

@@ -66,6 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bar.inc(t.bytes);
     }
     bar.finish_and_clear();
+    store.checkpoint()?;
     if args.json {
         return super::print_json(&done);
     }

@@ -10,12 +10,16 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags};
 
 pub use read::{SessionFilter, StoreStats};
 pub use write::{Cursor, SessionRow, Writer};
 
 use crate::home::Home;
+
+/// Past this WAL size a writing process empties the WAL when it is done.
+const WAL_LIMIT: u64 = 1 << 20;
 
 /// How long a writer waits for another writer (a concurrent hook) before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(3);
@@ -56,6 +60,15 @@ pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 pub struct Store {
     conn: Connection,
     path: PathBuf,
+    writable: bool,
+}
+
+impl Drop for Store {
+    fn drop(&mut self) {
+        if self.writable && self.wal_bytes() > WAL_LIMIT {
+            let _ = self.checkpoint();
+        }
+    }
 }
 
 impl Store {
@@ -75,7 +88,11 @@ impl Store {
             // SQLite gives the -wal and -shm files the mode of the database file.
             let _ = fs::set_permissions(&path, fs::Permissions::from_mode(0o600));
         }
-        let mut store = Store { conn, path };
+        let mut store = Store {
+            conn,
+            path,
+            writable: true,
+        };
         store.configure()?;
         schema::migrate(&mut store.conn, &store.path)?;
         Ok(store)
@@ -97,19 +114,50 @@ impl Store {
         })?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
         schema::check_readable(&conn, &path)?;
-        Ok(Store { conn, path })
+        Ok(Store {
+            conn,
+            path,
+            writable: false,
+        })
     }
 
     fn configure(&self) -> Result<()> {
         self.conn.busy_timeout(BUSY_TIMEOUT)?;
+        // Every hook is its own process. By default the last connection to close checkpoints
+        // the WAL with two fsyncs (10+ ms per hook), and a WAL left behind is re-read by the
+        // next process to rebuild its index. So: no checkpoint on close, and the WAL is
+        // emptied (`Drop`) only once it has grown past `WAL_LIMIT`, amortised over many calls.
+        self.conn
+            .set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
         // WAL lets the app read while hooks write; NORMAL sync is durable across
         // process crashes, which is the failure hooks actually meet.
         self.conn.execute_batch(
             "PRAGMA journal_mode = WAL;
              PRAGMA synchronous = NORMAL;
+             PRAGMA wal_autocheckpoint = 0;
              PRAGMA foreign_keys = ON;",
         )?;
         Ok(())
+    }
+
+    /// Moves everything in the WAL into the database and empties it. Never waits: with a
+    /// reader in the way (the app) it is left for a later call.
+    pub fn checkpoint(&self) -> Result<()> {
+        self.conn.busy_timeout(Duration::ZERO)?;
+        let done = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+        self.conn.busy_timeout(BUSY_TIMEOUT)?;
+        match done {
+            Err(e) if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy) => Ok(()),
+            other => Ok(other?),
+        }
+    }
+
+    fn wal_bytes(&self) -> u64 {
+        let mut wal = self.path.clone().into_os_string();
+        wal.push("-wal");
+        fs::metadata(wal).map(|m| m.len()).unwrap_or(0)
     }
 
     pub fn path(&self) -> &Path {

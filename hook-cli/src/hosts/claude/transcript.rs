@@ -285,6 +285,7 @@ fn assistant_entry(entry: &Entry, out: &mut Vec<Record>) -> Result<(), String> {
         return Ok(());
     };
     let at = entry.timestamp.clone();
+    let synthetic = message.model.as_deref() == Some("<synthetic>");
     let message_id = message.id.clone().unwrap_or_else(|| entry_id(entry, ""));
     let blocks = match message.content.map(blocks_of).transpose()? {
         Some(Content::Blocks(b)) => b,
@@ -296,11 +297,13 @@ fn assistant_entry(entry: &Entry, out: &mut Vec<Record>) -> Result<(), String> {
             "text" => {
                 let text = block.text.clone().unwrap_or_default();
                 let key = format!("a:{message_id}:{:016x}", xxh3_64(text.as_bytes()));
-                if entry.sidechain || entry.api_error {
-                    let (kind, name) = if entry.api_error {
-                        (DetailKind::System, "api_error")
-                    } else {
-                        (DetailKind::Subagent, "answer")
+                // Synthetic messages are the host's own notices ("No response requested.").
+                let host_text = entry.api_error || synthetic;
+                if entry.sidechain || host_text {
+                    let (kind, name) = match (entry.api_error, synthetic) {
+                        (true, _) => (DetailKind::System, "api_error"),
+                        (_, true) => (DetailKind::System, "synthetic"),
+                        _ => (DetailKind::Subagent, "answer"),
                     };
                     out.push(Record::Detail {
                         key,
@@ -357,8 +360,7 @@ fn assistant_entry(entry: &Entry, out: &mut Vec<Record>) -> Result<(), String> {
             }),
         }
     }
-    // Synthetic messages (the host's own notices) carry no real usage.
-    let synthetic = message.model.as_deref() == Some("<synthetic>");
+    // Synthetic messages carry no real usage.
     if let (Some(u), false) = (&message.usage, synthetic) {
         out.push(Record::ApiCall {
             message_id,
