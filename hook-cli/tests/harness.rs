@@ -6,7 +6,7 @@
 mod support;
 
 use serde_json::{json, Value};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use support::transcript;
 use support::{event_name, ClaudeEnv, ModelServer, Script, Step, Tmux};
 
@@ -61,20 +61,37 @@ fn headless_run_fires_every_hook_and_runs_tools_for_real() {
     assert_eq!(count("PostToolUse"), 4, "{events:?}");
     assert_eq!(count("PostToolUseFailure"), 1, "{events:?}");
     let payloads = env.hook_payloads();
-    let session_id = payloads[0]["session_id"].as_str().expect("session_id").to_string();
-    assert!(payloads.iter().all(|p| p["session_id"] == session_id.as_str()), "one session");
+    let session_id = payloads[0]["session_id"]
+        .as_str()
+        .expect("session_id")
+        .to_string();
+    assert!(
+        payloads
+            .iter()
+            .all(|p| p["session_id"] == session_id.as_str()),
+        "one session"
+    );
     let ups = &env.payloads_of("UserPromptSubmit")[0];
     assert_eq!(ups["prompt"], prompt);
     let failure = &env.payloads_of("PostToolUseFailure")[0];
     assert_eq!(failure["tool_name"], "Bash");
-    assert!(failure["error"].as_str().unwrap_or("").contains("usage: greet.sh NAME"), "{failure}");
+    assert!(
+        failure["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("usage: greet.sh NAME"),
+        "{failure}"
+    );
     let bash_ok = env
         .payloads_of("PostToolUse")
         .into_iter()
         .find(|p| p["tool_name"] == "Bash")
         .expect("PostToolUse(Bash)");
     assert_eq!(bash_ok["tool_response"]["stdout"], "Hello, World!");
-    assert_eq!(env.payloads_of("Stop")[0]["last_assistant_message"], final_text);
+    assert_eq!(
+        env.payloads_of("Stop")[0]["last_assistant_message"],
+        final_text
+    );
 
     // The tools really ran.
     let greet = std::fs::read_to_string(env.project.join("greet.sh")).unwrap();
@@ -86,17 +103,37 @@ fn headless_run_fires_every_hook_and_runs_tools_for_real() {
     let entries = transcript::read_jsonl(&tpath);
     assert_eq!(transcript::user_prompts(&entries), vec![prompt.to_string()]);
     let texts = transcript::assistant_texts(&entries);
-    assert_eq!(texts, vec!["Running it with a name.".to_string(), final_text.to_string()]);
+    assert_eq!(
+        texts,
+        vec![
+            "Running it with a name.".to_string(),
+            final_text.to_string()
+        ]
+    );
     let blocks = transcript::assistant_blocks(&entries);
-    assert!(blocks.iter().any(|(_, b)| b["type"] == "thinking" && b["thinking"] == "Start by reading the script."));
+    assert!(blocks
+        .iter()
+        .any(|(_, b)| b["type"] == "thinking" && b["thinking"] == "Start by reading the script."));
     let results = transcript::tool_results(&entries);
     assert_eq!(results.len(), 5, "{results:#?}");
-    assert!(results[0].1.contains("Prints a greeting"), "{:?}", results[0]);
+    assert!(
+        results[0].1.contains("Prints a greeting"),
+        "{:?}",
+        results[0]
+    );
     assert_eq!(results[1].1, "Hello, World!");
-    assert!(results[2].2 && results[2].1.contains("usage: greet.sh NAME"), "{:?}", results[2]);
+    assert!(
+        results[2].2 && results[2].1.contains("usage: greet.sh NAME"),
+        "{:?}",
+        results[2]
+    );
 
     // The server got the same tool results back, with the ids it handed out.
-    let last = server.main_requests().last().cloned().expect("a main request");
+    let last = server
+        .main_requests()
+        .last()
+        .cloned()
+        .expect("a main request");
     let sent = last.tool_results();
     assert_eq!(sent.len(), 5, "{sent:#?}");
     let ids: Vec<String> = server
@@ -107,7 +144,10 @@ fn headless_run_fires_every_hook_and_runs_tools_for_real() {
         .collect();
     assert_eq!(sent.iter().map(|r| r.0.clone()).collect::<Vec<_>>(), ids);
     for (i, (id, text, is_error)) in sent.iter().enumerate() {
-        assert_eq!((id, text, is_error), (&results[i].0, &results[i].1, &results[i].2));
+        assert_eq!(
+            (id, text, is_error),
+            (&results[i].0, &results[i].1, &results[i].2)
+        );
     }
     assert_eq!(server.end_turns(), 1);
 
@@ -115,7 +155,10 @@ fn headless_run_fires_every_hook_and_runs_tools_for_real() {
     let usage = entries
         .iter()
         .filter(|e| e["type"] == "assistant")
-        .filter_map(|e| e.pointer("/message/usage/input_tokens").and_then(Value::as_u64))
+        .filter_map(|e| {
+            e.pointer("/message/usage/input_tokens")
+                .and_then(Value::as_u64)
+        })
         .max()
         .unwrap_or(0);
     assert!(usage > 1000, "input_tokens {usage}");
@@ -133,18 +176,27 @@ fn interactive_clear_links_sessions_and_drops_history() {
             .on_prompt(
                 p1,
                 vec![
-                    Step::new().tool("Bash", json!({ "command": "sh greet.sh Ada", "description": "Greet Ada" })),
+                    Step::new().tool(
+                        "Bash",
+                        json!({ "command": "sh greet.sh Ada", "description": "Greet Ada" }),
+                    ),
                     Step::new().text("Greeted Ada."),
                 ],
             )
             .on_prompt(
                 p2,
                 vec![
-                    Step::new().tool("Bash", json!({ "command": "wc -l < data.txt", "description": "Count lines" })),
+                    Step::new().tool(
+                        "Bash",
+                        json!({ "command": "wc -l < data.txt", "description": "Count lines" }),
+                    ),
                     Step::new().text("data.txt has 4 lines."),
                 ],
             )
-            .on_prompt(p3, vec![Step::new().text("I have no earlier context in this session.")]),
+            .on_prompt(
+                p3,
+                vec![Step::new().text("I have no earlier context in this session.")],
+            ),
     );
     let env = ClaudeEnv::new(&server);
     let mut ui = Tmux::start(&env);
@@ -157,10 +209,16 @@ fn interactive_clear_links_sessions_and_drops_history() {
 
     let ctx = || format!("{}\n{}", ui.screen(), env.debug_context());
     let ends: Vec<Value> = env.payloads_of("SessionEnd");
-    let end_clear = ends.iter().find(|p| p["reason"] == "clear").unwrap_or_else(|| panic!("no SessionEnd(clear)\n{}", ctx()));
+    let end_clear = ends
+        .iter()
+        .find(|p| p["reason"] == "clear")
+        .unwrap_or_else(|| panic!("no SessionEnd(clear)\n{}", ctx()));
     assert_eq!(start_clear["source"], "clear");
     assert!(end_clear["prompt_id"].is_string(), "{end_clear}");
-    assert_eq!(end_clear["prompt_id"], start_clear["prompt_id"], "the /clear pair shares its prompt_id");
+    assert_eq!(
+        end_clear["prompt_id"], start_clear["prompt_id"],
+        "the /clear pair shares its prompt_id"
+    );
     assert_ne!(end_clear["session_id"], start_clear["session_id"]);
     assert_eq!(end["session_id"], start_clear["session_id"]);
     assert_eq!(end["reason"], "prompt_input_exit");
@@ -174,17 +232,37 @@ fn interactive_clear_links_sessions_and_drops_history() {
             .cloned()
             .unwrap_or_else(|| panic!("no request for {p:?}\n{}", server.log()))
     };
-    assert!(first_of(p2).messages_contain(p1), "the second prompt's request carries the first");
+    assert!(
+        first_of(p2).messages_contain(p1),
+        "the second prompt's request carries the first"
+    );
     let after = first_of(p3);
     for old in [p1, p2, "Hello, Ada!", "Greeted Ada."] {
-        assert!(!after.messages_contain(old), "request after /clear still holds {old:?}");
+        assert!(
+            !after.messages_contain(old),
+            "request after /clear still holds {old:?}"
+        );
     }
-    let prompts: Vec<String> = env.payloads_of("UserPromptSubmit").iter().map(|p| p["prompt"].as_str().unwrap_or("").to_string()).collect();
-    assert_eq!(prompts, vec![p1, p2, p3], "/clear fires no UserPromptSubmit");
-    let starts: Vec<String> = env.payloads_of("SessionStart").iter().map(|p| p["source"].as_str().unwrap_or("").to_string()).collect();
+    let prompts: Vec<String> = env
+        .payloads_of("UserPromptSubmit")
+        .iter()
+        .map(|p| p["prompt"].as_str().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(
+        prompts,
+        vec![p1, p2, p3],
+        "/clear fires no UserPromptSubmit"
+    );
+    let starts: Vec<String> = env
+        .payloads_of("SessionStart")
+        .iter()
+        .map(|p| p["source"].as_str().unwrap_or("").to_string())
+        .collect();
     assert_eq!(starts, vec!["startup", "clear"]);
     assert!(env.hook_events().iter().any(|e| e == "Stop"));
-    assert!(env.hook_payloads().iter().all(|p| !event_name(p).is_empty()));
-    eprintln!("interactive harness run took {:?}", started.elapsed()); eprintln!("{}\n{}\n{:?}", ui.screen(), server.log(), env.hook_events());
-    let _ = Duration::ZERO;
+    assert!(env
+        .hook_payloads()
+        .iter()
+        .all(|p| !event_name(p).is_empty()));
+    eprintln!("interactive harness run took {:?}", started.elapsed());
 }

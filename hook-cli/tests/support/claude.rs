@@ -43,7 +43,11 @@ const API_KEY: &str = "sk-ant-api03-throughline-harness-key-0123456789abcdefghij
 pub fn claude_bin() -> PathBuf {
     if let Some(p) = std::env::var_os("THROUGHLINE_CLAUDE_BIN").filter(|p| !p.is_empty()) {
         let p = PathBuf::from(p);
-        assert!(p.exists(), "THROUGHLINE_CLAUDE_BIN={} does not exist", p.display());
+        assert!(
+            p.exists(),
+            "THROUGHLINE_CLAUDE_BIN={} does not exist",
+            p.display()
+        );
         return p;
     }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/claude-code/node_modules");
@@ -165,8 +169,22 @@ impl ClaudeEnvBuilder {
     }
 
     pub fn build(self) -> ClaudeEnv {
-        let root = tempfile::Builder::new().prefix("tl-claude-").tempdir().expect("tempdir");
+        let root = tempfile::Builder::new()
+            .prefix("tl-claude-")
+            .tempdir()
+            .expect("tempdir");
         let root_path = root.path().canonicalize().expect("canonicalize tempdir");
+        // THROUGHLINE_KEEP_TEST_DIRS=1 keeps the home, project and hook log for a post-mortem.
+        let root = if std::env::var_os("THROUGHLINE_KEEP_TEST_DIRS").is_some_and(|v| v != "0") {
+            eprintln!(
+                "keeping the Claude Code test environment at {}",
+                root_path.display()
+            );
+            let _ = root.keep();
+            None
+        } else {
+            Some(root)
+        };
         let home = root_path.join("home");
         let project = root_path.join("project");
         let hooks_dir = root_path.join("hooks");
@@ -211,10 +229,12 @@ impl ClaudeEnvBuilder {
         fs::write(&recorder, script).expect("write recorder");
         {
             use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(&recorder, fs::Permissions::from_mode(0o755)).expect("chmod recorder");
+            fs::set_permissions(&recorder, fs::Permissions::from_mode(0o755))
+                .expect("chmod recorder");
         }
 
-        let handler = json!([{ "type": "command", "command": sh_quote(&recorder.to_string_lossy()) }]);
+        let handler =
+            json!([{ "type": "command", "command": sh_quote(&recorder.to_string_lossy()) }]);
         let mut hooks = serde_json::Map::new();
         for ev in HOOK_EVENTS {
             let group = if TOOL_EVENTS.contains(ev) {
@@ -227,7 +247,10 @@ impl ClaudeEnvBuilder {
         let mut settings = serde_json::Map::new();
         settings.insert("hooks".into(), Value::Object(hooks));
         // The interactive client otherwise asks to accept bypass-permissions mode on start.
-        settings.insert("skipDangerousModePermissionPrompt".into(), Value::Bool(true));
+        settings.insert(
+            "skipDangerousModePermissionPrompt".into(),
+            Value::Bool(true),
+        );
         for (k, v) in self.settings {
             settings.insert(k, v);
         }
@@ -247,16 +270,27 @@ impl ClaudeEnvBuilder {
             "customApiKeyResponses": { "approved": [key_tail], "rejected": [] },
             "projects": { project_key: { "hasTrustDialogAccepted": true, "allowedTools": [] } },
         });
-        fs::write(home.join(".claude.json"), serde_json::to_string_pretty(&claude_json).unwrap())
-            .expect("write .claude.json");
+        fs::write(
+            home.join(".claude.json"),
+            serde_json::to_string_pretty(&claude_json).unwrap(),
+        )
+        .expect("write .claude.json");
 
         let mut env: Vec<(String, String)> = Vec::new();
-        let inherit = |k: &str, fallback: &str| std::env::var(k).unwrap_or_else(|_| fallback.to_string());
-        env.push(("PATH".into(), inherit("PATH", "/usr/local/bin:/usr/bin:/bin")));
+        let inherit =
+            |k: &str, fallback: &str| std::env::var(k).unwrap_or_else(|_| fallback.to_string());
+        env.push((
+            "PATH".into(),
+            inherit("PATH", "/usr/local/bin:/usr/bin:/bin"),
+        ));
         env.push(("HOME".into(), home.to_string_lossy().into_owned()));
         env.push(("USER".into(), inherit("USER", "root")));
         env.push(("LOGNAME".into(), inherit("LOGNAME", "root")));
-        let shell = if Path::new("/bin/bash").exists() { "/bin/bash" } else { "/bin/sh" };
+        let shell = if Path::new("/bin/bash").exists() {
+            "/bin/bash"
+        } else {
+            "/bin/sh"
+        };
         env.push(("SHELL".into(), shell.into()));
         env.push(("LANG".into(), "C.UTF-8".into()));
         env.push(("TERM".into(), "xterm-256color".into()));
@@ -265,7 +299,10 @@ impl ClaudeEnvBuilder {
         env.push(("ANTHROPIC_API_KEY".into(), API_KEY.into()));
         env.push(("IS_SANDBOX".into(), "1".into()));
         env.push(("DISABLE_TELEMETRY".into(), "1".into()));
-        env.push(("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC".into(), "1".into()));
+        env.push((
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC".into(),
+            "1".into(),
+        ));
         env.push(("DISABLE_AUTOUPDATER".into(), "1".into()));
         for (k, v) in self.env {
             env.retain(|(ek, _)| *ek != k);
@@ -293,8 +330,9 @@ impl ClaudeEnvBuilder {
 
 /// An isolated Claude Code installation: temp HOME, project directory, settings and environment.
 pub struct ClaudeEnv {
+    /// Removes the directory on drop (`None` when kept on purpose).
     #[allow(dead_code)]
-    root: tempfile::TempDir,
+    root: Option<tempfile::TempDir>,
     /// The canonical temp root holding `home/`, `project/` and `hooks/`.
     pub root_path: PathBuf,
     pub home: PathBuf,
@@ -339,13 +377,18 @@ impl ClaudeEnv {
 
     /// Value of one variable of [`env_vars`](Self::env_vars).
     pub fn env_var(&self, key: &str) -> Option<&str> {
-        self.env.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+        self.env
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
     }
 
     /// A command with this environment (and nothing else from the test's), run in the project.
     pub fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
         let mut c = Command::new(program);
-        c.env_clear().envs(self.env.iter().map(|(k, v)| (k, v))).current_dir(&self.project);
+        c.env_clear()
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .current_dir(&self.project);
         c
     }
 
@@ -353,12 +396,21 @@ impl ClaudeEnv {
     pub fn git(&self, args: &[&str]) -> String {
         let out = self
             .command("git")
-            .args(["-c", "user.name=Harness", "-c", "user.email=harness@example.invalid"])
+            .args([
+                "-c",
+                "user.name=Harness",
+                "-c",
+                "user.email=harness@example.invalid",
+            ])
             .args(args)
             .stdin(Stdio::null())
             .output()
             .expect("run git");
-        assert!(out.status.success(), "git {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "git {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
@@ -388,36 +440,61 @@ impl ClaudeEnv {
 
     /// `claude -p PROMPT --dangerously-skip-permissions`.
     pub fn run_print(&self, prompt: &str) -> RunOutput {
-        self.run(&["-p", prompt, "--dangerously-skip-permissions"], RUN_TIMEOUT)
+        self.run(
+            &["-p", prompt, "--dangerously-skip-permissions"],
+            RUN_TIMEOUT,
+        )
     }
 
     /// `claude -p PROMPT --resume SESSION --dangerously-skip-permissions`.
     pub fn resume_print(&self, session_id: &str, prompt: &str) -> RunOutput {
-        self.run(&["-p", prompt, "--resume", session_id, "--dangerously-skip-permissions"], RUN_TIMEOUT)
+        self.run(
+            &[
+                "-p",
+                prompt,
+                "--resume",
+                session_id,
+                "--dangerously-skip-permissions",
+            ],
+            RUN_TIMEOUT,
+        )
     }
 
     /// Raw lines of the hook log, exactly as Claude Code sent them (blank lines dropped).
     pub fn hook_lines(&self) -> Vec<String> {
         let text = fs::read_to_string(&self.hook_log).unwrap_or_default();
-        text.lines().filter(|l| !l.trim().is_empty()).map(str::to_string).collect()
+        text.lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(str::to_string)
+            .collect()
     }
 
     /// Every hook payload so far, in the order the hooks finished.
     pub fn hook_payloads(&self) -> Vec<Value> {
         self.hook_lines()
             .iter()
-            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("hook payload is not JSON ({e}): {l}")))
+            .map(|l| {
+                serde_json::from_str(l)
+                    .unwrap_or_else(|e| panic!("hook payload is not JSON ({e}): {l}"))
+            })
             .collect()
     }
 
     /// The `hook_event_name` of every payload, in order.
     pub fn hook_events(&self) -> Vec<String> {
-        self.hook_payloads().iter().map(event_name).map(str::to_string).collect()
+        self.hook_payloads()
+            .iter()
+            .map(event_name)
+            .map(str::to_string)
+            .collect()
     }
 
     /// Payloads of one event.
     pub fn payloads_of(&self, event: &str) -> Vec<Value> {
-        self.hook_payloads().into_iter().filter(|p| event_name(p) == event).collect()
+        self.hook_payloads()
+            .into_iter()
+            .filter(|p| event_name(p) == event)
+            .collect()
     }
 
     /// Block until `pred` holds for the hook payloads; the error lists the events seen.
@@ -443,9 +520,16 @@ impl ClaudeEnv {
     }
 
     /// Block until at least `n` payloads of `event` have been logged.
-    pub fn wait_for_event_count(&self, event: &str, n: usize, timeout: Duration) -> Result<Vec<Value>, String> {
-        self.wait_for_hooks(timeout, |ps| ps.iter().filter(|p| event_name(p) == event).count() >= n)
-            .map_err(|e| format!("waiting for {n} × {event}: {e}"))
+    pub fn wait_for_event_count(
+        &self,
+        event: &str,
+        n: usize,
+        timeout: Duration,
+    ) -> Result<Vec<Value>, String> {
+        self.wait_for_hooks(timeout, |ps| {
+            ps.iter().filter(|p| event_name(p) == event).count() >= n
+        })
+        .map_err(|e| format!("waiting for {n} × {event}: {e}"))
     }
 
     /// Session ids in the order their first payload was logged.
@@ -466,18 +550,28 @@ impl ClaudeEnv {
         self.hook_payloads()
             .iter()
             .filter(|p| p.get("session_id").and_then(Value::as_str) == Some(session_id))
-            .find_map(|p| p.get("transcript_path").and_then(Value::as_str).map(PathBuf::from))
+            .find_map(|p| {
+                p.get("transcript_path")
+                    .and_then(Value::as_str)
+                    .map(PathBuf::from)
+            })
     }
 
     /// A description for panic messages: hook events seen and the server log.
     pub fn debug_context(&self) -> String {
-        format!("hook events: {:?}\n{}", self.hook_events(), self.server.log())
+        format!(
+            "hook events: {:?}\n{}",
+            self.hook_events(),
+            self.server.log()
+        )
     }
 }
 
 /// `hook_event_name` of a payload (empty when missing).
 pub fn event_name(p: &Value) -> &str {
-    p.get("hook_event_name").and_then(Value::as_str).unwrap_or("")
+    p.get("hook_event_name")
+        .and_then(Value::as_str)
+        .unwrap_or("")
 }
 
 fn drain<R: Read + Send + 'static>(r: Option<R>) -> thread::JoinHandle<String> {
@@ -500,7 +594,9 @@ fn wait_with_deadline(child: &mut Child, deadline: Instant) -> (Option<ExitStatu
         }
         if Instant::now() >= deadline {
             // The child leads its own process group: end it together with what it started.
-            let _ = Command::new("kill").args(["-KILL", "--", &format!("-{}", child.id())]).status();
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", child.id())])
+                .status();
             let _ = child.kill();
             return (child.wait().ok(), true);
         }

@@ -5,7 +5,10 @@
 //! * [`tmux`]: the interactive UI inside tmux, for `/clear` and other slash commands.
 //! * [`transcript`]: reading Claude Code's JSONL transcripts.
 //!
-//! Use from an integration test with `mod support;`.
+//! Use from an integration test with `mod support;`. The client comes from
+//! `THROUGHLINE_CLAUDE_BIN`, else from `npm ci --prefix hook-cli/tests/claude-code`; the
+//! interactive driver needs `tmux`. `THROUGHLINE_KEEP_TEST_DIRS=1` keeps each test's temp HOME,
+//! project and hook log for a post-mortem.
 #![allow(dead_code, unused_imports)]
 
 pub mod claude;
@@ -14,5 +17,7 @@ pub mod tmux;
 pub mod transcript;
 
 pub use claude::{event_name, ClaudeEnv, ClaudeEnvBuilder, RunOutput};
-pub use model_server::{Block, ModelServer, PromptMatch, RecordedRequest, RequestKind, Script, Step};
+pub use model_server::{
+    Block, ModelServer, PromptMatch, RecordedRequest, RequestKind, Script, Step,
+};
 pub use tmux::Tmux;

@@ -54,13 +54,19 @@ impl Step {
     }
 
     pub fn tool(mut self, name: impl Into<String>, input: Value) -> Self {
-        self.blocks.push(Block::ToolUse { name: name.into(), input });
+        self.blocks.push(Block::ToolUse {
+            name: name.into(),
+            input,
+        });
         self
     }
 
     /// Number of `tool_use` blocks in this step.
     pub fn tool_uses(&self) -> usize {
-        self.blocks.iter().filter(|b| matches!(b, Block::ToolUse { .. })).count()
+        self.blocks
+            .iter()
+            .filter(|b| matches!(b, Block::ToolUse { .. }))
+            .count()
     }
 
     /// The texts of the `Text` blocks, in order.
@@ -127,13 +133,19 @@ impl Script {
 
     /// Answer the prompt that equals `prompt` with `steps`.
     pub fn on_prompt(mut self, prompt: impl Into<String>, steps: Vec<Step>) -> Self {
-        self.turns.push(ScriptedTurn { matcher: PromptMatch::Exact(prompt.into()), steps });
+        self.turns.push(ScriptedTurn {
+            matcher: PromptMatch::Exact(prompt.into()),
+            steps,
+        });
         self
     }
 
     /// Answer any prompt containing `needle` with `steps`.
     pub fn on_prompt_containing(mut self, needle: impl Into<String>, steps: Vec<Step>) -> Self {
-        self.turns.push(ScriptedTurn { matcher: PromptMatch::Contains(needle.into()), steps });
+        self.turns.push(ScriptedTurn {
+            matcher: PromptMatch::Contains(needle.into()),
+            steps,
+        });
         self
     }
 
@@ -148,7 +160,9 @@ impl Script {
     }
 
     fn find(&self, prompt_texts: &[String]) -> Option<usize> {
-        self.turns.iter().position(|t| t.matcher.matches(prompt_texts))
+        self.turns
+            .iter()
+            .position(|t| t.matcher.matches(prompt_texts))
     }
 }
 
@@ -208,7 +222,11 @@ impl RecordedRequest {
     }
 
     pub fn messages(&self) -> &[Value] {
-        self.body.get("messages").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[])
+        self.body
+            .get("messages")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
     }
 
     /// The texts of the prompt message (see the module docs), empty when there is none.
@@ -227,7 +245,11 @@ impl RecordedRequest {
             }
             for b in content_blocks(m) {
                 if b.get("type").and_then(Value::as_str) == Some("tool_result") {
-                    let id = b.get("tool_use_id").and_then(Value::as_str).unwrap_or("").to_string();
+                    let id = b
+                        .get("tool_use_id")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string();
                     let is_error = b.get("is_error").and_then(Value::as_bool).unwrap_or(false);
                     out.push((id, tool_result_text(&b), is_error));
                 }
@@ -246,16 +268,24 @@ impl RecordedRequest {
     pub fn messages_contain(&self, needle: &str) -> bool {
         self.messages().iter().any(|m| {
             content_blocks(m).iter().any(|b| {
-                b.get("text").and_then(Value::as_str).map(|t| t.contains(needle)).unwrap_or(false)
+                b.get("text")
+                    .and_then(Value::as_str)
+                    .map(|t| t.contains(needle))
+                    .unwrap_or(false)
                     || tool_result_text(b).contains(needle)
-                    || b.get("input").map(|i| i.to_string().contains(needle)).unwrap_or(false)
+                    || b.get("input")
+                        .map(|i| i.to_string().contains(needle))
+                        .unwrap_or(false)
             })
         })
     }
 
     /// Total characters of the `messages` array as JSON: a rough measure of context size.
     pub fn messages_chars(&self) -> usize {
-        self.body.get("messages").map(|m| m.to_string().chars().count()).unwrap_or(0)
+        self.body
+            .get("messages")
+            .map(|m| m.to_string().chars().count())
+            .unwrap_or(0)
     }
 
     fn summary(&self) -> String {
@@ -360,7 +390,10 @@ impl ModelServer {
         let listener = TcpListener::bind("127.0.0.1:0").expect("model server: bind 127.0.0.1:0");
         let addr = listener.local_addr().expect("model server: local_addr");
         let shared = Arc::new(Shared {
-            state: Mutex::new(State { script, requests: Vec::new() }),
+            state: Mutex::new(State {
+                script,
+                requests: Vec::new(),
+            }),
             changed: Condvar::new(),
             next_id: AtomicU64::new(1),
             stopping: AtomicBool::new(false),
@@ -381,7 +414,9 @@ impl ModelServer {
                 }
             })
             .expect("model server: spawn accept thread");
-        ModelServer { inner: Arc::new(Inner { addr, shared }) }
+        ModelServer {
+            inner: Arc::new(Inner { addr, shared }),
+        }
     }
 
     fn shared(&self) -> &Shared {
@@ -414,12 +449,18 @@ impl ModelServer {
 
     /// The conversational requests (those that offered tools), in arrival order.
     pub fn main_requests(&self) -> Vec<RecordedRequest> {
-        self.requests().into_iter().filter(|r| r.is_main()).collect()
+        self.requests()
+            .into_iter()
+            .filter(|r| r.is_main())
+            .collect()
     }
 
     /// The side requests (titles, summaries, tool-less calls), in arrival order.
     pub fn side_requests(&self) -> Vec<RecordedRequest> {
-        self.requests().into_iter().filter(|r| r.kind == RequestKind::Side).collect()
+        self.requests()
+            .into_iter()
+            .filter(|r| r.kind == RequestKind::Side)
+            .collect()
     }
 
     /// How many `end_turn` answers to main requests have been fully served.
@@ -430,7 +471,9 @@ impl ModelServer {
     /// Block until at least `n` `end_turn` answers to main requests have been served.
     pub fn wait_for_end_turns(&self, n: usize, timeout: Duration) -> Result<(), String> {
         self.wait_until(timeout, |reqs| count_end_turns(reqs) >= n)
-            .map_err(|log| format!("timed out after {timeout:?} waiting for {n} end_turn answer(s)\n{log}"))
+            .map_err(|log| {
+                format!("timed out after {timeout:?} waiting for {n} end_turn answer(s)\n{log}")
+            })
     }
 
     /// Block until `pred` holds for the recorded requests; on timeout the error holds the log.
@@ -475,7 +518,12 @@ impl Drop for Inner {
 fn count_end_turns(reqs: &[RecordedRequest]) -> usize {
     reqs.iter()
         .filter(|r| r.is_main() && r.served)
-        .filter(|r| r.answer.as_ref().map(|a| a.stop_reason == "end_turn").unwrap_or(false))
+        .filter(|r| {
+            r.answer
+                .as_ref()
+                .map(|a| a.stop_reason == "end_turn")
+                .unwrap_or(false)
+        })
         .count()
 }
 
@@ -509,7 +557,9 @@ impl HttpRequest {
 fn serve_connection(stream: TcpStream, shared: Arc<Shared>) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(120)));
     let _ = stream.set_nodelay(true);
-    let Ok(write_half) = stream.try_clone() else { return };
+    let Ok(write_half) = stream.try_clone() else {
+        return;
+    };
     let mut writer = write_half;
     let mut reader = BufReader::new(stream);
     loop {
@@ -559,7 +609,12 @@ fn read_request(reader: &mut BufReader<TcpStream>) -> std::io::Result<Option<Htt
             headers.push((k.trim().to_string(), v.trim().to_string()));
         }
     }
-    let mut req = HttpRequest { method, path, headers, body: Vec::new() };
+    let mut req = HttpRequest {
+        method,
+        path,
+        headers,
+        body: Vec::new(),
+    };
     let chunked = req
         .header("transfer-encoding")
         .map(|v| v.to_ascii_lowercase().contains("chunked"))
@@ -588,7 +643,10 @@ fn read_request(reader: &mut BufReader<TcpStream>) -> std::io::Result<Option<Htt
             let mut crlf = String::new();
             reader.read_line(&mut crlf)?;
         }
-    } else if let Some(len) = req.header("content-length").and_then(|v| v.parse::<usize>().ok()) {
+    } else if let Some(len) = req
+        .header("content-length")
+        .and_then(|v| v.parse::<usize>().ok())
+    {
         let mut body = vec![0u8; len];
         reader.read_exact(&mut body)?;
         req.body = body;
@@ -623,7 +681,11 @@ fn handle(req: &HttpRequest, shared: &Arc<Shared>, w: &mut TcpStream) -> std::io
     let is_post = req.method.eq_ignore_ascii_case("POST");
     let head_only = req.method.eq_ignore_ascii_case("HEAD");
     let kind = if is_post && route == "/v1/messages" {
-        let has_tools = body.get("tools").and_then(Value::as_array).map(|t| !t.is_empty()).unwrap_or(false);
+        let has_tools = body
+            .get("tools")
+            .and_then(Value::as_array)
+            .map(|t| !t.is_empty())
+            .unwrap_or(false);
         if has_tools {
             RequestKind::Main
         } else {
@@ -662,20 +724,51 @@ fn handle(req: &HttpRequest, shared: &Arc<Shared>, w: &mut TcpStream) -> std::io
                 let mut st = shared.lock();
                 st.requests[seq].answer = Some(answer.clone());
             }
-            let model = body.get("model").and_then(Value::as_str).unwrap_or("claude-harness");
+            let model = body
+                .get("model")
+                .and_then(Value::as_str)
+                .unwrap_or("claude-harness");
             if body.get("stream").and_then(Value::as_bool).unwrap_or(false) {
                 let sse = render_sse(&answer, model);
-                write_response(w, head_only, "200 OK", "text/event-stream; charset=utf-8", sse.as_bytes(), &request_id)
+                write_response(
+                    w,
+                    head_only,
+                    "200 OK",
+                    "text/event-stream; charset=utf-8",
+                    sse.as_bytes(),
+                    &request_id,
+                )
             } else {
                 let msg = render_message(&answer, model);
-                write_response(w, head_only, "200 OK", "application/json", msg.to_string().as_bytes(), &request_id)
+                write_response(
+                    w,
+                    head_only,
+                    "200 OK",
+                    "application/json",
+                    msg.to_string().as_bytes(),
+                    &request_id,
+                )
             }
         }
         RequestKind::CountTokens => {
             let out = json!({ "input_tokens": input_tokens });
-            write_response(w, head_only, "200 OK", "application/json", out.to_string().as_bytes(), &request_id)
+            write_response(
+                w,
+                head_only,
+                "200 OK",
+                "application/json",
+                out.to_string().as_bytes(),
+                &request_id,
+            )
         }
-        RequestKind::Other => write_response(w, head_only, "200 OK", "application/json", b"{}", &request_id),
+        RequestKind::Other => write_response(
+            w,
+            head_only,
+            "200 OK",
+            "application/json",
+            b"{}",
+            &request_id,
+        ),
     };
     {
         let mut st = shared.lock();
@@ -690,11 +783,33 @@ fn estimate_tokens(text: &str) -> u64 {
     (text.chars().count() as u64 / 4).max(1)
 }
 
-fn decide(script: &Script, body: &Value, kind: RequestKind, shared: &Shared, input_tokens: u64) -> Answer {
-    let (scripted, blocks): (Option<(usize, usize)>, Vec<Block>) = if kind == RequestKind::Side {
+fn decide(
+    script: &Script,
+    body: &Value,
+    kind: RequestKind,
+    shared: &Shared,
+    input_tokens: u64,
+) -> Answer {
+    let schema = body
+        .pointer("/output_config/format")
+        .filter(|f| f["type"] == "json_schema")
+        .map(|f| &f["schema"]);
+    let (scripted, blocks): (Option<(usize, usize)>, Vec<Block>) = if let Some(schema) = schema {
+        // Structured side requests (e.g. the session title) must get JSON of the asked shape.
+        (
+            None,
+            vec![Block::Text(
+                fill_schema(schema, &script.side_text).to_string(),
+            )],
+        )
+    } else if kind == RequestKind::Side {
         (None, vec![Block::Text(script.side_text.clone())])
     } else {
-        let messages = body.get("messages").and_then(Value::as_array).cloned().unwrap_or_default();
+        let messages = body
+            .get("messages")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
         match prompt_position(&messages) {
             None => (None, vec![Block::Text(script.fallback_text.clone())]),
             Some(p) => {
@@ -731,11 +846,14 @@ fn decide(script: &Script, body: &Value, kind: RequestKind, shared: &Shared, inp
     let with_ids: Vec<(Block, Option<String>)> = blocks
         .into_iter()
         .map(|b| {
-            let id = matches!(b, Block::ToolUse { .. }).then(|| format!("toolu_harness_{:06}", shared.fresh_id()));
+            let id = matches!(b, Block::ToolUse { .. })
+                .then(|| format!("toolu_harness_{:06}", shared.fresh_id()));
             (b, id)
         })
         .collect();
-    let any_tool = with_ids.iter().any(|(b, _)| matches!(b, Block::ToolUse { .. }));
+    let any_tool = with_ids
+        .iter()
+        .any(|(b, _)| matches!(b, Block::ToolUse { .. }));
     let output_chars: usize = with_ids
         .iter()
         .map(|(b, _)| match b {
@@ -751,6 +869,46 @@ fn decide(script: &Script, body: &Value, kind: RequestKind, shared: &Shared, inp
         streamed: body.get("stream").and_then(Value::as_bool).unwrap_or(false),
         input_tokens,
         output_tokens: (output_chars as u64 / 4).max(1),
+    }
+}
+
+/// A minimal value that satisfies a JSON schema, using `text` for strings.
+fn fill_schema(schema: &Value, text: &str) -> Value {
+    if let Some(v) = schema.get("const") {
+        return v.clone();
+    }
+    if let Some(v) = schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .and_then(|e| e.first())
+    {
+        return v.clone();
+    }
+    let ty = match schema.get("type") {
+        Some(Value::String(t)) => t.as_str(),
+        Some(Value::Array(ts)) => ts
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|t| *t != "null")
+            .unwrap_or("null"),
+        _ if schema.get("properties").is_some() => "object",
+        _ => "string",
+    };
+    match ty {
+        "object" => {
+            let mut obj = serde_json::Map::new();
+            if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+                for (k, sub) in props {
+                    obj.insert(k.clone(), fill_schema(sub, text));
+                }
+            }
+            Value::Object(obj)
+        }
+        "array" => json!([]),
+        "integer" | "number" => json!(0),
+        "boolean" => json!(false),
+        "null" => Value::Null,
+        _ => json!(text),
     }
 }
 
@@ -778,7 +936,9 @@ fn render_message(a: &Answer, model: &str) -> Value {
         .blocks
         .iter()
         .map(|(b, id)| match b {
-            Block::Thinking(t) => json!({"type": "thinking", "thinking": t, "signature": signature_for(t)}),
+            Block::Thinking(t) => {
+                json!({"type": "thinking", "thinking": t, "signature": signature_for(t)})
+            }
             Block::Text(t) => json!({"type": "text", "text": t}),
             Block::ToolUse { name, input } => {
                 json!({"type": "tool_use", "id": id, "name": name, "input": input})
@@ -843,34 +1003,66 @@ fn render_sse(a: &Answer, model: &str) -> String {
     for (index, (b, id)) in a.blocks.iter().enumerate() {
         match b {
             Block::Thinking(t) => {
-                sse(&mut out, "content_block_start", json!({"type": "content_block_start", "index": index,
-                    "content_block": {"type": "thinking", "thinking": "", "signature": ""}}));
+                sse(
+                    &mut out,
+                    "content_block_start",
+                    json!({"type": "content_block_start", "index": index,
+                    "content_block": {"type": "thinking", "thinking": "", "signature": ""}}),
+                );
                 for p in pieces(t, 3) {
-                    sse(&mut out, "content_block_delta", json!({"type": "content_block_delta", "index": index,
-                        "delta": {"type": "thinking_delta", "thinking": p}}));
+                    sse(
+                        &mut out,
+                        "content_block_delta",
+                        json!({"type": "content_block_delta", "index": index,
+                        "delta": {"type": "thinking_delta", "thinking": p}}),
+                    );
                 }
-                sse(&mut out, "content_block_delta", json!({"type": "content_block_delta", "index": index,
-                    "delta": {"type": "signature_delta", "signature": signature_for(t)}}));
+                sse(
+                    &mut out,
+                    "content_block_delta",
+                    json!({"type": "content_block_delta", "index": index,
+                    "delta": {"type": "signature_delta", "signature": signature_for(t)}}),
+                );
             }
             Block::Text(t) => {
-                sse(&mut out, "content_block_start", json!({"type": "content_block_start", "index": index,
-                    "content_block": {"type": "text", "text": ""}}));
+                sse(
+                    &mut out,
+                    "content_block_start",
+                    json!({"type": "content_block_start", "index": index,
+                    "content_block": {"type": "text", "text": ""}}),
+                );
                 for p in pieces(t, 3) {
-                    sse(&mut out, "content_block_delta", json!({"type": "content_block_delta", "index": index,
-                        "delta": {"type": "text_delta", "text": p}}));
+                    sse(
+                        &mut out,
+                        "content_block_delta",
+                        json!({"type": "content_block_delta", "index": index,
+                        "delta": {"type": "text_delta", "text": p}}),
+                    );
                 }
             }
             Block::ToolUse { name, input } => {
-                sse(&mut out, "content_block_start", json!({"type": "content_block_start", "index": index,
-                    "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}}}));
+                sse(
+                    &mut out,
+                    "content_block_start",
+                    json!({"type": "content_block_start", "index": index,
+                    "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}}}),
+                );
                 let json_text = input.to_string();
                 for p in pieces(&json_text, 2) {
-                    sse(&mut out, "content_block_delta", json!({"type": "content_block_delta", "index": index,
-                        "delta": {"type": "input_json_delta", "partial_json": p}}));
+                    sse(
+                        &mut out,
+                        "content_block_delta",
+                        json!({"type": "content_block_delta", "index": index,
+                        "delta": {"type": "input_json_delta", "partial_json": p}}),
+                    );
                 }
             }
         }
-        sse(&mut out, "content_block_stop", json!({"type": "content_block_stop", "index": index}));
+        sse(
+            &mut out,
+            "content_block_stop",
+            json!({"type": "content_block_stop", "index": index}),
+        );
     }
     sse(
         &mut out,

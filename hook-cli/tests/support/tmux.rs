@@ -1,7 +1,7 @@
 //! The interactive Claude Code UI inside a detached tmux session.
 //!
-//! Each driver runs its own tmux server (`tmux -L <unique name>`), so parallel tests never share
-//! a session, and kills it when dropped. Turns are awaited through the model server (it served
+//! Each driver runs its own tmux server (`tmux -L <unique name>`, socket under the test's temp
+//! dir), so parallel tests never share a session, and kills it when dropped. Turns are awaited through the model server (it served
 //! the `end_turn` answer) and the hook log (the `Stop` hook has finished), never by sleeping.
 
 use super::claude::{event_name, ClaudeEnv};
@@ -56,13 +56,25 @@ impl<'a> Tmux<'a> {
             end_turns_at_start: env.server().end_turns(),
             stops_at_start: env.payloads_of("Stop").len(),
         };
-        let mut cmd = env.command("tmux");
-        cmd.arg("-L").arg(&t.socket).arg("-f").arg(&conf);
-        cmd.args(["new-session", "-d", "-s", "cc", "-x", &WIDTH.to_string(), "-y", &HEIGHT.to_string()]);
+        let mut cmd = t.tmux_command();
+        cmd.arg("-f").arg(&conf);
+        cmd.args([
+            "new-session",
+            "-d",
+            "-s",
+            "cc",
+            "-x",
+            &WIDTH.to_string(),
+            "-y",
+            &HEIGHT.to_string(),
+        ]);
         cmd.arg("-c").arg(&env.project);
         cmd.arg(env.bin());
         cmd.args(args);
-        let out = cmd.stdin(Stdio::null()).output().expect("run tmux (is it installed?)");
+        let out = cmd
+            .stdin(Stdio::null())
+            .output()
+            .expect("run tmux (is it installed?)");
         assert!(
             out.status.success(),
             "tmux new-session failed: {}",
@@ -72,11 +84,16 @@ impl<'a> Tmux<'a> {
         t
     }
 
+    /// `tmux -L <socket>`, its socket kept under the test's temp dir so nothing outlives it.
+    fn tmux_command(&self) -> Command {
+        let mut cmd = self.env.command("tmux");
+        cmd.env("TMUX_TMPDIR", &self.env.root_path);
+        cmd.arg("-L").arg(&self.socket);
+        cmd
+    }
+
     fn tmux(&self, args: &[&str]) -> Output {
-        self.env
-            .command("tmux")
-            .arg("-L")
-            .arg(&self.socket)
+        self.tmux_command()
             .args(args)
             .stdin(Stdio::null())
             .output()
@@ -107,11 +124,20 @@ impl<'a> Tmux<'a> {
 
     /// Screen, hook events and server log, for panic messages.
     pub fn context(&self) -> String {
-        format!("--- screen ---\n{}\n--- harness ---\n{}", self.screen(), self.env.debug_context())
+        format!(
+            "--- screen ---\n{}\n--- harness ---\n{}",
+            self.screen(),
+            self.env.debug_context()
+        )
     }
 
     /// Poll the screen until `pred` holds; panic with `what` and the context on timeout.
-    pub fn wait_screen(&self, what: &str, timeout: Duration, pred: impl Fn(&str) -> bool) -> String {
+    pub fn wait_screen(
+        &self,
+        what: &str,
+        timeout: Duration,
+        pred: impl Fn(&str) -> bool,
+    ) -> String {
         let deadline = Instant::now() + timeout;
         loop {
             let s = self.screen();
@@ -119,7 +145,10 @@ impl<'a> Tmux<'a> {
                 return s;
             }
             if Instant::now() >= deadline {
-                panic!("timed out after {timeout:?} waiting for {what}\n{}", self.context());
+                panic!(
+                    "timed out after {timeout:?} waiting for {what}\n{}",
+                    self.context()
+                );
             }
             thread::sleep(Duration::from_millis(100));
         }
@@ -137,16 +166,19 @@ impl<'a> Tmux<'a> {
             if self.exited() {
                 panic!("claude exited during start-up\n{}", self.context());
             }
-            if let Some(keys) = dialog_answer(&s) {
-                // Answer each dialog once; give the UI time to move on before trying again.
+            // Answer a dialog one key at a time, each only once the screen shows the effect of
+            // the previous one (keys sent together can arrive as one chunk and be misread).
+            if let Some(key) = dialog_key(&s) {
                 if s != last_dialog {
-                    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
-                    self.keys(&keys);
+                    self.keys(&[key]);
                     last_dialog = s;
                 }
             }
             if Instant::now() >= deadline {
-                panic!("timed out after {timeout:?} waiting for the Claude Code UI\n{}", self.context());
+                panic!(
+                    "timed out after {timeout:?} waiting for the Claude Code UI\n{}",
+                    self.context()
+                );
             }
             thread::sleep(Duration::from_millis(100));
         }
@@ -171,6 +203,7 @@ impl<'a> Tmux<'a> {
 
     /// Type a prompt and submit it. Wait for its answer with [`wait_turn`](Self::wait_turn).
     pub fn type_prompt(&mut self, text: &str) {
+        self.wait_screen("the input box", UI_TIMEOUT, is_ready);
         self.type_text(text);
         self.settle_input(text);
         self.keys(&["Enter"]);
@@ -200,7 +233,11 @@ impl<'a> Tmux<'a> {
     pub fn wait_turn_timeout(&self, timeout: Duration) {
         let target = self.end_turns_at_start + self.prompts;
         if let Err(e) = self.env.server().wait_for_end_turns(target, timeout) {
-            panic!("{e}\n--- screen ---\n{}\nhook events: {:?}", self.screen(), self.env.hook_events());
+            panic!(
+                "{e}\n--- screen ---\n{}\nhook events: {:?}",
+                self.screen(),
+                self.env.hook_events()
+            );
         }
         let stops = self.stops_at_start + self.prompts;
         if let Err(e) = self.env.wait_for_event_count("Stop", stops, timeout) {
@@ -217,16 +254,26 @@ impl<'a> Tmux<'a> {
     /// Run `/clear` and wait until the new session has started (its `SessionStart` hook with
     /// `source = "clear"` has finished) and the input box is back. Returns that payload.
     pub fn clear(&mut self) -> Value {
-        let before = self.count_payloads(|p| event_name(p) == "SessionStart" && source(p) == "clear");
+        let before =
+            self.count_payloads(|p| event_name(p) == "SessionStart" && source(p) == "clear");
+        self.wait_screen("the input box", UI_TIMEOUT, is_ready);
         self.type_text("/clear");
         self.settle_input("/clear");
         self.keys(&["Enter"]);
         let payloads = self
             .env
             .wait_for_hooks(UI_TIMEOUT, |ps| {
-                ps.iter().filter(|p| event_name(p) == "SessionStart" && source(p) == "clear").count() > before
+                ps.iter()
+                    .filter(|p| event_name(p) == "SessionStart" && source(p) == "clear")
+                    .count()
+                    > before
             })
-            .unwrap_or_else(|e| panic!("/clear did not start a new session: {e}\n{}", self.context()));
+            .unwrap_or_else(|e| {
+                panic!(
+                    "/clear did not start a new session: {e}\n{}",
+                    self.context()
+                )
+            });
         self.wait_screen("the input box after /clear", UI_TIMEOUT, is_ready);
         payloads
             .into_iter()
@@ -238,12 +285,15 @@ impl<'a> Tmux<'a> {
     /// Run `/exit` and wait for the `SessionEnd` hook and the process to end.
     pub fn exit(&mut self) -> Value {
         let before = self.count_payloads(|p| event_name(p) == "SessionEnd");
+        self.wait_screen("the input box", UI_TIMEOUT, is_ready);
         self.type_text("/exit");
         self.settle_input("/exit");
         self.keys(&["Enter"]);
         let payloads = self
             .env
-            .wait_for_hooks(UI_TIMEOUT, |ps| ps.iter().filter(|p| event_name(p) == "SessionEnd").count() > before)
+            .wait_for_hooks(UI_TIMEOUT, |ps| {
+                ps.iter().filter(|p| event_name(p) == "SessionEnd").count() > before
+            })
             .unwrap_or_else(|e| panic!("/exit did not end the session: {e}\n{}", self.context()));
         let deadline = Instant::now() + UI_TIMEOUT;
         while !self.exited() {
@@ -282,8 +332,9 @@ fn is_ready(screen: &str) -> bool {
         && !screen.to_lowercase().contains("esc to interrupt")
 }
 
-/// Keys that accept a start-up dialog (`N. Yes...` options with a `❯` cursor), if one is shown.
-fn dialog_answer(screen: &str) -> Option<Vec<String>> {
+/// The next key towards accepting a start-up dialog (`N. Yes...` options with a `❯` cursor):
+/// `Down`/`Up` until the cursor is on the first "Yes" option, then `Enter`.
+fn dialog_key(screen: &str) -> Option<&'static str> {
     if !screen.contains("Enter to confirm") {
         return None;
     }
@@ -295,8 +346,12 @@ fn dialog_answer(screen: &str) -> Option<Vec<String>> {
             Some(r) => (true, r.trim_start()),
             None => (false, t),
         };
-        let Some((num, label)) = rest.split_once(". ") else { continue };
-        let Ok(n) = num.trim().parse::<i32>() else { continue };
+        let Some((num, label)) = rest.split_once(". ") else {
+            continue;
+        };
+        let Ok(n) = num.trim().parse::<i32>() else {
+            continue;
+        };
         if selected {
             cursor = Some(n);
         }
@@ -305,8 +360,9 @@ fn dialog_answer(screen: &str) -> Option<Vec<String>> {
         }
     }
     let (cursor, yes) = (cursor?, yes?);
-    let step = if yes > cursor { "Down" } else { "Up" };
-    let mut keys: Vec<String> = (0..(yes - cursor).abs()).map(|_| step.to_string()).collect();
-    keys.push("Enter".to_string());
-    Some(keys)
+    Some(match yes.cmp(&cursor) {
+        std::cmp::Ordering::Greater => "Down",
+        std::cmp::Ordering::Less => "Up",
+        std::cmp::Ordering::Equal => "Enter",
+    })
 }

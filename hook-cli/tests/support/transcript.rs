@@ -8,7 +8,9 @@ use std::path::Path;
 pub fn read_jsonl(path: &Path) -> Vec<Value> {
     let text = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("read transcript {}: {e}", path.display()));
-    text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect()
+    text.lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
 }
 
 fn entry_type(e: &Value) -> &str {
@@ -32,8 +34,16 @@ pub fn user_prompts(entries: &[Value]) -> Vec<String> {
         .filter(|e| !e.get("isMeta").and_then(Value::as_bool).unwrap_or(false))
         .filter_map(|e| match e.pointer("/message/content") {
             Some(Value::String(s)) => Some(s.clone()),
-            Some(Value::Array(a)) if a.iter().all(|b| b.get("type").and_then(Value::as_str) == Some("text")) => {
-                Some(a.iter().filter_map(|b| b.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join("\n"))
+            Some(Value::Array(a))
+                if a.iter()
+                    .all(|b| b.get("type").and_then(Value::as_str) == Some("text")) =>
+            {
+                Some(
+                    a.iter()
+                        .filter_map(|b| b.get("text").and_then(Value::as_str))
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                )
             }
             _ => None,
         })
@@ -47,7 +57,11 @@ pub fn assistant_blocks(entries: &[Value]) -> Vec<(String, Value)> {
         .iter()
         .filter(|e| entry_type(e) == "assistant")
         .flat_map(|e| {
-            let id = e.pointer("/message/id").and_then(Value::as_str).unwrap_or("").to_string();
+            let id = e
+                .pointer("/message/id")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string();
             blocks(e).into_iter().map(move |b| (id.clone(), b))
         })
         .collect()
@@ -71,7 +85,10 @@ pub fn tool_results(entries: &[Value]) -> Vec<(String, String, bool)> {
         .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
         .map(|b| {
             (
-                b.get("tool_use_id").and_then(Value::as_str).unwrap_or("").to_string(),
+                b.get("tool_use_id")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
                 tool_result_text(&b),
                 b.get("is_error").and_then(Value::as_bool).unwrap_or(false),
             )
