@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Capture benchmark: hook call cost per event kind against a large store, ingest
+throughput, and store size per MB of transcript.
+
+    bench/capture.py [--turns 100000] [--runs 300] [--keep]
+
+Builds the release binary, writes synthetic transcripts (bench/synth.py), imports them
+(timed: throughput), then times whole `throughline hook claude` processes per event kind,
+each preceded (untimed) by a realistic append to the session's transcript, interleaved
+with spawns of /bin/true so the ratio holds on a noisy machine. Peak memory is the
+child's max RSS from wait4. Prints a Markdown report.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, "target", "release", "throughline")
+FIXTURE = os.path.join(ROOT, "hook-cli", "tests", "fixtures", "claude-2.1.197", "hooks")
+
+
+def spawn(argv, stdin_path, env):
+    """Runs argv with stdin from a file; returns seconds."""
+    with open(stdin_path, "rb") as stdin:
+        start = time.perf_counter()
+        pid = os.posix_spawn(argv[0], argv, env, file_actions=[
+            (os.POSIX_SPAWN_DUP2, stdin.fileno(), 0),
+            (os.POSIX_SPAWN_OPEN, 1, "/dev/null", os.O_WRONLY, 0),
+        ])
+        _, status = os.waitpid(pid, 0)
+        elapsed = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"{argv} exited with {status}")
+    return elapsed
+
+
+def peak_rss_kib(argv, stdin_path, env):
+    """Max RSS of one run, from GNU time (wait4 from Python would count the parent's pages)."""
+    report = stdin_path + ".rss"
+    spawn(["/usr/bin/time", "-f", "%M", "-o", report] + argv, stdin_path, env)
+    with open(report) as f:
+        return int(f.read().split()[-1])
+
+
+def dir_bytes(path):
+    return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(path) for f in fs)
+
+
+def appended_line(event, session_id, i):
+    """What the host would have written to the transcript before this event fires."""
+    base = {"parentUuid": None, "isSidechain": False, "uuid": f"bench-{event}-{i}",
+            "timestamp": "2026-11-30T10:00:00.000Z", "cwd": "/bench/project-0", "sessionId": session_id}
+    if event == "UserPromptSubmit":
+        base.update(type="user", message={"role": "user", "content": f"Benchmark prompt {i}: run the tests."})
+    elif event == "PreToolUse":
+        base.update(type="assistant", message={"id": f"msg_bench_{i}", "role": "assistant", "model": "claude-opus-4-8",
+                    "content": [{"type": "tool_use", "id": f"toolu_bench_{i}", "name": "Bash", "input": {"command": "cargo test"}}],
+                    "usage": {"input_tokens": 90000, "output_tokens": 40}})
+    elif event == "PostToolUse":
+        base.update(type="user", message={"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": f"toolu_bench_{i}", "content": "test result: ok. 212 passed\n" * 150}]})
+    elif event == "Stop":
+        base.update(type="assistant", message={"id": f"msg_bench_stop_{i}", "role": "assistant", "model": "claude-opus-4-8",
+                    "content": [{"type": "text", "text": "All 212 tests pass; the parser change is done."}],
+                    "usage": {"input_tokens": 91000, "output_tokens": 60}})
+    else:
+        base.update(type="system", subtype="turn_duration", durationMs=1200)
+    return json.dumps(base) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--turns", type=int, default=100_000)
+    ap.add_argument("--runs", type=int, default=300)
+    ap.add_argument("--keep", action="store_true", help="keep bench/out for inspection")
+    args = ap.parse_args()
+
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "throughline"], cwd=ROOT, check=True)
+    out = os.path.join(ROOT, "bench", "out", "capture")
+    shutil.rmtree(out, ignore_errors=True)
+    corpus, home = os.path.join(out, "projects"), os.path.join(out, "home")
+    sessions = max(1, args.turns // 100)
+    subprocess.run([sys.executable, os.path.join(ROOT, "bench", "synth.py"), corpus,
+                    "--sessions", str(sessions), "--turns", "100", "--output-bytes", "800"], check=True)
+    transcript_bytes = dir_bytes(corpus)
+
+    env = dict(os.environ, THROUGHLINE_HOME=home)
+    env.pop("THROUGHLINE_GUARD", None)
+    start = time.perf_counter()
+    subprocess.run([BIN, "import", "--from", corpus, "--json"], env=env, check=True, stdout=subprocess.DEVNULL)
+    import_s = time.perf_counter() - start
+    db_bytes = dir_bytes(home)
+    status = json.loads(subprocess.run([BIN, "status", "--json"], env=env, check=True,
+                                       capture_output=True).stdout)
+
+    # One session of the big store keeps receiving events.
+    project = os.path.join(corpus, "-bench-project-0")
+    transcript = os.path.join(project, sorted(os.listdir(project))[0])
+    session_id = os.path.basename(transcript)[:-len(".jsonl")]
+    payload_dir = os.path.join(out, "payloads")
+    os.makedirs(payload_dir)
+    events = {"SessionStart": "01-SessionStart.json", "UserPromptSubmit": "02-UserPromptSubmit.json",
+              "PreToolUse": "03-PreToolUse.json", "PostToolUse": "04-PostToolUse.json",
+              "Stop": "05-Stop.json", "SessionEnd": "28-SessionEnd.json"}
+    payloads = {}
+    for event, name in events.items():
+        with open(os.path.join(FIXTURE, name)) as f:
+            p = json.load(f)
+        p.update(session_id=session_id, transcript_path=transcript, cwd="/bench/project-0")
+        payloads[event] = os.path.join(payload_dir, name)
+        with open(payloads[event], "w") as f:
+            json.dump(p, f)
+
+    rows = []
+    true_times = []
+    for event, payload in payloads.items():
+        hook_times = []
+        for i in range(args.runs):
+            with open(transcript, "a") as f:
+                f.write(appended_line(event, session_id, i))
+            true_times.append(spawn(["/bin/true"], payload, env))
+            hook_times.append(spawn([BIN, "hook", "claude"], payload, env))
+        with open(transcript, "a") as f:
+            f.write(appended_line(event, session_id, args.runs))
+        rows.append((event, hook_times, peak_rss_kib([BIN, "hook", "claude"], payload, env)))
+
+    true_median = statistics.median(true_times)
+    log = os.path.join(home, "throughline.log")
+    problems = open(log).read() if os.path.exists(log) else ""
+    print(f"## Capture benchmark ({time.strftime('%Y-%m-%d')}, `bench/capture.py --turns {args.turns} --runs {args.runs}`)\n")
+    print(f"Store: {status['store']['turns']:,} turns in {status['store']['sessions']:,} sessions, "
+          f"{db_bytes / 2**20:.0f} MiB. `/bin/true` median {true_median * 1000:.2f} ms.\n")
+    print("| event | median ms | p95 ms | median / `/bin/true` | peak RSS MiB |")
+    print("|---|---|---|---|---|")
+    for event, times, rss in rows:
+        times.sort()
+        med = statistics.median(times)
+        p95 = times[int(len(times) * 0.95) - 1]
+        print(f"| {event} | {med * 1000:.2f} | {p95 * 1000:.2f} | {med / true_median:.1f}× | {rss / 1024:.1f} |")
+    print(f"\nIngest (import of {transcript_bytes / 2**20:.0f} MiB of transcripts): {import_s:.1f} s, "
+          f"**{transcript_bytes / 2**20 / import_s:.0f} MiB/s**. Store size: "
+          f"{db_bytes / transcript_bytes:.2f} MiB per MiB of transcript.")
+    if problems:
+        print(f"\nThe hook logged problems:\n```\n{problems}```")
+    if not args.keep:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
