@@ -50,6 +50,9 @@ const MIGRATIONS: &[&str] = &[
         UNIQUE (session, key)
     );
 
+    -- `key` in messages and details is a 64-bit hash of the entry's source identity (its
+    -- transcript uuid, message id and content...): re-reading a line stores nothing new.
+
     -- L2: the prompt and every assistant text, verbatim.
     CREATE TABLE messages (
         id       INTEGER PRIMARY KEY,
@@ -58,7 +61,7 @@ const MIGRATIONS: &[&str] = &[
         role     TEXT NOT NULL,
         text     TEXT NOT NULL,
         at       TEXT,
-        key      TEXT NOT NULL,
+        key      INTEGER NOT NULL,
         UNIQUE (session, key)
     );
     CREATE INDEX messages_by_turn ON messages (turn);
@@ -74,7 +77,7 @@ const MIGRATIONS: &[&str] = &[
         body         TEXT NOT NULL,
         is_error     INTEGER NOT NULL DEFAULT 0,
         at           TEXT,
-        key          TEXT NOT NULL,
+        key          INTEGER NOT NULL,
         UNIQUE (session, key)
     );
     CREATE INDEX details_by_turn ON details (turn);

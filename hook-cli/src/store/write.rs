@@ -15,6 +15,8 @@ pub struct SessionRow {
     pub host: Host,
     pub session_id: String,
     pub has_cwd: bool,
+    /// Cached `max(seq) + 1` of the session's turns while one writer is open.
+    next_seq: Option<i64>,
 }
 
 /// Where reading of one transcript stopped.
@@ -72,6 +74,7 @@ impl<'c> Writer<'c> {
                     host,
                     session_id: session_id.to_string(),
                     has_cwd,
+                    next_seq: None,
                 };
                 if !has_cwd {
                     if let Some(cwd) = cwd {
@@ -102,6 +105,7 @@ impl<'c> Writer<'c> {
                     host,
                     session_id: session_id.to_string(),
                     has_cwd: cwd.is_some(),
+                    next_seq: None,
                 }
             }
         };
@@ -237,7 +241,7 @@ impl<'c> Writer<'c> {
                         body,
                         is_error,
                         at,
-                        key
+                        source_key(key)
                     ])?;
             }
             Record::ApiCall {
@@ -295,14 +299,14 @@ impl<'c> Writer<'c> {
                 "INSERT OR IGNORE INTO messages (session, turn, role, text, at, key)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?
-            .execute(params![session, turn, role, text, at, key])?;
+            .execute(params![session, turn, role, text, at, source_key(key)])?;
         Ok(())
     }
 
     /// The open turn, or the session's preamble turn when no prompt came yet.
     fn current_turn(
         &self,
-        session: &SessionRow,
+        session: &mut SessionRow,
         turn: &mut Option<i64>,
         at: Option<&str>,
     ) -> Result<i64> {
@@ -315,46 +319,62 @@ impl<'c> Writer<'c> {
     }
 
     /// Finds the turn keyed `key`, or creates it after the session's last turn.
-    fn open_turn(&self, session: &SessionRow, key: &str, at: Option<&str>) -> Result<i64> {
-        if let Some(id) = self
-            .tx
-            .prepare_cached("SELECT id FROM turns WHERE session = ?1 AND key = ?2")?
-            .query_row(params![session.id, key], |r| r.get(0))
-            .optional()?
-        {
-            return Ok(id);
-        }
-        let seq: i64 = if key == PREAMBLE_KEY {
+    fn open_turn(&self, session: &mut SessionRow, key: &str, at: Option<&str>) -> Result<i64> {
+        let seq = if key == PREAMBLE_KEY {
             0
         } else {
-            self.tx
-                .prepare_cached("SELECT coalesce(max(seq), 0) + 1 FROM turns WHERE session = ?1")?
-                .query_row([session.id], |r| r.get(0))?
+            self.next_seq(session)?
         };
-        let code = self.free_code(session, key)?;
-        Ok(self
-            .tx
-            .prepare_cached(
-                "INSERT INTO turns (session, seq, code, key, started_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
-            )?
-            .query_row(params![session.id, seq, code, key, at], |r| r.get(0))?)
-    }
-
-    /// A short code derived from the turn's identity, lengthened only on a collision.
-    fn free_code(&self, session: &SessionRow, key: &str) -> Result<String> {
+        // The full code's prefixes, shortest first: a collision only lengthens the newer code.
         let full = turn_code(session.host, &session.session_id, key);
-        let mut stmt = self
+        let mut insert = self.tx.prepare_cached(
+            "INSERT INTO turns (session, seq, code, key, started_at) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT DO NOTHING RETURNING id",
+        )?;
+        let mut existing = self
             .tx
-            .prepare_cached("SELECT 1 FROM turns WHERE code = ?1")?;
+            .prepare_cached("SELECT id FROM turns WHERE session = ?1 AND key = ?2")?;
         for len in SHORT_CODE..=full.len() {
-            let code = &full[..len];
-            if !stmt.exists([code])? {
-                return Ok(code.to_string());
+            let inserted = insert
+                .query_row(params![session.id, seq, &full[..len], key, at], |r| {
+                    r.get(0)
+                })
+                .optional()?;
+            if let Some(id) = inserted {
+                if seq > 0 {
+                    session.next_seq = Some(seq + 1);
+                }
+                return Ok(id);
+            }
+            // Nothing inserted: either the turn exists (a re-read) or the code is taken.
+            if let Some(id) = existing
+                .query_row(params![session.id, key], |r| r.get(0))
+                .optional()?
+            {
+                return Ok(id);
             }
         }
-        Ok(full)
+        Err(rusqlite::Error::StatementChangedRows(0).into())
     }
+
+    /// The seq the session's next turn gets; read once per write transaction.
+    fn next_seq(&self, session: &mut SessionRow) -> Result<i64> {
+        if let Some(seq) = session.next_seq {
+            return Ok(seq);
+        }
+        let seq = self
+            .tx
+            .prepare_cached("SELECT coalesce(max(seq), 0) + 1 FROM turns WHERE session = ?1")?
+            .query_row([session.id], |r| r.get(0))?;
+        session.next_seq = Some(seq);
+        Ok(seq)
+    }
+}
+
+/// Messages and details are keyed by a hash of their source identity: a small integer index
+/// instead of one over long strings.
+fn source_key(key: &str) -> i64 {
+    xxh3_64(key.as_bytes()) as i64
 }
 
 /// Length of a turn code: 7 base-32 characters (35 bits) keep collisions rare at millions of
