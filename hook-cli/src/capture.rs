@@ -6,7 +6,7 @@ use std::path::Path;
 use crate::clock;
 use crate::hosts::{self, EventKind, HookEvent};
 use crate::ingest::{self, IngestError, Report};
-use crate::model::Host;
+use crate::model::{Host, Session};
 use crate::store::{SessionRow, Store};
 
 /// Records what the event says about the session, then reads what its transcript gained.
@@ -40,8 +40,19 @@ pub fn capture_event(
         )?,
         None => Report::default(),
     };
+    if event.kind == EventKind::SessionEnd {
+        w.summarize_unsummarized(session.id)?;
+    }
     w.commit()?;
     Ok((session, report))
+}
+
+/// Reads what a stored session's transcript gained since its last hook call.
+pub fn catch_up(store: &mut Store, session: &Session) -> Result<Report, IngestError> {
+    match &session.transcript_path {
+        Some(path) => capture_transcript(store, session.host, &session.session_id, Path::new(path)),
+        None => Ok(Report::default()),
+    }
 }
 
 /// Reads a transcript into the session it belongs to (`import`).
@@ -55,6 +66,7 @@ pub fn capture_transcript(
     let shown = path.to_string_lossy();
     let mut session = w.session(host, session_id, None, Some(&shown))?;
     let report = ingest::ingest(&w, &mut session, path, hosts::line_parser(host).as_mut())?;
+    w.summarize_unsummarized(session.id)?;
     w.commit()?;
     Ok(report)
 }

@@ -14,6 +14,13 @@ pub fn now() -> String {
     humantime::format_rfc3339_millis(SystemTime::now()).to_string()
 }
 
+/// `at` plus `after`, in the same format (used for expiry times).
+pub fn later(at: &str, after: std::time::Duration) -> String {
+    let base = humantime::parse_rfc3339_weak(at.trim_end_matches('Z'))
+        .unwrap_or_else(|_| SystemTime::now());
+    humantime::format_rfc3339_millis(base + after).to_string()
+}
+
 /// "3m ago", "2h ago", "5d ago" for a stored timestamp; empty when it cannot be read.
 pub fn ago(at: &str) -> String {
     let (Ok(then), Ok(now)) = (

@@ -7,13 +7,17 @@
 
 pub mod capture;
 pub mod clock;
+pub mod config;
+pub mod handoff;
 pub mod home;
 pub mod hosts;
 pub mod ingest;
 pub mod log;
+pub mod memory;
 pub mod model;
 pub mod project;
 pub mod store;
+pub mod summary;
 
 /// Set in the environment of anything Throughline starts (e.g. a summarizer running
 /// `claude -p`), so hooks fired by it do not capture Throughline's own work.

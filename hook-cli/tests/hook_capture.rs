@@ -49,11 +49,20 @@ impl Env {
         child.wait_with_output().unwrap()
     }
 
-    /// Runs the hook and checks the contract: exit 0 and nothing on stdout.
+    /// Runs the hook and checks the contract: exit 0, and nothing on stdout but one line of
+    /// JSON for the host (the memory after `/clear`).
     fn hook(&self, payload: &[u8]) -> Output {
         let out = self.throughline(&["hook", "claude"], payload);
         assert!(out.status.success(), "hook failed: {out:?}");
-        assert!(out.stdout.is_empty(), "hook printed to stdout: {out:?}");
+        if !out.stdout.is_empty() {
+            let reply: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+                panic!("hook printed what the host cannot read ({e}): {out:?}")
+            });
+            assert!(
+                reply["hookSpecificOutput"]["additionalContext"].is_string(),
+                "{reply}"
+            );
+        }
         out
     }
 

@@ -1,11 +1,12 @@
 //! `throughline hook <host>`: called by the agent on every event with the payload on stdin.
 //! Whatever happens it exits 0 and prints nothing to stdout; failures go to the log.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
 
 use throughline::capture;
+use throughline::handoff;
 use throughline::home::Home;
 use throughline::hosts;
 use throughline::model::Host;
@@ -70,6 +71,13 @@ fn handle(home: &Home, host_name: &str) -> Result<(), String> {
                 event.session_id
             ),
         );
+    }
+    let reply = handoff::respond(&mut store, home, &event, || hosts::owner_pid(host))
+        .map_err(|e| format!("session {}: handoff: {e}", event.session_id))?;
+    if let Some(out) = reply.and_then(|r| hosts::encode_reply(host, event.kind, &r)) {
+        // The only thing a hook ever prints: what the host should act on.
+        let mut stdout = std::io::stdout().lock();
+        let _ = writeln!(stdout, "{out}");
     }
     Ok(())
 }

@@ -1,8 +1,11 @@
 //! One file per verb. Each parses its own flags and calls the library.
 
+mod config;
 mod detail;
+mod handoff;
 mod hook;
 mod import;
+mod injections;
 mod sessions;
 mod show;
 mod status;
@@ -40,6 +43,12 @@ pub enum Command {
     Detail(detail::Args),
     /// Backfill every existing transcript
     Import(import::Args),
+    /// Hand this session's memory to the next new chat in its project (what /tl does)
+    Handoff(handoff::Args),
+    /// Every memory handed to a session: when, from where, how big, what went in
+    Injections(injections::Args),
+    /// The settings in force and where each comes from
+    Config(config::Args),
 }
 
 impl Command {
@@ -51,6 +60,9 @@ impl Command {
             Command::Show(a) => show::run(a).map(|_| ExitCode::SUCCESS),
             Command::Detail(a) => detail::run(a).map(|_| ExitCode::SUCCESS),
             Command::Import(a) => import::run(a).map(|_| ExitCode::SUCCESS),
+            Command::Handoff(a) => handoff::run(a).map(|_| ExitCode::SUCCESS),
+            Command::Injections(a) => injections::run(a).map(|_| ExitCode::SUCCESS),
+            Command::Config(a) => config::run(a).map(|_| ExitCode::SUCCESS),
         }
     }
 }

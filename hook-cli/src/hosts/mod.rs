@@ -5,6 +5,7 @@ pub mod claude;
 
 use std::path::PathBuf;
 
+use crate::handoff::Reply;
 use crate::ingest::LineParser;
 use crate::model::Host;
 
@@ -25,6 +26,7 @@ pub enum EventKind {
 /// A decoded hook payload.
 #[derive(Debug, Clone)]
 pub struct HookEvent {
+    pub host: Host,
     pub kind: EventKind,
     pub session_id: String,
     pub transcript_path: Option<String>,
@@ -35,11 +37,34 @@ pub struct HookEvent {
     pub reason: Option<String>,
     /// Shared by the SessionEnd and SessionStart of one `/clear`.
     pub prompt_id: Option<String>,
+    /// UserPromptSubmit: what the person typed.
+    pub prompt: Option<String>,
 }
 
 pub fn decode_hook(host: Host, payload: &[u8]) -> Result<HookEvent, String> {
     match host {
         Host::Claude => claude::decode_hook(payload),
+    }
+}
+
+/// The host's stdout form of a reply, if the event can carry one.
+pub fn encode_reply(host: Host, event: EventKind, reply: &Reply) -> Option<String> {
+    match host {
+        Host::Claude => claude::encode_reply(event, reply),
+    }
+}
+
+/// The host process a hook runs under, when the host registers its processes.
+pub fn owner_pid(host: Host) -> Option<u32> {
+    match host {
+        Host::Claude => claude::process::owner_pid(),
+    }
+}
+
+/// The session of the host process this command runs under (e.g. `/tl` from the host).
+pub fn owner_session(host: Host) -> Option<String> {
+    match host {
+        Host::Claude => claude::process::owner_session(),
     }
 }
 

@@ -74,7 +74,7 @@ impl Store {
         let sql = format!(
             "SELECT {SESSION_COLUMNS} FROM sessions s
              WHERE s.session_id >= ?1 AND s.session_id < ?1 || x'ff'
-             ORDER BY s.session_id LIMIT 2"
+             ORDER BY s.session_id = ?1 DESC, s.session_id LIMIT 2"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let found: Vec<Session> = stmt
@@ -82,6 +82,7 @@ impl Store {
             .collect::<rusqlite::Result<_>>()?;
         match found.as_slice() {
             [one] => Ok(one.clone()),
+            [exact, ..] if exact.session_id == id_or_prefix => Ok(exact.clone()),
             [] => Err(StoreError::NotFound(format!(
                 "no session {id_or_prefix:?}; `throughline sessions` lists them"
             ))),
@@ -170,7 +171,7 @@ impl Store {
         }
     }
 
-    fn assemble_turn(
+    pub(super) fn assemble_turn(
         &self,
         id: i64,
         code: String,

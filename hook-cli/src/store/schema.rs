@@ -97,6 +97,57 @@ const MIGRATIONS: &[&str] = &[
         at              TEXT,
         UNIQUE (session, message_id)
     );",
+    // 2: chains of sessions, handoffs, the injection log and one-line summaries (L1).
+    "-- successor <- predecessor: the session whose memory the successor received.
+    CREATE TABLE links (
+        successor    INTEGER PRIMARY KEY REFERENCES sessions (id),
+        predecessor  INTEGER NOT NULL REFERENCES sessions (id),
+        trigger      TEXT NOT NULL,
+        at           TEXT NOT NULL
+    );
+    CREATE INDEX links_by_predecessor ON links (predecessor);
+
+    -- A /clear seen at SessionEnd, waiting for the SessionStart that shares its key
+    -- (`prompt:<id>`, or `pid:<host process>` for clients that send no prompt id).
+    CREATE TABLE pending_clears (
+        key      TEXT PRIMARY KEY,
+        session  INTEGER NOT NULL REFERENCES sessions (id),
+        at       TEXT NOT NULL
+    );
+
+    -- /tl and one-click handoffs: the next new session of the project takes it.
+    CREATE TABLE handoffs (
+        id           INTEGER PRIMARY KEY,
+        session      INTEGER NOT NULL REFERENCES sessions (id),
+        project      TEXT NOT NULL,
+        created_at   TEXT NOT NULL,
+        expires_at   TEXT NOT NULL,
+        taken_by     INTEGER REFERENCES sessions (id),
+        closed_at    TEXT,
+        closed_how   TEXT
+    );
+    CREATE INDEX handoffs_open ON handoffs (project, closed_at);
+
+    CREATE TABLE injections (
+        id         INTEGER PRIMARY KEY,
+        session    INTEGER NOT NULL REFERENCES sessions (id),
+        trigger    TEXT NOT NULL,
+        at         TEXT NOT NULL,
+        chain      TEXT NOT NULL,
+        budget     INTEGER NOT NULL,
+        size       INTEGER NOT NULL,
+        verbatim   TEXT NOT NULL,
+        one_liners TEXT NOT NULL,
+        left_out   INTEGER NOT NULL,
+        text       TEXT NOT NULL
+    );
+    CREATE INDEX injections_by_session ON injections (session);
+
+    -- L1: one line per turn, made by the local summarizer once the turn is complete.
+    CREATE TABLE summaries (
+        turn    INTEGER PRIMARY KEY REFERENCES turns (id),
+        text    TEXT NOT NULL
+    );",
 ];
 
 /// The schema version this build writes.

@@ -5,8 +5,9 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use super::Result;
 use crate::ingest::Record;
-use crate::model::Host;
+use crate::model::{Host, Message, Role};
 use crate::project;
+use crate::summary;
 
 /// The part of a session row the writer needs while ingesting.
 #[derive(Debug, Clone)]
@@ -30,7 +31,7 @@ pub struct Cursor {
 }
 
 pub struct Writer<'c> {
-    tx: Transaction<'c>,
+    pub(super) tx: Transaction<'c>,
 }
 
 /// Turns keyed by this hold what came before the first prompt of a session.
@@ -110,6 +111,22 @@ impl<'c> Writer<'c> {
             }
         };
         Ok(row)
+    }
+
+    /// The row id of a session already stored (hook events create it in capture first).
+    pub fn session_of(&self, session_id: &str) -> Result<i64> {
+        self.tx
+            .prepare_cached("SELECT id FROM sessions WHERE session_id = ?1")?
+            .query_row([session_id], |r| r.get(0))
+            .optional()?
+            .ok_or_else(|| super::StoreError::NotFound(format!("no session {session_id:?}")))
+    }
+
+    pub fn project_of(&self, session: i64) -> Result<Option<String>> {
+        Ok(self
+            .tx
+            .prepare_cached("SELECT project FROM sessions WHERE id = ?1")?
+            .query_row([session], |r| r.get(0))?)
     }
 
     fn set_cwd(&self, session: &mut SessionRow, cwd: &str) -> Result<()> {
@@ -209,6 +226,10 @@ impl<'c> Writer<'c> {
             }
             Record::Prompt { key, text, at } => {
                 let id = self.open_turn(session, key, at.as_deref())?;
+                // The turn before is complete now: give it its one-line summary (L1).
+                if let Some(previous) = turn.filter(|&t| t != id) {
+                    self.summarize(previous)?;
+                }
                 *turn = Some(id);
                 self.insert_message(session.id, id, "user", text, at.as_deref(), key)?;
             }
@@ -281,6 +302,47 @@ impl<'c> Writer<'c> {
                         .execute(params![session.id, model])?;
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// Stores (or refreshes) a turn's one-line summary from its L2.
+    pub fn summarize(&self, turn: i64) -> Result<()> {
+        let messages: Vec<Message> = self
+            .tx
+            .prepare_cached("SELECT role, text FROM messages WHERE turn = ?1 ORDER BY id")?
+            .query_map([turn], |r| {
+                Ok(Message {
+                    role: Role::parse(&r.get::<_, String>(0)?),
+                    text: r.get(1)?,
+                    at: None,
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        if messages.is_empty() {
+            return Ok(());
+        }
+        self.tx
+            .prepare_cached("INSERT OR REPLACE INTO summaries (turn, text) VALUES (?1, ?2)")?
+            .execute(params![
+                turn,
+                summary::of_messages(&messages, summary::MAX_CHARS)
+            ])?;
+        Ok(())
+    }
+
+    /// Summarises the session's turns that have no L1 yet (its last one, when it ends).
+    pub fn summarize_unsummarized(&self, session: i64) -> Result<()> {
+        let turns: Vec<i64> = self
+            .tx
+            .prepare_cached(
+                "SELECT t.id FROM turns t LEFT JOIN summaries m ON m.turn = t.id
+                 WHERE t.session = ?1 AND t.seq > 0 AND m.turn IS NULL",
+            )?
+            .query_map([session], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        for turn in turns {
+            self.summarize(turn)?;
         }
         Ok(())
     }

@@ -1,12 +1,13 @@
 //! Claude Code: hook payloads, transcript lines, and where transcripts live.
 
 mod payload;
+pub mod process;
 mod transcript;
 
 use std::fs;
 use std::path::PathBuf;
 
-pub use payload::decode_hook;
+pub use payload::{decode_hook, encode_reply};
 pub use transcript::TranscriptParser;
 
 use super::FoundTranscript;

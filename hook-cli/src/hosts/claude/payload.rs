@@ -3,7 +3,9 @@
 
 use serde::Deserialize;
 
+use crate::handoff::Reply;
 use crate::hosts::{EventKind, HookEvent};
+use crate::model::Host;
 
 #[derive(Deserialize)]
 struct Payload {
@@ -20,6 +22,8 @@ struct Payload {
     reason: Option<String>,
     #[serde(default)]
     prompt_id: Option<String>,
+    #[serde(default)]
+    prompt: Option<String>,
 }
 
 pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
@@ -46,6 +50,7 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
         _ => EventKind::Other,
     };
     Ok(HookEvent {
+        host: Host::Claude,
         kind,
         session_id: p.session_id,
         transcript_path: p.transcript_path.filter(|p| !p.is_empty()),
@@ -53,7 +58,28 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
         source: p.source,
         reason: p.reason,
         prompt_id: p.prompt_id,
+        prompt: p.prompt,
     })
+}
+
+/// What Claude Code reads from a hook's stdout: context for the model, or a blocked prompt
+/// with the reason shown to the person.
+pub fn encode_reply(event: EventKind, reply: &Reply) -> Option<String> {
+    let name = match event {
+        EventKind::SessionStart => "SessionStart",
+        EventKind::UserPrompt => "UserPromptSubmit",
+        _ => return None,
+    };
+    let value = match reply {
+        Reply::Inject(text) => serde_json::json!({
+            "hookSpecificOutput": {"hookEventName": name, "additionalContext": text}
+        }),
+        Reply::Block(reason) if event == EventKind::UserPrompt => {
+            serde_json::json!({"decision": "block", "reason": reason})
+        }
+        Reply::Block(_) => return None,
+    };
+    Some(value.to_string())
 }
 
 #[cfg(test)]

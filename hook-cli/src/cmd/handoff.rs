@@ -1,0 +1,65 @@
+//! `throughline handoff`: hand this session's memory to the next new chat in its project
+//! (what `/tl` does inside Claude Code, and the app's button), or `--cancel` it.
+
+use throughline::config;
+use throughline::handoff;
+use throughline::home::Home;
+use throughline::hosts;
+use throughline::model::Host;
+use throughline::store::{SessionFilter, Store};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Session id or unique prefix; default: the Claude Code session this runs in, else the
+    /// most recently active session of this project
+    #[arg(long)]
+    session: Option<String>,
+    /// Withdraw the handoff waiting in this project
+    #[arg(long)]
+    cancel: bool,
+    /// Print JSON
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let home = Home::locate()?;
+    let mut store = Store::open(&home)?;
+    let session = match args.session.or_else(|| hosts::owner_session(Host::Claude)) {
+        Some(id) => store.session(&id)?,
+        None => store
+            .sessions(&SessionFilter {
+                project: super::current_project(),
+                limit: Some(1),
+            })?
+            .pop()
+            .ok_or_else(|| {
+                anyhow::anyhow!("no session recorded in this project; name one with --session")
+            })?,
+    };
+    let project = session.project.clone().unwrap_or_default();
+    if args.cancel {
+        let n = handoff::cancel(&mut store, &project)?;
+        if args.json {
+            return super::print_json(&serde_json::json!({"cancelled": n, "project": project}));
+        }
+        match n {
+            0 => println!("no handoff was waiting in {project}"),
+            _ => println!("handoff in {project} cancelled"),
+        }
+        return Ok(());
+    }
+    let effective = config::load(&home);
+    let offered = handoff::offer(&mut store, &session.session_id, &effective.config)?;
+    if args.json {
+        return super::print_json(&offered);
+    }
+    println!(
+        "handoff ready: the next new chat in {} takes the memory of session {} (until {}); \
+         `throughline handoff --cancel` withdraws it",
+        offered.project,
+        &offered.session_id[..offered.session_id.len().min(8)],
+        offered.expires_at
+    );
+    Ok(())
+}

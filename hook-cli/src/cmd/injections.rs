@@ -1,0 +1,64 @@
+//! `throughline injections`: the log of every memory handed to a session.
+
+use throughline::store::InjectionFilter;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Every project, not only the current one
+    #[arg(long)]
+    all: bool,
+    /// Only injections into this session (id or prefix)
+    #[arg(long)]
+    session: Option<String>,
+    /// Print each injected text in full
+    #[arg(long)]
+    full: bool,
+    #[arg(long, default_value_t = 20)]
+    limit: u32,
+    /// Print JSON (texts included)
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let store = super::open_for_reading()?;
+    let session_id = match &args.session {
+        Some(id) => Some(store.session(id)?.session_id),
+        None => None,
+    };
+    let project = if args.all || session_id.is_some() {
+        None
+    } else {
+        super::current_project()
+    };
+    let log = store.injections(&InjectionFilter {
+        project,
+        session_id,
+        limit: Some(args.limit),
+    })?;
+    if args.json {
+        return super::print_json(&log);
+    }
+    if log.is_empty() {
+        println!("no injections recorded here yet; `--all` lists every project");
+    }
+    for i in &log {
+        let chain: Vec<&str> = i.chain.iter().map(|s| &s[..s.len().min(8)]).collect();
+        println!(
+            "{}  {:<7} {} ← {}  {}/{} chars  {} verbatim, {} one-liners, {} left out",
+            i.at,
+            i.trigger.as_str(),
+            &i.session_id[..i.session_id.len().min(8)],
+            chain.join(" ← "),
+            i.size,
+            i.budget,
+            i.verbatim.len(),
+            i.one_liners.len(),
+            i.left_out
+        );
+        if args.full {
+            println!("{}\n", i.text);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,247 @@
+//! Settings shared by the CLI, the hooks and the tray app: one JSON file in the data folder
+//! (`config.json`), each value overridable from the environment. `throughline config` shows
+//! the effective values and where each comes from.
+//!
+//! Hooks load it only when they are about to inject, never on the capture path.
+
+use std::fs;
+use std::io::Write;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::home::Home;
+
+/// The host drops an injected string over 10,000 characters (UTF-16); stay clear of it.
+pub const MAX_BUDGET: u32 = 9_500;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Characters (UTF-16 code units, as the host counts) of one injection.
+    pub budget: u32,
+    /// Inject the memory into the session that follows a `/clear`.
+    pub inject_on_clear: bool,
+    /// After the host compacts a session, add its recent turns verbatim.
+    pub inject_on_compact: bool,
+    /// Honour `/tl` and one-click handoffs.
+    pub inject_on_handoff: bool,
+    /// Minutes a handoff waits for the next new session of its project.
+    pub handoff_minutes: u32,
+    /// Most recent turns shown verbatim (the latest exchange included).
+    pub verbatim_turns: u32,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            budget: MAX_BUDGET,
+            inject_on_clear: true,
+            inject_on_compact: true,
+            inject_on_handoff: true,
+            handoff_minutes: 60,
+            verbatim_turns: 6,
+        }
+    }
+}
+
+/// Where an effective value came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    Default,
+    File,
+    Env,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Setting {
+    pub key: String,
+    pub value: String,
+    pub source: Source,
+    /// The environment variable that overrides it.
+    pub env: String,
+}
+
+/// The settings in force and, per key, where each came from.
+#[derive(Debug, Clone, Serialize)]
+pub struct Effective {
+    pub config: Config,
+    pub file: PathBuf,
+    pub settings: Vec<Setting>,
+    /// Values in the environment or the file that could not be used.
+    pub problems: Vec<String>,
+}
+
+fn path(home: &Home) -> PathBuf {
+    home.dir().join("config.json")
+}
+
+fn env_name(key: &str) -> String {
+    format!("THROUGHLINE_{}", key.to_ascii_uppercase())
+}
+
+/// Reads the file (missing is fine), then applies environment overrides.
+pub fn load(home: &Home) -> Effective {
+    let file = path(home);
+    let mut problems = Vec::new();
+    let from_file: Option<serde_json::Map<String, serde_json::Value>> =
+        match fs::read_to_string(&file) {
+            Ok(text) => match serde_json::from_str(&text) {
+                Ok(map) => Some(map),
+                Err(e) => {
+                    problems.push(format!("{}: {e}; using defaults", file.display()));
+                    None
+                }
+            },
+            Err(_) => None,
+        };
+    let mut merged = serde_json::to_value(Config::default()).expect("config serialises");
+    let mut sources = std::collections::HashMap::new();
+    if let Some(map) = &from_file {
+        for (key, value) in map {
+            if merged.get(key).is_some() {
+                merged[key] = value.clone();
+                sources.insert(key.clone(), Source::File);
+            } else {
+                problems.push(format!("{}: unknown setting {key:?}", file.display()));
+            }
+        }
+    }
+    let keys: Vec<String> = merged
+        .as_object()
+        .expect("object")
+        .keys()
+        .cloned()
+        .collect();
+    for key in &keys {
+        let Ok(raw) = std::env::var(env_name(key)) else {
+            continue;
+        };
+        let value = match &merged[key] {
+            serde_json::Value::Bool(_) => match raw.to_ascii_lowercase().as_str() {
+                "1" | "true" | "yes" | "on" => Some(true.into()),
+                "0" | "false" | "no" | "off" => Some(false.into()),
+                _ => None,
+            },
+            _ => raw.trim().parse::<u32>().ok().map(Into::into),
+        };
+        match value {
+            Some(v) => {
+                merged[key] = v;
+                sources.insert(key.clone(), Source::Env);
+            }
+            None => problems.push(format!(
+                "{}={raw:?} is not a valid value; ignored",
+                env_name(key)
+            )),
+        }
+    }
+    let mut config: Config = match serde_json::from_value(merged.clone()) {
+        Ok(c) => c,
+        Err(e) => {
+            problems.push(format!("{}: {e}; using defaults", file.display()));
+            Config::default()
+        }
+    };
+    if config.budget > MAX_BUDGET {
+        problems.push(format!(
+            "budget {} is over the host's limit; using {MAX_BUDGET}",
+            config.budget
+        ));
+        config.budget = MAX_BUDGET;
+    }
+    let shown = serde_json::to_value(&config).expect("config serialises");
+    let settings = keys
+        .iter()
+        .map(|key| Setting {
+            key: key.clone(),
+            value: shown[key].to_string(),
+            source: sources.get(key).copied().unwrap_or(Source::Default),
+            env: env_name(key),
+        })
+        .collect();
+    Effective {
+        config,
+        file,
+        settings,
+        problems,
+    }
+}
+
+/// Writes the file atomically (temp file, fsync, rename), owner-only.
+pub fn save(home: &Home, config: &Config) -> std::io::Result<()> {
+    home.ensure()?;
+    let file = path(home);
+    let tmp = file.with_extension("json.tmp");
+    let mut out = fs::File::create(&tmp)?;
+    out.write_all(serde_json::to_string_pretty(config)?.as_bytes())?;
+    out.write_all(b"\n")?;
+    out.sync_all()?;
+    fs::rename(&tmp, &file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Environment variables are process-wide: the env cases run in one test.
+    #[test]
+    fn file_then_environment_with_sources_and_clear_problems() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::at(dir.path());
+        let effective = load(&home);
+        assert_eq!(effective.config, Config::default());
+        assert!(effective
+            .settings
+            .iter()
+            .all(|s| s.source == Source::Default));
+
+        save(
+            &home,
+            &Config {
+                handoff_minutes: 5,
+                ..Config::default()
+            },
+        )
+        .unwrap();
+        std::env::set_var("THROUGHLINE_BUDGET", "4000");
+        std::env::set_var("THROUGHLINE_INJECT_ON_COMPACT", "off");
+        std::env::set_var("THROUGHLINE_VERBATIM_TURNS", "many");
+        let effective = load(&home);
+        std::env::remove_var("THROUGHLINE_BUDGET");
+        std::env::remove_var("THROUGHLINE_INJECT_ON_COMPACT");
+        std::env::remove_var("THROUGHLINE_VERBATIM_TURNS");
+        let c = &effective.config;
+        assert_eq!(
+            (c.budget, c.handoff_minutes, c.inject_on_compact),
+            (4000, 5, false)
+        );
+        let source = |k: &str| {
+            effective
+                .settings
+                .iter()
+                .find(|s| s.key == k)
+                .unwrap()
+                .source
+        };
+        assert_eq!(source("budget"), Source::Env);
+        assert_eq!(source("handoff_minutes"), Source::File);
+        assert_eq!(
+            source("verbatim_turns"),
+            Source::File,
+            "the file holds every setting"
+        );
+        assert!(effective.problems[0].contains("THROUGHLINE_VERBATIM_TURNS"));
+
+        fs::write(path(&home), r#"{"budget": 20000, "colour": "red"}"#).unwrap();
+        let effective = load(&home);
+        assert_eq!(effective.config.budget, MAX_BUDGET);
+        assert_eq!(effective.problems.len(), 2, "{:?}", effective.problems);
+
+        fs::write(path(&home), "{ not json").unwrap();
+        let effective = load(&home);
+        assert_eq!(effective.config, Config::default());
+        assert!(effective.problems[0].contains("using defaults"));
+    }
+}

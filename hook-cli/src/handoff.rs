@@ -1,0 +1,226 @@
+//! Handing a session's memory to the next one: after `/clear` (linked exactly by the host's
+//! prompt id), after an explicit handoff (`/tl`, `throughline handoff`, the app's button),
+//! and after compaction. Decides, per hook event, what — if anything — the host receives.
+
+use std::time::Duration;
+
+use crate::capture;
+use crate::clock;
+use crate::config::{self, Config};
+use crate::home::Home;
+use crate::hosts::{EventKind, HookEvent};
+use crate::memory;
+use crate::model::Session;
+use crate::store::{Handoff, Result, Store, Trigger};
+
+/// What a hook answers the host with.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    /// Text for the model, added to the context of this event.
+    Inject(String),
+    /// Stop the prompt from reaching the model and tell the person why.
+    Block(String),
+}
+
+/// The prompt that marks a handoff; `/tl cancel` withdraws it.
+const COMMAND: &str = "/tl";
+
+/// Works out the reply to a hook event whose capture is done. `owner_pid` names the host
+/// process, for clients that send no prompt id with `/clear`.
+pub fn respond(
+    store: &mut Store,
+    home: &Home,
+    event: &HookEvent,
+    owner_pid: impl Fn() -> Option<u32>,
+) -> Result<Option<Reply>> {
+    match event.kind {
+        EventKind::SessionEnd if event.reason.as_deref() == Some("clear") => {
+            if let Some(key) = clear_key(event, &owner_pid) {
+                let w = store.write()?;
+                let session = w.session_of(&event.session_id)?;
+                w.record_clear(&key, session, &clock::now())?;
+                w.commit()?;
+            }
+            Ok(None)
+        }
+        EventKind::SessionStart => match event.source.as_deref() {
+            Some("clear") => on_clear(store, home, event, &owner_pid),
+            Some("compact") => on_compact(store, home, event),
+            // Resumed sessions get their history from the host; new ones wait for a prompt.
+            _ => Ok(None),
+        },
+        EventKind::UserPrompt => on_prompt(store, home, event),
+        _ => Ok(None),
+    }
+}
+
+fn clear_key(event: &HookEvent, owner_pid: &impl Fn() -> Option<u32>) -> Option<String> {
+    match &event.prompt_id {
+        Some(id) if !id.is_empty() => Some(format!("prompt:{id}")),
+        _ => owner_pid().map(|pid| format!("pid:{pid}")),
+    }
+}
+
+fn on_clear(
+    store: &mut Store,
+    home: &Home,
+    event: &HookEvent,
+    owner_pid: &impl Fn() -> Option<u32>,
+) -> Result<Option<Reply>> {
+    let config = config::load(home).config;
+    let Some(key) = clear_key(event, owner_pid) else {
+        return Ok(None);
+    };
+    let w = store.write()?;
+    let Some(predecessor) = w.take_clear(&key)? else {
+        return Ok(None);
+    };
+    let successor = w.session_of(&event.session_id)?;
+    w.link(successor, predecessor, Trigger::Clear, &clock::now())?;
+    w.commit()?;
+    if !config.inject_on_clear {
+        return Ok(None);
+    }
+    inject(store, home, &event.session_id, Trigger::Clear, &config)
+}
+
+fn on_compact(store: &mut Store, home: &Home, event: &HookEvent) -> Result<Option<Reply>> {
+    let config = config::load(home).config;
+    if !config.inject_on_compact {
+        return Ok(None);
+    }
+    inject(store, home, &event.session_id, Trigger::Compact, &config)
+}
+
+fn on_prompt(store: &mut Store, home: &Home, event: &HookEvent) -> Result<Option<Reply>> {
+    let prompt = event.prompt.as_deref().unwrap_or_default().trim();
+    if let Some(args) = prompt.strip_prefix(COMMAND) {
+        if args.is_empty() || args.starts_with(char::is_whitespace) {
+            return command(store, home, &event.session_id, args.trim()).map(Some);
+        }
+    }
+    let w = store.write()?;
+    let session = w.session_of(&event.session_id)?;
+    if !w.is_fresh(session)? {
+        return Ok(None);
+    }
+    let config = config::load(home).config;
+    if !config.inject_on_handoff {
+        return Ok(None);
+    }
+    let project = store_project(&w, session)?;
+    let now = clock::now();
+    // The first real prompt takes the handoff, so a session that never gets one (a "ghost"
+    // start) cannot.
+    let Some(predecessor) = w.take_handoff(&project, session, &now)? else {
+        return Ok(None);
+    };
+    w.link(session, predecessor, Trigger::Handoff, &now)?;
+    w.commit()?;
+    inject(store, home, &event.session_id, Trigger::Handoff, &config)
+}
+
+fn store_project(w: &crate::store::Writer, session: i64) -> Result<String> {
+    Ok(w.project_of(session)?.unwrap_or_default())
+}
+
+/// `/tl` typed in a session: offer (or with `cancel`, withdraw) its handoff. The prompt is
+/// blocked, so it costs the conversation nothing.
+fn command(store: &mut Store, home: &Home, session_id: &str, args: &str) -> Result<Reply> {
+    let message = if args == "cancel" {
+        let project = store.session(session_id)?.project.unwrap_or_default();
+        match cancel(store, &project)? {
+            0 => "Throughline: no handoff was waiting in this project.".to_string(),
+            _ => "Throughline: handoff cancelled.".to_string(),
+        }
+    } else {
+        let config = config::load(home).config;
+        let h = offer(store, session_id, &config)?;
+        format!(
+            "Throughline: handoff ready. The next new chat in {} (until {}) starts with this \
+             session's memory. `/tl cancel` withdraws it.",
+            h.project,
+            short_time(&h.expires_at)
+        )
+    };
+    Ok(Reply::Block(message))
+}
+
+fn short_time(at: &str) -> &str {
+    at.get(11..16).unwrap_or(at)
+}
+
+/// Marks `session_id` as the predecessor of its project's next new session (the `/tl`
+/// command, `throughline handoff` and the app's button all come here).
+pub fn offer(store: &mut Store, session_id: &str, config: &Config) -> Result<Handoff> {
+    let session = store.session(session_id)?;
+    let now = clock::now();
+    let expires = clock::later(
+        &now,
+        Duration::from_secs(u64::from(config.handoff_minutes) * 60),
+    );
+    let w = store.write()?;
+    let handoff = w.offer_handoff(session.id, &now, &expires)?;
+    w.commit()?;
+    Ok(handoff)
+}
+
+/// Withdraws the project's waiting handoff; how many were open.
+pub fn cancel(store: &mut Store, project: &str) -> Result<usize> {
+    let w = store.write()?;
+    let n = w.close_handoffs(project, &clock::now(), "cancelled")?;
+    w.commit()?;
+    Ok(n)
+}
+
+/// The handoff waiting in `project`, if any.
+pub fn pending(store: &Store, project: &str) -> Result<Option<Handoff>> {
+    store.open_handoff(project, &clock::now())
+}
+
+/// Renders and logs the memory `receiver` gets, after catching up with the predecessors'
+/// transcripts (the host may have flushed their last lines only now).
+fn inject(
+    store: &mut Store,
+    home: &Home,
+    receiver: &str,
+    trigger: Trigger,
+    config: &Config,
+) -> Result<Option<Reply>> {
+    let session = store.session(receiver)?;
+    let chain: Vec<Session> = match trigger {
+        Trigger::Compact => vec![session.clone()],
+        _ => store
+            .predecessors(&session)?
+            .into_iter()
+            .map(|(s, _)| s)
+            .collect(),
+    };
+    if let Some(nearest) = chain.first() {
+        if let Err(e) = capture::catch_up(store, nearest) {
+            // What is stored is still worth injecting.
+            crate::log::line(
+                home,
+                "handoff",
+                &format!("catching up with {}: {e}", nearest.session_id),
+            );
+        }
+    }
+    // Re-read: catching up may have added turns.
+    let chain: Vec<Session> = chain
+        .iter()
+        .map(|s| store.session(&s.session_id))
+        .collect::<Result<_>>()?;
+    let refs: Vec<&Session> = chain.iter().collect();
+    let now = clock::now();
+    let Some(injection) = memory::build(store, &session, trigger, &refs, config, &now)? else {
+        return Ok(None);
+    };
+    let w = store.write()?;
+    w.record_injection(session.id, &injection)?;
+    w.commit()?;
+    Ok(Some(Reply::Inject(injection.text)))
+}
+
+#[cfg(test)]
+mod tests;

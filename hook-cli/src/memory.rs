@@ -1,0 +1,341 @@
+//! What the next session receives: one text within the host's injection limit, counted the
+//! way the host counts (UTF-16 code units). In order: a short framing, the latest exchange,
+//! recent turns verbatim, older turns as one-liners (L1), and how to pull more. Never any
+//! tool output, thinking or host entries — only their one-line list per turn.
+
+use crate::model::{Role, Session, Turn};
+use crate::store::{Injection, Result, Store, Trigger};
+use crate::summary;
+
+/// What the renderer needs to know besides the turns.
+#[derive(Debug, Clone)]
+pub struct Context {
+    pub trigger: Trigger,
+    pub project: String,
+    /// Host session ids of the sessions the turns come from, nearest first.
+    pub chain: Vec<String>,
+    /// Turns with a prompt in the whole chain (more than are passed in, usually).
+    pub total_turns: u64,
+    pub budget: usize,
+    /// The latest exchange plus this many minus one earlier turns, verbatim.
+    pub verbatim_turns: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    pub text: String,
+    pub verbatim: Vec<String>,
+    pub one_liners: Vec<String>,
+    pub left_out: u64,
+}
+
+/// How the host counts characters.
+pub fn units(s: &str) -> usize {
+    s.chars().map(char::len_utf16).sum()
+}
+
+/// The smallest budget the renderer works with: framing, one turn and the pull commands.
+pub const MIN_BUDGET: usize = 1_500;
+
+/// Turns read for one rendering: more than any budget can show as one-liners.
+const TURNS_READ: u32 = 400;
+
+/// Renders `entries` (newest first) into at most `ctx.budget` UTF-16 code units.
+pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
+    let budget = ctx.budget.max(MIN_BUDGET);
+    let Some((latest, older)) = turns.split_first() else {
+        return Rendered {
+            text: String::new(),
+            verbatim: Vec::new(),
+            one_liners: Vec::new(),
+            left_out: 0,
+        };
+    };
+    let head = framing(ctx);
+    let foot = pull_more(ctx, turns);
+    let mut left = budget.saturating_sub(units(&head) + units(&foot));
+
+    let latest_block = turn_block(
+        &format!("## Latest exchange (turn {})\n", latest.code),
+        latest,
+        left * 45 / 100,
+    );
+    left = left.saturating_sub(units(&latest_block));
+    let mut verbatim = vec![latest.code.clone()];
+
+    // Recent turns verbatim, packed newest first, printed oldest first.
+    let wanted = ctx.verbatim_turns.saturating_sub(1);
+    let verbatim_budget = if older.len() > wanted {
+        left * 3 / 5
+    } else {
+        left
+    };
+    let heading = "## Recent turns, verbatim (oldest first)\n";
+    let mut blocks: Vec<String> = Vec::new();
+    let mut used = units(heading);
+    for entry in older.iter().take(wanted) {
+        let title = format!("### Turn {}{}\n", entry.code, detail_note(entry));
+        let whole = turn_block(&title, entry, usize::MAX);
+        let block = if used + units(&whole) <= verbatim_budget {
+            whole
+        } else {
+            // A long turn is cut (and marked) rather than pushing out all the others.
+            let cut = turn_block(&title, entry, verbatim_budget / 3);
+            if used + units(&cut) > verbatim_budget {
+                break;
+            }
+            cut
+        };
+        used += units(&block);
+        blocks.push(block);
+        verbatim.push(entry.code.clone());
+    }
+    let mut recent = String::new();
+    if !blocks.is_empty() {
+        recent.push_str(heading);
+        for block in blocks.iter().rev() {
+            recent.push_str(block);
+        }
+        recent.push('\n');
+        left = left.saturating_sub(units(&recent));
+    }
+
+    // Older turns as one-liners, newest first, while room lasts.
+    let rest = &older[verbatim.len() - 1..];
+    let mut lines = String::new();
+    let mut one_liners = Vec::new();
+    if !rest.is_empty() {
+        let heading = "## Earlier turns, one line each (newest first)\n";
+        // Room for the "not shown" line, so it always fits.
+        let reserve = 160 + ctx.chain.first().map_or(0, String::len);
+        let room = left.saturating_sub(units(heading) + reserve);
+        let per_line = (room / rest.len().max(1)).clamp(90, summary::MAX_CHARS + 14) - 14;
+        let mut session = ctx.chain.first().cloned().unwrap_or_default();
+        let mut body = String::new();
+        for entry in rest {
+            let mut line = String::new();
+            if entry.session_id != session {
+                session = entry.session_id.clone();
+                line.push_str(&format!("(earlier session {})\n", short(&session)));
+            }
+            line.push_str(&format!(
+                "- {}: {}\n",
+                entry.code,
+                summary::one_liner(entry, per_line)
+            ));
+            if units(&body) + units(&line) > room {
+                break;
+            }
+            body.push_str(&line);
+            one_liners.push(entry.code.clone());
+        }
+        if !body.is_empty() {
+            lines.push_str(heading);
+            lines.push_str(&body);
+        }
+    }
+    let shown = (verbatim.len() + one_liners.len()) as u64;
+    let left_out = ctx.total_turns.saturating_sub(shown);
+    if left_out > 0 {
+        let oldest = one_liners
+            .last()
+            .or(verbatim.last())
+            .expect("the latest turn is shown");
+        lines.push_str(&format!(
+            "({left_out} older turns not shown: `throughline recall --before {oldest} --oneline`)\n"
+        ));
+    }
+    if !lines.is_empty() {
+        lines.push('\n');
+    }
+
+    let mut text = format!("{head}{latest_block}\n{recent}{lines}{foot}");
+    if units(&text) > budget {
+        // The accounting above keeps within budget; this only guards against a mistake in it.
+        text = cut(&text, budget, &latest.code);
+    }
+    Rendered {
+        text,
+        verbatim,
+        one_liners,
+        left_out,
+    }
+}
+
+fn short(session_id: &str) -> &str {
+    &session_id[..session_id.len().min(8)]
+}
+
+fn framing(ctx: &Context) -> String {
+    let from = match ctx.chain.as_slice() {
+        [] => String::new(),
+        [one] => format!("session {}", short(one)),
+        [one, rest @ ..] => format!(
+            "session {} (and before it {})",
+            short(one),
+            rest.iter().map(|s| short(s)).collect::<Vec<_>>().join(", ")
+        ),
+    };
+    let why = match ctx.trigger {
+        Trigger::Clear => format!(
+            "The person ran /clear. This is your own interrupted work in {}, from {from}: the \
+             person's next prompt continues it, so pick up where it stopped.",
+            ctx.project
+        ),
+        Trigger::Handoff => format!(
+            "The person handed this work over from another chat ({from}). This is your own \
+             earlier work in {}: the person's prompt continues it.",
+            ctx.project
+        ),
+        Trigger::Compact => format!(
+            "The conversation was just compacted and its summary is lossy. These are your most \
+             recent turns in {}, verbatim.",
+            ctx.project
+        ),
+    };
+    format!(
+        "# Throughline memory\n{why} Tool output, thinking and host messages are left out: \
+         each turn lists what it holds, and the commands at the end pull anything back.\n\n"
+    )
+}
+
+fn pull_more(ctx: &Context, turns: &[Turn]) -> String {
+    let session = ctx.chain.first().map(|s| short(s)).unwrap_or_default();
+    let example = turns.first().map_or("<turn>", |t| t.code.as_str());
+    format!(
+        "## Pull more\n\
+         - `throughline detail {example}`: a turn in full, with every tool call, its output and thinking\n\
+         - `throughline detail {example} --tool 1`: one tool call and its whole output\n\
+         - `throughline recall --session {session} --before {example} --last 5`: older turns verbatim\n\
+         - `throughline search \"<words>\"`: every prompt, answer and tool output of this project\n"
+    )
+}
+
+fn detail_note(turn: &Turn) -> String {
+    if turn.detail_summary.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", turn.detail_summary)
+    }
+}
+
+/// A turn's conversation within `cap` units: the prompt gets up to two fifths, the answers the
+/// rest; a cut keeps the beginning and the end and says how to read the whole.
+fn turn_block(title: &str, turn: &Turn, cap: usize) -> String {
+    let prompt: Vec<&str> = turn
+        .messages
+        .iter()
+        .filter(|m| m.role == Role::User)
+        .map(|m| m.text.as_str())
+        .collect();
+    let answer: Vec<&str> = turn
+        .messages
+        .iter()
+        .filter(|m| m.role == Role::Assistant)
+        .map(|m| m.text.as_str())
+        .collect();
+    let prompt = prompt.join("\n");
+    let answer = if answer.is_empty() {
+        "(no answer)".to_string()
+    } else {
+        answer.join("\n\n")
+    };
+    let mut block = title.to_string();
+    let detail = if title.starts_with("## ") && !turn.detail_summary.is_empty() {
+        format!("Detail: {}\n", turn.detail_summary)
+    } else {
+        String::new()
+    };
+    let fixed = units(title) + units("Person: \nYou: \n") + units(&detail);
+    let room = cap.saturating_sub(fixed);
+    let prompt_room = (room / 5 * 2).max(room.saturating_sub(units(&answer)));
+    let prompt = cut(&prompt, prompt_room, &turn.code);
+    let answer = cut(&answer, room.saturating_sub(units(&prompt)), &turn.code);
+    block.push_str(&format!("Person: {prompt}\nYou: {answer}\n{detail}"));
+    block
+}
+
+/// `text` within `max` units: its beginning and its end around a marker naming what is cut.
+fn cut(text: &str, max: usize, code: &str) -> String {
+    let total = units(text);
+    if total <= max {
+        return text.to_string();
+    }
+    let marker = |n: usize| format!(" […{n} characters cut: throughline detail {code}] ");
+    let room = max.saturating_sub(units(&marker(total)));
+    let head_room = room * 2 / 3;
+    let head = take_units(text, head_room);
+    let tail = take_units_from_end(text, room - units(&head));
+    let removed = total - units(&head) - units(&tail);
+    format!("{head}{}{tail}", marker(removed))
+}
+
+fn take_units(text: &str, max: usize) -> String {
+    let mut used = 0;
+    text.chars()
+        .take_while(|c| {
+            used += c.len_utf16();
+            used <= max
+        })
+        .collect()
+}
+
+fn take_units_from_end(text: &str, max: usize) -> String {
+    let mut used = 0;
+    let mut tail: Vec<char> = text
+        .chars()
+        .rev()
+        .take_while(|c| {
+            used += c.len_utf16();
+            used <= max
+        })
+        .collect();
+    tail.reverse();
+    tail.into_iter().collect()
+}
+
+/// Builds the memory `receiver` gets from `chain` (nearest first; for a compaction, the
+/// session itself), ready to inject and log. `None` when the chain holds no turn.
+pub fn build(
+    store: &Store,
+    receiver: &Session,
+    trigger: Trigger,
+    chain: &[&Session],
+    config: &crate::config::Config,
+    at: &str,
+) -> Result<Option<Injection>> {
+    let turns = store.recent_turns(chain, TURNS_READ)?;
+    if turns.is_empty() {
+        return Ok(None);
+    }
+    let ctx = Context {
+        trigger,
+        project: receiver
+            .project
+            .clone()
+            .or_else(|| chain.first().and_then(|s| s.project.clone()))
+            .unwrap_or_else(|| "this project".into()),
+        chain: chain.iter().map(|s| s.session_id.clone()).collect(),
+        total_turns: store.count_turns(chain)?,
+        budget: config.budget as usize,
+        verbatim_turns: config.verbatim_turns.max(1) as usize,
+    };
+    let rendered = render(&ctx, &turns);
+    Ok(Some(Injection {
+        id: 0,
+        session_id: receiver.session_id.clone(),
+        project: receiver.project.clone(),
+        trigger,
+        at: at.to_string(),
+        chain: ctx.chain,
+        budget: ctx.budget.max(MIN_BUDGET) as u32,
+        size: units(&rendered.text) as u32,
+        verbatim: rendered.verbatim,
+        one_liners: rendered.one_liners,
+        left_out: rendered.left_out as u32,
+        text: rendered.text,
+    }))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,180 @@
+use proptest::prelude::*;
+
+use super::*;
+use crate::model::Message;
+
+fn turn(code: &str, session: &str, prompt: &str, answers: &[String]) -> Turn {
+    let mut messages = vec![Message {
+        role: Role::User,
+        text: prompt.into(),
+        at: None,
+    }];
+    messages.extend(answers.iter().map(|a| Message {
+        role: Role::Assistant,
+        text: a.clone(),
+        at: None,
+    }));
+    Turn {
+        code: code.into(),
+        session_id: session.into(),
+        seq: 1,
+        started_at: None,
+        messages,
+        detail_summary: "Read ×2, Bash".into(),
+    }
+}
+
+fn entries(n: usize, text: impl Fn(usize) -> (String, Vec<String>)) -> Vec<Turn> {
+    (0..n)
+        .map(|i| {
+            let (prompt, answers) = text(i);
+            turn(&format!("t{i:06}"), "sess-aaaa", &prompt, &answers)
+        })
+        .collect()
+}
+
+fn ctx(total: usize, budget: usize) -> Context {
+    Context {
+        trigger: Trigger::Clear,
+        project: "/home/dev/toy".into(),
+        chain: vec!["sess-aaaa-bbbb".into()],
+        total_turns: total as u64,
+        budget,
+        verbatim_turns: 6,
+    }
+}
+
+#[test]
+fn a_short_session_goes_in_whole_and_in_order() {
+    let e = entries(4, |i| (format!("prompt {i}"), vec![format!("answer {i}")]));
+    let r = render(&ctx(4, 9_500), &e);
+    assert_eq!(r.verbatim, ["t000000", "t000001", "t000002", "t000003"]);
+    assert!(r.one_liners.is_empty());
+    assert_eq!(r.left_out, 0);
+    // Printed oldest first, the latest exchange on top.
+    let pos = |s: &str| r.text.find(s).unwrap();
+    assert!(pos("Latest exchange (turn t000000)") < pos("prompt 3"));
+    assert!(pos("prompt 3") < pos("prompt 2") && pos("prompt 2") < pos("prompt 1"));
+    assert!(r.text.contains("Detail: Read ×2, Bash"));
+}
+
+#[test]
+fn a_long_session_keeps_recent_turns_verbatim_and_older_ones_as_one_liners() {
+    let e = entries(300, |i| {
+        (
+            format!("Step {i}: update the parser for case {i}."),
+            vec![format!(
+                "Updated src/parser_{i}.rs; {} tests pass. {}",
+                i * 3,
+                "More narration here. ".repeat(10)
+            )],
+        )
+    });
+    let r = render(&ctx(1_000, 9_500), &e);
+    assert!(units(&r.text) <= 9_500);
+    assert_eq!(
+        r.verbatim.len(),
+        6,
+        "latest exchange and five more turns verbatim"
+    );
+    assert!(r.one_liners.len() > 20, "{}", r.one_liners.len());
+    assert_eq!(r.left_out, 1_000 - 6 - r.one_liners.len() as u64);
+    assert!(r
+        .text
+        .contains(&format!("{} older turns not shown", r.left_out)));
+    let oldest = r.one_liners.last().unwrap();
+    assert!(r
+        .text
+        .contains(&format!("throughline recall --before {oldest} --oneline")));
+    assert!(r.text.contains("src/parser_20.rs"), "one-liners keep paths");
+}
+
+#[test]
+fn turns_from_an_earlier_session_are_marked() {
+    let mut e = entries(12, |i| (format!("p{i}"), vec![format!("a{i}")]));
+    for turn in e.iter_mut().skip(9) {
+        turn.session_id = "older-session-id".into();
+    }
+    let r = render(
+        &Context {
+            verbatim_turns: 3,
+            ..ctx(12, 9_500)
+        },
+        &e,
+    );
+    assert!(r.text.contains("(earlier session older-se)"), "{}", r.text);
+}
+
+#[test]
+fn one_huge_prompt_is_cut_with_a_marker_and_the_answer_survives() {
+    let huge = "x".repeat(200_000);
+    let e = entries(3, |i| {
+        if i == 0 {
+            (huge.clone(), vec!["the end".into()])
+        } else {
+            ("p".into(), vec!["a".into()])
+        }
+    });
+    let r = render(&ctx(3, 9_500), &e);
+    assert!(units(&r.text) <= 9_500);
+    assert!(r
+        .text
+        .contains("characters cut: throughline detail t000000"));
+    assert!(r.text.contains("You: the end"));
+}
+
+#[test]
+fn the_framing_names_the_trigger() {
+    let e = entries(1, |_| ("p".into(), vec!["a".into()]));
+    for (trigger, words) in [
+        (Trigger::Clear, "ran /clear"),
+        (Trigger::Handoff, "handed this work over"),
+        (Trigger::Compact, "just compacted"),
+    ] {
+        let r = render(
+            &Context {
+                trigger,
+                ..ctx(1, 9_500)
+            },
+            &e,
+        );
+        assert!(r.text.contains(words), "{trigger:?}");
+    }
+}
+
+fn any_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z ]{0,200}",
+        "\\PC{0,400}",
+        "[日本語のテキスト漢字かな]{0,3000}",
+        "[😀🎉🚀a]{0,3000}",
+        (0usize..60_000).prop_map(|n| "y".repeat(n)),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn the_budget_holds_and_the_newest_turn_is_always_there(
+        turns in prop::collection::vec((any_text(), prop::collection::vec(any_text(), 0..4)), 1..40),
+        budget in 1_500usize..=9_500,
+        verbatim in 1usize..10,
+        extra in 0u64..5_000,
+    ) {
+        let e: Vec<Turn> = turns
+            .iter()
+            .enumerate()
+            .map(|(i, (p, a))| turn(&format!("c{i:06}"), "sess", p, a))
+            .collect();
+        let c = Context { verbatim_turns: verbatim, ..ctx(e.len() + extra as usize, budget) };
+        let r = render(&c, &e);
+        prop_assert!(units(&r.text) <= budget, "{} > {budget}", units(&r.text));
+        prop_assert!(r.text.contains("Latest exchange (turn c000000)"));
+        prop_assert_eq!(r.verbatim.first().map(String::as_str), Some("c000000"));
+        prop_assert_eq!(
+            r.left_out,
+            (e.len() as u64 + extra) - (r.verbatim.len() + r.one_liners.len()) as u64
+        );
+    }
+}

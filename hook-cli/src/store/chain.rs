@@ -1,0 +1,328 @@
+//! SQL for what links sessions: `/clear` pairs, handoffs, the injection log and the cached
+//! one-line summaries. Rows of the captured sessions are never moved or rewritten.
+
+use rusqlite::{params, OptionalExtension};
+use serde::Serialize;
+
+use super::{Result, Store, Writer};
+use crate::model::{Session, Turn};
+
+/// How a session came to receive another's memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Trigger {
+    /// `/clear`: the host ended one session and started the next in the same window.
+    Clear,
+    /// `/tl` or the app's button: the next new session of the project takes over.
+    Handoff,
+    /// The host compacted the session; its own recent turns come back verbatim.
+    Compact,
+}
+
+impl Trigger {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Trigger::Clear => "clear",
+            Trigger::Handoff => "handoff",
+            Trigger::Compact => "compact",
+        }
+    }
+
+    fn parse(s: &str) -> Trigger {
+        match s {
+            "clear" => Trigger::Clear,
+            "handoff" => Trigger::Handoff,
+            _ => Trigger::Compact,
+        }
+    }
+}
+
+/// A handoff waiting for (or taken by) the next new session of its project.
+#[derive(Debug, Clone, Serialize)]
+pub struct Handoff {
+    pub session_id: String,
+    pub project: String,
+    pub created_at: String,
+    pub expires_at: String,
+}
+
+/// One row of the injection log.
+#[derive(Debug, Clone, Serialize)]
+pub struct Injection {
+    pub id: i64,
+    pub session_id: String,
+    pub project: Option<String>,
+    pub trigger: Trigger,
+    pub at: String,
+    /// Host session ids of the predecessors, nearest first.
+    pub chain: Vec<String>,
+    pub budget: u32,
+    /// UTF-16 code units, as the host counts.
+    pub size: u32,
+    /// Turn codes given verbatim, and as one-liners.
+    pub verbatim: Vec<String>,
+    pub one_liners: Vec<String>,
+    /// Older turns of the chain that did not fit.
+    pub left_out: u32,
+    pub text: String,
+}
+
+/// Which injections to list.
+#[derive(Debug, Clone, Default)]
+pub struct InjectionFilter {
+    pub project: Option<String>,
+    pub session_id: Option<String>,
+    pub limit: Option<u32>,
+}
+
+impl Writer<'_> {
+    pub fn record_clear(&self, key: &str, session: i64, at: &str) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT OR REPLACE INTO pending_clears (key, session, at) VALUES (?1, ?2, ?3)",
+            )?
+            .execute(params![key, session, at])?;
+        Ok(())
+    }
+
+    /// The session a `/clear` with this key ended, consumed.
+    pub fn take_clear(&self, key: &str) -> Result<Option<i64>> {
+        let found = self
+            .tx
+            .prepare_cached("DELETE FROM pending_clears WHERE key = ?1 RETURNING session")?
+            .query_row([key], |r| r.get(0))
+            .optional()?;
+        Ok(found)
+    }
+
+    /// Links `successor` to its predecessor; a session keeps its first link.
+    pub fn link(
+        &self,
+        successor: i64,
+        predecessor: i64,
+        trigger: Trigger,
+        at: &str,
+    ) -> Result<bool> {
+        if successor == predecessor {
+            return Ok(false);
+        }
+        let n = self
+            .tx
+            .prepare_cached(
+                "INSERT OR IGNORE INTO links (successor, predecessor, trigger, at)
+                 VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![successor, predecessor, trigger.as_str(), at])?;
+        Ok(n == 1)
+    }
+
+    /// A session that has neither a predecessor nor a turn yet can take a handoff.
+    pub fn is_fresh(&self, session: i64) -> Result<bool> {
+        Ok(!self
+            .tx
+            .prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM links WHERE successor = ?1)
+                     OR EXISTS (SELECT 1 FROM turns WHERE session = ?1 AND seq > 0)",
+            )?
+            .query_row([session], |r| r.get::<_, bool>(0))?)
+    }
+
+    /// Offers `session`'s memory to the next new session of its project, replacing any
+    /// earlier open offer there.
+    pub fn offer_handoff(&self, session: i64, at: &str, expires_at: &str) -> Result<Handoff> {
+        let (session_id, project): (String, Option<String>) = self
+            .tx
+            .prepare_cached("SELECT session_id, project FROM sessions WHERE id = ?1")?
+            .query_row([session], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let project = project.unwrap_or_default();
+        self.close_handoffs(&project, at, "replaced")?;
+        self.tx
+            .prepare_cached(
+                "INSERT INTO handoffs (session, project, created_at, expires_at)
+                 VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![session, project, at, expires_at])?;
+        Ok(Handoff {
+            session_id,
+            project,
+            created_at: at.to_string(),
+            expires_at: expires_at.to_string(),
+        })
+    }
+
+    /// Closes the project's open handoffs; how many there were.
+    pub fn close_handoffs(&self, project: &str, at: &str, how: &str) -> Result<usize> {
+        Ok(self
+            .tx
+            .prepare_cached(
+                "UPDATE handoffs SET closed_at = ?2, closed_how = ?3
+                 WHERE project = ?1 AND closed_at IS NULL",
+            )?
+            .execute(params![project, at, how])?)
+    }
+
+    /// Takes the project's open, unexpired handoff for `successor`: its predecessor.
+    pub fn take_handoff(&self, project: &str, successor: i64, now: &str) -> Result<Option<i64>> {
+        let found: Option<(i64, i64)> = self
+            .tx
+            .prepare_cached(
+                "SELECT id, session FROM handoffs
+                 WHERE project = ?1 AND closed_at IS NULL AND expires_at > ?3 AND session != ?2
+                 ORDER BY created_at DESC LIMIT 1",
+            )?
+            .query_row(params![project, successor, now], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()?;
+        let Some((id, predecessor)) = found else {
+            return Ok(None);
+        };
+        self.tx
+            .prepare_cached(
+                "UPDATE handoffs SET taken_by = ?2, closed_at = ?3, closed_how = 'taken' WHERE id = ?1",
+            )?
+            .execute(params![id, successor, now])?;
+        Ok(Some(predecessor))
+    }
+
+    pub fn record_injection(&self, session: i64, injection: &Injection) -> Result<()> {
+        let json = |v: &Vec<String>| serde_json::to_string(v).expect("strings serialise");
+        self.tx
+            .prepare_cached(
+                "INSERT INTO injections (session, trigger, at, chain, budget, size, verbatim,
+                    one_liners, left_out, text)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            )?
+            .execute(params![
+                session,
+                injection.trigger.as_str(),
+                injection.at,
+                json(&injection.chain),
+                injection.budget,
+                injection.size,
+                json(&injection.verbatim),
+                json(&injection.one_liners),
+                injection.left_out,
+                injection.text
+            ])?;
+        Ok(())
+    }
+}
+
+/// Predecessors are followed at most this deep (a chain of /clears in one long day).
+const MAX_CHAIN: usize = 32;
+
+impl Store {
+    /// `session`'s predecessors, nearest first.
+    pub fn predecessors(&self, session: &Session) -> Result<Vec<(Session, Trigger)>> {
+        let mut chain: Vec<(Session, Trigger)> = Vec::new();
+        let mut current = session.id;
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT s.session_id, l.trigger FROM links l JOIN sessions s ON s.id = l.predecessor
+             WHERE l.successor = ?1",
+        )?;
+        while chain.len() < MAX_CHAIN {
+            let Some((id, trigger)) = stmt
+                .query_row([current], |r| {
+                    Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+                })
+                .optional()?
+            else {
+                break;
+            };
+            let previous = self.session(&id)?;
+            if previous.id == session.id || chain.iter().any(|(s, _)| s.id == previous.id) {
+                break;
+            }
+            current = previous.id;
+            chain.push((previous, Trigger::parse(&trigger)));
+        }
+        Ok(chain)
+    }
+
+    /// The newest `limit` turns (with a prompt) of these sessions, newest first.
+    pub fn recent_turns(&self, sessions: &[&Session], limit: u32) -> Result<Vec<Turn>> {
+        let mut out = Vec::new();
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, code, seq, started_at FROM turns
+             WHERE session = ?1 AND seq > 0 ORDER BY seq DESC LIMIT ?2",
+        )?;
+        for session in sessions {
+            let left = (limit as usize).saturating_sub(out.len());
+            if left == 0 {
+                break;
+            }
+            let rows: Vec<(i64, String, u32, Option<String>)> = stmt
+                .query_map(params![session.id, left as i64], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                })?
+                .collect::<rusqlite::Result<_>>()?;
+            for (id, code, seq, at) in rows {
+                out.push(self.assemble_turn(id, code, seq, at, &session.session_id)?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Turns with a prompt in these sessions.
+    pub fn count_turns(&self, sessions: &[&Session]) -> Result<u64> {
+        Ok(sessions.iter().map(|s| s.turns).sum())
+    }
+
+    /// The project's open, unexpired handoff.
+    pub fn open_handoff(&self, project: &str, now: &str) -> Result<Option<Handoff>> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT s.session_id, h.project, h.created_at, h.expires_at
+                 FROM handoffs h JOIN sessions s ON s.id = h.session
+                 WHERE h.project = ?1 AND h.closed_at IS NULL AND h.expires_at > ?2
+                 ORDER BY h.created_at DESC LIMIT 1",
+            )?
+            .query_row(params![project, now], |r| {
+                Ok(Handoff {
+                    session_id: r.get(0)?,
+                    project: r.get(1)?,
+                    created_at: r.get(2)?,
+                    expires_at: r.get(3)?,
+                })
+            })
+            .optional()?)
+    }
+
+    /// The injection log, newest first.
+    pub fn injections(&self, filter: &InjectionFilter) -> Result<Vec<Injection>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT i.id, s.session_id, s.project, i.trigger, i.at, i.chain, i.budget, i.size,
+                    i.verbatim, i.one_liners, i.left_out, i.text
+             FROM injections i JOIN sessions s ON s.id = i.session
+             WHERE (?1 IS NULL OR s.project = ?1) AND (?2 IS NULL OR s.session_id = ?2)
+             ORDER BY i.id DESC LIMIT ?3",
+        )?;
+        let list = |text: String| serde_json::from_str::<Vec<String>>(&text).unwrap_or_default();
+        let rows = stmt.query_map(
+            params![
+                filter.project,
+                filter.session_id,
+                filter.limit.map(i64::from).unwrap_or(-1)
+            ],
+            |r| {
+                Ok(Injection {
+                    id: r.get(0)?,
+                    session_id: r.get(1)?,
+                    project: r.get(2)?,
+                    trigger: Trigger::parse(&r.get::<_, String>(3)?),
+                    at: r.get(4)?,
+                    chain: list(r.get(5)?),
+                    budget: r.get(6)?,
+                    size: r.get(7)?,
+                    verbatim: list(r.get(8)?),
+                    one_liners: list(r.get(9)?),
+                    left_out: r.get(10)?,
+                    text: r.get(11)?,
+                })
+            },
+        )?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+}
