@@ -10,6 +10,7 @@ pub mod clock;
 pub mod home;
 pub mod hosts;
 pub mod ingest;
+pub mod install;
 pub mod log;
 pub mod model;
 pub mod project;

@@ -1,11 +1,14 @@
 //! One file per verb. Each parses its own flags and calls the library.
 
 mod detail;
+mod doctor;
 mod hook;
 mod import;
+mod install;
 mod sessions;
 mod show;
 mod status;
+mod uninstall;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -40,6 +43,12 @@ pub enum Command {
     Detail(detail::Args),
     /// Backfill every existing transcript
     Import(import::Args),
+    /// Register Throughline with an agent: hooks, the /tl command, the MCP server, a statusline
+    Install(install::Args),
+    /// Remove exactly what `install` added (`--purge` also deletes the memory)
+    Uninstall(uninstall::Args),
+    /// Check the setup: hooks, database, captures, hook failures; says how to fix each problem
+    Doctor(doctor::Args),
 }
 
 impl Command {
@@ -51,6 +60,9 @@ impl Command {
             Command::Show(a) => show::run(a).map(|_| ExitCode::SUCCESS),
             Command::Detail(a) => detail::run(a).map(|_| ExitCode::SUCCESS),
             Command::Import(a) => import::run(a).map(|_| ExitCode::SUCCESS),
+            Command::Install(a) => install::run(a).map(|_| ExitCode::SUCCESS),
+            Command::Uninstall(a) => uninstall::run(a).map(|_| ExitCode::SUCCESS),
+            Command::Doctor(a) => doctor::run(a),
         }
     }
 }

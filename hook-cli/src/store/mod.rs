@@ -1,6 +1,7 @@
 //! The store owns all SQL. Hooks write through [`Writer`]; readers (the CLI verbs and the
 //! tray app) use the read API in `read.rs`, which never blocks a writer thanks to WAL.
 
+mod health;
 mod read;
 mod schema;
 mod write;
@@ -13,6 +14,7 @@ use std::time::Duration;
 use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags};
 
+pub use health::{Health, HostCapture};
 pub use read::{SessionFilter, StoreStats};
 pub use write::{Cursor, SessionRow, Writer};
 
