@@ -7,6 +7,7 @@
 
 pub mod capture;
 pub mod clock;
+pub mod demo;
 pub mod home;
 pub mod hosts;
 pub mod ingest;

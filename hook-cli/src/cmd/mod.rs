@@ -1,5 +1,6 @@
 //! One file per verb. Each parses its own flags and calls the library.
 
+mod demo;
 mod detail;
 mod doctor;
 mod hook;
@@ -7,7 +8,9 @@ mod import;
 mod install;
 mod sessions;
 mod show;
+mod stats;
 mod status;
+mod statusline;
 mod uninstall;
 
 use std::io::Write;
@@ -49,6 +52,12 @@ pub enum Command {
     Uninstall(uninstall::Args),
     /// Check the setup: hooks, database, captures, hook failures; says how to fix each problem
     Doctor(doctor::Args),
+    /// One line for Claude Code's statusLine (reads its JSON on stdin): context used, turns kept
+    Statusline(statusline::Args),
+    /// How each session's context was spent, and what a /clear with handoff would keep
+    Stats(stats::Args),
+    /// Replay a recorded session into a temporary memory and show what Throughline keeps
+    Demo(demo::Args),
 }
 
 impl Command {
@@ -63,6 +72,9 @@ impl Command {
             Command::Install(a) => install::run(a).map(|_| ExitCode::SUCCESS),
             Command::Uninstall(a) => uninstall::run(a).map(|_| ExitCode::SUCCESS),
             Command::Doctor(a) => doctor::run(a),
+            Command::Statusline(a) => statusline::run(a).map(|_| ExitCode::SUCCESS),
+            Command::Stats(a) => stats::run(a).map(|_| ExitCode::SUCCESS),
+            Command::Demo(a) => demo::run(a).map(|_| ExitCode::SUCCESS),
         }
     }
 }

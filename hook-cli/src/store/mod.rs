@@ -15,7 +15,7 @@ use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags};
 
 pub use health::{Health, HostCapture};
-pub use read::{SessionFilter, StoreStats};
+pub use read::{ContextSpend, SessionFilter, StoreStats, INJECTION_BUDGET_CHARS};
 pub use write::{Cursor, SessionRow, Writer};
 
 use crate::home::Home;

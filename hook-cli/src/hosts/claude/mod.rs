@@ -1,12 +1,14 @@
 //! Claude Code: hook payloads, transcript lines, and where transcripts live.
 
 mod payload;
+mod status;
 mod transcript;
 
 use std::fs;
 use std::path::PathBuf;
 
 pub use payload::decode_hook;
+pub use status::{decode_status, StatusInput};
 pub use transcript::TranscriptParser;
 
 use super::FoundTranscript;
