@@ -27,6 +27,8 @@ pub struct JsonFile {
     original: Option<Vec<u8>>,
     layout: Layout,
     trailing_newline: bool,
+    /// The value as read, to tell a real change from a different layout.
+    read: Map<String, Value>,
     pub value: Map<String, Value>,
 }
 
@@ -43,6 +45,7 @@ impl JsonFile {
                     original: None,
                     layout: Layout::Indented("  ".into()),
                     trailing_newline: true,
+                    read: Map::new(),
                     value: Map::new(),
                 })
             }
@@ -55,6 +58,7 @@ impl JsonFile {
             trailing_newline: text.ends_with('\n'),
             original: Some(bytes),
             path,
+            read: value.clone(),
             value,
         })
     }
@@ -98,6 +102,9 @@ impl JsonFile {
     /// Writes the value back when it differs from what was read, keeping the previous
     /// file as [`backup_path`].
     pub fn save(&self) -> Result<Saved, InstallError> {
+        if same_in_order(&self.read, &self.value) {
+            return Ok(Saved::Unchanged);
+        }
         let bytes = self.restored().unwrap_or_else(|| self.render());
         if self.original.as_deref() == Some(bytes.as_slice()) {
             return Ok(Saved::Unchanged);
@@ -128,6 +135,11 @@ impl JsonFile {
     }
 }
 
+/// Equal values with their keys in the same order (map equality alone ignores the order).
+fn same_in_order(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
+    a == b && serde_json::to_string(a).ok() == serde_json::to_string(b).ok()
+}
+
 /// What [`JsonFile::save`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Saved {
@@ -151,8 +163,12 @@ fn parse_object(path: &Path, bytes: &[u8]) -> Result<Map<String, Value>, Install
             reason: "its top level is not a JSON object".into(),
         }),
         Err(e) => {
-            let stripped = json_comments::StripComments::new(bytes);
-            if serde_json::from_reader::<_, Value>(stripped).is_ok() {
+            // Comments come out as blanks: if stripping them changed the text, it is JSONC.
+            let mut stripped = Vec::with_capacity(bytes.len());
+            let has_comments =
+                io::Read::read_to_end(&mut json_comments::StripComments::new(bytes), &mut stripped)
+                    .is_ok_and(|_| stripped != bytes);
+            if has_comments {
                 Err(InstallError::Commented(path.to_path_buf()))
             } else {
                 Err(InstallError::NotJson {
