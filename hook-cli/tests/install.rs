@@ -415,3 +415,21 @@ fn purge_deletes_the_memory_only_when_confirmed() {
     assert!(!memory.exists());
     assert!(our_hooks(&json_of(&home.settings())).is_empty());
 }
+
+#[test]
+fn the_plugin_registers_what_install_registers_with_throughline_from_path() {
+    use throughline::install::claude::{hooks_object, slash_command};
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let hooks = json_of(&repo.join("plugin/hooks/hooks.json"));
+    assert_eq!(hooks["hooks"], Value::Object(hooks_object("throughline")));
+    assert_eq!(
+        fs::read_to_string(repo.join("plugin/commands/tl.md")).unwrap(),
+        slash_command("throughline")
+    );
+    let manifest = json_of(&repo.join(".claude-plugin/plugin.json"));
+    assert_eq!(manifest["hooks"], "./plugin/hooks/hooks.json");
+    assert_eq!(manifest["commands"][0], "./plugin/commands/tl.md");
+    assert_eq!(manifest["mcpServers"]["throughline"]["args"][0], "mcp");
+    let marketplace = json_of(&repo.join(".claude-plugin/marketplace.json"));
+    assert_eq!(marketplace["plugins"][0]["name"], manifest["name"]);
+}

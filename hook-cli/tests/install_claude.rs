@@ -195,3 +195,82 @@ fn background_hooks_alone_still_capture_a_real_session() {
     }
     assert_eq!(found, Some((prompt.to_string(), "Bash".to_string())));
 }
+
+#[test]
+fn the_plugin_captures_a_real_session_with_throughline_on_path() {
+    let memory = tempfile::tempdir().unwrap();
+    let bin_dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(BIN, bin_dir.path().join("throughline")).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let prompt = "Greet Ada through the plugin.";
+    let answer = "Greeted Ada via the plugin.";
+    let server = ModelServer::start(script(prompt, answer));
+    let env = ClaudeEnv::builder(&server)
+        .env("THROUGHLINE_HOME", memory.path().to_string_lossy())
+        .env("PATH", path)
+        .build();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let timeout = Duration::from_secs(60);
+    env.run(
+        &["plugin", "marketplace", "add", repo.to_str().unwrap()],
+        timeout,
+    )
+    .expect_ok("plugin marketplace add");
+    env.run(&["plugin", "install", "throughline@throughline"], timeout)
+        .expect_ok("plugin install");
+
+    env.run_print(prompt).expect_ok(&env.debug_context());
+    let sessions = stored(memory.path());
+    assert_eq!(sessions.len(), 1, "{sessions:?}");
+    assert!(
+        sessions[0].2.contains(prompt) && sessions[0].2.contains(answer),
+        "{sessions:?}"
+    );
+}
+
+#[test]
+fn slash_tl_runs_the_handoff_for_the_current_session() {
+    let server = ModelServer::start(Script::new().fallback_text("Handoff noted."));
+    let env = ClaudeEnv::builder(&server).build();
+    throughline(&env, &["install"]);
+    // The installed command, with a stand-in program that records how it was called.
+    let calls = env.root_path.join("calls.txt");
+    let stand_in = env.root_path.join("throughline-stand-in");
+    fs::write(
+        &stand_in,
+        format!(
+            "#!/bin/sh\necho \"$@\" >> '{}'\necho 'handoff ready'\n",
+            calls.display()
+        ),
+    )
+    .unwrap();
+    fs::set_permissions(
+        &stand_in,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let installed = fs::read_to_string(env.home.join(".claude/commands/tl.md")).unwrap();
+    let program = fs::canonicalize(BIN).unwrap().display().to_string();
+    assert_eq!(
+        installed,
+        throughline::install::claude::slash_command(&program)
+    );
+    fs::write(
+        env.home.join(".claude/commands/tl.md"),
+        throughline::install::claude::slash_command(&stand_in.display().to_string()),
+    )
+    .unwrap();
+
+    env.run_print("/tl").expect_ok(&env.debug_context());
+    let session = env.session_ids().pop().expect("a session");
+    assert_eq!(
+        fs::read_to_string(&calls).unwrap(),
+        format!("handoff --session {session}\n")
+    );
+    let request = server.main_requests().pop().expect("the model was asked");
+    assert!(request.messages_contain("handoff ready"));
+}
