@@ -73,6 +73,21 @@ impl Home {
         self.run_with(Path::new(BIN), args)
     }
 
+    /// `throughline hook claude` with `payload` on stdin and the clock at `now`.
+    fn hook(&self, payload: &[u8], now: &str) {
+        use std::io::Write;
+        let mut hook = Command::new(BIN)
+            .args(["hook", "claude"])
+            .env("HOME", self.path())
+            .env("THROUGHLINE_HOME", self.path().join("memory"))
+            .env("THROUGHLINE_NOW", now)
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        hook.stdin.take().unwrap().write_all(payload).unwrap();
+        assert!(hook.wait().unwrap().success());
+    }
+
     /// Every file under HOME with its bytes, to prove a refusal changed nothing.
     fn snapshot(&self) -> Vec<(PathBuf, Vec<u8>)> {
         let mut files = Vec::new();
@@ -360,16 +375,7 @@ fn doctor_checks_the_database_and_reports_hook_failures() {
     let home = Home::new();
     ok(home.run(&["install"]));
     // A hook call with a broken payload is logged, and doctor reports it with the log's path.
-    let mut hook = Command::new(BIN)
-        .args(["hook", "claude"])
-        .env("HOME", home.path())
-        .env("THROUGHLINE_HOME", home.path().join("memory"))
-        .stdin(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    hook.stdin.take().unwrap().write_all(b"not json").unwrap();
-    assert!(hook.wait().unwrap().success());
+    home.hook(b"not json", "2030-01-01T00:00:00.000Z");
     let out = home.run(&["doctor"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).contains("hook failure"), "{}", text(&out));
@@ -378,16 +384,7 @@ fn doctor_checks_the_database_and_reports_hook_failures() {
     // A real capture after the failure: the hook works now, the database is healthy.
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude-2.1.197");
     let payload = fs::read(fixtures.join("hooks/01-SessionStart.json")).unwrap();
-    let mut hook = Command::new(BIN)
-        .args(["hook", "claude"])
-        .env("HOME", home.path())
-        .env("THROUGHLINE_HOME", home.path().join("memory"))
-        .env("THROUGHLINE_NOW", "2999-01-01T00:00:00.000Z")
-        .stdin(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    hook.stdin.take().unwrap().write_all(&payload).unwrap();
-    assert!(hook.wait().unwrap().success());
+    home.hook(&payload, "2030-01-01T00:01:00.000Z");
     let out = ok(home.run(&["doctor", "--json"]));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     let database = report["checks"]

@@ -53,8 +53,7 @@ fn parse_host(name: &str) -> Result<Host, String> {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let binary = install::current_binary()?;
     if args.print {
-        let program = shell_words::quote(&binary.to_string_lossy()).into_owned();
-        let hooks = install::claude::hooks_object(&program);
+        let hooks = install::claude::hooks_object(&install::shell_word(&binary));
         return super::print_json(&serde_json::json!({ "hooks": hooks }));
     }
     let report = install::install(

@@ -10,8 +10,8 @@ use serde_json::{json, Map, Value};
 
 use super::json_file::{write_atomically, JsonFile, Saved};
 use super::{
-    backup_path, is_throughline_hook, program_of, Action, Change, InstallError, Options,
-    RegisteredHook, Registration, Report, Scope,
+    backup_path, is_throughline_hook, program_of, shell_word, Action, Change, InstallError,
+    Options, RegisteredHook, Registration, Report, Scope,
 };
 use crate::hosts::claude as host;
 use crate::model::Host;
@@ -149,7 +149,7 @@ fn files(scope: &Scope) -> Result<Files, InstallError> {
 
 pub fn install(options: &Options) -> Result<Report, InstallError> {
     let files = files(&options.scope)?;
-    let program = shell_words::quote(&options.binary.to_string_lossy()).into_owned();
+    let program = shell_word(&options.binary);
     // Read and check every file before writing any, so a refusal changes nothing.
     let mut settings = JsonFile::load_for_edit(&files.settings)?;
     let mut mcp = JsonFile::load_for_edit(&files.mcp)?;

@@ -134,9 +134,14 @@ pub fn is_throughline_hook(command: &str) -> bool {
     command.contains("throughline") && command.contains(" hook ")
 }
 
-/// `<binary> <args>` for a shell, quoting the path when it needs it.
+/// The binary as one shell word, quoted when it needs it.
+pub fn shell_word(binary: &Path) -> String {
+    shell_words::quote(&binary.to_string_lossy()).into_owned()
+}
+
+/// `<binary> <args>` for a shell.
 pub fn command_line(binary: &Path, args: &str) -> String {
-    format!("{} {args}", shell_words::quote(&binary.to_string_lossy()))
+    format!("{} {args}", shell_word(binary))
 }
 
 /// The program a command line runs.
