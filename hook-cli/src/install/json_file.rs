@@ -303,4 +303,20 @@ mod tests {
             .collect();
         assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
     }
+
+    #[test]
+    fn undoing_a_change_gives_back_the_very_bytes_whatever_the_layout() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        // A layout the serializer would not reproduce: spaces after colons on one line.
+        let mine = "{\"a\": 1, \"z\": [1, 2]}";
+        fs::write(&path, mine).unwrap();
+        let mut file = JsonFile::load(&path).unwrap();
+        file.value.insert("ours".into(), Value::Bool(true));
+        assert_eq!(file.save().unwrap(), Saved::Updated);
+        let mut file = JsonFile::load(&path).unwrap();
+        file.value.shift_remove("ours");
+        assert_eq!(file.save().unwrap(), Saved::Updated);
+        assert_eq!(fs::read_to_string(&path).unwrap(), mine);
+    }
 }
