@@ -430,3 +430,22 @@ fn the_plugin_registers_what_install_registers_with_throughline_from_path() {
     let marketplace = json_of(&repo.join(".claude-plugin/marketplace.json"));
     assert_eq!(marketplace["plugins"][0]["name"], manifest["name"]);
 }
+
+#[test]
+fn a_linked_settings_file_stays_a_link() {
+    // Dotfile managers keep settings.json as a link into a repository.
+    let home = Home::new();
+    let dotfiles = home.path().join("dotfiles/settings.json");
+    fs::create_dir_all(dotfiles.parent().unwrap()).unwrap();
+    fs::write(&dotfiles, PERSONAL_SETTINGS).unwrap();
+    fs::create_dir_all(home.path().join(".claude")).unwrap();
+    std::os::unix::fs::symlink(&dotfiles, home.settings()).unwrap();
+    ok(home.run(&["install"]));
+    assert!(fs::symlink_metadata(home.settings())
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(our_hooks(&json_of(&dotfiles)).len(), EVENTS.len());
+    ok(home.run(&["uninstall"]));
+    assert_eq!(fs::read_to_string(&dotfiles).unwrap(), PERSONAL_SETTINGS);
+}
