@@ -351,6 +351,7 @@ fn doctor_finds_a_moved_binary_and_install_repairs_it_without_duplicates() {
     let said = text(&out);
     assert!(said.contains(&format!("run {}", old.display())), "{said}");
     assert!(said.contains("does not exist any more"), "{said}");
+    assert!(said.contains("the MCP server (it runs"), "{said}");
     assert!(
         said.contains(&format!("fix: {} install", new.display())),
         "{said}"
@@ -367,7 +368,12 @@ fn doctor_finds_a_moved_binary_and_install_repairs_it_without_duplicates() {
     assert!(hooks
         .iter()
         .all(|(_, c)| *c == format!("{} hook claude", new.display())));
-    ok(home.run_with(&new, &["doctor"]));
+    let out = ok(home.run_with(&new, &["doctor"]));
+    assert!(
+        text(&out).contains("/tl and the MCP server are in place"),
+        "{}",
+        text(&out)
+    );
 }
 
 #[test]

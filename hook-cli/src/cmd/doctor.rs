@@ -66,10 +66,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Scope::Project(_) => "install --project",
         },
     );
-    let mut checks = vec![match install::inspect(args.target.host, &scope) {
-        Ok(registration) => hooks_check(&registration, &binary, &install_cmd),
-        Err(e) => Check::new("hooks", Status::Problem, e.to_string()),
-    }];
+    let mut checks = match install::inspect(args.target.host, &scope) {
+        Ok(registration) => vec![
+            hooks_check(&registration, &binary, &install_cmd),
+            extras_check(&registration, &binary, &install_cmd),
+        ],
+        Err(e) => vec![Check::new("hooks", Status::Problem, e.to_string())],
+    };
     let health = Health::check(&home);
     checks.extend(database_checks(&health));
     checks.push(failures_check(&home, &health));
@@ -153,6 +156,30 @@ fn hooks_check(registration: &Registration, binary: &Path, install_cmd: &str) ->
             registration.hooks.len()
         ),
     )
+}
+
+/// The `/tl` command and the MCP server: useful, not needed for capture.
+fn extras_check(registration: &Registration, binary: &Path, install_cmd: &str) -> Check {
+    let mut missing = Vec::new();
+    if registration.slash_command.is_none() {
+        missing.push("the /tl command".to_string());
+    }
+    match &registration.mcp_server {
+        None => missing.push("the MCP server".to_string()),
+        Some(program) if !same_file(program, binary) => {
+            missing.push(format!("the MCP server (it runs {})", program.display()))
+        }
+        Some(_) => {}
+    }
+    if missing.is_empty() {
+        return Check::new("extras", Status::Ok, "/tl and the MCP server are in place");
+    }
+    Check::new(
+        "extras",
+        Status::Note,
+        format!("not in place: {}", missing.join(", ")),
+    )
+    .fix(install_cmd)
 }
 
 fn database_checks(health: &Health) -> Vec<Check> {

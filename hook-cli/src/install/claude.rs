@@ -229,10 +229,21 @@ pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {
         .filter(|spec| !hooks.iter().any(|h| h.event == spec.event))
         .map(|spec| spec.event.to_string())
         .collect();
+    let slash_command = fs::read_to_string(&files.slash_command)
+        .is_ok_and(|text| is_our_slash_command(&text))
+        .then_some(files.slash_command);
+    let mcp_server = JsonFile::load(&files.mcp)?
+        .value
+        .get("mcpServers")
+        .and_then(|servers| servers.get(MCP_SERVER))
+        .filter(|entry| is_our_mcp_entry(entry))
+        .and_then(|entry| entry["command"].as_str().map(PathBuf::from));
     Ok(Registration {
         settings: settings.path().to_path_buf(),
         hooks,
         missing,
+        slash_command,
+        mcp_server,
     })
 }
 

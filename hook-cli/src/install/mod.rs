@@ -104,6 +104,10 @@ pub struct Registration {
     pub hooks: Vec<RegisteredHook>,
     /// Events Throughline needs that have no Throughline hook.
     pub missing: Vec<String>,
+    /// Throughline's slash command file, when it is in place.
+    pub slash_command: Option<PathBuf>,
+    /// The program the host starts as Throughline's MCP server, when it is registered.
+    pub mcp_server: Option<PathBuf>,
 }
 
 pub fn install(host: Host, options: &Options) -> Result<Report, InstallError> {
