@@ -55,4 +55,29 @@ impl Home {
             .create(&self.dir)?;
         fs::set_permissions(&self.dir, fs::Permissions::from_mode(0o700))
     }
+
+    /// Deletes the stored memory (the database and its log) and the folder when nothing else
+    /// is in it. Returns what was deleted.
+    pub fn purge(&self) -> io::Result<Vec<PathBuf>> {
+        let db = self.db_path();
+        let log = self.log_path();
+        let mut deleted = Vec::new();
+        for path in [
+            db.with_extension("db-wal"),
+            db.with_extension("db-shm"),
+            db,
+            log.with_extension("log.1"),
+            log,
+        ] {
+            match fs::remove_file(&path) {
+                Ok(()) => deleted.push(path),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(e),
+            }
+        }
+        if fs::remove_dir(&self.dir).is_ok() {
+            deleted.push(self.dir.clone());
+        }
+        Ok(deleted)
+    }
 }

@@ -8,10 +8,12 @@
 pub mod capture;
 pub mod clock;
 pub mod config;
+pub mod demo;
 pub mod handoff;
 pub mod home;
 pub mod hosts;
 pub mod ingest;
+pub mod install;
 pub mod log;
 pub mod memory;
 pub mod model;

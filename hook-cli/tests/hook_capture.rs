@@ -45,7 +45,8 @@ impl Env {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        child.stdin.take().unwrap().write_all(stdin).unwrap();
+        // A hook may exit before reading stdin (an unknown host): a closed pipe is fine.
+        let _ = child.stdin.take().unwrap().write_all(stdin);
         child.wait_with_output().unwrap()
     }
 

@@ -1,14 +1,20 @@
 //! One file per verb. Each parses its own flags and calls the library.
 
 mod config;
+mod demo;
 mod detail;
+mod doctor;
 mod handoff;
 mod hook;
 mod import;
 mod injections;
+mod install;
 mod sessions;
 mod show;
+mod stats;
 mod status;
+mod statusline;
+mod uninstall;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -49,6 +55,18 @@ pub enum Command {
     Injections(injections::Args),
     /// The settings in force and where each comes from
     Config(config::Args),
+    /// Register Throughline with an agent: hooks, the /tl command, the MCP server, a statusline
+    Install(install::Args),
+    /// Remove exactly what `install` added (`--purge` also deletes the memory)
+    Uninstall(uninstall::Args),
+    /// Check the setup: hooks, database, captures, hook failures; says how to fix each problem
+    Doctor(doctor::Args),
+    /// One line for Claude Code's statusLine (reads its JSON on stdin): context used, turns kept
+    Statusline(statusline::Args),
+    /// How each session's context was spent, and what a /clear with handoff would keep
+    Stats(stats::Args),
+    /// Replay a recorded session into a temporary memory and show what Throughline keeps
+    Demo(demo::Args),
 }
 
 impl Command {
@@ -63,6 +81,12 @@ impl Command {
             Command::Handoff(a) => handoff::run(a).map(|_| ExitCode::SUCCESS),
             Command::Injections(a) => injections::run(a).map(|_| ExitCode::SUCCESS),
             Command::Config(a) => config::run(a).map(|_| ExitCode::SUCCESS),
+            Command::Install(a) => install::run(a).map(|_| ExitCode::SUCCESS),
+            Command::Uninstall(a) => uninstall::run(a).map(|_| ExitCode::SUCCESS),
+            Command::Doctor(a) => doctor::run(a),
+            Command::Statusline(a) => statusline::run(a).map(|_| ExitCode::SUCCESS),
+            Command::Stats(a) => stats::run(a).map(|_| ExitCode::SUCCESS),
+            Command::Demo(a) => demo::run(a).map(|_| ExitCode::SUCCESS),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! tray app) use the read API in `read.rs`, which never blocks a writer thanks to WAL.
 
 mod chain;
+mod health;
 mod read;
 mod schema;
 mod write;
@@ -15,7 +16,9 @@ use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags};
 
 pub use chain::{Handoff, Injection, InjectionFilter, Trigger};
-pub use read::{SessionFilter, StoreStats};
+
+pub use health::{Health, HostCapture};
+pub use read::{ContextSpend, SessionFilter, StoreStats};
 pub use write::{Cursor, SessionRow, Writer};
 
 use crate::home::Home;

@@ -31,6 +31,30 @@ pub struct StoreStats {
     pub last_activity: Option<String>,
 }
 
+/// How a session's context was spent, for `stats`: characters per layer as stored, and the
+/// token usage the host recorded for each API call.
+#[derive(Debug, Clone, Serialize)]
+pub struct ContextSpend {
+    pub session_id: String,
+    pub project: Option<String>,
+    pub turns: u64,
+    /// L2: the prompts and every assistant text.
+    pub conversation_chars: u64,
+    /// Tool calls (their input) and tool results, as the model received them.
+    pub tool_io_chars: u64,
+    pub thinking_chars: u64,
+    /// Attachments, host entries, commands and subagent text.
+    pub other_chars: u64,
+    pub api_calls: u64,
+    /// Sums over every API call of the session.
+    pub usage: Usage,
+    /// Tokens the latest main-chain request occupied.
+    pub last_context: Option<u64>,
+    /// Characters a `/clear` with handoff would carry: the recent conversation, capped at
+    /// what one injection can hold.
+    pub handoff_chars: u64,
+}
+
 const SESSION_COLUMNS: &str = "s.id, s.host, s.session_id, s.project, s.cwd, s.transcript_path,
     s.model, s.started_at, s.last_activity, s.ended_at, s.end_reason, s.start_source,
     (SELECT count(*) FROM turns t WHERE t.session = s.id AND t.seq > 0)";
@@ -268,6 +292,54 @@ impl Store {
                 ))
             })
             .optional()?)
+    }
+
+    /// How `session`'s context was spent.
+    pub fn context_spend(&self, session: &Session) -> Result<ContextSpend> {
+        let (tool_io_chars, thinking_chars, other_chars) = self.conn.query_row(
+            "SELECT coalesce(sum(CASE WHEN kind IN ('tool_call', 'tool_result') THEN length(body) END), 0),
+                    coalesce(sum(CASE WHEN kind = 'thinking' THEN length(body) END), 0),
+                    coalesce(sum(CASE WHEN kind NOT IN ('tool_call', 'tool_result', 'thinking')
+                                      THEN length(body) END), 0)
+             FROM details WHERE session = ?1",
+            [session.id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )?;
+        let conversation_chars: u64 = self.conn.query_row(
+            "SELECT coalesce(sum(length(text)), 0) FROM messages WHERE session = ?1",
+            [session.id],
+            |r| r.get(0),
+        )?;
+        let (api_calls, usage) = self.conn.query_row(
+            "SELECT count(*), coalesce(sum(input), 0), coalesce(sum(cache_creation), 0),
+                    coalesce(sum(cache_read), 0), coalesce(sum(output), 0)
+             FROM api_calls WHERE session = ?1",
+            [session.id],
+            |r| {
+                Ok((
+                    r.get(0)?,
+                    Usage {
+                        input: r.get(1)?,
+                        cache_creation: r.get(2)?,
+                        cache_read: r.get(3)?,
+                        output: r.get(4)?,
+                    },
+                ))
+            },
+        )?;
+        Ok(ContextSpend {
+            session_id: session.session_id.clone(),
+            project: session.project.clone(),
+            turns: session.turns,
+            conversation_chars,
+            tool_io_chars,
+            thinking_chars,
+            other_chars,
+            api_calls,
+            usage,
+            last_context: self.context_usage(session)?.map(|(u, _)| u.context()),
+            handoff_chars: conversation_chars.min(u64::from(crate::config::MAX_BUDGET)),
+        })
     }
 
     pub fn stats(&self) -> Result<StoreStats> {

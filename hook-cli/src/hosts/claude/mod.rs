@@ -2,22 +2,38 @@
 
 mod payload;
 pub mod process;
+mod status;
 mod transcript;
 
 use std::fs;
 use std::path::PathBuf;
 
 pub use payload::{decode_hook, encode_reply};
+pub use status::{decode_status, StatusInput};
 pub use transcript::TranscriptParser;
 
 use super::FoundTranscript;
 
+/// `$CLAUDE_CONFIG_DIR`, else `~/.claude`: user settings, commands and transcripts.
+pub fn config_dir() -> Option<PathBuf> {
+    std::env::var_os("CLAUDE_CONFIG_DIR")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| dirs::home_dir().map(|h| h.join(".claude")))
+}
+
+/// `~/.claude.json` (inside `$CLAUDE_CONFIG_DIR` when set): the client's own state, where
+/// `claude mcp add --scope user` registers MCP servers.
+pub fn state_file() -> Option<PathBuf> {
+    match std::env::var_os("CLAUDE_CONFIG_DIR").filter(|v| !v.is_empty()) {
+        Some(dir) => Some(PathBuf::from(dir).join(".claude.json")),
+        None => dirs::home_dir().map(|h| h.join(".claude.json")),
+    }
+}
+
 /// `~/.claude/projects`, where Claude Code writes one folder of transcripts per project.
 pub fn projects_dir() -> Option<PathBuf> {
-    let base = std::env::var_os("CLAUDE_CONFIG_DIR")
-        .map(PathBuf::from)
-        .or_else(|| dirs::home_dir().map(|h| h.join(".claude")))?;
-    Some(base.join("projects"))
+    Some(config_dir()?.join("projects"))
 }
 
 /// Every main transcript (`<project>/<session id>.jsonl`) under `root`, oldest first.

@@ -1,0 +1,136 @@
+//! `throughline stats`: how each session's context was spent (conversation, tool I/O,
+//! thinking), the tokens the host recorded, and what a `/clear` with handoff would keep.
+
+use serde::Serialize;
+use throughline::model::Usage;
+use throughline::store::{ContextSpend, SessionFilter};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// One session (its id or a unique prefix)
+    #[arg(long)]
+    session: Option<String>,
+    /// Sessions of this project (its git root or folder); default: the current project
+    #[arg(long, conflicts_with = "session")]
+    project: Option<String>,
+    /// Sessions of every project
+    #[arg(long, conflicts_with_all = ["session", "project"])]
+    all: bool,
+    /// How many sessions at most
+    #[arg(long, default_value_t = 20)]
+    limit: u32,
+    /// Print JSON
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize, Default)]
+struct Totals {
+    sessions: u64,
+    turns: u64,
+    conversation_chars: u64,
+    tool_io_chars: u64,
+    thinking_chars: u64,
+    other_chars: u64,
+    api_calls: u64,
+    usage: Usage,
+}
+
+impl Totals {
+    fn add(&mut self, s: &ContextSpend) {
+        self.sessions += 1;
+        self.turns += s.turns;
+        self.conversation_chars += s.conversation_chars;
+        self.tool_io_chars += s.tool_io_chars;
+        self.thinking_chars += s.thinking_chars;
+        self.other_chars += s.other_chars;
+        self.api_calls += s.api_calls;
+        self.usage.input += s.usage.input;
+        self.usage.cache_creation += s.usage.cache_creation;
+        self.usage.cache_read += s.usage.cache_read;
+        self.usage.output += s.usage.output;
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let store = super::open_for_reading()?;
+    let sessions = match &args.session {
+        Some(id) => vec![store.session(id)?],
+        None => store.sessions(&SessionFilter {
+            project: if args.all {
+                None
+            } else {
+                args.project.clone().or_else(super::current_project)
+            },
+            limit: Some(args.limit),
+        })?,
+    };
+    let spends = sessions
+        .iter()
+        .map(|s| store.context_spend(s))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut totals = Totals::default();
+    spends.iter().for_each(|s| totals.add(s));
+    if args.json {
+        return super::print_json(&serde_json::json!({ "sessions": spends, "totals": totals }));
+    }
+    if spends.is_empty() {
+        println!("no sessions here; `throughline stats --all` covers every project");
+        return Ok(());
+    }
+    println!(
+        "{:<10} {:>5} {:>13} {:>10} {:>9} {:>9} {:>13} {:>16}",
+        "session",
+        "turns",
+        "conversation",
+        "tool I/O",
+        "thinking",
+        "other",
+        "last context",
+        "after /clear"
+    );
+    for s in &spends {
+        let after = match s.last_context {
+            Some(tokens) => format!("~{} tok", chars_as_tokens(s.handoff_chars).min(tokens)),
+            None => "-".into(),
+        };
+        println!(
+            "{:<10} {:>5} {:>13} {:>10} {:>9} {:>9} {:>13} {:>16}",
+            &s.session_id[..s.session_id.len().min(8)],
+            s.turns,
+            chars(s.conversation_chars),
+            chars(s.tool_io_chars),
+            chars(s.thinking_chars),
+            chars(s.other_chars),
+            s.last_context.map_or("-".into(), |t| format!("{t} tok")),
+            after
+        );
+    }
+    let u = &totals.usage;
+    println!(
+        "\n{} sessions, {} turns, {} API calls: {} input + {} cache write + {} cache read tokens in, {} out",
+        totals.sessions, totals.turns, totals.api_calls, u.input, u.cache_creation, u.cache_read, u.output
+    );
+    println!(
+        "characters stored: conversation {}, tool I/O {}, thinking {}, other {}",
+        chars(totals.conversation_chars),
+        chars(totals.tool_io_chars),
+        chars(totals.thinking_chars),
+        chars(totals.other_chars)
+    );
+    println!(
+        "after /clear: the recent conversation up to {} characters (≈4 characters a token) \
+         instead of the last context",
+        throughline::config::MAX_BUDGET
+    );
+    Ok(())
+}
+
+fn chars(n: u64) -> String {
+    format!("{n} ch")
+}
+
+/// A rough size in tokens for text: about four characters each (no tokenizer on purpose).
+fn chars_as_tokens(chars: u64) -> u64 {
+    chars.div_ceil(4)
+}

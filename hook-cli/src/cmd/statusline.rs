@@ -1,0 +1,87 @@
+//! `throughline statusline`: one short line for Claude Code's statusLine, from the JSON it
+//! pipes in on every prompt render. It must be fast and must never show an error: on bad
+//! input it prints nothing and exits 0.
+
+use std::io::Read;
+
+use throughline::hosts::claude::{decode_status, StatusInput};
+
+#[derive(clap::Args)]
+pub struct Args {}
+
+pub fn run(_: Args) -> anyhow::Result<()> {
+    let mut payload = Vec::new();
+    if std::io::stdin().read_to_end(&mut payload).is_err() {
+        return Ok(());
+    }
+    if let Some(input) = decode_status(&payload) {
+        println!("{}", line(&input));
+    }
+    Ok(())
+}
+
+fn line(input: &StatusInput) -> String {
+    let store = super::open_for_reading().ok();
+    let session = store
+        .as_ref()
+        .and_then(|s| s.session(&input.session_id).ok());
+    let mut parts = vec!["throughline".to_string()];
+    let window = input.window.map(thousands);
+    match (input.used_percentage, &window) {
+        (Some(used), Some(window)) => parts.push(format!("{used:.0}% of {window}")),
+        _ => {
+            // Before the client knows, the last request the store saw tells the context size.
+            let used = store
+                .as_ref()
+                .zip(session.as_ref())
+                .and_then(|(store, session)| store.context_usage(session).ok().flatten())
+                .map(|(usage, _)| thousands(usage.context()));
+            if let Some(used) = used {
+                parts.push(match window {
+                    Some(window) => format!("{used} of {window}"),
+                    None => format!("{used} in context"),
+                });
+            }
+        }
+    }
+    let turns = session.as_ref().map_or(0, |s| s.turns);
+    parts.push(format!(
+        "{turns} turn{} kept",
+        if turns == 1 { "" } else { "s" }
+    ));
+    // A handoff offered from this session waits for the next new chat of the project.
+    let waiting = store
+        .as_ref()
+        .zip(session.as_ref())
+        .and_then(|(store, session)| {
+            let project = session.project.as_deref()?;
+            throughline::handoff::pending(store, project).ok().flatten()
+        });
+    if waiting.is_some_and(|h| Some(&h.session_id) == session.as_ref().map(|s| &s.session_id)) {
+        parts.push("handoff ready".to_string());
+    }
+    parts.join(" · ")
+}
+
+/// 200000 → `200k`, 1000000 → `1M`, 950 → `950`.
+fn thousands(tokens: u64) -> String {
+    match tokens {
+        0..=999 => tokens.to_string(),
+        1_000..=999_999 => format!("{}k", (tokens + 500) / 1_000),
+        _ => format!("{:.1}M", tokens as f64 / 1e6).replace(".0M", "M"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::thousands;
+
+    #[test]
+    fn token_counts_read_short() {
+        assert_eq!(thousands(950), "950");
+        assert_eq!(thousands(84_312), "84k");
+        assert_eq!(thousands(200_000), "200k");
+        assert_eq!(thousands(1_000_000), "1M");
+        assert_eq!(thousands(1_250_000), "1.2M");
+    }
+}

@@ -1,0 +1,77 @@
+//! `throughline uninstall`: removes exactly what `install` added; `--purge` also deletes the
+//! stored memory.
+
+use std::io::{BufRead, IsTerminal, Write};
+
+use throughline::home::Home;
+use throughline::install;
+
+use super::install::{print_changes, Target};
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    target: Target,
+    /// Also delete the stored memory (asks first unless --yes)
+    #[arg(long)]
+    purge: bool,
+    /// Do not ask before --purge deletes
+    #[arg(long, requires = "purge")]
+    yes: bool,
+    /// Print JSON
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let home = Home::locate()?;
+    if args.purge && !args.yes && !confirm(&home)? {
+        anyhow::bail!("nothing was changed; `--purge --yes` deletes without asking");
+    }
+    let report = install::uninstall(args.target.host, &args.target.scope())?;
+    let purged = if args.purge {
+        home.purge()?
+    } else {
+        Vec::new()
+    };
+    if args.json {
+        return super::print_json(&serde_json::json!({
+            "host": report.host,
+            "changes": report.changes,
+            "purged": purged,
+        }));
+    }
+    if report.changed() {
+        println!("Throughline is no longer registered with Claude Code.");
+    } else {
+        println!("Throughline was not registered: nothing to remove.");
+    }
+    print_changes(&report);
+    for path in &purged {
+        println!("  deleted  {}", path.display());
+    }
+    if !args.purge {
+        println!(
+            "\nThe stored memory is still in {}; `throughline uninstall --purge` deletes it.",
+            home.dir().display()
+        );
+    }
+    Ok(())
+}
+
+fn confirm(home: &Home) -> anyhow::Result<bool> {
+    if !std::io::stdin().is_terminal() {
+        anyhow::bail!(
+            "--purge deletes every stored session in {}; add --yes to confirm",
+            home.dir().display()
+        );
+    }
+    print!(
+        "Delete every stored session in {}? This cannot be undone. [y/N] ",
+        home.dir().display()
+    );
+    std::io::stdout().flush()?;
+    let mut answer = String::new();
+    std::io::stdin().lock().read_line(&mut answer)?;
+    Ok(matches!(answer.trim(), "y" | "Y" | "yes"))
+}

@@ -1,0 +1,512 @@
+//! Claude Code: hooks and the statusline in `settings.json`, the `/tl` slash command in
+//! `commands/tl.md`, and the MCP server in `~/.claude.json` (the same entry
+//! `claude mcp add --scope user` writes) or, for one project, in its `.mcp.json`.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Map, Value};
+
+use super::json_file::{write_atomically, JsonFile, Saved};
+use super::{
+    backup_path, is_throughline_hook, program_of, shell_word, Action, Change, InstallError,
+    Options, RegisteredHook, Registration, Report, Scope,
+};
+use crate::hosts::claude as host;
+use crate::model::Host;
+
+/// One hook Throughline registers.
+pub struct HookSpec {
+    pub event: &'static str,
+    /// Tool events take a matcher; `*` is every tool.
+    pub tool_event: bool,
+    /// Seconds Claude Code waits before giving up on the hook.
+    pub timeout: u32,
+    /// Capture-only events run in the background, so they never slow the agent down.
+    pub run_async: bool,
+}
+
+const fn spec(event: &'static str, tool_event: bool, timeout: u32, run_async: bool) -> HookSpec {
+    HookSpec {
+        event,
+        tool_event,
+        timeout,
+        run_async,
+    }
+}
+
+/// SessionStart and UserPromptSubmit may inject memory, so the client must wait for them;
+/// PreCompact captures everything before the client compacts; SessionEnd gets little time
+/// from the client anyway; the rest only capture.
+pub const HOOKS: &[HookSpec] = &[
+    spec("SessionStart", false, 10, false),
+    spec("UserPromptSubmit", false, 10, false),
+    spec("PreToolUse", true, 30, true),
+    spec("PostToolUse", true, 30, true),
+    spec("PostToolUseFailure", true, 30, true),
+    spec("Stop", false, 30, true),
+    spec("PreCompact", false, 30, false),
+    spec("SessionEnd", false, 5, false),
+];
+
+/// The name of the MCP server and of the slash command (`/tl`).
+pub const MCP_SERVER: &str = "throughline";
+pub const SLASH_COMMAND: &str = "tl";
+
+/// The `hooks` object for `program` (a shell word: an absolute path, or `throughline` on PATH).
+pub fn hooks_object(program: &str) -> Map<String, Value> {
+    HOOKS
+        .iter()
+        .map(|spec| (spec.event.to_string(), json!([group(spec, program)])))
+        .collect()
+}
+
+fn handler(spec: &HookSpec, program: &str) -> Value {
+    let mut handler = json!({
+        "type": "command",
+        "command": format!("{program} hook claude"),
+        "timeout": spec.timeout,
+    });
+    if spec.run_async {
+        handler["async"] = Value::Bool(true);
+    }
+    handler
+}
+
+fn group(spec: &HookSpec, program: &str) -> Value {
+    if spec.tool_event {
+        json!({ "matcher": "*", "hooks": [handler(spec, program)] })
+    } else {
+        json!({ "hooks": [handler(spec, program)] })
+    }
+}
+
+/// `commands/tl.md`. The UserPromptSubmit hook answers `/tl` itself (and blocks the prompt, so
+/// the model is not asked); the file makes the command known to Claude Code, and where the hook
+/// is not installed (the plugin without hooks) its `!` line makes the same handoff.
+pub fn slash_command(program: &str) -> String {
+    format!(
+        "---\n\
+         description: Hand this session to the next new chat in this project (Throughline)\n\
+         allowed-tools: Bash({program} handoff:*)\n\
+         ---\n\
+         !`{program} handoff --session ${{CLAUDE_SESSION_ID}}`\n\
+         \n\
+         Throughline prepared the handoff shown above. Tell the person in one sentence that the \
+         next new chat in this project will start with this session's memory.\n"
+    )
+}
+
+fn is_our_slash_command(text: &str) -> bool {
+    text.contains("throughline") && text.contains(" handoff")
+}
+
+fn statusline_command(program: &str) -> String {
+    format!("{program} statusline")
+}
+
+fn is_our_statusline(value: &Value) -> bool {
+    value["command"]
+        .as_str()
+        .is_some_and(|c| c.contains("throughline") && c.ends_with(" statusline"))
+}
+
+fn mcp_entry(binary: &Path) -> Value {
+    json!({ "type": "stdio", "command": binary, "args": ["mcp"], "env": {} })
+}
+
+fn is_our_mcp_entry(value: &Value) -> bool {
+    value["command"]
+        .as_str()
+        .is_some_and(|c| c.contains("throughline"))
+}
+
+struct Files {
+    settings: PathBuf,
+    slash_command: PathBuf,
+    mcp: PathBuf,
+}
+
+fn files(scope: &Scope) -> Result<Files, InstallError> {
+    Ok(match scope {
+        Scope::User => {
+            let dir = host::config_dir().ok_or(InstallError::NoHome)?;
+            Files {
+                settings: dir.join("settings.json"),
+                slash_command: dir.join("commands").join(format!("{SLASH_COMMAND}.md")),
+                mcp: host::state_file().ok_or(InstallError::NoHome)?,
+            }
+        }
+        Scope::Project(root) => Files {
+            settings: root.join(".claude/settings.json"),
+            slash_command: root
+                .join(".claude/commands")
+                .join(format!("{SLASH_COMMAND}.md")),
+            mcp: root.join(".mcp.json"),
+        },
+    })
+}
+
+pub fn install(options: &Options) -> Result<Report, InstallError> {
+    let files = files(&options.scope)?;
+    let program = shell_word(&options.binary);
+    // Read and check every file before writing any, so a refusal changes nothing.
+    let mut settings = JsonFile::load_for_edit(&files.settings)?;
+    let mut mcp = JsonFile::load_for_edit(&files.mcp)?;
+
+    let mut settings_details = add_hooks(&mut settings, &program)?;
+    let mut kept = Vec::new();
+    if options.statusline {
+        add_statusline(&mut settings, &program, &mut settings_details, &mut kept);
+    }
+    let mut changes = vec![saved(&settings, settings_details)?];
+    if !kept.is_empty() {
+        changes.push(Change {
+            path: settings.path().to_path_buf(),
+            action: Action::Kept,
+            details: kept,
+            backup: None,
+        });
+    }
+    changes.push(install_slash_command(&files.slash_command, &program)?);
+    let mcp_details = add_mcp_server(&mut mcp, &options.binary)?;
+    changes.push(saved(&mcp, mcp_details)?);
+    Ok(Report {
+        host: Host::Claude,
+        changes,
+    })
+}
+
+pub fn uninstall(scope: &Scope) -> Result<Report, InstallError> {
+    let files = files(scope)?;
+    let mut settings = JsonFile::load_for_edit(&files.settings)?;
+    let mut mcp = JsonFile::load_for_edit(&files.mcp)?;
+    let mut details = remove_hooks(&mut settings);
+    if settings
+        .value
+        .get("statusLine")
+        .is_some_and(is_our_statusline)
+    {
+        settings.value.shift_remove("statusLine");
+        details.push("removed the statusline".into());
+    }
+    let mut changes = vec![saved(&settings, details)?];
+    changes.push(uninstall_slash_command(&files.slash_command)?);
+    let mut mcp_details = Vec::new();
+    if let Some(Value::Object(servers)) = mcp.value.get_mut("mcpServers") {
+        if servers.get(MCP_SERVER).is_some_and(is_our_mcp_entry) {
+            servers.shift_remove(MCP_SERVER);
+            mcp_details.push("removed the MCP server".into());
+            if servers.is_empty() {
+                mcp.value.shift_remove("mcpServers");
+            }
+        }
+    }
+    changes.push(saved(&mcp, mcp_details)?);
+    Ok(Report {
+        host: Host::Claude,
+        changes,
+    })
+}
+
+pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {
+    let files = files(scope)?;
+    let settings = JsonFile::load(&files.settings)?;
+    let mut hooks = Vec::new();
+    if let Some(Value::Object(events)) = settings.value.get("hooks") {
+        for (event, groups) in events {
+            for command in our_commands(groups) {
+                hooks.push(RegisteredHook {
+                    event: event.clone(),
+                    binary: program_of(&command),
+                    command,
+                });
+            }
+        }
+    }
+    let missing = HOOKS
+        .iter()
+        .filter(|spec| !hooks.iter().any(|h| h.event == spec.event))
+        .map(|spec| spec.event.to_string())
+        .collect();
+    let slash_command = fs::read_to_string(&files.slash_command)
+        .is_ok_and(|text| is_our_slash_command(&text))
+        .then_some(files.slash_command);
+    let mcp_server = JsonFile::load(&files.mcp)?
+        .value
+        .get("mcpServers")
+        .and_then(|servers| servers.get(MCP_SERVER))
+        .filter(|entry| is_our_mcp_entry(entry))
+        .and_then(|entry| entry["command"].as_str().map(PathBuf::from));
+    Ok(Registration {
+        settings: settings.path().to_path_buf(),
+        hooks,
+        missing,
+        slash_command,
+        mcp_server,
+    })
+}
+
+/// The file's change, after writing it when its content changed.
+fn saved(file: &JsonFile, details: Vec<String>) -> Result<Change, InstallError> {
+    let action = match file.save()? {
+        Saved::Unchanged => Action::Unchanged,
+        Saved::Created => Action::Created,
+        Saved::Updated => Action::Updated,
+    };
+    let backup = (action == Action::Updated).then(|| backup_path(file.path()));
+    Ok(Change {
+        path: file.path().to_path_buf(),
+        action,
+        details,
+        backup,
+    })
+}
+
+fn malformed(file: &JsonFile, what: &str) -> InstallError {
+    InstallError::NotJson {
+        path: file.path().to_path_buf(),
+        reason: format!("{what} is not what Claude Code expects"),
+    }
+}
+
+/// Adds each missing hook, and repairs Throughline hooks that differ (a moved binary, older
+/// settings) in place, keeping one per event.
+fn add_hooks(file: &mut JsonFile, program: &str) -> Result<Vec<String>, InstallError> {
+    let mut added = Vec::new();
+    let mut repaired = Vec::new();
+    let hooks = file
+        .value
+        .entry("hooks")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(events) = hooks else {
+        return Err(malformed(file, "`hooks`"));
+    };
+    let mut bad_event = None;
+    for spec in HOOKS {
+        let groups = events
+            .entry(spec.event)
+            .or_insert_with(|| Value::Array(Vec::new()));
+        let Value::Array(groups) = groups else {
+            bad_event = Some(spec.event);
+            break;
+        };
+        let wanted = handler(spec, program);
+        let ours = our_handlers(groups);
+        match ours.first() {
+            None => {
+                groups.push(group(spec, program));
+                added.push(spec.event);
+            }
+            Some(&(g, h)) => {
+                if ours.len() == 1 && groups[g]["hooks"][h] == wanted {
+                    continue;
+                }
+                groups[g]["hooks"][h] = wanted;
+                let mut first = true;
+                retain_handlers(groups, |handler| {
+                    let keep = !is_ours(handler) || first;
+                    first &= !is_ours(handler);
+                    keep
+                });
+                repaired.push(spec.event);
+            }
+        }
+    }
+    if let Some(event) = bad_event {
+        return Err(malformed(file, &format!("`hooks.{event}`")));
+    }
+    let mut details = Vec::new();
+    if !added.is_empty() {
+        details.push(format!("added hooks: {}", added.join(", ")));
+    }
+    if !repaired.is_empty() {
+        details.push(format!(
+            "repointed hooks at this binary: {}",
+            repaired.join(", ")
+        ));
+    }
+    Ok(details)
+}
+
+/// Removes every Throughline hook, and the lists and the `hooks` object that this leaves empty.
+fn remove_hooks(file: &mut JsonFile) -> Vec<String> {
+    let Some(Value::Object(events)) = file.value.get_mut("hooks") else {
+        return Vec::new();
+    };
+    let mut removed = Vec::new();
+    let names: Vec<String> = events.keys().cloned().collect();
+    for event in names {
+        let Some(Value::Array(groups)) = events.get_mut(&event) else {
+            continue;
+        };
+        if retain_handlers(groups, |h| !is_ours(h)) == 0 {
+            continue;
+        }
+        if groups.is_empty() {
+            events.shift_remove(&event);
+        }
+        removed.push(event);
+    }
+    if events.is_empty() && !removed.is_empty() {
+        file.value.shift_remove("hooks");
+    }
+    if removed.is_empty() {
+        Vec::new()
+    } else {
+        vec![format!("removed hooks: {}", removed.join(", "))]
+    }
+}
+
+fn is_ours(handler: &Value) -> bool {
+    handler["command"].as_str().is_some_and(is_throughline_hook)
+}
+
+/// (group, handler) positions of Throughline's handlers in an event's groups.
+fn our_handlers(groups: &[Value]) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
+    for (g, group) in groups.iter().enumerate() {
+        if let Some(handlers) = group["hooks"].as_array() {
+            for (h, handler) in handlers.iter().enumerate() {
+                if is_ours(handler) {
+                    found.push((g, h));
+                }
+            }
+        }
+    }
+    found
+}
+
+fn our_commands(groups: &Value) -> Vec<String> {
+    let groups = groups.as_array().map(Vec::as_slice).unwrap_or_default();
+    our_handlers(groups)
+        .into_iter()
+        .filter_map(|(g, h)| groups[g]["hooks"][h]["command"].as_str().map(String::from))
+        .collect()
+}
+
+/// Keeps the handlers `keep` accepts; a group left with no handler goes too. Returns how
+/// many handlers were removed.
+fn retain_handlers(groups: &mut Vec<Value>, mut keep: impl FnMut(&Value) -> bool) -> usize {
+    let mut removed = 0;
+    groups.retain_mut(|group| {
+        let Some(handlers) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
+            return true;
+        };
+        let before = handlers.len();
+        handlers.retain(&mut keep);
+        removed += before - handlers.len();
+        !(handlers.is_empty() && before > 0)
+    });
+    removed
+}
+
+/// Sets Throughline's statusline when the person has none; never replaces theirs.
+fn add_statusline(
+    file: &mut JsonFile,
+    program: &str,
+    details: &mut Vec<String>,
+    kept: &mut Vec<String>,
+) {
+    let command = statusline_command(program);
+    match file.value.get_mut("statusLine") {
+        None => {
+            file.value.insert(
+                "statusLine".into(),
+                json!({ "type": "command", "command": command }),
+            );
+            details.push("set the statusline".into());
+        }
+        Some(ours) if is_our_statusline(ours) => {
+            if ours["command"] != command.as_str() {
+                ours["command"] = Value::String(command);
+                details.push("repointed the statusline at this binary".into());
+            }
+        }
+        Some(_) => kept.push(format!(
+            "kept your own statusLine (Throughline's would be: {command})"
+        )),
+    }
+}
+
+fn add_mcp_server(file: &mut JsonFile, binary: &Path) -> Result<Vec<String>, InstallError> {
+    let servers = file
+        .value
+        .entry("mcpServers")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(servers) = servers else {
+        return Err(malformed(file, "`mcpServers`"));
+    };
+    let wanted = mcp_entry(binary);
+    Ok(match servers.get(MCP_SERVER) {
+        Some(entry) if *entry == wanted => Vec::new(),
+        Some(entry) if !is_our_mcp_entry(entry) => vec![format!(
+            "kept the MCP server named {MCP_SERVER:?}: it does not run Throughline"
+        )],
+        found => {
+            let verb = if found.is_some() {
+                "repointed"
+            } else {
+                "registered"
+            };
+            servers.insert(MCP_SERVER.into(), wanted);
+            vec![format!("{verb} the MCP server {MCP_SERVER:?}")]
+        }
+    })
+}
+
+fn install_slash_command(path: &Path, program: &str) -> Result<Change, InstallError> {
+    let wanted = slash_command(program);
+    let change = |action, details: &[&str]| Change {
+        path: path.to_path_buf(),
+        action,
+        details: details.iter().map(|d| d.to_string()).collect(),
+        backup: None,
+    };
+    let io_err = |source| InstallError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    match fs::read_to_string(path) {
+        Ok(text) if text == wanted => Ok(change(Action::Unchanged, &[])),
+        Ok(text) if !is_our_slash_command(&text) => Ok(change(
+            Action::Kept,
+            &["kept your own /tl command; Throughline's handoff is `throughline handoff`"],
+        )),
+        Ok(_) => {
+            write_atomically(path, wanted.as_bytes())?;
+            Ok(change(Action::Updated, &["repointed /tl at this binary"]))
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            write_atomically(path, wanted.as_bytes())?;
+            Ok(change(Action::Created, &["added the /tl handoff command"]))
+        }
+        Err(e) => Err(io_err(e)),
+    }
+}
+
+fn uninstall_slash_command(path: &Path) -> Result<Change, InstallError> {
+    let mut change = Change {
+        path: path.to_path_buf(),
+        action: Action::Unchanged,
+        details: Vec::new(),
+        backup: None,
+    };
+    match fs::read_to_string(path) {
+        Ok(text) if is_our_slash_command(&text) => {
+            fs::remove_file(path).map_err(|source| InstallError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            // The commands folder goes too when /tl was all it held.
+            if let Some(dir) = path.parent() {
+                let _ = fs::remove_dir(dir);
+            }
+            change.action = Action::Removed;
+            change.details.push("removed the /tl command".into());
+        }
+        _ => {}
+    }
+    Ok(change)
+}

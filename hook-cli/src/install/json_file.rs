@@ -1,0 +1,322 @@
+//! Editing another program's JSON settings without disturbing them: the key order and the
+//! layout are kept, a run that changes nothing writes nothing, and a write is atomic
+//! (temporary file in the same folder, fsync, rename) after a backup of the previous file.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::InstallError;
+
+/// The indentation a file was written with, so that it is written back the same way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Layout {
+    /// Everything on one line.
+    Compact,
+    Indented(String),
+}
+
+/// A JSON object file as it was read, and the way it was laid out.
+#[derive(Debug)]
+pub struct JsonFile {
+    /// Where the bytes go: the target of a symbolic link, so a linked dotfile stays linked.
+    path: PathBuf,
+    original: Option<Vec<u8>>,
+    layout: Layout,
+    trailing_newline: bool,
+    /// The value as read, to tell a real change from a different layout.
+    read: Map<String, Value>,
+    pub value: Map<String, Value>,
+}
+
+impl JsonFile {
+    /// Reads `path`; a missing file is an empty object. Refuses files it could not write
+    /// back faithfully: comments (JSONC), invalid JSON, a top level that is not an object.
+    pub fn load(path: &Path) -> Result<JsonFile, InstallError> {
+        let path = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let bytes = match fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Ok(JsonFile {
+                    path,
+                    original: None,
+                    layout: Layout::Indented("  ".into()),
+                    trailing_newline: true,
+                    read: Map::new(),
+                    value: Map::new(),
+                })
+            }
+            Err(source) => return Err(InstallError::Io { path, source }),
+        };
+        let value = parse_object(&path, &bytes)?;
+        let text = String::from_utf8_lossy(&bytes);
+        Ok(JsonFile {
+            layout: layout_of(&text),
+            trailing_newline: text.ends_with('\n'),
+            original: Some(bytes),
+            path,
+            read: value.clone(),
+            value,
+        })
+    }
+
+    /// [`load`](Self::load), refusing also a file the person made read-only.
+    pub fn load_for_edit(path: &Path) -> Result<JsonFile, InstallError> {
+        let file = JsonFile::load(path)?;
+        if fs::metadata(&file.path).is_ok_and(|m| m.permissions().readonly()) {
+            return Err(InstallError::ReadOnly(file.path));
+        }
+        Ok(file)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn existed(&self) -> bool {
+        self.original.is_some()
+    }
+
+    /// The bytes the current value would be written as.
+    pub fn render(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        let value = Value::Object(self.value.clone());
+        match &self.layout {
+            Layout::Compact => serde_json::to_writer(&mut out, &value),
+            Layout::Indented(indent) => {
+                let formatter = serde_json::ser::PrettyFormatter::with_indent(indent.as_bytes());
+                let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
+                value.serialize(&mut ser)
+            }
+        }
+        .expect("a JSON value always serializes");
+        if self.trailing_newline {
+            out.push(b'\n');
+        }
+        out
+    }
+
+    /// Writes the value back when it differs from what was read, keeping the previous
+    /// file as [`backup_path`].
+    pub fn save(&self) -> Result<Saved, InstallError> {
+        if same_in_order(&self.read, &self.value) {
+            return Ok(Saved::Unchanged);
+        }
+        let bytes = self.restored().unwrap_or_else(|| self.render());
+        if self.original.as_deref() == Some(bytes.as_slice()) {
+            return Ok(Saved::Unchanged);
+        }
+        if let Some(original) = &self.original {
+            write_atomically(&backup_path(&self.path), original)?;
+        }
+        write_atomically(&self.path, &bytes)?;
+        Ok(if self.existed() {
+            Saved::Updated
+        } else {
+            Saved::Created
+        })
+    }
+}
+
+impl JsonFile {
+    /// The backup's bytes when they hold exactly this value in this key order: undoing a
+    /// change then gives back the very file the person had, whatever its layout.
+    fn restored(&self) -> Option<Vec<u8>> {
+        let backup = fs::read(backup_path(&self.path)).ok()?;
+        let Ok(Value::Object(previous)) = serde_json::from_slice::<Value>(&backup) else {
+            return None;
+        };
+        let same =
+            serde_json::to_string(&previous).ok()? == serde_json::to_string(&self.value).ok()?;
+        same.then_some(backup)
+    }
+}
+
+/// Equal values with their keys in the same order (map equality alone ignores the order).
+fn same_in_order(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
+    a == b && serde_json::to_string(a).ok() == serde_json::to_string(b).ok()
+}
+
+/// What [`JsonFile::save`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Saved {
+    Unchanged,
+    Created,
+    Updated,
+}
+
+/// `settings.json` → `settings.json.throughline-backup`: the file as it was before the last change.
+pub fn backup_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".throughline-backup");
+    path.with_file_name(name)
+}
+
+fn parse_object(path: &Path, bytes: &[u8]) -> Result<Map<String, Value>, InstallError> {
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err(InstallError::NotJson {
+            path: path.to_path_buf(),
+            reason: "its top level is not a JSON object".into(),
+        }),
+        Err(e) => {
+            // Comments come out as blanks: if stripping them changed the text, it is JSONC.
+            let mut stripped = Vec::with_capacity(bytes.len());
+            let has_comments =
+                io::Read::read_to_end(&mut json_comments::StripComments::new(bytes), &mut stripped)
+                    .is_ok_and(|_| stripped != bytes);
+            if has_comments {
+                Err(InstallError::Commented(path.to_path_buf()))
+            } else {
+                Err(InstallError::NotJson {
+                    path: path.to_path_buf(),
+                    reason: e.to_string(),
+                })
+            }
+        }
+    }
+}
+
+/// The indentation of the first indented line; a file without one is compact.
+fn layout_of(text: &str) -> Layout {
+    text.trim_end()
+        .lines()
+        .skip(1)
+        .map(|line| &line[..line.len() - line.trim_start().len()])
+        .find(|indent| !indent.is_empty())
+        .map(|indent| Layout::Indented(indent.to_string()))
+        .unwrap_or(if text.trim_end().contains('\n') {
+            Layout::Indented("  ".into())
+        } else {
+            Layout::Compact
+        })
+}
+
+/// Writes `bytes` to a temporary file beside `path`, syncs it and renames it over `path`, so
+/// a reader sees the old file or the new one, never half of one. Keeps the file's mode.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), InstallError> {
+    let io_err = |source| InstallError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = path.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(dir).map_err(io_err)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".throughline-")
+        .tempfile_in(dir)
+        .map_err(io_err)?;
+    tmp.write_all(bytes).map_err(io_err)?;
+    let mode = fs::metadata(path).map(|m| m.permissions()).or_else(|_| {
+        use std::os::unix::fs::PermissionsExt;
+        Ok::<_, io::Error>(fs::Permissions::from_mode(0o644))
+    });
+    if let Ok(mode) = mode {
+        tmp.as_file().set_permissions(mode).map_err(io_err)?;
+    }
+    tmp.as_file().sync_all().map_err(io_err)?;
+    tmp.persist(path).map_err(|e| io_err(e.error))?;
+    // The rename itself is durable once the folder is synced.
+    if let Ok(folder) = fs::File::open(dir) {
+        let _ = folder.sync_all();
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roundtrip(text: &str) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        fs::write(&path, text).unwrap();
+        let file = JsonFile::load(&path).unwrap();
+        String::from_utf8(file.render()).unwrap()
+    }
+
+    #[test]
+    fn writes_back_the_layout_it_read() {
+        for text in [
+            "{\n  \"b\": 1,\n  \"a\": [\n    \"x\"\n  ]\n}",
+            "{\n    \"b\": 1,\n    \"a\": {}\n}\n",
+            "{\n\t\"z\": true,\n\t\"a\": null\n}\n",
+            "{\"z\":1,\"a\":[1,2]}",
+            "{}\n",
+        ] {
+            assert_eq!(roundtrip(text), text);
+        }
+    }
+
+    #[test]
+    fn refuses_comments_and_invalid_json_with_a_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        fs::write(&path, "{\n  // mine\n  \"a\": 1\n}\n").unwrap();
+        assert!(matches!(
+            JsonFile::load(&path),
+            Err(InstallError::Commented(_))
+        ));
+        fs::write(&path, "{\"a\": 1,,}").unwrap();
+        let err = JsonFile::load(&path).unwrap_err();
+        assert!(matches!(err, InstallError::NotJson { .. }), "{err}");
+        fs::write(&path, "[1]").unwrap();
+        assert!(JsonFile::load(&path)
+            .unwrap_err()
+            .to_string()
+            .contains("not a JSON object"));
+    }
+
+    #[test]
+    fn saving_an_unchanged_file_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        fs::write(&path, "{\"a\": 1}").unwrap();
+        let file = JsonFile::load(&path).unwrap();
+        assert_eq!(file.save().unwrap(), Saved::Unchanged);
+        assert!(!backup_path(&path).exists());
+    }
+
+    #[test]
+    fn a_change_keeps_a_backup_and_the_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        fs::write(&path, "{\"a\": 1}").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+        let mut file = JsonFile::load(&path).unwrap();
+        file.value.insert("b".into(), Value::Bool(true));
+        assert_eq!(file.save().unwrap(), Saved::Updated);
+        assert_eq!(fs::read_to_string(&path).unwrap(), "{\"a\":1,\"b\":true}");
+        assert_eq!(
+            fs::read_to_string(backup_path(&path)).unwrap(),
+            "{\"a\": 1}"
+        );
+        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        let leftovers: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().starts_with(".throughline-"))
+            .collect();
+        assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+    }
+
+    #[test]
+    fn undoing_a_change_gives_back_the_very_bytes_whatever_the_layout() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        // A layout the serializer would not reproduce: spaces after colons on one line.
+        let mine = "{\"a\": 1, \"z\": [1, 2]}";
+        fs::write(&path, mine).unwrap();
+        let mut file = JsonFile::load(&path).unwrap();
+        file.value.insert("ours".into(), Value::Bool(true));
+        assert_eq!(file.save().unwrap(), Saved::Updated);
+        let mut file = JsonFile::load(&path).unwrap();
+        file.value.shift_remove("ours");
+        assert_eq!(file.save().unwrap(), Saved::Updated);
+        assert_eq!(fs::read_to_string(&path).unwrap(), mine);
+    }
+}

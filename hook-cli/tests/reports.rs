@@ -1,0 +1,258 @@
+//! `stats`, `statusline` and `demo` on the real Claude Code fixture sessions.
+
+use std::collections::HashMap;
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_throughline");
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/claude-2.1.197");
+const BEFORE_CLEAR: &str = "f839b538-b1ae-45df-beaa-8b044d1f240c";
+const AFTER_CLEAR: &str = "0f1b393e-f41a-4e1e-9a85-60441f844f13";
+
+/// A memory holding both fixture sessions, imported the way a person would.
+struct Memory {
+    dir: tempfile::TempDir,
+}
+
+impl Memory {
+    fn imported() -> Memory {
+        let memory = Memory {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        let projects = memory.dir.path().join("projects/-home-dev-toy");
+        fs::create_dir_all(&projects).unwrap();
+        for id in [BEFORE_CLEAR, AFTER_CLEAR] {
+            let name = format!("{id}.jsonl");
+            fs::copy(
+                Path::new(FIXTURES).join("transcripts").join(&name),
+                projects.join(&name),
+            )
+            .unwrap();
+        }
+        let from = memory.dir.path().join("projects");
+        let out = memory.run(&["import", "--json", "--from", from.to_str().unwrap()], b"");
+        assert!(out.status.success(), "{out:?}");
+        memory
+    }
+
+    fn run(&self, args: &[&str], stdin: &[u8]) -> Output {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .env("THROUGHLINE_HOME", self.dir.path().join("memory"))
+            .env("HOME", self.dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(stdin).unwrap();
+        child.wait_with_output().unwrap()
+    }
+
+    fn statusline(&self, payload: &str) -> (bool, String) {
+        let out = self.run(&["statusline"], payload.as_bytes());
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).trim_end().to_string(),
+        )
+    }
+}
+
+/// Usage as the transcript states it: one API message spans several lines (one per content
+/// block), so each `message.id` counts once, with its largest output count.
+struct TranscriptUsage {
+    calls: u64,
+    input: u64,
+    cache_creation: u64,
+    cache_read: u64,
+    output: u64,
+    last_context: u64,
+}
+
+fn usage_in(session: &str) -> TranscriptUsage {
+    let path = Path::new(FIXTURES)
+        .join("transcripts")
+        .join(format!("{session}.jsonl"));
+    let mut by_id: HashMap<String, [u64; 4]> = HashMap::new();
+    let mut last_context = 0;
+    for line in fs::read_to_string(path).unwrap().lines() {
+        let entry: Value = serde_json::from_str(line).unwrap();
+        let message = &entry["message"];
+        if entry["type"] != "assistant" || message["usage"].is_null() {
+            continue;
+        }
+        let u = &message["usage"];
+        let n = |k: &str| u[k].as_u64().unwrap_or(0);
+        let numbers = [
+            n("input_tokens"),
+            n("cache_creation_input_tokens"),
+            n("cache_read_input_tokens"),
+            n("output_tokens"),
+        ];
+        let id = message["id"].as_str().unwrap().to_string();
+        let seen = by_id.entry(id).or_insert(numbers);
+        seen[3] = seen[3].max(numbers[3]);
+        if entry["isSidechain"] != true {
+            last_context = numbers[0] + numbers[1] + numbers[2];
+        }
+    }
+    let sum = |i: usize| by_id.values().map(|u| u[i]).sum();
+    TranscriptUsage {
+        calls: by_id.len() as u64,
+        input: sum(0),
+        cache_creation: sum(1),
+        cache_read: sum(2),
+        output: sum(3),
+        last_context,
+    }
+}
+
+#[test]
+fn stats_match_the_transcripts_own_usage() {
+    let memory = Memory::imported();
+    let out = memory.run(&["stats", "--all", "--json"], b"");
+    assert!(out.status.success(), "{out:?}");
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let sessions = report["sessions"].as_array().unwrap();
+    assert_eq!(sessions.len(), 2);
+    let mut total_input = 0;
+    for id in [BEFORE_CLEAR, AFTER_CLEAR] {
+        let expected = usage_in(id);
+        let s = sessions.iter().find(|s| s["session_id"] == id).unwrap();
+        assert_eq!(s["api_calls"], expected.calls, "{id}");
+        assert_eq!(s["usage"]["input"], expected.input, "{id}");
+        assert_eq!(
+            s["usage"]["cache_creation"], expected.cache_creation,
+            "{id}"
+        );
+        assert_eq!(s["usage"]["cache_read"], expected.cache_read, "{id}");
+        assert_eq!(s["usage"]["output"], expected.output, "{id}");
+        assert_eq!(s["last_context"], expected.last_context, "{id}");
+        let conversation = s["conversation_chars"].as_u64().unwrap();
+        assert!(conversation > 0);
+        assert_eq!(s["handoff_chars"], conversation.min(9_500));
+        total_input += expected.input;
+    }
+    let before = sessions
+        .iter()
+        .find(|s| s["session_id"] == BEFORE_CLEAR)
+        .unwrap();
+    assert_eq!(before["turns"], 5);
+    assert!(
+        before["tool_io_chars"].as_u64().unwrap() > before["conversation_chars"].as_u64().unwrap()
+    );
+    assert!(before["thinking_chars"].as_u64().unwrap() > 0);
+    assert_eq!(report["totals"]["sessions"], 2);
+    assert_eq!(report["totals"]["usage"]["input"], total_input);
+
+    let out = memory.run(&["stats", "--session", &BEFORE_CLEAR[..8]], b"");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains(&BEFORE_CLEAR[..8]), "{text}");
+    assert!(!text.contains(&AFTER_CLEAR[..8]), "{text}");
+}
+
+#[test]
+fn statusline_reads_claude_codes_json_and_never_fails() {
+    let memory = Memory::imported();
+    let payload = |session: &str, used: &str| {
+        format!(
+            r#"{{"session_id":"{session}","transcript_path":"/x.jsonl","cwd":"/home/dev/toy",
+            "model":{{"id":"claude-opus-4-5","display_name":"Opus 4.5"}},
+            "workspace":{{"current_dir":"/home/dev/toy","project_dir":"/home/dev/toy"}},
+            "version":"2.1.197","cost":{{"total_cost_usd":0.1}},
+            "context_window":{{"total_input_tokens":42000,"total_output_tokens":900,
+              "context_window_size":200000,"current_usage":null,
+              "used_percentage":{used},"remaining_percentage":null}}}}"#
+        )
+    };
+    assert_eq!(
+        memory.statusline(&payload(BEFORE_CLEAR, "21")),
+        (true, "throughline · 21% of 200k · 5 turns kept".into())
+    );
+    // Before the client knows the usage, the store's last request gives it.
+    let last = usage_in(BEFORE_CLEAR).last_context;
+    assert_eq!(
+        memory.statusline(&payload(BEFORE_CLEAR, "null")),
+        (
+            true,
+            format!(
+                "throughline · {}k of 200k · 5 turns kept",
+                (last + 500) / 1000
+            )
+        )
+    );
+    assert_eq!(
+        memory.statusline(&payload("not-a-stored-session", "3")),
+        (true, "throughline · 3% of 200k · 0 turns kept".into())
+    );
+    for garbage in [
+        "",
+        "garbage",
+        "{}",
+        "[1,2]",
+        "{\"session_id\": 5}",
+        "\u{0}\u{1}",
+    ] {
+        assert_eq!(
+            memory.statusline(garbage),
+            (true, String::new()),
+            "{garbage:?}"
+        );
+    }
+}
+
+#[test]
+fn demo_shows_every_layer_without_an_agent() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(BIN)
+        .arg("demo")
+        .env("HOME", dir.path())
+        .env("THROUGHLINE_HOME", dir.path().join("memory"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    for expected in [
+        "UserPromptSubmit ×5",
+        "PostToolUseFailure ×1",
+        "turn 1",
+        "> Read app.py and tell me what it does.",
+        "L3: Read, thinking",
+        "turn 5",
+        "L2 conversation",
+        "L3 detail",
+        "The transcript is 40997 bytes",
+        "It crashes with FileNotFoundError",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+    }
+    // The demo leaves nothing behind in the person's memory.
+    assert!(!dir.path().join("memory").exists());
+
+    let out = Command::new(BIN)
+        .args(["demo", "--json"])
+        .env("HOME", dir.path())
+        .output()
+        .unwrap();
+    let demo: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let prompts: Vec<&str> = demo["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["seq"] != 0)
+        .map(|t| t["messages"][0]["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(prompts.len(), 5);
+    let next = demo["next_session"].as_str().unwrap();
+    assert!(prompts.iter().all(|p| next.contains(p)), "{next}");
+    assert!(next.chars().count() < demo["transcript_bytes"].as_u64().unwrap() as usize / 10);
+    assert_eq!(
+        demo["spend"]["usage"]["output"],
+        usage_in(BEFORE_CLEAR).output
+    );
+}
