@@ -70,7 +70,8 @@ def session_lines(rng, session_id, cwd, turns, output_bytes):
             out = tool_output(rng, rng.randrange(output_bytes // 2, output_bytes * 3 // 2))
             yield entry("user", message={"role": "user", "content": [
                 {"tool_use_id": tool_id, "type": "tool_result", "content": out, "is_error": False}]},
-                toolUseResult={"stdout": out[:200], "stderr": ""})
+                # Like the real client, the structured result repeats the whole output.
+                toolUseResult={"stdout": out, "stderr": "", "interrupted": False, "isImage": False})
             msg += 1
         yield assistant({"type": "text", "text": sentence(rng, 60)}, "end_turn")
         yield entry("system", subtype="turn_duration", durationMs=rng.randrange(100, 9000))

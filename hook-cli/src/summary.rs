@@ -88,7 +88,7 @@ pub fn fit(line: &str, max: usize) -> String {
 /// The most telling sentences of `text` within `max` characters, in their original order.
 /// For a prompt the first sentence always leads (it says what was asked).
 fn gist(text: &str, max: usize, keep_first: bool) -> String {
-    let sentences = sentences(text);
+    let sentences = sentences(&bounded(text));
     if sentences.is_empty() || max == 0 {
         return String::new();
     }
@@ -133,6 +133,24 @@ fn gist(text: &str, max: usize, keep_first: bool) -> String {
         .collect::<Vec<_>>()
         .join(" ");
     fit(&joined, max)
+}
+
+/// The start and the end of a long text: where a turn states its request and its outcome.
+/// Bounds the work per turn, whatever a turn holds.
+fn bounded(text: &str) -> std::borrow::Cow<'_, str> {
+    const HEAD: usize = 6_000;
+    const TAIL: usize = 2_000;
+    if text.len() <= HEAD + TAIL {
+        return text.into();
+    }
+    let head_end = (0..=HEAD)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
+    let tail_start = (text.len() - TAIL..text.len())
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(text.len());
+    format!("{}\n{}", &text[..head_end], &text[tail_start..]).into()
 }
 
 /// Sentences with markdown noise and runs of white space removed.

@@ -51,7 +51,8 @@ const MIGRATIONS: &[&str] = &[
     );
 
     -- `key` in messages and details is a 64-bit hash of the entry's source identity (its
-    -- transcript uuid, message id and content...): re-reading a line stores nothing new.
+    -- transcript uuid, message id and content...): re-reading a line stores nothing new, as a
+    -- line always falls in the same turn. The unique index also serves lookups by turn.
 
     -- L2: the prompt and every assistant text, verbatim.
     CREATE TABLE messages (
@@ -62,9 +63,8 @@ const MIGRATIONS: &[&str] = &[
         text     TEXT NOT NULL,
         at       TEXT,
         key      INTEGER NOT NULL,
-        UNIQUE (session, key)
+        UNIQUE (turn, key)
     );
-    CREATE INDEX messages_by_turn ON messages (turn);
 
     -- L3: tool calls and results, thinking, attachments, system and host entries.
     CREATE TABLE details (
@@ -78,9 +78,8 @@ const MIGRATIONS: &[&str] = &[
         is_error     INTEGER NOT NULL DEFAULT 0,
         at           TEXT,
         key          INTEGER NOT NULL,
-        UNIQUE (session, key)
+        UNIQUE (turn, key)
     );
-    CREATE INDEX details_by_turn ON details (turn);
 
     -- Usage per assistant API message (the host splits one message over several lines).
     CREATE TABLE api_calls (
