@@ -6,7 +6,7 @@ use throughline::handoff;
 use throughline::home::Home;
 use throughline::hosts;
 use throughline::model::Host;
-use throughline::store::{SessionFilter, Store};
+use throughline::store::Store;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -25,18 +25,9 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let home = Home::locate()?;
     let mut store = Store::open(&home)?;
-    let session = match args.session.or_else(|| hosts::owner_session(Host::Claude)) {
-        Some(id) => store.session(&id)?,
-        None => store
-            .sessions(&SessionFilter {
-                project: super::current_project(),
-                limit: Some(1),
-            })?
-            .pop()
-            .ok_or_else(|| {
-                anyhow::anyhow!("no session recorded in this project; name one with --session")
-            })?,
-    };
+    // Run from inside Claude Code (the /tl command, or the model), "this session" is known.
+    let named = args.session.or_else(|| hosts::owner_session(Host::Claude));
+    let session = super::session_or_latest(&store, named.as_deref())?;
     let project = session.project.clone().unwrap_or_default();
     if args.cancel {
         let n = handoff::cancel(&mut store, &project)?;

@@ -22,7 +22,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use serde::Serialize;
 use throughline::home::Home;
-use throughline::store::Store;
+use throughline::model::Session;
+use throughline::store::{SessionFilter, Store};
 
 #[derive(Parser)]
 #[command(
@@ -101,6 +102,24 @@ fn print_json<T: Serialize + ?Sized>(value: &T) -> anyhow::Result<()> {
     serde_json::to_writer_pretty(&mut out, value)?;
     writeln!(out)?;
     Ok(())
+}
+
+/// The session named by `id` (or a unique prefix), else the latest of this project.
+fn session_or_latest(store: &Store, id: Option<&str>) -> anyhow::Result<Session> {
+    if let Some(id) = id {
+        return Ok(store.session(id)?);
+    }
+    store
+        .sessions(&SessionFilter {
+            project: current_project(),
+            limit: Some(1),
+        })?
+        .pop()
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "no session recorded in this project; name one (`throughline sessions --all`)"
+            )
+        })
 }
 
 /// The project the current directory belongs to, as sessions record it.

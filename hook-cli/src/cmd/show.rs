@@ -3,7 +3,6 @@
 
 use serde::Serialize;
 use throughline::model::{Role, Session, Turn};
-use throughline::store::SessionFilter;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -22,20 +21,7 @@ struct Shown {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let store = super::open_for_reading()?;
-    let session = match &args.session {
-        Some(id) => store.session(id)?,
-        None => store
-            .sessions(&SessionFilter {
-                project: super::current_project(),
-                limit: Some(1),
-            })?
-            .pop()
-            .ok_or_else(|| {
-                anyhow::anyhow!(
-                    "no session recorded in this project; name one (`throughline sessions --all`)"
-                )
-            })?,
-    };
+    let session = super::session_or_latest(&store, args.session.as_deref())?;
     let turns = store.turns(&session)?;
     if args.json {
         return super::print_json(&Shown { session, turns });
