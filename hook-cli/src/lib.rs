@@ -18,6 +18,9 @@ pub mod log;
 pub mod memory;
 pub mod model;
 pub mod project;
+pub mod recall;
+pub mod render;
+pub mod search;
 pub mod store;
 pub mod summary;
 

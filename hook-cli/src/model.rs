@@ -186,3 +186,111 @@ pub struct TurnDetail {
     pub turn: Turn,
     pub details: Vec<Detail>,
 }
+
+impl Turn {
+    /// The turn in one line, for `recall --oneline` and the injection. Until L1 summaries
+    /// exist this is the first line of the prompt; the summarizer replaces it here.
+    pub fn one_line(&self) -> String {
+        const MAX_CHARS: usize = 160;
+        let prompt = self
+            .messages
+            .iter()
+            .find(|m| m.role == Role::User)
+            .map(|m| m.text.as_str())
+            .unwrap_or("");
+        let line = prompt
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .unwrap_or("(no prompt)");
+        if line.chars().count() > MAX_CHARS {
+            let cut: String = line.chars().take(MAX_CHARS - 1).collect();
+            format!("{cut}…")
+        } else {
+            line.to_string()
+        }
+    }
+}
+
+/// Which layer a search hit comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Layer {
+    /// The conversation: prompts and assistant text.
+    L2,
+    /// Detail: tool calls and output, thinking, subagents.
+    L3,
+}
+
+impl Layer {
+    /// `l2` or `l3`.
+    pub fn parse(s: &str) -> Option<Layer> {
+        match s.to_ascii_lowercase().as_str() {
+            "l2" => Some(Layer::L2),
+            "l3" => Some(Layer::L3),
+            _ => None,
+        }
+    }
+}
+
+/// One tool call of a turn with the result that answered it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ToolExchange {
+    /// 1-based position among the turn's tool calls (`detail <turn> --tool N`).
+    pub number: u32,
+    pub call: Detail,
+    /// None while the tool is still running or when the host recorded no result.
+    pub result: Option<Detail>,
+}
+
+impl TurnDetail {
+    pub fn tool_calls(&self) -> impl Iterator<Item = &Detail> {
+        self.details
+            .iter()
+            .filter(|d| d.kind == DetailKind::ToolCall)
+    }
+
+    /// The N-th tool call (1-based) paired with its result by `tool_use_id`.
+    pub fn tool_exchange(&self, number: u32) -> Result<ToolExchange, NoSuchPart> {
+        let missing = || NoSuchPart {
+            turn: self.turn.code.clone(),
+            what: "tool calls",
+            count: self.tool_calls().count(),
+        };
+        let index = number.checked_sub(1).ok_or_else(missing)? as usize;
+        let call = self.tool_calls().nth(index).ok_or_else(missing)?;
+        let result = call.tool_use_id.as_ref().and_then(|id| {
+            self.details
+                .iter()
+                .find(|d| d.kind == DetailKind::ToolResult && d.tool_use_id.as_ref() == Some(id))
+        });
+        Ok(ToolExchange {
+            number,
+            call: call.clone(),
+            result: result.cloned(),
+        })
+    }
+
+    /// The turn with only its N-th detail entry (1-based).
+    pub fn only_item(mut self, number: u32) -> Result<TurnDetail, NoSuchPart> {
+        let count = self.details.len();
+        self.details.retain(|d| d.index == number);
+        if self.details.is_empty() {
+            return Err(NoSuchPart {
+                turn: self.turn.code,
+                what: "detail entries",
+                count,
+            });
+        }
+        Ok(self)
+    }
+}
+
+/// A tool call or entry number a turn does not have.
+#[derive(Debug, thiserror::Error)]
+#[error("turn {turn} has {count} {what}, numbered from 1")]
+pub struct NoSuchPart {
+    pub turn: String,
+    pub what: &'static str,
+    pub count: usize,
+}

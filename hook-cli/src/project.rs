@@ -16,6 +16,12 @@ pub fn root_of(cwd: &str) -> String {
     }
 }
 
+/// The project of the current directory, as sessions record it.
+pub fn current() -> Option<String> {
+    let cwd = std::env::current_dir().ok()?;
+    Some(root_of(&cwd.to_string_lossy()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,6 +9,10 @@ mod hook;
 mod import;
 mod injections;
 mod install;
+#[cfg(feature = "mcp")]
+mod mcp;
+mod recall;
+mod search;
 mod sessions;
 mod show;
 mod stats;
@@ -68,6 +72,13 @@ pub enum Command {
     Stats(stats::Args),
     /// Replay a recorded session into a temporary memory and show what Throughline keeps
     Demo(demo::Args),
+    /// Find words in every prompt, answer, tool call, tool output and thought
+    Search(search::Args),
+    /// Earlier turns of a session, verbatim or one line each
+    Recall(recall::Args),
+    /// Serve search, recall, detail and sessions to an agent over MCP (stdio)
+    #[cfg(feature = "mcp")]
+    Mcp(mcp::Args),
 }
 
 impl Command {
@@ -88,6 +99,10 @@ impl Command {
             Command::Statusline(a) => statusline::run(a).map(|_| ExitCode::SUCCESS),
             Command::Stats(a) => stats::run(a).map(|_| ExitCode::SUCCESS),
             Command::Demo(a) => demo::run(a).map(|_| ExitCode::SUCCESS),
+            Command::Search(a) => search::run(a),
+            Command::Recall(a) => recall::run(a).map(|_| ExitCode::SUCCESS),
+            #[cfg(feature = "mcp")]
+            Command::Mcp(a) => mcp::run(a).map(|_| ExitCode::SUCCESS),
         }
     }
 }
@@ -124,6 +139,5 @@ fn session_or_latest(store: &Store, id: Option<&str>) -> anyhow::Result<Session>
 
 /// The project the current directory belongs to, as sessions record it.
 fn current_project() -> Option<String> {
-    let cwd = std::env::current_dir().ok()?;
-    Some(throughline::project::root_of(&cwd.to_string_lossy()))
+    throughline::project::current()
 }

@@ -1,6 +1,6 @@
 //! `throughline sessions`: recent sessions, grouped by project.
 
-use throughline::clock;
+use throughline::render;
 use throughline::store::SessionFilter;
 
 #[derive(clap::Args)]
@@ -24,7 +24,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let project = match (args.all, args.project) {
         (true, _) => None,
         (false, Some(p)) => Some(p),
-        (false, None) => super::current_project(),
+        (false, None) => throughline::project::current(),
     };
     let mut sessions = store.sessions(&SessionFilter {
         project: project.clone(),
@@ -58,24 +58,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .iter()
             .filter(|s| s.project.as_deref().unwrap_or("(unknown project)") == project)
         {
-            let when = s
-                .last_activity
-                .as_deref()
-                .or(s.started_at.as_deref())
-                .unwrap_or("");
-            let state = match (&s.ended_at, &s.end_reason) {
-                (Some(_), Some(reason)) => format!("ended: {reason}"),
-                (Some(_), None) => "ended".into(),
-                _ => "live".into(),
-            };
-            println!(
-                "  {}  {:>4} turns  {:<10}  {:<18}  {}",
-                &s.session_id[..s.session_id.len().min(8)],
-                s.turns,
-                clock::ago(when),
-                state,
-                s.model.as_deref().unwrap_or("")
-            );
+            println!("  {}", render::session_line(s));
         }
     }
     Ok(())

@@ -2,7 +2,8 @@
 //! line listing the detail that `throughline detail <turn>` can pull.
 
 use serde::Serialize;
-use throughline::model::{Role, Session, Turn};
+use throughline::model::{Session, Turn};
+use throughline::render::{self, Pointer};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -34,30 +35,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
     for turn in &turns {
         println!();
-        let heading = if turn.seq == 0 {
-            "before the first prompt".to_string()
-        } else {
-            format!("turn {}", turn.seq)
-        };
-        println!(
-            "── {} [{}] {}",
-            heading,
-            turn.code,
-            turn.started_at.as_deref().unwrap_or("")
-        );
-        for m in &turn.messages {
-            let who = match m.role {
-                Role::User => "you",
-                Role::Assistant => "assistant",
-            };
-            println!("{who}: {}", m.text);
-        }
-        if !turn.detail_summary.is_empty() {
-            println!(
-                "   detail: {}  (throughline detail {})",
-                turn.detail_summary, turn.code
-            );
-        }
+        print!("{}", render::turn(turn, Pointer::Cli));
     }
     Ok(())
 }

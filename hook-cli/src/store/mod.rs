@@ -5,6 +5,7 @@ mod chain;
 mod health;
 mod read;
 mod schema;
+mod search;
 mod write;
 
 use std::fs;
@@ -19,6 +20,7 @@ pub use chain::{Handoff, Injection, InjectionFilter, Trigger};
 
 pub use health::{Health, HostCapture};
 pub use read::{ContextSpend, SessionFilter, StoreStats};
+pub use search::{Matched, Matcher, SearchFilter, SCAN_ROWS};
 pub use write::{Cursor, SessionRow, Writer};
 
 use crate::home::Home;

@@ -165,6 +165,38 @@ impl Store {
         Ok(TurnDetail { turn, details })
     }
 
+    /// One turn (L2 and its detail summary), by code or unique prefix.
+    pub fn turn(&self, code: &str) -> Result<Turn> {
+        let (id, code, seq, started_at, session_id) = self.find_turn(code)?;
+        self.assemble_turn(id, code, seq, started_at, &session_id)
+    }
+
+    /// The last `count` turns of `session` before turn number `before_seq` (all turns when
+    /// None), oldest first. What came before the first prompt is left out.
+    pub fn recall(
+        &self,
+        session: &Session,
+        before_seq: Option<u32>,
+        count: u32,
+    ) -> Result<Vec<Turn>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, code, seq, started_at FROM turns
+             WHERE session = ?1 AND seq > 0 AND (?2 IS NULL OR seq < ?2)
+             ORDER BY seq DESC LIMIT ?3",
+        )?;
+        let mut rows: Vec<(i64, String, u32, Option<String>)> = stmt
+            .query_map(params![session.id, before_seq, count], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        rows.reverse();
+        rows.into_iter()
+            .map(|(id, code, seq, started_at)| {
+                self.assemble_turn(id, code, seq, started_at, &session.session_id)
+            })
+            .collect()
+    }
+
     fn find_turn(&self, code: &str) -> Result<(i64, String, u32, Option<String>, String)> {
         let code = code.trim().to_ascii_lowercase();
         if code.len() < 4 {

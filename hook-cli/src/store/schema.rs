@@ -147,6 +147,37 @@ const MIGRATIONS: &[&str] = &[
         turn    INTEGER PRIMARY KEY REFERENCES turns (id),
         text    TEXT NOT NULL
     );",
+    // 3: full-text search over L2 and the searchable part of L3 (docs/decisions/0002).
+    // Trigram tokens match any substring of three or more characters, so words need no
+    // spaces around them (Japanese, Chinese) and identifiers match in part.
+    "CREATE VIRTUAL TABLE messages_fts USING fts5 (
+        text, content = 'messages', content_rowid = 'id', tokenize = 'trigram'
+    );
+    CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+        INSERT INTO messages_fts (rowid, text) VALUES (new.id, new.text);
+    END;
+    CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+        INSERT INTO messages_fts (messages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    END;
+    INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');
+
+    -- Tool calls and output, thinking and subagent text; host context (attachments, system
+    -- entries) stays out. Bodies are indexed up to 64 KiB characters each.
+    CREATE VIRTUAL TABLE details_fts USING fts5 (
+        body, content = 'details', content_rowid = 'id', tokenize = 'trigram'
+    );
+    CREATE TRIGGER details_fts_insert AFTER INSERT ON details
+    WHEN new.kind IN ('tool_call', 'tool_result', 'thinking', 'subagent') BEGIN
+        INSERT INTO details_fts (rowid, body) VALUES (new.id, substr(new.body, 1, 65536));
+    END;
+    CREATE TRIGGER details_fts_delete AFTER DELETE ON details
+    WHEN old.kind IN ('tool_call', 'tool_result', 'thinking', 'subagent') BEGIN
+        INSERT INTO details_fts (details_fts, rowid, body)
+        VALUES ('delete', old.id, substr(old.body, 1, 65536));
+    END;
+    INSERT INTO details_fts (rowid, body)
+        SELECT id, substr(body, 1, 65536) FROM details
+        WHERE kind IN ('tool_call', 'tool_result', 'thinking', 'subagent');",
 ];
 
 /// The schema version this build writes.

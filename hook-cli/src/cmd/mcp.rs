@@ -1,0 +1,259 @@
+//! `throughline mcp`: an MCP server on stdio, so the agent itself can search its memory, recall
+//! earlier turns and pull any tool output in full. Each tool is a thin layer over the library
+//! and answers in the same text the CLI prints, cut to a size a model can take in, with a
+//! pointer to the rest.
+//!
+//! Only this verb starts an async runtime; hooks never touch it.
+
+use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
+use rmcp::{schemars, tool, tool_handler, tool_router, ServerHandler, ServiceExt};
+use serde::Deserialize;
+use throughline::home::Home;
+use throughline::model::Layer;
+use throughline::recall;
+use throughline::render::{self, Pointer};
+use throughline::search;
+use throughline::store::{SessionFilter, Store};
+
+/// Most characters one tool result carries; longer ones end with where to get the rest.
+const MAX_RESULT_CHARS: usize = 8_000;
+const DEFAULT_HITS: u32 = 5;
+const MAX_HITS: u32 = 20;
+const DEFAULT_TURNS: u32 = 5;
+const MAX_TURNS: u32 = 50;
+
+#[derive(clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let service = Memory::new().serve(rmcp::transport::stdio()).await?;
+        service.waiting().await?;
+        anyhow::Ok(())
+    })
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+struct SearchArgs {
+    /// Words to find, in any language (Japanese and Chinese need no spaces). Every word must
+    /// occur; "double quotes" keep a phrase together.
+    query: String,
+    /// Search every project instead of only the current one.
+    #[serde(default)]
+    all_projects: bool,
+    /// Only this session (id or unique prefix), whatever its project.
+    session: Option<String>,
+    /// "l2": only prompts and assistant text; "l3": only tool calls, tool output and thinking.
+    layer: Option<String>,
+    /// Only calls and output of this tool, e.g. "Bash".
+    tool: Option<String>,
+    /// Only entries newer than a duration ("7d", "12h") or a date ("2026-11-30").
+    since: Option<String>,
+    /// How many hits (default 5, at most 20).
+    limit: Option<u32>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+struct DetailArgs {
+    /// Turn id, as search and recall show it (e.g. "k3f9a2c").
+    turn: String,
+    /// Only the N-th tool call of the turn (1-based), with its full output.
+    tool: Option<u32>,
+    /// Only the N-th detail entry of the turn (1-based).
+    item: Option<u32>,
+    /// Start at this character, to read on where a previous answer stopped.
+    #[serde(default)]
+    offset: usize,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+struct RecallArgs {
+    /// Only turns before this turn id; its session is recalled.
+    before: Option<String>,
+    /// How many turns, the latest ones (default 5, at most 50).
+    last: Option<u32>,
+    /// One line per turn instead of the conversation verbatim.
+    #[serde(default)]
+    oneline: bool,
+    /// Session id or unique prefix; default: the latest session of the current project.
+    session: Option<String>,
+    /// Start at this character, to read on where a previous answer stopped.
+    #[serde(default)]
+    offset: usize,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+struct SessionsArgs {
+    /// Sessions of every project instead of only the current one.
+    #[serde(default)]
+    all_projects: bool,
+    /// How many sessions (default 10).
+    limit: Option<u32>,
+}
+
+#[derive(Debug, Clone)]
+struct Memory {
+    tool_router: ToolRouter<Memory>,
+}
+
+fn open_store() -> Result<Store, String> {
+    let home = Home::locate().map_err(|e| e.to_string())?;
+    Store::open_read_only(&home).map_err(|e| e.to_string())
+}
+
+/// `text` from character `offset`, at most [`MAX_RESULT_CHARS`], ending with how to read on.
+fn page(text: &str, offset: usize, read_on: impl Fn(usize) -> String) -> String {
+    let (part, next) = render::page(text, offset, MAX_RESULT_CHARS);
+    match next {
+        Some(next) => format!(
+            "{part}\n[… {} more characters: {}]",
+            text.chars().count() - next,
+            read_on(next)
+        ),
+        None => part,
+    }
+}
+
+#[tool_router]
+impl Memory {
+    fn new() -> Memory {
+        Memory {
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    #[tool(
+        description = "Search the memory of past coding sessions (prompts, answers, tool calls, tool output, thinking) for words. Returns the best hits with a snippet each and the `detail` call that shows the whole entry."
+    )]
+    fn search(&self, Parameters(args): Parameters<SearchArgs>) -> Result<String, String> {
+        let store = open_store()?;
+        let layer = match args.layer.as_deref() {
+            Some(l) => Some(Layer::parse(l).ok_or(format!("layer {l:?}: use \"l2\" or \"l3\""))?),
+            None => None,
+        };
+        let project = if args.all_projects || args.session.is_some() {
+            None
+        } else {
+            throughline::project::current()
+        };
+        let request = search::Request {
+            query: args.query,
+            project: project.clone(),
+            session: args.session,
+            layer,
+            tool: args.tool,
+            since: args.since,
+            limit: args.limit.unwrap_or(DEFAULT_HITS).clamp(1, MAX_HITS),
+        };
+        let hits = search::search(&store, &request).map_err(|e| e.to_string())?;
+        if hits.is_empty() {
+            return Ok(match project {
+                Some(p) => format!("no matches in {p}; search again with all_projects: true"),
+                None => "no matches".to_string(),
+            });
+        }
+        let shown: Vec<String> = hits.iter().map(|h| h.render(Pointer::Mcp)).collect();
+        Ok(page(&shown.join("\n\n"), 0, |_| {
+            "ask for fewer hits (limit) or narrow the search".to_string()
+        }))
+    }
+
+    #[tool(
+        description = "One turn of a past session in full: the conversation and every tool call, output and thought. With `tool`, just that tool call and its complete output; with `item`, one entry. Long answers are paged: pass `offset` to read on."
+    )]
+    fn detail(&self, Parameters(args): Parameters<DetailArgs>) -> Result<String, String> {
+        let store = open_store()?;
+        let detail = store.turn_detail(&args.turn).map_err(|e| e.to_string())?;
+        let code = detail.turn.code.clone();
+        let (text, part) = match (args.tool, args.item) {
+            (Some(n), _) => {
+                let exchange = detail.tool_exchange(n).map_err(|e| e.to_string())?;
+                (render::tool_exchange(&code, &exchange), Some(("tool", n)))
+            }
+            (None, Some(n)) => {
+                let item = detail.only_item(n).map_err(|e| e.to_string())?;
+                (render::turn_detail(&item, false), Some(("item", n)))
+            }
+            (None, None) => (render::turn_detail(&detail, true), None),
+        };
+        Ok(page(&text, args.offset, |next| {
+            let mut call = render::detail_arguments(&code, part);
+            call["offset"] = next.into();
+            format!("detail {call}")
+        }))
+    }
+
+    #[tool(
+        description = "Earlier turns of a session, verbatim or one line each (oneline). By default the latest turns of the current project's latest session; `before` recalls the turns before a given turn."
+    )]
+    fn recall(&self, Parameters(args): Parameters<RecallArgs>) -> Result<String, String> {
+        let store = open_store()?;
+        let request = recall::Request {
+            session: args.session.clone(),
+            project: throughline::project::current(),
+            before: args.before.clone(),
+            last: args.last.unwrap_or(DEFAULT_TURNS).clamp(1, MAX_TURNS),
+        };
+        let recalled = recall::recall(&store, &request).map_err(|e| e.to_string())?;
+        let text = recall::render(&recalled, args.oneline, Pointer::Mcp);
+        Ok(page(&text, args.offset, |next| {
+            format!("call recall again with the same arguments and offset {next}")
+        }))
+    }
+
+    #[tool(
+        description = "Recorded sessions, most recent first: id, turns, last activity, state and model."
+    )]
+    fn sessions(&self, Parameters(args): Parameters<SessionsArgs>) -> Result<String, String> {
+        let store = open_store()?;
+        let project = (!args.all_projects)
+            .then(throughline::project::current)
+            .flatten();
+        let sessions = store
+            .sessions(&SessionFilter {
+                project: project.clone(),
+                limit: Some(args.limit.unwrap_or(10).clamp(1, 100)),
+            })
+            .map_err(|e| e.to_string())?;
+        if sessions.is_empty() {
+            return Ok(format!(
+                "no sessions recorded in {}",
+                project.as_deref().unwrap_or("any project")
+            ));
+        }
+        let lines: Vec<String> = sessions
+            .iter()
+            .map(|s| {
+                format!(
+                    "{}  {}",
+                    render::session_line(s),
+                    s.project.as_deref().unwrap_or("")
+                )
+            })
+            .collect();
+        Ok(page(&lines.join("\n"), 0, |_| {
+            "ask for fewer (limit)".to_string()
+        }))
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Memory {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new(
+                "throughline",
+                env!("CARGO_PKG_VERSION"),
+            ))
+            .with_instructions(
+                "Throughline keeps every turn of past coding sessions verbatim: prompts, answers, \
+                 tool calls with their full output, and thinking. Use `search` to find something \
+                 said or seen before, `detail` to read a turn or one tool output in full, \
+                 `recall` for the turns before a point, and `sessions` to list sessions.",
+            )
+    }
+}

@@ -1,0 +1,42 @@
+//! `throughline recall`: earlier turns of a session, verbatim or one line each — what the
+//! injection left out, one command away.
+
+use throughline::recall::{self, Request};
+use throughline::render::Pointer;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Only turns before this one (turn id or unique prefix); its session is recalled
+    #[arg(long)]
+    before: Option<String>,
+    /// How many turns (the latest ones)
+    #[arg(long, default_value_t = 5)]
+    last: u32,
+    /// One line per turn instead of the conversation verbatim
+    #[arg(long)]
+    oneline: bool,
+    /// Session id or unique prefix; default: the latest session of this project
+    #[arg(long)]
+    session: Option<String>,
+    /// Print JSON
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let store = super::open_for_reading()?;
+    let recalled = recall::recall(
+        &store,
+        &Request {
+            session: args.session,
+            project: throughline::project::current(),
+            before: args.before,
+            last: args.last,
+        },
+    )?;
+    if args.json {
+        return super::print_json(&recalled);
+    }
+    print!("{}", recall::render(&recalled, args.oneline, Pointer::Cli));
+    Ok(())
+}

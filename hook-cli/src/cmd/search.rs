@@ -1,0 +1,78 @@
+//! `throughline search <words>`: full-text search over the conversation (L2) and the detail
+//! (L3), best first, each hit with the command that shows all of it.
+
+use std::process::ExitCode;
+
+use throughline::model::Layer;
+use throughline::render::Pointer;
+use throughline::search::{self, Request};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Words to find, in any language; "quotes" keep a phrase together
+    #[arg(required = true, num_args = 1..)]
+    query: Vec<String>,
+    /// Search every project, not only the current one
+    #[arg(long)]
+    all: bool,
+    /// Only this session (id or unique prefix), whatever its project
+    #[arg(long, conflicts_with = "all")]
+    session: Option<String>,
+    /// Only the conversation (l2) or only tool calls, output and thinking (l3)
+    #[arg(long, value_parser = parse_layer)]
+    layer: Option<Layer>,
+    /// Only calls and output of this tool (e.g. Bash)
+    #[arg(long)]
+    tool: Option<String>,
+    /// Only entries newer than a duration (7d, 12h) or a date (2026-11-30)
+    #[arg(long)]
+    since: Option<String>,
+    /// How many hits at most
+    #[arg(long, default_value_t = 10)]
+    limit: u32,
+    /// Print JSON
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_layer(s: &str) -> Result<Layer, String> {
+    Layer::parse(s).ok_or_else(|| format!("{s:?} is not a layer; use l2 or l3"))
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let store = super::open_for_reading()?;
+    let project = if args.all || args.session.is_some() {
+        None
+    } else {
+        throughline::project::current()
+    };
+    let request = Request {
+        query: args.query.join(" "),
+        project: project.clone(),
+        session: args.session,
+        layer: args.layer,
+        tool: args.tool,
+        since: args.since,
+        limit: args.limit,
+    };
+    let hits = search::search(&store, &request)?;
+    if args.json {
+        super::print_json(&hits)?;
+    } else if hits.is_empty() {
+        match &project {
+            Some(p) => {
+                println!("no matches in {p}; `throughline search --all ...` searches every project")
+            }
+            None => println!("no matches"),
+        }
+    } else {
+        let shown: Vec<String> = hits.iter().map(|h| h.render(Pointer::Cli)).collect();
+        println!("{}", shown.join("\n\n"));
+    }
+    // Like grep: exit 1 when nothing matched, so scripts can tell.
+    Ok(if hits.is_empty() {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,155 @@
+//! Plain-text renderings shared by the CLI verbs and the MCP server, so a person and a model
+//! read the same thing. Each rendering says how to get more: a `throughline ...` command for a
+//! person, a tool call for a model.
+
+use crate::clock;
+use crate::model::{Detail, DetailKind, Role, Session, ToolExchange, Turn, TurnDetail};
+
+/// How a rendering points at more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pointer {
+    /// `throughline ...` commands.
+    Cli,
+    /// Calls of the MCP tools.
+    Mcp,
+}
+
+impl Pointer {
+    /// How to see one turn in full, or one part of it (`("tool", 2)`, `("item", 5)`).
+    pub fn detail(self, turn: &str, part: Option<(&str, u32)>) -> String {
+        match (self, part) {
+            (Pointer::Cli, Some((flag, n))) => format!("throughline detail {turn} --{flag} {n}"),
+            (Pointer::Cli, None) => format!("throughline detail {turn}"),
+            (Pointer::Mcp, _) => format!("detail {}", detail_arguments(turn, part)),
+        }
+    }
+}
+
+/// The arguments of the MCP `detail` call for a turn or one part of it.
+pub fn detail_arguments(turn: &str, part: Option<(&str, u32)>) -> serde_json::Value {
+    let mut args = serde_json::json!({ "turn": turn });
+    if let Some((field, n)) = part {
+        args[field] = n.into();
+    }
+    args
+}
+
+/// Up to `max` characters of `text` from character `offset`, and where the next part starts
+/// when some is left.
+pub fn page(text: &str, offset: usize, max: usize) -> (String, Option<usize>) {
+    let part: String = text.chars().skip(offset).take(max).collect();
+    let end = offset + part.chars().count();
+    let more = text.chars().nth(end).is_some();
+    (part, more.then_some(end))
+}
+
+fn speaker(role: Role) -> &'static str {
+    match role {
+        Role::User => "you",
+        Role::Assistant => "assistant",
+    }
+}
+
+/// A turn's conversation verbatim, headed by its number and id, with its detail at a glance.
+pub fn turn(turn: &Turn, pointer: Pointer) -> String {
+    let heading = if turn.seq == 0 {
+        "before the first prompt".to_string()
+    } else {
+        format!("turn {}", turn.seq)
+    };
+    let mut out = format!(
+        "── {heading} [{}] {}\n",
+        turn.code,
+        turn.started_at.as_deref().unwrap_or("")
+    );
+    for m in &turn.messages {
+        out.push_str(&format!("{}: {}\n", speaker(m.role), m.text));
+    }
+    if !turn.detail_summary.is_empty() {
+        out.push_str(&format!(
+            "   detail: {}  ({})\n",
+            turn.detail_summary,
+            pointer.detail(&turn.code, None)
+        ));
+    }
+    out
+}
+
+/// `[code] one line`: a turn as `recall --oneline` lists it.
+pub fn turn_one_line(turn: &Turn) -> String {
+    format!("[{}] {}", turn.code, turn.one_line())
+}
+
+fn detail_heading(d: &Detail) -> String {
+    let name = d.name.as_deref().unwrap_or("");
+    let label = match d.kind {
+        DetailKind::ToolCall => format!("tool call {name}"),
+        DetailKind::ToolResult if d.is_error => "tool result (error)".to_string(),
+        kind => format!("{} {name}", kind.as_str()),
+    };
+    format!(
+        "[{}] {} {}",
+        d.index,
+        label.trim_end(),
+        d.tool_use_id.as_deref().unwrap_or("")
+    )
+    .trim_end()
+    .to_string()
+}
+
+/// A turn in full: the conversation (unless only some entries were picked) and every detail.
+pub fn turn_detail(detail: &TurnDetail, with_conversation: bool) -> String {
+    let turn = &detail.turn;
+    let mut out = format!(
+        "turn {} (#{} of session {})\n",
+        turn.code, turn.seq, turn.session_id
+    );
+    if with_conversation {
+        for m in &turn.messages {
+            out.push_str(&format!("\n{}: {}\n", speaker(m.role), m.text));
+        }
+    }
+    for d in &detail.details {
+        out.push_str(&format!("\n{}\n{}\n", detail_heading(d), d.body));
+    }
+    out
+}
+
+/// One tool call with its input and its whole output.
+pub fn tool_exchange(turn: &str, exchange: &ToolExchange) -> String {
+    let call = &exchange.call;
+    let mut out = format!(
+        "turn {turn}, tool call {}: {}\n\ninput:\n{}\n",
+        exchange.number,
+        call.name.as_deref().unwrap_or("?"),
+        call.body
+    );
+    match &exchange.result {
+        Some(r) if r.is_error => out.push_str(&format!("\noutput (error):\n{}\n", r.body)),
+        Some(r) => out.push_str(&format!("\noutput:\n{}\n", r.body)),
+        None => out.push_str("\nno output recorded\n"),
+    }
+    out
+}
+
+/// `0f1b393e    12 turns  3m ago      live                claude-opus-4`
+pub fn session_line(s: &Session) -> String {
+    let when = s
+        .last_activity
+        .as_deref()
+        .or(s.started_at.as_deref())
+        .unwrap_or("");
+    let state = match (&s.ended_at, &s.end_reason) {
+        (Some(_), Some(reason)) => format!("ended: {reason}"),
+        (Some(_), None) => "ended".into(),
+        _ => "live".into(),
+    };
+    format!(
+        "{}  {:>4} turns  {:<10}  {:<18}  {}",
+        &s.session_id[..s.session_id.len().min(8)],
+        s.turns,
+        clock::ago(when),
+        state,
+        s.model.as_deref().unwrap_or("")
+    )
+}

@@ -1,0 +1,371 @@
+use super::*;
+use crate::home::Home;
+use crate::ingest::Record;
+use crate::model::{DetailKind, Host};
+use crate::render::Pointer;
+
+/// One session to store: its project, when it was active, and its turns as
+/// `(prompt, answer, [(tool, input, output)])`.
+struct Fixture<'a> {
+    id: &'a str,
+    project: &'a str,
+    at: &'a str,
+    turns: Vec<(&'a str, &'a str, Vec<(&'a str, &'a str, &'a str)>)>,
+}
+
+fn store_with(sessions: &[Fixture]) -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&Home::at(dir.path().join("home"))).unwrap();
+    let w = store.write().unwrap();
+    for f in sessions {
+        let mut s = w
+            .session(Host::Claude, f.id, Some(f.project), None)
+            .unwrap();
+        w.touch_session(s.id, Some(f.at), Some(f.at)).unwrap();
+        let mut turn = None;
+        let at = Some(f.at.to_string());
+        for (i, (prompt, answer, tools)) in f.turns.iter().enumerate() {
+            let mut records = vec![
+                Record::Prompt {
+                    key: format!("u:{i}"),
+                    text: prompt.to_string(),
+                    at: at.clone(),
+                },
+                Record::Answer {
+                    key: format!("a:{i}"),
+                    text: answer.to_string(),
+                    at: at.clone(),
+                },
+            ];
+            for (j, (tool, input, output)) in tools.iter().enumerate() {
+                let id = format!("{}-{i}-{j}", f.id);
+                records.push(Record::Detail {
+                    key: format!("c:{id}"),
+                    kind: DetailKind::ToolCall,
+                    name: Some(tool.to_string()),
+                    tool_use_id: Some(id.clone()),
+                    body: input.to_string(),
+                    is_error: false,
+                    at: at.clone(),
+                });
+                records.push(Record::Detail {
+                    key: format!("r:{id}"),
+                    kind: DetailKind::ToolResult,
+                    name: None,
+                    tool_use_id: Some(id),
+                    body: output.to_string(),
+                    is_error: false,
+                    at: at.clone(),
+                });
+            }
+            for r in &records {
+                w.apply(&mut s, &mut turn, r).unwrap();
+            }
+        }
+    }
+    w.commit().unwrap();
+    (dir, store)
+}
+
+fn request(query: &str) -> Request {
+    Request {
+        query: query.to_string(),
+        limit: 10,
+        ..Request::default()
+    }
+}
+
+fn found(store: &Store, req: &Request) -> Vec<Hit> {
+    search(store, req).unwrap()
+}
+
+fn corpus() -> (tempfile::TempDir, Store) {
+    store_with(&[
+        Fixture {
+            id: "old-session",
+            project: "/p/alpha",
+            at: "2025-01-10T10:00:00.000Z",
+            turns: vec![(
+                "Where is the retry policy configured?",
+                "The retry policy lives in config/retry.toml.",
+                vec![(
+                    "Bash",
+                    r#"{"command":"cat config/retry.toml"}"#,
+                    "max_attempts = 7\nbackoff = \"exponential\"\n",
+                )],
+            )],
+        },
+        Fixture {
+            id: "new-session",
+            project: "/p/alpha",
+            at: "2026-11-29T10:00:00.000Z",
+            turns: vec![
+                (
+                    "Tune the retry policy for the uploader.",
+                    "Raised the retry policy cap to 9 attempts.",
+                    vec![],
+                ),
+                (
+                    "データベースの移行はどこですか？",
+                    "移行スクリプトは db/migrate にあります。",
+                    vec![(
+                        "Read",
+                        r#"{"file_path":"db/migrate/001.sql"}"#,
+                        "CREATE TABLE 顧客 (id INTEGER);\n-- 数据库迁移完成\n",
+                    )],
+                ),
+            ],
+        },
+        Fixture {
+            id: "other-project",
+            project: "/p/beta",
+            at: "2026-11-29T11:00:00.000Z",
+            turns: vec![(
+                "Deploy checklist please",
+                "Checklist: build, tag, push. The retry policy is unrelated here.",
+                vec![("Bash", r#"{"command":"ls"}"#, "ok\n")],
+            )],
+        },
+    ])
+}
+
+#[test]
+fn terms_keep_quoted_phrases_and_literal_punctuation() {
+    assert_eq!(terms("  retry   policy "), ["retry", "policy"]);
+    assert_eq!(terms(r#""retry policy" toml"#), ["retry policy", "toml"]);
+    assert_eq!(terms(r#"foo"bar"#), [r#"foo"bar"#]);
+    assert_eq!(terms(r#""unbalanced quote"#), [r#""unbalanced"#, "quote"]);
+    assert_eq!(terms(r#""""#), Vec::<String>::new());
+    assert!(terms(" \t ").is_empty());
+}
+
+#[test]
+fn every_term_becomes_a_quoted_fts_string() {
+    let expr = |q: &str| fts_expression(&terms(q));
+    assert_eq!(
+        expr("retry AND policy"),
+        Some(r#""retry" "AND" "policy""#.into())
+    );
+    assert_eq!(
+        expr(r#"say "hi there" foo"bar"#),
+        Some(r#""say" "hi there" "foo""bar""#.into())
+    );
+    assert_eq!(
+        expr("a b c"),
+        None,
+        "terms under three characters go to the scan"
+    );
+    assert_eq!(expr("移行 データベース"), Some(r#""データベース""#.into()));
+}
+
+#[test]
+fn operator_like_input_never_breaks_the_query() {
+    let (_dir, store) = corpus();
+    for query in [
+        r#"foo"bar"#,
+        "AND",
+        "OR",
+        "NOT retry",
+        "*",
+        "(",
+        ")",
+        "retry*",
+        "NEAR(retry policy)",
+        r#""unbalanced"#,
+        r#"a"b"c""#,
+        "col:umn",
+        "^start",
+        "-minus +plus",
+        "{braces}",
+        "'single'",
+    ] {
+        if let Err(e) = search(&store, &request(query)) {
+            panic!("{query:?} failed: {e}");
+        }
+    }
+    // Operators are searched for as words, not obeyed.
+    assert!(found(&store, &request("NOT retry")).is_empty());
+    assert!(!found(&store, &request("retry policy")).is_empty());
+}
+
+#[test]
+fn an_empty_query_says_what_to_give() {
+    let (_dir, store) = corpus();
+    let err = search(&store, &request("   ")).unwrap_err().to_string();
+    assert!(err.contains("give one or more words"), "{err}");
+}
+
+#[test]
+fn more_matches_rank_higher_and_recent_sessions_break_ties() {
+    let (_dir, store) = corpus();
+    let hits = found(&store, &request("retry policy"));
+    assert!(hits.len() >= 4, "{hits:#?}");
+    assert!(hits.windows(2).all(|w| w[0].score <= w[1].score));
+    // The same sentence in an old and a new session: the new one first.
+    let position = |session: &str, role: &str| {
+        hits.iter()
+            .position(|h| h.session_id == session && h.role == role)
+            .unwrap()
+    };
+    assert!(position("new-session", "user") < position("old-session", "user"));
+}
+
+#[test]
+fn the_same_text_ranks_higher_in_a_recent_session() {
+    // Same text, two sessions a year apart.
+    let (_dir, store) = store_with(&[
+        Fixture {
+            id: "a-old",
+            project: "/p",
+            at: "2025-11-30T12:00:00.000Z",
+            turns: vec![("kettle descaling schedule", "", vec![])],
+        },
+        Fixture {
+            id: "b-new",
+            project: "/p",
+            at: "2026-11-30T11:00:00.000Z",
+            turns: vec![("kettle descaling schedule", "", vec![])],
+        },
+    ]);
+    let hits = found(&store, &request("descaling"));
+    let sessions: Vec<&str> = hits
+        .iter()
+        .filter(|h| h.role == "user")
+        .map(|h| h.session_id.as_str())
+        .collect();
+    assert_eq!(sessions, ["b-new", "a-old"]);
+}
+
+#[test]
+fn scope_by_project_session_layer_tool_and_time() {
+    let (_dir, store) = corpus();
+    let sessions = |req: &Request| {
+        let mut s: Vec<String> = found(&store, req)
+            .into_iter()
+            .map(|h| h.session_id)
+            .collect();
+        s.sort();
+        s.dedup();
+        s
+    };
+    let mut req = request("retry policy");
+    assert_eq!(
+        sessions(&req),
+        ["new-session", "old-session", "other-project"]
+    );
+    req.project = Some("/p/alpha".into());
+    assert_eq!(sessions(&req), ["new-session", "old-session"]);
+    req.session = Some("old-".into());
+    assert_eq!(sessions(&req), ["old-session"]);
+
+    let mut req = request("retry");
+    req.layer = Some(Layer::L3);
+    let hits = found(&store, &req);
+    assert!(hits.iter().all(|h| h.layer == Layer::L3), "{hits:#?}");
+    assert!(hits.iter().any(|h| h.role == "tool_call"));
+
+    let mut req = request("max_attempts");
+    req.tool = Some("Bash".into());
+    let hits = found(&store, &req);
+    assert_eq!(hits.len(), 1, "{hits:#?}");
+    assert_eq!(
+        (hits[0].role.as_str(), hits[0].tool.as_deref()),
+        ("tool_result", Some("Bash"))
+    );
+    req.tool = Some("Read".into());
+    assert!(found(&store, &req).is_empty());
+
+    let mut req = request("retry policy");
+    req.since = Some("2026-11-01".into());
+    assert_eq!(sessions(&req), ["new-session", "other-project"]);
+    req.since = Some("yesterday".into());
+    assert!(search(&store, &req)
+        .unwrap_err()
+        .to_string()
+        .contains("neither a duration"));
+}
+
+#[test]
+fn japanese_and_chinese_match_without_spaces() {
+    let (_dir, store) = corpus();
+    let hits = found(&store, &request("データベース"));
+    assert_eq!(hits.len(), 1, "{hits:#?}");
+    assert_eq!(hits[0].role, "user");
+    assert!(
+        hits[0].snippet.contains("«データベース»"),
+        "{}",
+        hits[0].snippet
+    );
+    let hits = found(&store, &request("数据库迁移"));
+    assert_eq!(hits.len(), 1);
+    assert_eq!(
+        (hits[0].role.as_str(), hits[0].tool_index),
+        ("tool_result", Some(1))
+    );
+    assert_eq!(
+        hits[0].pointer(Pointer::Cli),
+        format!("throughline detail {} --tool 1", hits[0].turn)
+    );
+}
+
+#[test]
+fn short_terms_fall_back_to_a_scan_and_filter_long_ones() {
+    let (_dir, store) = corpus();
+    // Two characters: below the trigram size.
+    let hits = found(&store, &request("移行"));
+    let roles: Vec<&str> = hits.iter().map(|h| h.role.as_str()).collect();
+    assert!(
+        roles.contains(&"user") && roles.contains(&"assistant"),
+        "{hits:#?}"
+    );
+    assert!(hits.iter().all(|h| h.snippet.contains("«移行»")));
+    // A long term through the index, a short one as a filter on top.
+    let hits = found(&store, &request("policy 9"));
+    assert_eq!(hits.len(), 1, "{hits:#?}");
+    assert!(hits[0].snippet.contains("«9»"));
+    // Short ASCII ignores case like the index does.
+    assert!(!found(&store, &request("OK")).is_empty());
+}
+
+#[test]
+fn snippets_mark_every_match_around_the_first() {
+    let text = format!(
+        "{}Needle in the haystack, and another needle.{}",
+        "x".repeat(500),
+        "y".repeat(500)
+    );
+    let s = snippet(&text, &["needle".to_string()]);
+    assert!(s.starts_with('…') && s.ends_with('…'), "{s}");
+    assert!(
+        s.contains("«Needle» in the haystack, and another «needle»."),
+        "{s}"
+    );
+    assert!(
+        s.chars().count() < 2 * SNIPPET_CONTEXT + 60,
+        "{}",
+        s.chars().count()
+    );
+    assert_eq!(snippet("ÄBC äbc", &["äb".to_string()]), "«ÄB»C «äb»c");
+    assert_eq!(
+        snippet("line one\n\nline two", &["two".to_string()]),
+        "line one line «two»"
+    );
+}
+
+#[test]
+fn hits_point_at_the_whole_entry() {
+    let (_dir, store) = corpus();
+    let hits = found(&store, &request("max_attempts"));
+    let hit = &hits[0];
+    assert_eq!(hit.tool_index, Some(1));
+    assert_eq!(
+        hit.pointer(Pointer::Mcp),
+        format!(r#"detail {{"tool":1,"turn":"{}"}}"#, hit.turn)
+    );
+    let rendered = hit.render(Pointer::Cli);
+    assert!(
+        rendered.contains(&format!("throughline detail {} --tool 1", hit.turn)),
+        "{rendered}"
+    );
+    assert!(rendered.contains("tool_result Bash"), "{rendered}");
+}

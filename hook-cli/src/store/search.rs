@@ -1,0 +1,196 @@
+//! Full-text search over L2 (`messages_fts`) and L3 (`details_fts`), both trigram FTS5 indexes
+//! kept in step with capture by triggers (schema migration 2). The query language is built by
+//! `crate::search`; this module only runs it.
+
+use rusqlite::{params_from_iter, types::Value, Row};
+
+use super::{Result, Store};
+use crate::model::Layer;
+
+/// L3 kinds that are indexed (and scanned by the short-query fallback). Migration 2 names the
+/// same kinds in its triggers.
+const SEARCHABLE_KINDS: &str = "'tool_call', 'tool_result', 'thinking', 'subagent'";
+
+/// How many of the most recent entries of each layer a query without any indexed term
+/// (every word shorter than three characters) scans.
+pub const SCAN_ROWS: i64 = 20_000;
+
+/// Recent sessions rank higher: a score is multiplied by `1 + 1 / (1 + age / RECENCY_DAYS)`,
+/// so a session active today counts double and one a year old barely more than once.
+const RECENCY_DAYS: f64 = 14.0;
+
+/// What to search and where.
+#[derive(Debug, Clone, Default)]
+pub struct SearchFilter {
+    /// Only sessions of this project.
+    pub project: Option<String>,
+    /// Only this session (store row id).
+    pub session: Option<i64>,
+    /// Only this layer.
+    pub layer: Option<Layer>,
+    /// Only calls and results of this tool (implies L3).
+    pub tool: Option<String>,
+    /// Only entries at or after this time (RFC 3339 text).
+    pub since: Option<String>,
+    /// The current time, for the recency weight.
+    pub now: String,
+    pub limit: u32,
+}
+
+/// How the rows are found.
+#[derive(Debug, Clone)]
+pub struct Matcher<'a> {
+    /// An FTS5 expression, or None to scan the most recent [`SCAN_ROWS`] entries.
+    pub fts: Option<&'a str>,
+    /// Lower-case (ASCII) strings every matching entry must contain as well.
+    pub contains: &'a [String],
+}
+
+/// One matching entry, best first.
+#[derive(Debug, Clone)]
+pub struct Matched {
+    pub turn: String,
+    pub session_id: String,
+    pub at: Option<String>,
+    pub layer: Layer,
+    /// `user` / `assistant` in L2, the detail kind in L3.
+    pub role: String,
+    pub tool: Option<String>,
+    /// 1-based position of the tool call among the turn's calls (calls and results).
+    pub tool_index: Option<u32>,
+    /// 1-based position among the turn's detail entries (`detail --item`).
+    pub item: Option<u32>,
+    pub text: String,
+    /// Lower is better (BM25 as FTS5 gives it, weighted by recency).
+    pub score: f64,
+}
+
+fn matched(layer: Layer) -> impl Fn(&Row) -> rusqlite::Result<Matched> {
+    move |r| {
+        Ok(Matched {
+            turn: r.get(0)?,
+            session_id: r.get(1)?,
+            at: r.get(2)?,
+            layer,
+            role: r.get(3)?,
+            tool: r.get(4)?,
+            tool_index: r.get::<_, Option<u32>>(5)?.filter(|n| *n > 0),
+            item: r.get(6)?,
+            text: r.get(7)?,
+            score: r.get(8)?,
+        })
+    }
+}
+
+impl Store {
+    /// Entries matching `matcher` within `filter`, best first, at most `filter.limit`.
+    pub fn search(&self, matcher: &Matcher, filter: &SearchFilter) -> Result<Vec<Matched>> {
+        let mut found = Vec::new();
+        if filter.layer != Some(Layer::L3) && filter.tool.is_none() {
+            found.extend(self.search_layer(Layer::L2, matcher, filter)?);
+        }
+        if filter.layer != Some(Layer::L2) {
+            found.extend(self.search_layer(Layer::L3, matcher, filter)?);
+        }
+        found.sort_by(|a, b| a.score.total_cmp(&b.score));
+        found.truncate(filter.limit as usize);
+        Ok(found)
+    }
+
+    fn search_layer(
+        &self,
+        layer: Layer,
+        matcher: &Matcher,
+        filter: &SearchFilter,
+    ) -> Result<Vec<Matched>> {
+        // ?1 project, ?2 session, ?3 since, ?4 limit, ?5 tool, ?6 now, ?7 FTS query or scan
+        // size, ?8.. the strings every entry must contain.
+        let (table, fts, row, text, columns) = match layer {
+            Layer::L2 => (
+                "messages",
+                "messages_fts",
+                "m",
+                "m.text",
+                "m.role, NULL AS tool, NULL, NULL".to_string(),
+            ),
+            Layer::L3 => (
+                "details",
+                "details_fts",
+                "d",
+                "d.body",
+                format!(
+                    "d.kind, {TOOL_NAME} AS tool,
+                     CASE WHEN d.kind IN ('tool_call', 'tool_result') THEN
+                        (SELECT count(*) FROM details c WHERE c.turn = d.turn
+                            AND c.kind = 'tool_call' AND c.id <= {CALL_ID}) END,
+                     (SELECT count(*) FROM details c WHERE c.turn = d.turn AND c.id <= d.id)"
+                ),
+            ),
+        };
+        let recency = format!(
+            "(1.0 + 1.0 / (1.0 + max(0.0, julianday(?6)
+                - julianday(coalesce(s.last_activity, s.started_at, ?6))) / {RECENCY_DAYS}))"
+        );
+        let (source, rowid, matches, score) = match matcher.fts {
+            Some(_) => (
+                fts.to_string(),
+                format!("{fts}.rowid"),
+                format!("{fts} MATCH ?7"),
+                format!("bm25({fts}) * {recency}"),
+            ),
+            None => (
+                format!("(SELECT id FROM {table} ORDER BY id DESC LIMIT ?7) recent"),
+                "recent.id".to_string(),
+                match layer {
+                    Layer::L2 => "1".to_string(),
+                    Layer::L3 => format!("d.kind IN ({SEARCHABLE_KINDS})"),
+                },
+                // No text rank without the index: newer is better.
+                format!("-julianday(coalesce({row}.at, s.last_activity, ?6))"),
+            ),
+        };
+        let contains: String = (0..matcher.contains.len())
+            .map(|i| format!(" AND instr(lower({text}), ?{}) > 0", i + 8))
+            .collect();
+        let sql = format!(
+            "SELECT t.code, s.session_id, {row}.at, {columns}, {text}, {score} AS score
+             FROM {source}
+             JOIN {table} {row} ON {row}.id = {rowid}
+             JOIN turns t ON t.id = {row}.turn
+             JOIN sessions s ON s.id = {row}.session
+             WHERE {matches}
+               AND (?1 IS NULL OR s.project = ?1)
+               AND (?2 IS NULL OR s.id = ?2)
+               AND (?3 IS NULL OR {row}.at >= ?3)
+               AND (?5 IS NULL OR tool = ?5)
+               {contains}
+             ORDER BY score LIMIT ?4"
+        );
+        let mut values: Vec<Value> = vec![
+            filter.project.clone().into(),
+            filter.session.into(),
+            filter.since.clone().into(),
+            i64::from(filter.limit).into(),
+            filter.tool.clone().into(),
+            filter.now.clone().into(),
+            match matcher.fts {
+                Some(q) => q.to_string().into(),
+                None => SCAN_ROWS.into(),
+            },
+        ];
+        values.extend(matcher.contains.iter().map(|c| Value::from(c.clone())));
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map(params_from_iter(values), matched(layer))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+}
+
+/// The row id of the tool call a detail belongs to (itself for a call).
+const CALL_ID: &str = "CASE d.kind WHEN 'tool_call' THEN d.id ELSE
+    (SELECT c2.id FROM details c2 WHERE c2.turn = d.turn AND c2.kind = 'tool_call'
+        AND c2.tool_use_id = d.tool_use_id) END";
+
+/// The tool a call or result belongs to: results name it through their call.
+const TOOL_NAME: &str = "CASE d.kind WHEN 'tool_call' THEN d.name WHEN 'tool_result' THEN
+    (SELECT c3.name FROM details c3 WHERE c3.turn = d.turn AND c3.kind = 'tool_call'
+        AND c3.tool_use_id = d.tool_use_id) END";
