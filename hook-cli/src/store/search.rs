@@ -2,7 +2,7 @@
 //! kept in step with capture by triggers (schema migration 2). The query language is built by
 //! `crate::search`; this module only runs it.
 
-use rusqlite::{params_from_iter, types::Value, Row};
+use rusqlite::{params, params_from_iter, types::Value, OptionalExtension, Row};
 
 use super::{Result, Store};
 use crate::model::Layer;
@@ -13,11 +13,15 @@ const SEARCHABLE_KINDS: &str = "'tool_call', 'tool_result', 'thinking', 'subagen
 
 /// How many of the most recent entries of each layer a query without any indexed term
 /// (every word shorter than three characters) scans.
-pub const SCAN_ROWS: i64 = 20_000;
+pub const SCAN_ROWS: i64 = 5_000;
 
-/// Recent sessions rank higher: a score is multiplied by `1 + 1 / (1 + age / RECENCY_DAYS)`,
-/// so a session active today counts double and one a year old barely more than once.
-const RECENCY_DAYS: f64 = 14.0;
+/// Recent sessions rank higher: a score is multiplied by `1 + 1 / (1 + age / 14 days)`, so a
+/// session active today counts double and one a year old barely more than once.
+const RECENCY: &str = "(1.0 + 1.0 / (1.0 + max(0.0, julianday(?6)
+    - julianday(coalesce(s.last_activity, s.started_at, ?6))) / 14.0))";
+
+/// How many of the newest matches of each layer are ranked (see `window_start`).
+pub const RANK_WINDOW: i64 = 2_000;
 
 /// What to search and where.
 #[derive(Debug, Clone, Default)]
@@ -103,40 +107,21 @@ impl Store {
         matcher: &Matcher,
         filter: &SearchFilter,
     ) -> Result<Vec<Matched>> {
-        // ?1 project, ?2 session, ?3 since, ?4 limit, ?5 tool, ?6 now, ?7 FTS query or scan
-        // size, ?8.. the strings every entry must contain.
-        let (table, fts, row, text, columns) = match layer {
-            Layer::L2 => (
-                "messages",
-                "messages_fts",
-                "m",
-                "m.text",
-                "m.role, NULL AS tool, NULL, NULL".to_string(),
-            ),
-            Layer::L3 => (
-                "details",
-                "details_fts",
-                "d",
-                "d.body",
-                format!(
-                    "d.kind, {TOOL_NAME} AS tool,
-                     CASE WHEN d.kind IN ('tool_call', 'tool_result') THEN
-                        (SELECT count(*) FROM details c WHERE c.turn = d.turn
-                            AND c.kind = 'tool_call' AND c.id <= {CALL_ID}) END,
-                     (SELECT count(*) FROM details c WHERE c.turn = d.turn AND c.id <= d.id)"
-                ),
-            ),
+        let (table, fts, row, text) = match layer {
+            Layer::L2 => ("messages", "messages_fts", "m", "m.text"),
+            Layer::L3 => ("details", "details_fts", "d", "d.body"),
         };
-        let recency = format!(
-            "(1.0 + 1.0 / (1.0 + max(0.0, julianday(?6)
-                - julianday(coalesce(s.last_activity, s.started_at, ?6))) / {RECENCY_DAYS}))"
-        );
-        let (source, rowid, matches, score) = match matcher.fts {
-            Some(_) => (
+        let (source, rowid, matches, score, window_start) = match matcher.fts {
+            Some(query) => (
                 fts.to_string(),
                 format!("{fts}.rowid"),
                 format!("{fts} MATCH ?7"),
-                format!("bm25({fts}) * {recency}"),
+                format!("bm25({fts}) * {RECENCY}"),
+                // One session is small: rank all of it.
+                match filter.session {
+                    Some(_) => 0,
+                    None => self.window_start(fts, query)?,
+                },
             ),
             None => (
                 format!("(SELECT id FROM {table} ORDER BY id DESC LIMIT ?7) recent"),
@@ -147,24 +132,49 @@ impl Store {
                 },
                 // No text rank without the index: newer is better.
                 format!("-julianday(coalesce({row}.at, s.last_activity, ?6))"),
+                0,
+            ),
+        };
+        let (tool, columns) = match layer {
+            Layer::L2 => ("NULL", "m.role, NULL, NULL, NULL".to_string()),
+            Layer::L3 => (
+                TOOL_NAME,
+                format!(
+                    "d.kind, {TOOL_NAME},
+                     CASE WHEN d.kind IN ('tool_call', 'tool_result') THEN
+                        (SELECT count(*) FROM details c WHERE c.turn = d.turn
+                            AND c.kind = 'tool_call' AND c.id <= {CALL_ID}) END,
+                     (SELECT count(*) FROM details c WHERE c.turn = d.turn AND c.id <= d.id)"
+                ),
             ),
         };
         let contains: String = (0..matcher.contains.len())
-            .map(|i| format!(" AND instr(lower({text}), ?{}) > 0", i + 8))
+            .map(|i| format!(" AND instr(lower({text}), ?{}) > 0", i + 9))
             .collect();
+        // Rank on row ids and scores alone, then read the few best rows in full: a frequent
+        // word must not load every matching tool output.
+        // ?1 project, ?2 session, ?3 since, ?4 limit, ?5 tool, ?6 now, ?7 FTS query or scan
+        // size, ?8 first row id to rank, ?9.. strings every entry must contain.
         let sql = format!(
-            "SELECT t.code, s.session_id, {row}.at, {columns}, {text}, {score} AS score
-             FROM {source}
-             JOIN {table} {row} ON {row}.id = {rowid}
+            "WITH best AS (
+                SELECT {row}.id AS id, {score} AS score
+                FROM {source}
+                JOIN {table} {row} ON {row}.id = {rowid}
+                JOIN sessions s ON s.id = {row}.session
+                WHERE {matches} AND {rowid} >= ?8
+                  AND (?1 IS NULL OR s.project = ?1)
+                  AND (?2 IS NULL OR s.id = ?2)
+                  AND (?3 IS NULL OR {row}.at >= ?3)
+                  AND (?5 IS NULL OR {tool} = ?5)
+                  {contains}
+                ORDER BY score LIMIT ?4
+             )
+             SELECT t.code, s.session_id, {row}.at, {columns}, {text}, best.score
+             FROM best
+             JOIN {table} {row} ON {row}.id = best.id
              JOIN turns t ON t.id = {row}.turn
              JOIN sessions s ON s.id = {row}.session
-             WHERE {matches}
-               AND (?1 IS NULL OR s.project = ?1)
-               AND (?2 IS NULL OR s.id = ?2)
-               AND (?3 IS NULL OR {row}.at >= ?3)
-               AND (?5 IS NULL OR tool = ?5)
-               {contains}
-             ORDER BY score LIMIT ?4"
+             ORDER BY best.score"
         );
         let mut values: Vec<Value> = vec![
             filter.project.clone().into(),
@@ -177,11 +187,25 @@ impl Store {
                 Some(q) => q.to_string().into(),
                 None => SCAN_ROWS.into(),
             },
+            window_start.into(),
         ];
         values.extend(matcher.contains.iter().map(|c| Value::from(c.clone())));
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map(params_from_iter(values), matched(layer))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The oldest row id worth ranking: a query matching more than [`RANK_WINDOW`] entries of
+    /// a layer is ranked among the newest of them only, so a frequent word stays fast.
+    fn window_start(&self, fts: &str, query: &str) -> Result<i64> {
+        Ok(self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT rowid FROM {fts} WHERE {fts} MATCH ?1 ORDER BY rowid DESC LIMIT 1 OFFSET ?2"
+            ))?
+            .query_row(params![query, RANK_WINDOW - 1], |r| r.get(0))
+            .optional()?
+            .unwrap_or(0))
     }
 }
 
