@@ -1,6 +1,6 @@
 //! Search benchmark (run by `bench/search.sh`): builds a memory of generated sessions with
 //! planted facts — in prompts, in assistant text and inside tool output, in English and
-//! Japanese, each next to decoys that share its words — then reports
+//! Japanese, each next to decoys that share its code name — then reports
 //!
 //! * recall@3: how often the entry holding a fact is among the first three hits;
 //! * characters returned per fact found (the hits as the MCP `search` tool renders them);

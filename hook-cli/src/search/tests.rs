@@ -211,6 +211,39 @@ fn more_matches_rank_higher_and_recent_sessions_break_ties() {
 }
 
 #[test]
+fn bm25_ranks_the_entry_most_about_the_words_first() {
+    let filler = "unrelated words about something else entirely. ".repeat(40);
+    let long = format!("{filler} the kettle is here {filler}");
+    let (_dir, store) = store_with(&[Fixture {
+        id: "s",
+        project: "/p",
+        at: "2026-11-29T10:00:00.000Z",
+        turns: vec![
+            (long.as_str(), "", vec![]),
+            ("kettle descaling: the kettle needs descaling", "", vec![]),
+            (long.as_str(), "kettle", vec![]),
+        ],
+    }]);
+    let mut req = request("kettle descaling");
+    req.limit = 1;
+    let hits = found(&store, &req);
+    assert_eq!(hits.len(), 1);
+    assert!(
+        hits[0].snippet.starts_with("«kettle» «descaling»"),
+        "{hits:#?}"
+    );
+    // More matches than the answer holds: ranked by BM25 (negative, lower is better).
+    let mut req = request("kettle");
+    req.limit = 2;
+    let hits = found(&store, &req);
+    assert!(hits.iter().all(|h| h.score < 0.0), "{hits:#?}");
+    assert!(
+        hits.iter().all(|h| h.chars < 100),
+        "the short entries are most about it: {hits:#?}"
+    );
+}
+
+#[test]
 fn the_same_text_ranks_higher_in_a_recent_session() {
     // Same text, two sessions a year apart.
     let (_dir, store) = store_with(&[

@@ -2,7 +2,7 @@
 //! kept in step with capture by triggers (schema migration 2). The query language is built by
 //! `crate::search`; this module only runs it.
 
-use rusqlite::{params, params_from_iter, types::Value, OptionalExtension, Row};
+use rusqlite::{params, params_from_iter, types::Value, Row};
 
 use super::{Result, Store};
 use crate::model::Layer;
@@ -20,7 +20,7 @@ pub const SCAN_ROWS: i64 = 5_000;
 const RECENCY: &str = "(1.0 + 1.0 / (1.0 + max(0.0, julianday(?6)
     - julianday(coalesce(s.last_activity, s.started_at, ?6))) / 14.0))";
 
-/// How many of the newest matches of each layer are ranked (see `window_start`).
+/// How many of the newest matches of each layer are ranked (see `Store::plan`).
 pub const RANK_WINDOW: i64 = 2_000;
 
 /// What to search and where.
@@ -48,6 +48,12 @@ pub struct Matcher<'a> {
     pub fts: Option<&'a str>,
     /// Lower-case (ASCII) strings every matching entry must contain as well.
     pub contains: &'a [String],
+}
+
+/// How to search one layer.
+struct Plan {
+    matches: i64,
+    start: i64,
 }
 
 /// One matching entry, best first.
@@ -89,16 +95,60 @@ fn matched(layer: Layer) -> impl Fn(&Row) -> rusqlite::Result<Matched> {
 impl Store {
     /// Entries matching `matcher` within `filter`, best first, at most `filter.limit`.
     pub fn search(&self, matcher: &Matcher, filter: &SearchFilter) -> Result<Vec<Matched>> {
-        let mut found = Vec::new();
+        let mut layers = Vec::new();
         if filter.layer != Some(Layer::L3) && filter.tool.is_none() {
-            found.extend(self.search_layer(Layer::L2, matcher, filter)?);
+            layers.push(Layer::L2);
         }
         if filter.layer != Some(Layer::L2) {
-            found.extend(self.search_layer(Layer::L3, matcher, filter)?);
+            layers.push(Layer::L3);
+        }
+        let plans = layers
+            .into_iter()
+            .map(|layer| Ok((layer, self.plan(layer, matcher, filter)?)))
+            .collect::<Result<Vec<_>>>()?;
+        // BM25 counts, for every term, the entries holding it in the whole index; when all
+        // matches fit in the answer there is nothing to rank, so skip that cost.
+        let matches = plans
+            .iter()
+            .fold(0i64, |n, (_, p)| n.saturating_add(p.matches));
+        let ranked = matches > i64::from(filter.limit);
+        let mut found = Vec::new();
+        for (layer, plan) in plans {
+            found.extend(self.search_layer(layer, matcher, filter, plan.start, ranked)?);
         }
         found.sort_by(|a, b| a.score.total_cmp(&b.score));
         found.truncate(filter.limit as usize);
         Ok(found)
+    }
+
+    /// How many entries of a layer match (counting up to [`RANK_WINDOW`], before scoping) and
+    /// the oldest row id worth ranking: a query matching more than the window is ranked among
+    /// its newest matches only, so a frequent word stays fast. One session is small: all of it
+    /// is ranked.
+    fn plan(&self, layer: Layer, matcher: &Matcher, filter: &SearchFilter) -> Result<Plan> {
+        let Some(query) = matcher.fts else {
+            // A scan: no index to count with.
+            return Ok(Plan {
+                matches: i64::MAX,
+                start: 0,
+            });
+        };
+        let fts = match layer {
+            Layer::L2 => "messages_fts",
+            Layer::L3 => "details_fts",
+        };
+        let (matches, oldest): (i64, Option<i64>) = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT count(*), min(rowid) FROM
+                    (SELECT rowid FROM {fts} WHERE {fts} MATCH ?1 ORDER BY rowid DESC LIMIT ?2)"
+            ))?
+            .query_row(params![query, RANK_WINDOW], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let start = match (filter.session, oldest) {
+            (None, Some(oldest)) if matches >= RANK_WINDOW => oldest,
+            _ => 0,
+        };
+        Ok(Plan { matches, start })
     }
 
     fn search_layer(
@@ -106,21 +156,24 @@ impl Store {
         layer: Layer,
         matcher: &Matcher,
         filter: &SearchFilter,
+        window_start: i64,
+        ranked: bool,
     ) -> Result<Vec<Matched>> {
         let (table, fts, row, text) = match layer {
             Layer::L2 => ("messages", "messages_fts", "m", "m.text"),
             Layer::L3 => ("details", "details_fts", "d", "d.body"),
         };
-        let (source, rowid, matches, score, window_start) = match matcher.fts {
-            Some(query) => (
+        // Unranked (a scan, or every match fits in the answer): newer is better.
+        let newest_first = format!("-julianday(coalesce({row}.at, s.last_activity, ?6))");
+        let (source, rowid, matches, score) = match matcher.fts {
+            Some(_) => (
                 fts.to_string(),
                 format!("{fts}.rowid"),
                 format!("{fts} MATCH ?7"),
-                format!("bm25({fts}) * {RECENCY}"),
-                // One session is small: rank all of it.
-                match filter.session {
-                    Some(_) => 0,
-                    None => self.window_start(fts, query)?,
+                if ranked {
+                    format!("bm25({fts}) * {RECENCY}")
+                } else {
+                    newest_first
                 },
             ),
             None => (
@@ -130,9 +183,7 @@ impl Store {
                     Layer::L2 => "1".to_string(),
                     Layer::L3 => format!("d.kind IN ({SEARCHABLE_KINDS})"),
                 },
-                // No text rank without the index: newer is better.
-                format!("-julianday(coalesce({row}.at, s.last_activity, ?6))"),
-                0,
+                newest_first,
             ),
         };
         let (tool, columns) = match layer {
@@ -193,19 +244,6 @@ impl Store {
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map(params_from_iter(values), matched(layer))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
-    }
-
-    /// The oldest row id worth ranking: a query matching more than [`RANK_WINDOW`] entries of
-    /// a layer is ranked among the newest of them only, so a frequent word stays fast.
-    fn window_start(&self, fts: &str, query: &str) -> Result<i64> {
-        Ok(self
-            .conn
-            .prepare_cached(&format!(
-                "SELECT rowid FROM {fts} WHERE {fts} MATCH ?1 ORDER BY rowid DESC LIMIT 1 OFFSET ?2"
-            ))?
-            .query_row(params![query, RANK_WINDOW - 1], |r| r.get(0))
-            .optional()?
-            .unwrap_or(0))
     }
 }
 
