@@ -467,12 +467,17 @@ fn request(query: &str) -> Request {
     }
 }
 
-/// Median time to store one turn (prompt, answer, tool calls with 4 KB, 40 KB and 1 MB of
-/// output), committed, as a hook would.
+/// A typical turn's tool output, and a heavy one (a big log or file read among them).
+const TYPICAL: &[usize] = &[2_000, 8_000];
+const HEAVY: &[usize] = &[4_000, 40_000, 1_000_000];
+
+/// Median time to store one turn (prompt, answer, tool calls with outputs of these sizes),
+/// committed, as a hook would.
 fn capture_cost(
     store: &mut Store,
     corpus: &Corpus,
     label: &str,
+    sizes: &[usize],
     rounds: usize,
     rng: &mut fastrand::Rng,
 ) -> Duration {
@@ -481,7 +486,7 @@ fn capture_cost(
         let key = format!("{label}-{i}");
         let mut records = turn_records(rng, corpus, false, &key, "2026-11-30T00:00:00.000Z", &[]);
         records.retain(|r| !matches!(r, Record::Detail { .. }));
-        for (n, size) in [4_000, 40_000, 1_000_000].into_iter().enumerate() {
+        for (n, &size) in sizes.iter().enumerate() {
             let id = format!("{key}:big{n}");
             records.push(Record::Detail {
                 key: format!("c:{id}"),
@@ -658,7 +663,10 @@ fn main() {
         return;
     }
     let rounds = 15;
-    let capped = capture_cost(&mut store, &corpus, "capped", rounds, &mut rng);
+    let cost = |label: &str, store: &mut Store, rng: &mut fastrand::Rng| {
+        [TYPICAL, HEAVY].map(|sizes| capture_cost(store, &corpus, label, sizes, rounds, rng))
+    };
+    let capped = cost("capped", &mut store, &mut rng);
     raw.execute_batch(
         "DROP TRIGGER details_fts_insert;
          CREATE TRIGGER details_fts_insert AFTER INSERT ON details
@@ -667,14 +675,19 @@ fn main() {
          END;",
     )
     .unwrap();
-    let uncapped = capture_cost(&mut store, &corpus, "uncapped", rounds, &mut rng);
+    let uncapped = cost("uncapped", &mut store, &mut rng);
     raw.execute_batch("DROP TRIGGER details_fts_insert; DROP TRIGGER messages_fts_insert;")
         .unwrap();
-    let none = capture_cost(&mut store, &corpus, "none", rounds, &mut rng);
-    println!(
-        "storing one turn (4 KB + 40 KB + 1 MB of tool output), median of {rounds}: \
-         no index {none:.1?}, index capped at 64 KiB {capped:.1?} ({:.2}x), uncapped {uncapped:.1?} ({:.2}x)",
-        capped.as_secs_f64() / none.as_secs_f64(),
-        uncapped.as_secs_f64() / none.as_secs_f64()
-    );
+    let none = cost("none", &mut store, &mut rng);
+    for (i, shape) in ["2 KB + 8 KB", "4 KB + 40 KB + 1 MB"].iter().enumerate() {
+        println!(
+            "storing one turn ({shape} of tool output), median of {rounds}: no index {:.1?}, \
+             index capped at 64 KiB {:.1?} ({:.2}x), uncapped {:.1?} ({:.2}x)",
+            none[i],
+            capped[i],
+            capped[i].as_secs_f64() / none[i].as_secs_f64(),
+            uncapped[i],
+            uncapped[i].as_secs_f64() / none[i].as_secs_f64()
+        );
+    }
 }

@@ -23,6 +23,8 @@ pub mod render;
 pub mod search;
 pub mod store;
 pub mod summary;
+#[cfg(test)]
+mod test_memory;
 
 /// Set in the environment of anything Throughline starts (e.g. a summarizer running
 /// `claude -p`), so hooks fired by it do not capture Throughline's own work.

@@ -187,31 +187,6 @@ pub struct TurnDetail {
     pub details: Vec<Detail>,
 }
 
-impl Turn {
-    /// The turn in one line, for `recall --oneline` and the injection. Until L1 summaries
-    /// exist this is the first line of the prompt; the summarizer replaces it here.
-    pub fn one_line(&self) -> String {
-        const MAX_CHARS: usize = 160;
-        let prompt = self
-            .messages
-            .iter()
-            .find(|m| m.role == Role::User)
-            .map(|m| m.text.as_str())
-            .unwrap_or("");
-        let line = prompt
-            .lines()
-            .map(str::trim)
-            .find(|l| !l.is_empty())
-            .unwrap_or("(no prompt)");
-        if line.chars().count() > MAX_CHARS {
-            let cut: String = line.chars().take(MAX_CHARS - 1).collect();
-            format!("{cut}…")
-        } else {
-            line.to_string()
-        }
-    }
-}
-
 /// Which layer a search hit comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -293,4 +268,69 @@ pub struct NoSuchPart {
     pub turn: String,
     pub what: &'static str,
     pub count: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(index: u32, kind: DetailKind, id: &str, body: &str) -> Detail {
+        Detail {
+            index,
+            kind,
+            name: (kind == DetailKind::ToolCall).then(|| "Bash".to_string()),
+            tool_use_id: Some(id.to_string()),
+            body: body.to_string(),
+            is_error: false,
+            at: None,
+        }
+    }
+
+    fn turn_with(details: Vec<Detail>) -> TurnDetail {
+        TurnDetail {
+            turn: Turn {
+                code: "abc1234".into(),
+                session_id: "s".into(),
+                seq: 1,
+                started_at: None,
+                messages: Vec::new(),
+                detail_summary: String::new(),
+            },
+            details,
+        }
+    }
+
+    #[test]
+    fn tool_calls_pair_with_their_results_by_id_in_any_order() {
+        // Parallel calls: both calls first, results in the other order, thinking between.
+        let detail = turn_with(vec![
+            entry(1, DetailKind::Thinking, "-", "hmm"),
+            entry(2, DetailKind::ToolCall, "t1", "ls"),
+            entry(3, DetailKind::ToolCall, "t2", "pwd"),
+            entry(4, DetailKind::ToolResult, "t2", "/home"),
+            entry(5, DetailKind::ToolResult, "t1", "a b"),
+        ]);
+        let first = detail.tool_exchange(1).unwrap();
+        assert_eq!(
+            (
+                first.call.body.as_str(),
+                first.result.unwrap().body.as_str()
+            ),
+            ("ls", "a b")
+        );
+        let second = detail.tool_exchange(2).unwrap();
+        assert_eq!(second.result.unwrap().body, "/home");
+    }
+
+    #[test]
+    fn a_call_without_result_and_numbers_out_of_range() {
+        let detail = turn_with(vec![entry(1, DetailKind::ToolCall, "t1", "sleep 99")]);
+        assert!(detail.tool_exchange(1).unwrap().result.is_none());
+        for n in [0, 2] {
+            let err = detail.tool_exchange(n).unwrap_err().to_string();
+            assert_eq!(err, "turn abc1234 has 1 tool calls, numbered from 1");
+        }
+        let err = detail.only_item(7).unwrap_err().to_string();
+        assert_eq!(err, "turn abc1234 has 1 detail entries, numbered from 1");
+    }
 }

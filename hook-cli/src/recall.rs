@@ -82,3 +82,129 @@ pub fn render(recalled: &Recalled, one_line: bool, pointer: Pointer) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_memory::{store_with, Fixture};
+
+    fn memory() -> (tempfile::TempDir, Store) {
+        let turn = |p| (p, "ok", vec![("Bash", "{\"command\":\"ls\"}", "a\nb\n")]);
+        store_with(&[
+            Fixture {
+                id: "older",
+                project: "/p",
+                at: "2026-11-28T10:00:00.000Z",
+                turns: vec![turn("old one")],
+            },
+            Fixture {
+                id: "latest",
+                project: "/p",
+                at: "2026-11-29T10:00:00.000Z",
+                turns: vec![
+                    turn("first\nsecond line"),
+                    turn("two"),
+                    turn("three"),
+                    turn("four"),
+                ],
+            },
+        ])
+    }
+
+    fn prompts(r: &Recalled) -> Vec<String> {
+        r.turns.iter().map(|t| t.messages[0].text.clone()).collect()
+    }
+
+    #[test]
+    fn the_last_turns_before_a_turn_in_its_own_session() {
+        let (_dir, store) = memory();
+        let latest = store.session("latest").unwrap();
+        let four = store.recall(&latest, None, 1).unwrap().remove(0);
+        let r = recall(
+            &store,
+            &Request {
+                before: Some(four.code.clone()),
+                last: 2,
+                ..Request::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(r.session.session_id, "latest");
+        assert_eq!(prompts(&r), ["two", "three"]);
+        let all = recall(
+            &store,
+            &Request {
+                before: Some(four.code),
+                last: 50,
+                ..Request::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(all.turns.len(), 3);
+    }
+
+    #[test]
+    fn by_default_the_latest_session_of_the_project() {
+        let (_dir, store) = memory();
+        let request = Request {
+            project: Some("/p".into()),
+            last: 2,
+            ..Request::default()
+        };
+        let r = recall(&store, &request).unwrap();
+        assert_eq!(prompts(&r), ["three", "four"]);
+        let other = Request {
+            project: Some("/elsewhere".into()),
+            ..request
+        };
+        let err = recall(&store, &other).unwrap_err().to_string();
+        assert!(err.contains("no session recorded in /elsewhere"), "{err}");
+    }
+
+    #[test]
+    fn a_turn_of_another_session_is_refused() {
+        let (_dir, store) = memory();
+        let old = store
+            .recall(&store.session("older").unwrap(), None, 1)
+            .unwrap();
+        let err = recall(
+            &store,
+            &Request {
+                session: Some("latest".into()),
+                before: Some(old[0].code.clone()),
+                last: 5,
+                ..Request::default()
+            },
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("belongs to session older"), "{err}");
+    }
+
+    #[test]
+    fn one_line_per_turn_or_the_conversation_verbatim() {
+        let (_dir, store) = memory();
+        let r = recall(
+            &store,
+            &Request {
+                session: Some("latest".into()),
+                last: 4,
+                ..Request::default()
+            },
+        )
+        .unwrap();
+        let short = render(&r, true, Pointer::Cli);
+        let lines: Vec<&str> = short.lines().collect();
+        assert_eq!(lines.len(), 5, "{short}");
+        assert!(
+            lines[1].starts_with(&format!("[{}] first", r.turns[0].code)),
+            "{short}"
+        );
+        let full = render(&r, false, Pointer::Mcp);
+        assert!(full.contains("you: first\nsecond line"), "{full}");
+        assert!(
+            full.contains(&format!("detail {{\"turn\":\"{}\"}}", r.turns[0].code)),
+            "{full}"
+        );
+    }
+}

@@ -4,6 +4,7 @@
 
 use crate::clock;
 use crate::model::{Detail, DetailKind, Role, Session, ToolExchange, Turn, TurnDetail};
+use crate::summary;
 
 /// How a rendering points at more.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,9 +76,13 @@ pub fn turn(turn: &Turn, pointer: Pointer) -> String {
     out
 }
 
-/// `[code] one line`: a turn as `recall --oneline` lists it.
+/// `[code] asked → answered`: a turn as `recall --oneline` lists it, in its L1 one-liner.
 pub fn turn_one_line(turn: &Turn) -> String {
-    format!("[{}] {}", turn.code, turn.one_line())
+    format!(
+        "[{}] {}",
+        turn.code,
+        summary::one_liner(turn, summary::MAX_CHARS)
+    )
 }
 
 fn detail_heading(d: &Detail) -> String {
@@ -152,4 +157,36 @@ pub fn session_line(s: &Session) -> String {
         state,
         s.model.as_deref().unwrap_or("")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pages_cut_on_characters_and_say_where_to_go_on() {
+        let text = "日本語のテキスト".repeat(3);
+        assert_eq!(page(&text, 0, 100), (text.clone(), None));
+        let (first, next) = page(&text, 0, 10);
+        assert_eq!((first.chars().count(), next), (10, Some(10)));
+        let (rest, next) = page(&text, 16, 10);
+        assert_eq!((rest, next), ("日本語のテキスト".to_string(), None));
+        assert_eq!(page(&text, 99, 10), (String::new(), None));
+    }
+
+    #[test]
+    fn pointers_for_a_person_and_for_a_model() {
+        assert_eq!(
+            Pointer::Cli.detail("abc1234", None),
+            "throughline detail abc1234"
+        );
+        assert_eq!(
+            Pointer::Cli.detail("abc1234", Some(("tool", 2))),
+            "throughline detail abc1234 --tool 2"
+        );
+        assert_eq!(
+            Pointer::Mcp.detail("abc1234", Some(("item", 5))),
+            r#"detail {"turn":"abc1234","item":5}"#
+        );
+    }
 }

@@ -138,7 +138,7 @@ impl Memory {
         let project = if args.all_projects || args.session.is_some() {
             None
         } else {
-            throughline::project::current()
+            super::current_project()
         };
         let request = search::Request {
             query: args.query,
@@ -194,7 +194,7 @@ impl Memory {
         let store = open_store()?;
         let request = recall::Request {
             session: args.session.clone(),
-            project: throughline::project::current(),
+            project: super::current_project(),
             before: args.before.clone(),
             last: args.last.unwrap_or(DEFAULT_TURNS).clamp(1, MAX_TURNS),
         };
@@ -210,9 +210,7 @@ impl Memory {
     )]
     fn sessions(&self, Parameters(args): Parameters<SessionsArgs>) -> Result<String, String> {
         let store = open_store()?;
-        let project = (!args.all_projects)
-            .then(throughline::project::current)
-            .flatten();
+        let project = (!args.all_projects).then(super::current_project).flatten();
         let sessions = store
             .sessions(&SessionFilter {
                 project: project.clone(),

@@ -1,8 +1,17 @@
 //! `throughline recall`: earlier turns of a session, verbatim or one line each — what the
 //! injection left out, one command away.
 
+use serde::Serialize;
 use throughline::recall::{self, Request};
 use throughline::render::Pointer;
+use throughline::summary;
+
+#[derive(Serialize)]
+struct OneLine<'a> {
+    turn: &'a str,
+    seq: u32,
+    line: String,
+}
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -29,11 +38,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         &store,
         &Request {
             session: args.session,
-            project: throughline::project::current(),
+            project: super::current_project(),
             before: args.before,
             last: args.last,
         },
     )?;
+    if args.json && args.oneline {
+        let lines: Vec<OneLine> = recalled
+            .turns
+            .iter()
+            .map(|t| OneLine {
+                turn: &t.code,
+                seq: t.seq,
+                line: summary::one_liner(t, summary::MAX_CHARS),
+            })
+            .collect();
+        return super::print_json(&lines);
+    }
     if args.json {
         return super::print_json(&recalled);
     }

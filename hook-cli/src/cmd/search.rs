@@ -44,7 +44,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let project = if args.all || args.session.is_some() {
         None
     } else {
-        throughline::project::current()
+        super::current_project()
     };
     let request = Request {
         query: args.query.join(" "),

@@ -24,7 +24,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let project = match (args.all, args.project) {
         (true, _) => None,
         (false, Some(p)) => Some(p),
-        (false, None) => throughline::project::current(),
+        (false, None) => super::current_project(),
     };
     let mut sessions = store.sessions(&SessionFilter {
         project: project.clone(),

@@ -1,71 +1,6 @@
 use super::*;
-use crate::home::Home;
-use crate::ingest::Record;
-use crate::model::{DetailKind, Host};
 use crate::render::Pointer;
-
-/// One session to store: its project, when it was active, and its turns as
-/// `(prompt, answer, [(tool, input, output)])`.
-struct Fixture<'a> {
-    id: &'a str,
-    project: &'a str,
-    at: &'a str,
-    turns: Vec<(&'a str, &'a str, Vec<(&'a str, &'a str, &'a str)>)>,
-}
-
-fn store_with(sessions: &[Fixture]) -> (tempfile::TempDir, Store) {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = Store::open(&Home::at(dir.path().join("home"))).unwrap();
-    let w = store.write().unwrap();
-    for f in sessions {
-        let mut s = w
-            .session(Host::Claude, f.id, Some(f.project), None)
-            .unwrap();
-        w.touch_session(s.id, Some(f.at), Some(f.at)).unwrap();
-        let mut turn = None;
-        let at = Some(f.at.to_string());
-        for (i, (prompt, answer, tools)) in f.turns.iter().enumerate() {
-            let mut records = vec![
-                Record::Prompt {
-                    key: format!("u:{i}"),
-                    text: prompt.to_string(),
-                    at: at.clone(),
-                },
-                Record::Answer {
-                    key: format!("a:{i}"),
-                    text: answer.to_string(),
-                    at: at.clone(),
-                },
-            ];
-            for (j, (tool, input, output)) in tools.iter().enumerate() {
-                let id = format!("{}-{i}-{j}", f.id);
-                records.push(Record::Detail {
-                    key: format!("c:{id}"),
-                    kind: DetailKind::ToolCall,
-                    name: Some(tool.to_string()),
-                    tool_use_id: Some(id.clone()),
-                    body: input.to_string(),
-                    is_error: false,
-                    at: at.clone(),
-                });
-                records.push(Record::Detail {
-                    key: format!("r:{id}"),
-                    kind: DetailKind::ToolResult,
-                    name: None,
-                    tool_use_id: Some(id),
-                    body: output.to_string(),
-                    is_error: false,
-                    at: at.clone(),
-                });
-            }
-            for r in &records {
-                w.apply(&mut s, &mut turn, r).unwrap();
-            }
-        }
-    }
-    w.commit().unwrap();
-    (dir, store)
-}
+use crate::test_memory::{store_with, Fixture};
 
 fn request(query: &str) -> Request {
     Request {
@@ -393,7 +328,7 @@ fn hits_point_at_the_whole_entry() {
     assert_eq!(hit.tool_index, Some(1));
     assert_eq!(
         hit.pointer(Pointer::Mcp),
-        format!(r#"detail {{"tool":1,"turn":"{}"}}"#, hit.turn)
+        format!(r#"detail {{"turn":"{}","tool":1}}"#, hit.turn)
     );
     let rendered = hit.render(Pointer::Cli);
     assert!(

@@ -147,7 +147,7 @@ const MIGRATIONS: &[&str] = &[
         turn    INTEGER PRIMARY KEY REFERENCES turns (id),
         text    TEXT NOT NULL
     );",
-    // 3: full-text search over L2 and the searchable part of L3 (docs/decisions/0002).
+    // 3: full-text search over L2 and the searchable part of L3 (docs/decisions/0010).
     // Trigram tokens match any substring of three or more characters, so words need no
     // spaces around them (Japanese, Chinese) and identifiers match in part.
     "CREATE VIRTUAL TABLE messages_fts USING fts5 (
