@@ -579,9 +579,9 @@ fn main() {
             Place::ToolOutput => "tool_result",
         };
         let hit = hits.iter().any(|h| {
-            h.session_id == session_id(f.session)
-                && h.role == role
-                && store.turn(&h.turn).unwrap().seq as usize == f.seq
+            h.entry.session_id == session_id(f.session)
+                && h.entry.role == role
+                && store.turn(&h.entry.turn).unwrap().seq as usize == f.seq
         });
         found += usize::from(hit);
         let entry = by_kind.entry((f.place, i % 2 == 1)).or_default();

@@ -208,6 +208,22 @@ impl Layer {
     }
 }
 
+/// Where a search hit is: its turn, its entry and who wrote it.
+#[derive(Debug, Clone, Serialize)]
+pub struct EntryRef {
+    pub turn: String,
+    pub session_id: String,
+    pub at: Option<String>,
+    pub layer: Layer,
+    /// `user` / `assistant` for the conversation, the detail kind (`tool_result`, ...) for L3.
+    pub role: String,
+    pub tool: Option<String>,
+    /// `detail <turn> --tool N` shows this call and its output.
+    pub tool_index: Option<u32>,
+    /// `detail <turn> --item N` shows this entry (L3).
+    pub item: Option<u32>,
+}
+
 /// One tool call of a turn with the result that answered it.
 #[derive(Debug, Clone, Serialize)]
 pub struct ToolExchange {

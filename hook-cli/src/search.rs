@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use crate::clock;
-use crate::model::Layer;
+use crate::model::{EntryRef, Layer};
 use crate::render::Pointer;
 use crate::store::{Matched, Matcher, SearchFilter, Store, StoreError};
 
@@ -45,17 +45,8 @@ pub struct Request {
 /// One search result.
 #[derive(Debug, Clone, Serialize)]
 pub struct Hit {
-    pub turn: String,
-    pub session_id: String,
-    pub at: Option<String>,
-    pub layer: Layer,
-    /// `user` / `assistant` for the conversation, the detail kind (`tool_result`, ...) for L3.
-    pub role: String,
-    pub tool: Option<String>,
-    /// `detail <turn> --tool N` shows this call and its output.
-    pub tool_index: Option<u32>,
-    /// `detail <turn> --item N` shows this entry.
-    pub item: Option<u32>,
+    #[serde(flatten)]
+    pub entry: EntryRef,
     /// The entry around its first match, matches between « and ».
     pub snippet: String,
     /// Characters of the whole entry.
@@ -150,14 +141,7 @@ fn hit(m: Matched, terms: &[String]) -> Hit {
     Hit {
         snippet: snippet(&m.text, terms),
         chars: m.text.chars().count(),
-        turn: m.turn,
-        session_id: m.session_id,
-        at: m.at,
-        layer: m.layer,
-        role: m.role,
-        tool: m.tool,
-        tool_index: m.tool_index,
-        item: m.item,
+        entry: m.entry,
         score: m.score,
     }
 }
@@ -273,7 +257,8 @@ fn ceil_chars_forward(text: &str, byte: usize, chars: usize) -> usize {
 impl Hit {
     /// Which part of the turn holds the hit: `("tool", N)`, `("item", N)` or the conversation.
     fn part(&self) -> Option<(&'static str, u32)> {
-        match (self.tool_index, self.item, self.layer) {
+        let e = &self.entry;
+        match (e.tool_index, e.item, e.layer) {
             (Some(n), _, _) => Some(("tool", n)),
             (None, Some(n), Layer::L3) => Some(("item", n)),
             _ => None,
@@ -282,25 +267,25 @@ impl Hit {
 
     /// Where to get the whole entry.
     pub fn pointer(&self, style: Pointer) -> String {
-        style.detail(&self.turn, self.part())
+        style.detail(&self.entry.turn, self.part())
     }
 
     /// Three lines: where the hit is, its snippet, and how to get the whole entry.
     pub fn render(&self, style: Pointer) -> String {
-        let who = match &self.tool {
-            Some(tool) => format!("{} {tool}", self.role),
-            None => self.role.clone(),
+        let e = &self.entry;
+        let who = match &e.tool {
+            Some(tool) => format!("{} {tool}", e.role),
+            None => e.role.clone(),
         };
-        let at = self
-            .at
-            .as_deref()
-            .map(|a| a.get(..16).unwrap_or(a).replace('T', " "))
-            .unwrap_or_default();
+        let at =
+            e.at.as_deref()
+                .map(|a| a.get(..16).unwrap_or(a).replace('T', " "))
+                .unwrap_or_default();
         format!(
             "turn {}  {}  session {}  {}\n  {}\n  more ({} chars): {}",
-            self.turn,
+            e.turn,
             at,
-            self.session_id.get(..8).unwrap_or(&self.session_id),
+            e.session_id.get(..8).unwrap_or(&e.session_id),
             who,
             self.snippet,
             self.chars,

@@ -139,7 +139,7 @@ fn more_matches_rank_higher_and_recent_sessions_break_ties() {
     // The same sentence in an old and a new session: the new one first.
     let position = |session: &str, role: &str| {
         hits.iter()
-            .position(|h| h.session_id == session && h.role == role)
+            .position(|h| h.entry.session_id == session && h.entry.role == role)
             .unwrap()
     };
     assert!(position("new-session", "user") < position("old-session", "user"));
@@ -198,8 +198,8 @@ fn the_same_text_ranks_higher_in_a_recent_session() {
     let hits = found(&store, &request("descaling"));
     let sessions: Vec<&str> = hits
         .iter()
-        .filter(|h| h.role == "user")
-        .map(|h| h.session_id.as_str())
+        .filter(|h| h.entry.role == "user")
+        .map(|h| h.entry.session_id.as_str())
         .collect();
     assert_eq!(sessions, ["b-new", "a-old"]);
 }
@@ -210,7 +210,7 @@ fn scope_by_project_session_layer_tool_and_time() {
     let sessions = |req: &Request| {
         let mut s: Vec<String> = found(&store, req)
             .into_iter()
-            .map(|h| h.session_id)
+            .map(|h| h.entry.session_id)
             .collect();
         s.sort();
         s.dedup();
@@ -229,15 +229,15 @@ fn scope_by_project_session_layer_tool_and_time() {
     let mut req = request("retry");
     req.layer = Some(Layer::L3);
     let hits = found(&store, &req);
-    assert!(hits.iter().all(|h| h.layer == Layer::L3), "{hits:#?}");
-    assert!(hits.iter().any(|h| h.role == "tool_call"));
+    assert!(hits.iter().all(|h| h.entry.layer == Layer::L3), "{hits:#?}");
+    assert!(hits.iter().any(|h| h.entry.role == "tool_call"));
 
     let mut req = request("max_attempts");
     req.tool = Some("Bash".into());
     let hits = found(&store, &req);
     assert_eq!(hits.len(), 1, "{hits:#?}");
     assert_eq!(
-        (hits[0].role.as_str(), hits[0].tool.as_deref()),
+        (hits[0].entry.role.as_str(), hits[0].entry.tool.as_deref()),
         ("tool_result", Some("Bash"))
     );
     req.tool = Some("Read".into());
@@ -258,7 +258,7 @@ fn japanese_and_chinese_match_without_spaces() {
     let (_dir, store) = corpus();
     let hits = found(&store, &request("データベース"));
     assert_eq!(hits.len(), 1, "{hits:#?}");
-    assert_eq!(hits[0].role, "user");
+    assert_eq!(hits[0].entry.role, "user");
     assert!(
         hits[0].snippet.contains("«データベース»"),
         "{}",
@@ -267,12 +267,12 @@ fn japanese_and_chinese_match_without_spaces() {
     let hits = found(&store, &request("数据库迁移"));
     assert_eq!(hits.len(), 1);
     assert_eq!(
-        (hits[0].role.as_str(), hits[0].tool_index),
+        (hits[0].entry.role.as_str(), hits[0].entry.tool_index),
         ("tool_result", Some(1))
     );
     assert_eq!(
         hits[0].pointer(Pointer::Cli),
-        format!("throughline detail {} --tool 1", hits[0].turn)
+        format!("throughline detail {} --tool 1", hits[0].entry.turn)
     );
 }
 
@@ -281,7 +281,7 @@ fn short_terms_fall_back_to_a_scan_and_filter_long_ones() {
     let (_dir, store) = corpus();
     // Two characters: below the trigram size.
     let hits = found(&store, &request("移行"));
-    let roles: Vec<&str> = hits.iter().map(|h| h.role.as_str()).collect();
+    let roles: Vec<&str> = hits.iter().map(|h| h.entry.role.as_str()).collect();
     assert!(
         roles.contains(&"user") && roles.contains(&"assistant"),
         "{hits:#?}"
@@ -325,14 +325,14 @@ fn hits_point_at_the_whole_entry() {
     let (_dir, store) = corpus();
     let hits = found(&store, &request("max_attempts"));
     let hit = &hits[0];
-    assert_eq!(hit.tool_index, Some(1));
+    assert_eq!(hit.entry.tool_index, Some(1));
     assert_eq!(
         hit.pointer(Pointer::Mcp),
-        format!(r#"detail {{"turn":"{}","tool":1}}"#, hit.turn)
+        format!(r#"detail {{"turn":"{}","tool":1}}"#, hit.entry.turn)
     );
     let rendered = hit.render(Pointer::Cli);
     assert!(
-        rendered.contains(&format!("throughline detail {} --tool 1", hit.turn)),
+        rendered.contains(&format!("throughline detail {} --tool 1", hit.entry.turn)),
         "{rendered}"
     );
     assert!(rendered.contains("tool_result Bash"), "{rendered}");

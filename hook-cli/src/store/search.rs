@@ -5,7 +5,7 @@
 use rusqlite::{params, params_from_iter, types::Value, Row};
 
 use super::{Result, Store};
-use crate::model::Layer;
+use crate::model::{EntryRef, Layer};
 
 /// L3 kinds that are indexed (and scanned by the short-query fallback). Migration 2 names the
 /// same kinds in its triggers.
@@ -59,17 +59,7 @@ struct Plan {
 /// One matching entry, best first.
 #[derive(Debug, Clone)]
 pub struct Matched {
-    pub turn: String,
-    pub session_id: String,
-    pub at: Option<String>,
-    pub layer: Layer,
-    /// `user` / `assistant` in L2, the detail kind in L3.
-    pub role: String,
-    pub tool: Option<String>,
-    /// 1-based position of the tool call among the turn's calls (calls and results).
-    pub tool_index: Option<u32>,
-    /// 1-based position among the turn's detail entries (`detail --item`).
-    pub item: Option<u32>,
+    pub entry: EntryRef,
     pub text: String,
     /// Lower is better (BM25 as FTS5 gives it, weighted by recency).
     pub score: f64,
@@ -78,14 +68,16 @@ pub struct Matched {
 fn matched(layer: Layer) -> impl Fn(&Row) -> rusqlite::Result<Matched> {
     move |r| {
         Ok(Matched {
-            turn: r.get(0)?,
-            session_id: r.get(1)?,
-            at: r.get(2)?,
-            layer,
-            role: r.get(3)?,
-            tool: r.get(4)?,
-            tool_index: r.get::<_, Option<u32>>(5)?.filter(|n| *n > 0),
-            item: r.get(6)?,
+            entry: EntryRef {
+                turn: r.get(0)?,
+                session_id: r.get(1)?,
+                at: r.get(2)?,
+                layer,
+                role: r.get(3)?,
+                tool: r.get(4)?,
+                tool_index: r.get::<_, Option<u32>>(5)?.filter(|n| *n > 0),
+                item: r.get(6)?,
+            },
             text: r.get(7)?,
             score: r.get(8)?,
         })
