@@ -4,7 +4,7 @@
 
 use rusqlite::{params, params_from_iter, types::Value, Row};
 
-use super::{Result, Store};
+use super::{Result, Store, StoreError};
 use crate::model::{EntryRef, Layer};
 
 /// L3 kinds that are indexed (and scanned by the short-query fallback). Migration 2 names the
@@ -87,6 +87,19 @@ fn matched(layer: Layer) -> impl Fn(&Row) -> rusqlite::Result<Matched> {
 impl Store {
     /// Entries matching `matcher` within `filter`, best first, at most `filter.limit`.
     pub fn search(&self, matcher: &Matcher, filter: &SearchFilter) -> Result<Vec<Matched>> {
+        // Readers never migrate: a memory written by an older throughline gets its index from
+        // the next writer.
+        let indexed = self
+            .conn
+            .prepare_cached("SELECT 1 FROM sqlite_master WHERE name = 'details_fts'")?
+            .exists([])?;
+        if !indexed {
+            return Err(StoreError::NotFound(
+                "this memory has no search index yet: the next hook call or `throughline import` \
+                 adds it"
+                    .into(),
+            ));
+        }
         let mut layers = Vec::new();
         if filter.layer != Some(Layer::L3) && filter.tool.is_none() {
             layers.push(Layer::L2);

@@ -178,3 +178,25 @@ fn session_and_turn_lookups_by_prefix() {
         .to_string()
         .contains("at least 4"));
 }
+
+#[test]
+fn searching_a_memory_without_the_index_says_what_adds_it() {
+    let (_dir, _home, store) = temp_store();
+    store
+        .conn
+        .execute_batch("DROP TABLE messages_fts; DROP TABLE details_fts;")
+        .unwrap();
+    let filter = SearchFilter {
+        limit: 5,
+        ..SearchFilter::default()
+    };
+    let matcher = Matcher {
+        fts: Some("\"word\""),
+        contains: &[],
+    };
+    let err = store.search(&matcher, &filter).unwrap_err().to_string();
+    assert!(
+        err.contains("next hook call or `throughline import`"),
+        "{err}"
+    );
+}
