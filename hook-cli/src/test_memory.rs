@@ -5,13 +5,16 @@ use crate::ingest::Record;
 use crate::model::{DetailKind, Host};
 use crate::store::Store;
 
+/// One tool call of a fixture turn: `(tool, input, output)`.
+pub type ToolRun<'a> = (&'a str, &'a str, &'a str);
+
 /// One session to store: its project, when it was active, and its turns as
-/// `(prompt, answer, [(tool, input, output)])`.
+/// `(prompt, answer, tool runs)`.
 pub struct Fixture<'a> {
     pub id: &'a str,
     pub project: &'a str,
     pub at: &'a str,
-    pub turns: Vec<(&'a str, &'a str, Vec<(&'a str, &'a str, &'a str)>)>,
+    pub turns: Vec<(&'a str, &'a str, Vec<ToolRun<'a>>)>,
 }
 
 pub fn store_with(sessions: &[Fixture]) -> (tempfile::TempDir, Store) {

@@ -3,6 +3,7 @@
 //! `claude mcp add`, by calling the `search` and `detail` tools.
 //!
 //! Needs the pinned client (`npm ci --prefix hook-cli/tests/claude-code`).
+#![cfg(feature = "mcp")]
 
 mod support;
 
