@@ -554,7 +554,7 @@ fn main() {
     if !reuse {
         build(&mut store, &corpus, turns, &facts, &mut rng);
     }
-    let bytes = std::fs::metadata(home.db_path()).unwrap().len();
+    let bytes = store.stats().unwrap().bytes;
     println!(
         "memory: {turns} turns in {sessions} sessions, {} facts, built in {:.1?}, {:.0} MiB",
         facts.len(),
