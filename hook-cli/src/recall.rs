@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::model::{Session, Turn};
 use crate::render::{self, Pointer};
-use crate::store::{SessionFilter, Store, StoreError};
+use crate::store::{Store, StoreError};
 
 /// Which turns to bring back.
 #[derive(Debug, Clone, Default)]
@@ -33,20 +33,8 @@ pub fn recall(store: &Store, request: &Request) -> Result<Recalled, StoreError> 
         .map(|b| store.turn(b))
         .transpose()?;
     let session = match (&request.session, &before) {
-        (Some(id), _) => store.session(id)?,
         (None, Some(turn)) => store.session(&turn.session_id)?,
-        (None, None) => store
-            .sessions(&SessionFilter {
-                project: request.project.clone(),
-                limit: Some(1),
-            })?
-            .pop()
-            .ok_or_else(|| {
-                StoreError::NotFound(format!(
-                    "no session recorded in {}; name one (`throughline sessions --all`)",
-                    request.project.as_deref().unwrap_or("any project")
-                ))
-            })?,
+        (id, _) => store.session_or_latest(id.as_deref(), request.project.as_deref())?,
     };
     if let Some(turn) = &before {
         if turn.session_id != session.session_id {

@@ -27,7 +27,7 @@ use clap::{Parser, Subcommand};
 use serde::Serialize;
 use throughline::home::Home;
 use throughline::model::Session;
-use throughline::store::{SessionFilter, Store};
+use throughline::store::Store;
 
 #[derive(Parser)]
 #[command(
@@ -121,20 +121,7 @@ fn print_json<T: Serialize + ?Sized>(value: &T) -> anyhow::Result<()> {
 
 /// The session named by `id` (or a unique prefix), else the latest of this project.
 fn session_or_latest(store: &Store, id: Option<&str>) -> anyhow::Result<Session> {
-    if let Some(id) = id {
-        return Ok(store.session(id)?);
-    }
-    store
-        .sessions(&SessionFilter {
-            project: current_project(),
-            limit: Some(1),
-        })?
-        .pop()
-        .ok_or_else(|| {
-            anyhow::anyhow!(
-                "no session recorded in this project; name one (`throughline sessions --all`)"
-            )
-        })
+    Ok(store.session_or_latest(id, current_project().as_deref())?)
 }
 
 /// The project the current directory belongs to, as sessions record it.

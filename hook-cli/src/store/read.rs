@@ -116,6 +116,24 @@ impl Store {
         }
     }
 
+    /// The session named by `id` (or a unique prefix), else the latest of `project`.
+    pub fn session_or_latest(&self, id: Option<&str>, project: Option<&str>) -> Result<Session> {
+        if let Some(id) = id {
+            return self.session(id);
+        }
+        self.sessions(&SessionFilter {
+            project: project.map(str::to_string),
+            limit: Some(1),
+        })?
+        .pop()
+        .ok_or_else(|| {
+            StoreError::NotFound(format!(
+                "no session recorded in {}; name one (`throughline sessions --all`)",
+                project.unwrap_or("any project")
+            ))
+        })
+    }
+
     /// The turns of a session in order, each with its L2 and an L3 summary line.
     pub fn turns(&self, session: &Session) -> Result<Vec<Turn>> {
         let mut stmt = self.conn.prepare_cached(
