@@ -133,6 +133,7 @@ pub fn search(store: &Store, request: &Request) -> Result<Vec<Hit>, SearchError>
         fts: fts.as_deref(),
         contains: &contains,
     };
+    store.index_pending()?;
     let found = store.search(&matcher, &filter)?;
     Ok(found.into_iter().map(|m| hit(m, &terms)).collect())
 }

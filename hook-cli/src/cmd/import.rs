@@ -66,6 +66,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bar.inc(t.bytes);
     }
     bar.finish_and_clear();
+    // Index in bulk now, so the first search does not pay for the whole backfill.
+    store.index_pending()?;
     store.checkpoint()?;
     if args.json {
         return super::print_json(&done);

@@ -40,7 +40,8 @@ fn parse_layer(s: &str) -> Result<Layer, String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let store = super::open_for_reading()?;
+    // Writable: a search first indexes what hooks captured since the last one.
+    let store = throughline::store::Store::open(&throughline::home::Home::locate()?)?;
     let project = if args.all || args.session.is_some() {
         None
     } else {

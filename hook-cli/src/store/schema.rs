@@ -149,35 +149,22 @@ const MIGRATIONS: &[&str] = &[
     );",
     // 3: full-text search over L2 and the searchable part of L3 (docs/decisions/0010).
     // Trigram tokens match any substring of three or more characters, so words need no
-    // spaces around them (Japanese, Chinese) and identifiers match in part.
+    // spaces around them (Japanese, Chinese) and identifiers match in part. The indexes are
+    // filled by searches, not by hooks (docs/decisions/0012): `search_progress` holds the
+    // last row of each layer already indexed. Captured rows are never deleted.
     "CREATE VIRTUAL TABLE messages_fts USING fts5 (
         text, content = 'messages', content_rowid = 'id', tokenize = 'trigram'
     );
-    CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
-        INSERT INTO messages_fts (rowid, text) VALUES (new.id, new.text);
-    END;
-    CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
-        INSERT INTO messages_fts (messages_fts, rowid, text) VALUES ('delete', old.id, old.text);
-    END;
-    INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');
-
     -- Tool calls and output, thinking and subagent text; host context (attachments, system
     -- entries) stays out. Bodies are indexed up to 64 KiB characters each.
     CREATE VIRTUAL TABLE details_fts USING fts5 (
         body, content = 'details', content_rowid = 'id', tokenize = 'trigram'
     );
-    CREATE TRIGGER details_fts_insert AFTER INSERT ON details
-    WHEN new.kind IN ('tool_call', 'tool_result', 'thinking', 'subagent') BEGIN
-        INSERT INTO details_fts (rowid, body) VALUES (new.id, substr(new.body, 1, 65536));
-    END;
-    CREATE TRIGGER details_fts_delete AFTER DELETE ON details
-    WHEN old.kind IN ('tool_call', 'tool_result', 'thinking', 'subagent') BEGIN
-        INSERT INTO details_fts (details_fts, rowid, body)
-        VALUES ('delete', old.id, substr(old.body, 1, 65536));
-    END;
-    INSERT INTO details_fts (rowid, body)
-        SELECT id, substr(body, 1, 65536) FROM details
-        WHERE kind IN ('tool_call', 'tool_result', 'thinking', 'subagent');",
+    CREATE TABLE search_progress (
+        layer  TEXT PRIMARY KEY,
+        upto   INTEGER NOT NULL
+    );
+    INSERT INTO search_progress (layer, upto) VALUES ('messages', 0), ('details', 0);",
 ];
 
 /// The schema version this build writes.

@@ -1,14 +1,14 @@
 //! Full-text search over L2 (`messages_fts`) and L3 (`details_fts`), both trigram FTS5 indexes
-//! kept in step with capture by triggers (schema migration 2). The query language is built by
-//! `crate::search`; this module only runs it.
+//! (schema migration 3). Hooks do not index: a search first indexes what was captured since
+//! the last one ([`Store::index_pending`]). The query language is built by `crate::search`;
+//! this module only runs it.
 
 use rusqlite::{params, params_from_iter, types::Value, Row};
 
 use super::{Result, Store, StoreError};
 use crate::model::{EntryRef, Layer};
 
-/// L3 kinds that are indexed (and scanned by the short-query fallback). Migration 2 names the
-/// same kinds in its triggers.
+/// L3 kinds that are indexed (and scanned by the short-query fallback).
 const SEARCHABLE_KINDS: &str = "'tool_call', 'tool_result', 'thinking', 'subagent'";
 
 /// How many of the most recent entries of each layer a query without any indexed term
@@ -54,6 +54,45 @@ pub struct Matcher<'a> {
 struct Plan {
     matches: i64,
     start: i64,
+}
+
+/// Characters of one L3 body that are indexed; the rest is still stored and shown by `detail`.
+const INDEXED_BODY_CHARS: i64 = 65_536;
+
+impl Store {
+    /// Indexes what capture stored since the last search, so every stored turn is searchable.
+    /// Indexing costs about as much as storing: done here, not on the hook path, it is paid
+    /// once per search instead of on every tool call. Returns how many entries it added;
+    /// a store opened read-only is searched as it is.
+    pub fn index_pending(&self) -> Result<u64> {
+        if self.conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(true) {
+            return Ok(0);
+        }
+        let tx = self.conn.unchecked_transaction()?;
+        let messages = tx.execute(
+            "INSERT INTO messages_fts (rowid, text)
+             SELECT id, text FROM messages
+             WHERE id > (SELECT upto FROM search_progress WHERE layer = 'messages')",
+            [],
+        )?;
+        let details = tx.execute(
+            &format!(
+                "INSERT INTO details_fts (rowid, body)
+                 SELECT id, substr(body, 1, {INDEXED_BODY_CHARS}) FROM details
+                 WHERE id > (SELECT upto FROM search_progress WHERE layer = 'details')
+                   AND kind IN ({SEARCHABLE_KINDS})"
+            ),
+            [],
+        )?;
+        tx.execute_batch(
+            "UPDATE search_progress SET upto = (SELECT coalesce(max(id), 0) FROM messages)
+             WHERE layer = 'messages';
+             UPDATE search_progress SET upto = (SELECT coalesce(max(id), 0) FROM details)
+             WHERE layer = 'details';",
+        )?;
+        tx.commit()?;
+        Ok((messages + details) as u64)
+    }
 }
 
 /// One matching entry, best first.

@@ -200,3 +200,36 @@ fn searching_a_memory_without_the_index_says_what_adds_it() {
         "{err}"
     );
 }
+
+#[test]
+fn hooks_do_not_index_and_a_search_indexes_only_what_is_new() {
+    let (_dir, _home, mut store) = temp_store();
+    let add = |store: &mut Store, key: &str| {
+        let w = store.write().unwrap();
+        let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
+        let prompt = Record::Prompt {
+            key: key.into(),
+            text: format!("needle {key}"),
+            at: None,
+        };
+        w.apply(&mut s, &mut None, &prompt).unwrap();
+        w.commit().unwrap();
+    };
+    let indexed = |store: &Store| -> i64 {
+        store
+            .conn
+            .query_row(
+                "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH '\"needle\"'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap()
+    };
+    add(&mut store, "u:1");
+    assert_eq!(indexed(&store), 0, "capture leaves indexing to searches");
+    assert_eq!(store.index_pending().unwrap(), 1);
+    assert_eq!(store.index_pending().unwrap(), 0);
+    add(&mut store, "u:2");
+    assert_eq!(store.index_pending().unwrap(), 1);
+    assert_eq!(indexed(&store), 2);
+}
