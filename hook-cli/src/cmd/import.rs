@@ -18,6 +18,9 @@ pub struct Args {
     /// Folder to read instead of the host's own (for Claude Code, ~/.claude/projects)
     #[arg(long)]
     from: Option<PathBuf>,
+    /// Leave the search index to the first search instead of building it now
+    #[arg(long)]
+    no_index: bool,
     /// Print JSON (no progress bar)
     #[arg(long)]
     json: bool,
@@ -67,7 +70,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     bar.finish_and_clear();
     // Index in bulk now, so the first search does not pay for the whole backfill.
-    store.index_pending()?;
+    if !args.no_index {
+        store.index_pending()?;
+    }
     store.checkpoint()?;
     if args.json {
         return super::print_json(&done);
