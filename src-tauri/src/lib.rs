@@ -1,0 +1,74 @@
+//! Throughline's tray app: a live token meter per session, over the same store the `throughline`
+//! hook CLI writes. Everything about the store comes from the `throughline` library.
+
+mod commands;
+pub mod gauge;
+mod live;
+pub mod meter;
+pub mod tray;
+
+use tauri::{AppHandle, Manager, WindowEvent};
+use tauri_plugin_autostart::MacosLauncher;
+use throughline::home::Home;
+
+use crate::tray::Tray;
+
+/// Passed when started at login: start in the tray, without the window.
+const HIDDEN_FLAG: &str = "--hidden";
+const MAIN_WINDOW: &str = "main";
+
+/// Throughline's home (store, log), found once at start-up.
+pub struct AppHome(pub Home);
+
+pub fn run() {
+    let result = tauri::Builder::default()
+        .plugin(tauri_plugin_autostart::init(
+            MacosLauncher::LaunchAgent,
+            Some(vec![HIDDEN_FLAG]),
+        ))
+        .invoke_handler(tauri::generate_handler![commands::live_sessions])
+        .setup(|app| {
+            let home = Home::locate()?;
+            let tray = Tray::build(app.handle());
+            if tray.is_shown() && std::env::args().any(|a| a == HIDDEN_FLAG) {
+                if let Some(window) = app.get_webview_window(MAIN_WINDOW) {
+                    window.hide()?;
+                }
+            }
+            app.manage(tray);
+            app.manage(AppHome(home.clone()));
+            live::spawn(app.handle().clone(), home)?;
+            Ok(())
+        })
+        .on_window_event(|window, event| {
+            // A tray app lives on when its window closes, unless there is no tray to reopen it.
+            if let WindowEvent::CloseRequested { api, .. } = event {
+                if window.state::<Tray>().is_shown() {
+                    api.prevent_close();
+                    let _ = window.hide();
+                }
+            }
+        })
+        .run(tauri::generate_context!());
+    if let Err(err) = result {
+        report_problem("app", &err.to_string());
+        std::process::exit(1);
+    }
+}
+
+/// Shows, restores and focuses the main window.
+pub fn show_window(app: &AppHandle) {
+    if let Some(window) = app.get_webview_window(MAIN_WINDOW) {
+        let _ = window.show();
+        let _ = window.unminimize();
+        let _ = window.set_focus();
+    }
+}
+
+/// One line in Throughline's log (where `throughline status` shows recent problems).
+pub fn report_problem(context: &str, message: &str) {
+    match Home::locate() {
+        Ok(home) => throughline::log::line(&home, context, message),
+        Err(_) => eprintln!("throughline-app: {context}: {message}"),
+    }
+}
