@@ -43,7 +43,7 @@ pub fn run() {
         .on_window_event(|window, event| {
             // A tray app lives on when its window closes, unless there is no tray to reopen it.
             if let WindowEvent::CloseRequested { api, .. } = event {
-                if window.state::<Tray>().is_shown() {
+                if window.try_state::<Tray>().is_some_and(|tray| tray.is_shown()) {
                     api.prevent_close();
                     let _ = window.hide();
                 }

@@ -165,7 +165,11 @@ mod tests {
             model: Some("claude-opus-4-8".into()),
             used,
             window,
-            usage: format!("{}/{}", crate::meter::tokens(used), crate::meter::tokens(window)),
+            usage: format!(
+                "{}/{}",
+                crate::meter::tokens(used),
+                crate::meter::tokens(window)
+            ),
             percent,
             level: crate::meter::Level::of(percent),
             turns: 3,

@@ -7,16 +7,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 use std::time::Duration;
 
+mod support;
+
 use fantoccini::{ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
-use throughline::capture::capture_transcript;
+use support::{capture, session_id, transcripts, SOON_AFTER};
 use throughline::home::Home;
-use throughline::model::Host;
-use throughline::store::Store;
-
-const FIXTURES: &str = "../hook-cli/tests/fixtures/claude-2.1.197/transcripts";
-/// Shortly after the fixture sessions ran, so both are live.
-const NOW: &str = "2026-11-30T08:50:00.000Z";
 
 /// Ends a child process when the test ends, however it ends.
 struct Running(Child);
@@ -34,15 +30,6 @@ fn free_port() -> u16 {
         .local_addr()
         .unwrap()
         .port()
-}
-
-fn import_fixtures(home: &Home) {
-    let mut store = Store::open(home).unwrap();
-    for entry in std::fs::read_dir(FIXTURES).unwrap() {
-        let path = entry.unwrap().path();
-        let id = path.file_stem().unwrap().to_str().unwrap().to_string();
-        capture_transcript(&mut store, Host::Claude, &id, &path).unwrap();
-    }
 }
 
 /// The whole X display as a PNG (WebDriver's own screenshot command hangs with WebKitGTK).
@@ -91,7 +78,8 @@ async fn the_window_shows_live_sessions_and_settings() {
     let user_home = dir.path().join("user");
     std::fs::create_dir_all(&user_home).unwrap();
     let home = Home::at(dir.path().join("throughline"));
-    import_fixtures(&home);
+    let transcripts = transcripts();
+    capture(&home, &session_id(&transcripts[0]), &transcripts[0]);
 
     let port = free_port();
     // The driver starts the app, which inherits this environment.
@@ -100,7 +88,7 @@ async fn the_window_shows_live_sessions_and_settings() {
             .arg(format!("--port={port}"))
             .env("TAURI_WEBVIEW_AUTOMATION", "true")
             .env("THROUGHLINE_HOME", home.dir())
-            .env("THROUGHLINE_NOW", NOW)
+            .env("THROUGHLINE_NOW", SOON_AFTER)
             .env("HOME", &user_home)
             .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
             .env("WEBKIT_DISABLE_DMABUF_RENDERER", "1")
@@ -126,6 +114,14 @@ async fn the_window_shows_live_sessions_and_settings() {
     client
         .wait()
         .for_element(Locator::Css("li.session"))
+        .await
+        .unwrap();
+    // A hook records another session while the window is open: it appears without a reload.
+    let second = session_id(&transcripts[1]);
+    capture(&home, &second, &transcripts[1]);
+    client
+        .wait()
+        .for_element(Locator::Css(&format!("li.session[data-session='{second}']")))
         .await
         .unwrap();
     let sessions = client.find_all(Locator::Css("li.session")).await.unwrap();

@@ -1,35 +1,22 @@
 //! The app's data against a store built from real Claude Code transcripts, imported the way
 //! `throughline import` does it.
 
-use std::path::{Path, PathBuf};
+mod support;
 
-use throughline::capture::capture_transcript;
+use std::path::Path;
+
+use support::{capture, session_id, transcripts, SOON_AFTER};
 use throughline::home::Home;
-use throughline::model::Host;
 use throughline::store::Store;
 use throughline_app::meter::{self, Level};
 
-const FIXTURES: &str = "../hook-cli/tests/fixtures/claude-2.1.197/transcripts";
-/// Shortly after the fixture sessions ran.
-const SOON_AFTER: &str = "2026-11-30T08:50:00.000Z";
 const HOURS_LATER: &str = "2026-11-30T12:00:00.000Z";
-
-fn transcripts() -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(FIXTURES)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    paths.sort();
-    paths
-}
 
 fn imported_store() -> (tempfile::TempDir, Home) {
     let dir = tempfile::tempdir().unwrap();
     let home = Home::at(dir.path().join("home"));
-    let mut store = Store::open(&home).unwrap();
     for path in transcripts() {
-        let id = path.file_stem().unwrap().to_str().unwrap().to_string();
-        capture_transcript(&mut store, Host::Claude, &id, &path).unwrap();
+        capture(&home, &session_id(&path), &path);
     }
     (dir, home)
 }
@@ -44,10 +31,14 @@ fn context_in(path: &Path) -> u64 {
         .filter_map(|e| e["message"]["usage"].as_object().cloned())
         .last()
         .map(|u| {
-            ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"]
-                .iter()
-                .map(|k| u[*k].as_u64().unwrap_or(0))
-                .sum()
+            [
+                "input_tokens",
+                "cache_creation_input_tokens",
+                "cache_read_input_tokens",
+            ]
+            .iter()
+            .map(|k| u[*k].as_u64().unwrap_or(0))
+            .sum()
         })
         .unwrap_or(0)
 }
@@ -59,7 +50,7 @@ fn imported_sessions_are_live_with_their_real_context_use() {
     let meters = meter::read(&store, SOON_AFTER).unwrap();
     assert_eq!(meters.len(), transcripts().len());
     for path in transcripts() {
-        let id = path.file_stem().unwrap().to_str().unwrap();
+        let id = session_id(&path);
         let m = meters.iter().find(|m| m.session_id == id).unwrap();
         let used = context_in(&path);
         assert!(used > 0, "the fixture {id} has usage");
@@ -71,10 +62,7 @@ fn imported_sessions_are_live_with_their_real_context_use() {
         assert!(m.turns > 0);
     }
     // Most recently active first: the session after `/clear` is the newer one.
-    assert_eq!(
-        meters[0].session_id,
-        "0f1b393e-f41a-4e1e-9a85-60441f844f13"
-    );
+    assert_eq!(meters[0].session_id, "0f1b393e-f41a-4e1e-9a85-60441f844f13");
 }
 
 #[test]
