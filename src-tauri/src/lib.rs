@@ -3,11 +3,12 @@
 
 mod commands;
 pub mod gauge;
+pub mod handoff;
 mod live;
 pub mod meter;
 pub mod tray;
 
-use tauri::{AppHandle, Manager, WindowEvent};
+use tauri::{AppHandle, Emitter, Manager, WindowEvent};
 use tauri_plugin_autostart::MacosLauncher;
 use throughline::home::Home;
 
@@ -26,7 +27,11 @@ pub fn run() {
             MacosLauncher::LaunchAgent,
             Some(vec![HIDDEN_FLAG]),
         ))
-        .invoke_handler(tauri::generate_handler![commands::live_sessions])
+        .invoke_handler(tauri::generate_handler![
+            commands::live_sessions,
+            commands::offer_handoff,
+            commands::cancel_handoff
+        ])
         .setup(|app| {
             let home = Home::locate()?;
             let tray = Tray::build(app.handle());
@@ -43,7 +48,10 @@ pub fn run() {
         .on_window_event(|window, event| {
             // A tray app lives on when its window closes, unless there is no tray to reopen it.
             if let WindowEvent::CloseRequested { api, .. } = event {
-                if window.try_state::<Tray>().is_some_and(|tray| tray.is_shown()) {
+                if window
+                    .try_state::<Tray>()
+                    .is_some_and(|tray| tray.is_shown())
+                {
                     api.prevent_close();
                     let _ = window.hide();
                 }
@@ -63,6 +71,17 @@ pub fn show_window(app: &AppHandle) {
         let _ = window.unminimize();
         let _ = window.set_focus();
     }
+}
+
+/// The event that puts a problem in front of the person, in the window.
+pub const PROBLEM_EVENT: &str = "problem";
+
+/// Reports a failure of something the person asked for outside the window (the tray): logs
+/// it, opens the window and shows it there.
+pub fn show_problem(app: &AppHandle, message: &str) {
+    report_problem("app", message);
+    show_window(app);
+    let _ = app.emit(PROBLEM_EVENT, message);
 }
 
 /// One line in Throughline's log (where `throughline status` shows recent problems).

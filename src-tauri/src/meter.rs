@@ -44,6 +44,8 @@ pub struct SessionMeter {
     /// Turns held in memory.
     pub turns: u64,
     pub last_activity: Option<String>,
+    /// When this session's memory waits for the next new chat of its project: until then.
+    pub handoff_until: Option<String>,
 }
 
 /// What the app knows right now: the live sessions, or a problem in words a person can act on.
@@ -66,11 +68,18 @@ pub fn read(store: &Store, now: &str) -> Result<Vec<SessionMeter>, StoreError> {
     store
         .live_sessions(&since)?
         .into_iter()
-        .map(|session| meter(store, session))
+        .map(|session| meter(store, session, now))
         .collect()
 }
 
-fn meter(store: &Store, session: Session) -> Result<SessionMeter, StoreError> {
+fn meter(store: &Store, session: Session, now: &str) -> Result<SessionMeter, StoreError> {
+    let handoff_until = match &session.project {
+        Some(project) => store
+            .open_handoff(project, now)?
+            .filter(|h| h.session_id == session.session_id)
+            .map(|h| h.expires_at),
+        None => None,
+    };
     let (used, model) = match store.context_usage(&session)? {
         Some((usage, model)) => (usage.context(), model.or(session.model)),
         None => (0, session.model),
@@ -88,6 +97,7 @@ fn meter(store: &Store, session: Session) -> Result<SessionMeter, StoreError> {
         window,
         turns: session.turns,
         last_activity: session.last_activity,
+        handoff_until,
     })
 }
 
@@ -113,6 +123,7 @@ pub fn explain(err: &StoreError) -> String {
              sessions as they run; `throughline import` reads the transcripts already on disk.",
             path.display()
         ),
+        StoreError::NotFound(what) => what.clone(),
         StoreError::TooNew { .. } => format!("{err}. Install the matching Throughline app."),
         other => format!(
             "Cannot read the memory store: {other}. `throughline status` shows where it is \

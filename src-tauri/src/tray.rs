@@ -6,15 +6,18 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::Mutex;
 
 use tauri::image::Image;
-use tauri::menu::{Menu, MenuItem, PredefinedMenuItem};
+use tauri::menu::{Menu, MenuItem, PredefinedMenuItem, Submenu};
 use tauri::tray::{TrayIcon, TrayIconBuilder};
-use tauri::{AppHandle, Wry};
+use tauri::{AppHandle, Manager, Wry};
 
 use crate::meter::{SessionMeter, Snapshot};
 
 const ICON_SIZE: u32 = 32;
 const OPEN: &str = "open";
 const QUIT: &str = "quit";
+/// Item ids `handoff:<session id>` and `cancel:<session id>`.
+const HANDOFF: &str = "handoff";
+const CANCEL: &str = "cancel";
 
 pub struct Tray {
     icon: Option<TrayIcon>,
@@ -26,7 +29,8 @@ pub struct Tray {
 #[derive(Default, PartialEq)]
 struct Shown {
     percent: Option<u8>,
-    menu: Vec<String>,
+    /// Each session's label and whether its handoff is waiting.
+    menu: Vec<(String, bool)>,
 }
 
 impl Tray {
@@ -71,7 +75,11 @@ impl Tray {
         let Some(icon) = &self.icon else { return };
         let next = Shown {
             percent: snapshot.busiest().map(|s| s.percent),
-            menu: snapshot.sessions.iter().map(menu_label).collect(),
+            menu: snapshot
+                .sessions
+                .iter()
+                .map(|s| (menu_label(s), s.handoff_until.is_some()))
+                .collect(),
         };
         let mut shown = self.shown.lock().unwrap_or_else(|e| e.into_inner());
         if next.percent != shown.percent {
@@ -108,13 +116,27 @@ fn menu(app: &AppHandle, sessions: &[SessionMeter]) -> tauri::Result<Menu<Wry>> 
         )?)?;
     }
     for session in sessions {
-        let id = format!("session:{}", session.session_id);
-        menu.append(&MenuItem::with_id(
+        let action = match session.handoff_until {
+            None => MenuItem::with_id(
+                app,
+                format!("{HANDOFF}:{}", session.session_id),
+                "Hand off to a new chat",
+                true,
+                None::<&str>,
+            )?,
+            Some(_) => MenuItem::with_id(
+                app,
+                format!("{CANCEL}:{}", session.session_id),
+                "Cancel the waiting handoff",
+                true,
+                None::<&str>,
+            )?,
+        };
+        menu.append(&Submenu::with_items(
             app,
-            id,
             menu_label(session),
-            false,
-            None::<&str>,
+            true,
+            &[&action],
         )?)?;
     }
     menu.append(&PredefinedMenuItem::separator(app)?)?;
@@ -131,10 +153,24 @@ fn menu(app: &AppHandle, sessions: &[SessionMeter]) -> tauri::Result<Menu<Wry>> 
 
 /// The one place menu clicks are handled, by item id.
 fn dispatch(app: &AppHandle, id: &str) {
-    match id {
-        OPEN => crate::show_window(app),
-        QUIT => app.exit(0),
-        _ => {}
+    let state = app.state::<crate::AppHome>();
+    let home = &state.0;
+    // Success shows in the menu and the window once the store changes.
+    let outcome = match (id, id.split_once(':')) {
+        (_, Some((HANDOFF, session))) => crate::handoff::offer(home, session).map(drop),
+        (_, Some((CANCEL, session))) => crate::handoff::cancel(home, session),
+        (OPEN, _) => {
+            crate::show_window(app);
+            Ok(())
+        }
+        (QUIT, _) => {
+            app.exit(0);
+            Ok(())
+        }
+        _ => Ok(()),
+    };
+    if let Err(problem) = outcome {
+        crate::show_problem(app, &problem);
     }
 }
 
@@ -174,6 +210,7 @@ mod tests {
             level: crate::meter::Level::of(percent),
             turns: 3,
             last_activity: None,
+            handoff_until: None,
         }
     }
 

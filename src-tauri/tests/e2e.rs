@@ -121,7 +121,9 @@ async fn the_window_shows_live_sessions_and_settings() {
     capture(&home, &second, &transcripts[1]);
     client
         .wait()
-        .for_element(Locator::Css(&format!("li.session[data-session='{second}']")))
+        .for_element(Locator::Css(&format!(
+            "li.session[data-session='{second}']"
+        )))
         .await
         .unwrap();
     let sessions = client.find_all(Locator::Css("li.session")).await.unwrap();
@@ -133,6 +135,23 @@ async fn the_window_shows_live_sessions_and_settings() {
         assert!(text.contains("claude-opus-4-8"), "{text}");
         assert!(text.contains("/200k tokens of context"), "{text}");
     }
+    // One-click handoff: the button offers it and the view shows it waiting.
+    let handoff = client
+        .find(Locator::XPath(&format!(
+            "//li[@data-session='{second}']//button[.='Hand off to a new chat']"
+        )))
+        .await
+        .unwrap();
+    handoff.click().await.unwrap();
+    let waiting = client
+        .wait()
+        .for_element(Locator::Css(&format!(
+            "li.session[data-session='{second}'] .handoff.waiting"
+        )))
+        .await
+        .unwrap();
+    let text = waiting.text().await.unwrap();
+    assert!(text.contains("starts with this session's memory"), "{text}");
     screenshot(&shots, "sessions");
 
     // Settings: launch at login writes the autostart entry into the (temporary) HOME.

@@ -17,6 +17,16 @@ export interface SessionMeter {
   level: "calm" | "filling" | "full";
   turns: number;
   last_activity: string | null;
+  /** Set while this session's memory waits for the next new chat of its project. */
+  handoff_until: string | null;
+}
+
+/** A handoff waiting for the next new chat of its project. */
+export interface Handoff {
+  session_id: string;
+  project: string;
+  created_at: string;
+  expires_at: string;
 }
 
 /** The live sessions, or a problem in words a person can act on. */
@@ -26,6 +36,8 @@ export interface Snapshot {
 }
 
 export const LIVE_SESSIONS_EVENT = "live-sessions";
+/** A failure of something asked for outside the window (the tray menu). */
+export const PROBLEM_EVENT = "problem";
 
 export function liveSessions(): Promise<Snapshot> {
   return invoke<Snapshot>("live_sessions");
@@ -33,6 +45,20 @@ export function liveSessions(): Promise<Snapshot> {
 
 export function onLiveSessions(update: (snapshot: Snapshot) => void): Promise<UnlistenFn> {
   return listen<Snapshot>(LIVE_SESSIONS_EVENT, (event) => update(event.payload));
+}
+
+/** One-click baton handoff: what `/tl` does in the session. */
+export function offerHandoff(sessionId: string): Promise<Handoff> {
+  return invoke<Handoff>("offer_handoff", { sessionId });
+}
+
+/** Withdraws the handoff waiting in the session's project: what `/tl cancel` does. */
+export function cancelHandoff(sessionId: string): Promise<void> {
+  return invoke<void>("cancel_handoff", { sessionId });
+}
+
+export function onProblem(show: (message: string) => void): Promise<UnlistenFn> {
+  return listen<string>(PROBLEM_EVENT, (event) => show(event.payload));
 }
 
 export function launchesAtLogin(): Promise<boolean> {

@@ -12,6 +12,7 @@ export function meter(overrides: Partial<SessionMeter> = {}): SessionMeter {
     level: "calm",
     turns: 5,
     last_activity: "2026-11-30T08:43:56.543Z",
+    handoff_until: null,
     ...overrides,
   };
 }

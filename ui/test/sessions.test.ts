@@ -1,16 +1,35 @@
 import { emit } from "@tauri-apps/api/event";
 import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
 import { afterEach, describe, expect, it } from "vitest";
+import type { SessionActions } from "../src/views/sessions";
 import { LIVE_SESSIONS_EVENT } from "../src/ipc";
 import { mountSessions, renderSessions } from "../src/views/sessions";
 import { meter, settle, snapshot } from "./fixtures";
 
-afterEach(() => clearMocks());
+afterEach(() => {
+  clearMocks();
+  document.body.replaceChildren();
+});
+
+const noActions: SessionActions = { onHandoff: () => {}, onCancelHandoff: () => {} };
+
+/** Attached to the page, as in the app. */
+function attached<T extends HTMLElement>(element: T): T {
+  document.body.append(element);
+  return element;
+}
+
+function buttonLabelled(into: HTMLElement, label: string): HTMLButtonElement {
+  const found = [...into.querySelectorAll("button")].find((b) => b.textContent === label);
+  if (!found) throw new Error(`no button ${label} in ${into.innerHTML}`);
+  return found;
+}
 
 describe("renderSessions", () => {
   it("draws a gauge with the project, model, usage and turns of each live session", () => {
     const view = renderSessions(
       snapshot([meter(), meter({ session_id: "b", project: "/work/api", percent: 85, level: "full", usage: "170k/200k", turns: 1 })]),
+      noActions,
     );
     const sessions = view.querySelectorAll("li.session");
     expect(sessions).toHaveLength(2);
@@ -27,7 +46,7 @@ describe("renderSessions", () => {
 
   it("fills the gauge in proportion to the context used", () => {
     const arc = (percent: number) => {
-      const view = renderSessions(snapshot([meter({ percent })]));
+      const view = renderSessions(snapshot([meter({ percent })]), noActions);
       const [filled, whole] = view.querySelector("circle.fill")!.getAttribute("stroke-dasharray")!.split(" ").map(Number);
       return filled / whole;
     };
@@ -37,13 +56,29 @@ describe("renderSessions", () => {
   });
 
   it("says what to do when there is no store, instead of an empty list", () => {
-    const view = renderSessions(snapshot([], "No memory yet: run `throughline import`."));
+    const view = renderSessions(snapshot([], "No memory yet: run `throughline import`."), noActions);
     expect(view.querySelector("[role=alert]")!.textContent).toContain("throughline import");
     expect(view.querySelector("li")).toBeNull();
   });
 
   it("explains an empty list", () => {
-    expect(renderSessions(snapshot([])).querySelector(".empty")!.textContent).toContain("No live sessions");
+    expect(renderSessions(snapshot([]), noActions).querySelector(".empty")!.textContent).toContain("No live sessions");
+  });
+
+  it("offers a one-click handoff, or its cancellation while one waits", () => {
+    const asked: string[] = [];
+    const actions: SessionActions = {
+      onHandoff: (id) => asked.push(`handoff ${id}`),
+      onCancelHandoff: (id) => asked.push(`cancel ${id}`),
+    };
+    const view = attached(
+      renderSessions(snapshot([meter({ session_id: "a" }), meter({ session_id: "b", handoff_until: "2026-11-30T09:50:00.000Z" })]), actions),
+    );
+    const [first, second] = view.querySelectorAll<HTMLElement>("li.session");
+    buttonLabelled(first, "Hand off to a new chat").click();
+    expect(second.querySelector(".handoff.waiting")!.textContent).toContain("The next new chat in toy starts with this session's memory");
+    buttonLabelled(second, "Cancel handoff").click();
+    expect(asked).toEqual(["handoff a", "cancel b"]);
   });
 });
 
@@ -64,6 +99,46 @@ describe("mountSessions", () => {
     await settle();
     expect(into.querySelector("svg.gauge")!.getAttribute("class")).toBe("gauge filling");
     expect(into.querySelector("svg.gauge text")!.textContent).toBe("64%");
+  });
+
+  it("hands a session off through the app and shows the waiting handoff", async () => {
+    let waiting: string | null = null;
+    const calls: unknown[] = [];
+    mockIPC(
+      (cmd, args) => {
+        calls.push([cmd, args]);
+        if (cmd === "live_sessions") return snapshot([meter({ handoff_until: waiting })]);
+        if (cmd === "offer_handoff") {
+          waiting = "2026-11-30T09:50:00.000Z";
+          return { session_id: meter().session_id, project: "/home/dev/toy", created_at: "", expires_at: waiting };
+        }
+      },
+      { shouldMockEvents: true },
+    );
+    const into = attached(document.createElement("div"));
+    mountSessions(into);
+    await settle();
+    buttonLabelled(into, "Hand off to a new chat").click();
+    await settle();
+    expect(calls).toContainEqual(["offer_handoff", { sessionId: meter().session_id }]);
+    expect(into.querySelector(".handoff.waiting")).not.toBeNull();
+  });
+
+  it("keeps the sessions and says what failed when a handoff cannot be made", async () => {
+    mockIPC(
+      (cmd) => {
+        if (cmd === "live_sessions") return snapshot([meter()]);
+        if (cmd === "offer_handoff") throw new Error("database is locked");
+      },
+      { shouldMockEvents: true },
+    );
+    const into = attached(document.createElement("div"));
+    mountSessions(into);
+    await settle();
+    buttonLabelled(into, "Hand off to a new chat").click();
+    await settle();
+    expect(into.querySelector("[role=alert]")!.textContent).toContain("Could not hand off the session: database is locked");
+    expect(into.querySelectorAll("li.session")).toHaveLength(1);
   });
 
   it("turns an IPC failure into advice", async () => {

@@ -24,7 +24,12 @@ pub fn transcripts() -> Vec<PathBuf> {
 
 /// The session id a fixture transcript was recorded under.
 pub fn session_id(transcript: &Path) -> String {
-    transcript.file_stem().unwrap().to_str().unwrap().to_string()
+    transcript
+        .file_stem()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string()
 }
 
 /// Captures `transcript` into the store in `home` as session `id`.

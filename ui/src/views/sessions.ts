@@ -1,9 +1,23 @@
-// Sessions: a gauge per live session, so a person sees which chat is close to auto-compaction.
+// Sessions: a gauge per live session, so a person sees which chat is close to auto-compaction,
+// and a one-click handoff of its memory to the next new chat.
 import { h, svg } from "../dom";
-import { describeFailure, liveSessions, onLiveSessions, type SessionMeter, type Snapshot } from "../ipc";
+import {
+  cancelHandoff,
+  describeFailure,
+  liveSessions,
+  offerHandoff,
+  onLiveSessions,
+  type SessionMeter,
+  type Snapshot,
+} from "../ipc";
 
 const RADIUS = 26;
 const CIRCUMFERENCE = 2 * Math.PI * RADIUS;
+
+export interface SessionActions {
+  onHandoff(sessionId: string): void;
+  onCancelHandoff(sessionId: string): void;
+}
 
 export function renderGauge(meter: SessionMeter): SVGElement {
   const filled = (Math.min(meter.percent, 100) / 100) * CIRCUMFERENCE;
@@ -27,7 +41,30 @@ function projectName(project: string | null): string {
   return project?.split("/").filter(Boolean).pop() ?? "(unknown project)";
 }
 
-function renderSession(meter: SessionMeter): HTMLElement {
+/** `14:05` in the person's time zone. */
+export function clockTime(at: string): string {
+  return new Date(at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}
+
+function button(label: string, action: () => void): HTMLButtonElement {
+  const element = h("button", { type: "button" }, label);
+  element.addEventListener("click", action);
+  return element;
+}
+
+function renderHandoff(meter: SessionMeter, actions: SessionActions): HTMLElement {
+  if (meter.handoff_until) {
+    return h(
+      "div",
+      { class: "handoff waiting" },
+      h("p", {}, `The next new chat in ${projectName(meter.project)} starts with this session's memory (until ${clockTime(meter.handoff_until)}).`),
+      button("Cancel handoff", () => actions.onCancelHandoff(meter.session_id)),
+    );
+  }
+  return h("div", { class: "handoff" }, button("Hand off to a new chat", () => actions.onHandoff(meter.session_id)));
+}
+
+function renderSession(meter: SessionMeter, actions: SessionActions): HTMLElement {
   const gauge = renderGauge(meter);
   gauge.querySelector("text")!.textContent = `${meter.percent}%`;
   return h(
@@ -41,31 +78,43 @@ function renderSession(meter: SessionMeter): HTMLElement {
       h("p", { class: "model" }, meter.model ?? "unknown model"),
       h("p", { class: "usage" }, `${meter.usage} tokens of context`),
       h("p", { class: "turns" }, `${meter.turns} ${meter.turns === 1 ? "turn" : "turns"} in memory`),
+      renderHandoff(meter, actions),
     ),
   );
 }
 
-export function renderSessions(snapshot: Snapshot): HTMLElement {
-  if (snapshot.problem) {
-    return h("section", { class: "sessions" }, h("p", { class: "problem", role: "alert" }, snapshot.problem));
-  }
+export function renderSessions(snapshot: Snapshot, actions: SessionActions): HTMLElement {
+  const problem = snapshot.problem ? h("p", { class: "problem", role: "alert" }, snapshot.problem) : null;
   if (snapshot.sessions.length === 0) {
     return h(
       "section",
       { class: "sessions" },
-      h("p", { class: "empty" }, "No live sessions. A session shows here while an agent works in it and for 30 minutes after."),
+      problem ??
+        h("p", { class: "empty" }, "No live sessions. A session shows here while an agent works in it and for 30 minutes after."),
     );
   }
-  return h("section", { class: "sessions" }, h("ul", {}, ...snapshot.sessions.map(renderSession)));
+  return h("section", { class: "sessions" }, problem, h("ul", {}, ...snapshot.sessions.map((m) => renderSession(m, actions))));
 }
 
 /** Shows the live sessions in `into` and keeps them current; returns the clean-up. */
 export function mountSessions(into: HTMLElement): () => void {
-  const show = (snapshot: Snapshot) => into.replaceChildren(renderSessions(snapshot));
+  let shown: Snapshot = { sessions: [], problem: null };
+  const show = (snapshot: Snapshot) => {
+    shown = snapshot;
+    into.replaceChildren(renderSessions(snapshot, actions));
+  };
+  const refresh = () =>
+    liveSessions()
+      .then(show)
+      .catch((error) => show({ sessions: shown.sessions, problem: describeFailure("read the live sessions", error) }));
+  const act = (what: string, call: Promise<unknown>) =>
+    call.then(refresh).catch((error) => show({ ...shown, problem: describeFailure(what, error) }));
+  const actions: SessionActions = {
+    onHandoff: (id) => act("hand off the session", offerHandoff(id)),
+    onCancelHandoff: (id) => act("cancel the handoff", cancelHandoff(id)),
+  };
   into.replaceChildren(h("p", { class: "loading" }, "Reading the memory store…"));
-  liveSessions()
-    .then(show)
-    .catch((error) => show({ sessions: [], problem: describeFailure("read the live sessions", error) }));
+  refresh();
   const unlisten = onLiveSessions(show);
   return () => void unlisten.then((stop) => stop());
 }

@@ -1,5 +1,5 @@
-//! The app's data against a store built from real Claude Code transcripts, imported the way
-//! `throughline import` does it.
+//! What the app's commands do, against a store built from real Claude Code transcripts
+//! imported the way `throughline import` does it.
 
 mod support;
 
@@ -8,6 +8,7 @@ use std::path::Path;
 use support::{capture, session_id, transcripts, SOON_AFTER};
 use throughline::home::Home;
 use throughline::store::Store;
+use throughline_app::handoff;
 use throughline_app::meter::{self, Level};
 
 const HOURS_LATER: &str = "2026-11-30T12:00:00.000Z";
@@ -26,10 +27,10 @@ fn imported_store() -> (tempfile::TempDir, Home) {
 fn context_in(path: &Path) -> u64 {
     let text = std::fs::read_to_string(path).unwrap();
     text.lines()
+        .rev()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .filter(|e| e["type"] == "assistant" && e["isSidechain"] != true)
-        .filter_map(|e| e["message"]["usage"].as_object().cloned())
-        .last()
+        .find_map(|e| e["message"]["usage"].as_object().cloned())
         .map(|u| {
             [
                 "input_tokens",
@@ -96,4 +97,34 @@ fn the_busiest_session_drives_the_tray() {
     let busiest = snapshot.busiest().unwrap();
     let top = snapshot.sessions.iter().map(|s| s.used).max().unwrap();
     assert_eq!(busiest.used, top);
+}
+
+#[test]
+fn a_one_click_handoff_waits_for_the_next_chat_until_cancelled() {
+    let (_dir, home) = imported_store();
+    let id = session_id(&transcripts()[1]);
+    let waiting = |home: &Home| {
+        let store = Store::open_read_only(home).unwrap();
+        meter::read(&store, SOON_AFTER)
+            .unwrap()
+            .into_iter()
+            .filter(|m| m.handoff_until.is_some())
+            .map(|m| m.session_id)
+            .collect::<Vec<_>>()
+    };
+    assert!(waiting(&home).is_empty());
+
+    let offered = handoff::offer(&home, &id).unwrap();
+    assert_eq!(offered.session_id, id);
+    assert_eq!(waiting(&home), [id.as_str()]);
+
+    handoff::cancel(&home, &id).unwrap();
+    assert!(waiting(&home).is_empty());
+}
+
+#[test]
+fn a_handoff_of_an_unknown_session_says_where_to_look() {
+    let (_dir, home) = imported_store();
+    let problem = handoff::offer(&home, "no-such-session").unwrap_err();
+    assert!(problem.contains("throughline sessions"), "{problem}");
 }
