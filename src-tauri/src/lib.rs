@@ -4,8 +4,10 @@
 mod commands;
 pub mod gauge;
 pub mod handoff;
+pub mod injections;
 mod live;
 pub mod meter;
+pub mod settings;
 pub mod tray;
 
 use tauri::{AppHandle, Emitter, Manager, WindowEvent};
@@ -30,7 +32,10 @@ pub fn run() {
         .invoke_handler(tauri::generate_handler![
             commands::live_sessions,
             commands::offer_handoff,
-            commands::cancel_handoff
+            commands::cancel_handoff,
+            commands::injections,
+            commands::settings,
+            commands::save_settings
         ])
         .setup(|app| {
             let home = Home::locate()?;

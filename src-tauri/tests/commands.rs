@@ -6,10 +6,14 @@ mod support;
 use std::path::Path;
 
 use support::{capture, session_id, transcripts, SOON_AFTER};
+use throughline::config::{Config, Source};
+use throughline::handoff::Reply;
 use throughline::home::Home;
+use throughline::model::Host;
 use throughline::store::Store;
-use throughline_app::handoff;
+use throughline::store::Trigger;
 use throughline_app::meter::{self, Level};
+use throughline_app::{handoff, injections, settings};
 
 const HOURS_LATER: &str = "2026-11-30T12:00:00.000Z";
 
@@ -127,4 +131,64 @@ fn a_handoff_of_an_unknown_session_says_where_to_look() {
     let (_dir, home) = imported_store();
     let problem = handoff::offer(&home, "no-such-session").unwrap_err();
     assert!(problem.contains("throughline sessions"), "{problem}");
+}
+
+#[test]
+fn the_injection_log_shows_what_the_next_chat_received() {
+    let (dir, home) = imported_store();
+    assert!(injections::recent(&home).unwrap().is_empty());
+    let giver = session_id(&transcripts()[1]);
+    handoff::offer(&home, &giver).unwrap();
+
+    // The project's next new chat: its first prompt takes the handoff, as the hook does it.
+    let payload = serde_json::json!({
+        "session_id": "next-chat",
+        "transcript_path": dir.path().join("not-written-yet.jsonl"),
+        "cwd": "/home/dev/toy",
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "carry on",
+    });
+    let event =
+        throughline::hosts::decode_hook(Host::Claude, payload.to_string().as_bytes()).unwrap();
+    let mut store = Store::open(&home).unwrap();
+    throughline::capture::capture_event(&mut store, Host::Claude, &event).unwrap();
+    let reply = throughline::handoff::respond(&mut store, &home, &event, || None).unwrap();
+    let Some(Reply::Inject(sent)) = reply else {
+        panic!("the handoff was not injected: {reply:?}")
+    };
+
+    let log = injections::recent(&home).unwrap();
+    assert_eq!(log.len(), 1);
+    assert_eq!(log[0].session_id, "next-chat");
+    assert_eq!(log[0].trigger, Trigger::Handoff);
+    assert_eq!(log[0].chain, [giver.as_str()]);
+    assert_eq!(log[0].text, sent);
+}
+
+#[test]
+fn settings_are_saved_through_the_library_and_read_back_with_their_source() {
+    let (_dir, home) = imported_store();
+    let changed = Config {
+        handoff_minutes: 5,
+        ..settings::current(&home).config
+    };
+    let now = settings::save(&home, &changed).unwrap();
+    assert_eq!(now.config.handoff_minutes, 5);
+    let minutes = now
+        .settings
+        .iter()
+        .find(|s| s.key == "handoff_minutes")
+        .unwrap();
+    assert_eq!(minutes.source, Source::File);
+    assert_eq!(settings::current(&home).config, changed);
+}
+
+#[test]
+fn settings_that_cannot_be_saved_say_what_to_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let not_a_folder = dir.path().join("file");
+    std::fs::write(&not_a_folder, "").unwrap();
+    let problem =
+        settings::save(&Home::at(not_a_folder.join("home")), &Config::default()).unwrap_err();
+    assert!(problem.contains("Check that the folder"), "{problem}");
 }

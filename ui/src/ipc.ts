@@ -35,6 +35,41 @@ export interface Snapshot {
   problem: string | null;
 }
 
+/** One memory Throughline handed to a session (a row of the injection log). */
+export interface Injection {
+  id: number;
+  session_id: string;
+  project: string | null;
+  trigger: "clear" | "handoff" | "compact";
+  at: string;
+  /** Host session ids of the predecessors, nearest first. */
+  chain: string[];
+  budget: number;
+  size: number;
+  verbatim: string[];
+  one_liners: string[];
+  left_out: number;
+  text: string;
+}
+
+/** Throughline's settings, as the library keeps them in `config.json`. */
+export interface Config {
+  budget: number;
+  inject_on_clear: boolean;
+  inject_on_compact: boolean;
+  inject_on_handoff: boolean;
+  handoff_minutes: number;
+  verbatim_turns: number;
+}
+
+/** The settings in force and where each value comes from. */
+export interface Effective {
+  config: Config;
+  file: string;
+  settings: { key: string; value: string; source: "default" | "file" | "env"; env: string }[];
+  problems: string[];
+}
+
 export const LIVE_SESSIONS_EVENT = "live-sessions";
 /** A failure of something asked for outside the window (the tray menu). */
 export const PROBLEM_EVENT = "problem";
@@ -57,8 +92,20 @@ export function cancelHandoff(sessionId: string): Promise<void> {
   return invoke<void>("cancel_handoff", { sessionId });
 }
 
+export function injections(): Promise<Injection[]> {
+  return invoke<Injection[]>("injections");
+}
+
 export function onProblem(show: (message: string) => void): Promise<UnlistenFn> {
   return listen<string>(PROBLEM_EVENT, (event) => show(event.payload));
+}
+
+export function settings(): Promise<Effective> {
+  return invoke<Effective>("settings");
+}
+
+export function saveSettings(config: Config): Promise<Effective> {
+  return invoke<Effective>("save_settings", { config });
 }
 
 export function launchesAtLogin(): Promise<boolean> {

@@ -37,7 +37,7 @@ export function renderGauge(meter: SessionMeter): SVGElement {
   );
 }
 
-function projectName(project: string | null): string {
+export function projectName(project: string | null): string {
   return project?.split("/").filter(Boolean).pop() ?? "(unknown project)";
 }
 
