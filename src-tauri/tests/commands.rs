@@ -5,11 +5,10 @@ mod support;
 
 use std::path::Path;
 
-use support::{capture, session_id, transcripts, SOON_AFTER};
+use support::{capture, first_prompt_of_a_new_chat, session_id, transcripts, SOON_AFTER};
 use throughline::config::{Config, Source};
 use throughline::handoff::Reply;
 use throughline::home::Home;
-use throughline::model::Host;
 use throughline::store::Store;
 use throughline::store::Trigger;
 use throughline_app::meter::{self, Level};
@@ -141,18 +140,8 @@ fn the_injection_log_shows_what_the_next_chat_received() {
     handoff::offer(&home, &giver).unwrap();
 
     // The project's next new chat: its first prompt takes the handoff, as the hook does it.
-    let payload = serde_json::json!({
-        "session_id": "next-chat",
-        "transcript_path": dir.path().join("not-written-yet.jsonl"),
-        "cwd": "/home/dev/toy",
-        "hook_event_name": "UserPromptSubmit",
-        "prompt": "carry on",
-    });
-    let event =
-        throughline::hosts::decode_hook(Host::Claude, payload.to_string().as_bytes()).unwrap();
-    let mut store = Store::open(&home).unwrap();
-    throughline::capture::capture_event(&mut store, Host::Claude, &event).unwrap();
-    let reply = throughline::handoff::respond(&mut store, &home, &event, || None).unwrap();
+    let reply =
+        first_prompt_of_a_new_chat(&home, "next-chat", &dir.path().join("not-written.jsonl"));
     let Some(Reply::Inject(sent)) = reply else {
         panic!("the handoff was not injected: {reply:?}")
     };

@@ -11,7 +11,7 @@ mod support;
 
 use fantoccini::{ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
-use support::{capture, session_id, transcripts, SOON_AFTER};
+use support::{capture, first_prompt_of_a_new_chat, session_id, transcripts, SOON_AFTER};
 use throughline::home::Home;
 
 /// Ends a child process when the test ends, however it ends.
@@ -74,6 +74,9 @@ async fn the_window_shows_live_sessions_and_settings() {
     std::fs::create_dir_all(&shots).unwrap();
     println!("screenshots: {}", shots.display());
 
+    // The app and this test (which plays the hooks) share one frozen clock. This binary holds
+    // this one test, so setting the process environment races with nothing.
+    std::env::set_var(throughline::clock::NOW_ENV, SOON_AFTER);
     let dir = tempfile::tempdir().unwrap();
     let user_home = dir.path().join("user");
     std::fs::create_dir_all(&user_home).unwrap();
@@ -154,6 +157,32 @@ async fn the_window_shows_live_sessions_and_settings() {
     assert!(text.contains("starts with this session's memory"), "{text}");
     screenshot(&shots, "sessions");
 
+    // Injection log: the project's next chat takes the handoff; the log shows what it received.
+    first_prompt_of_a_new_chat(&home, "next-chat", &dir.path().join("next-chat.jsonl"))
+        .expect("the waiting handoff is injected");
+    client
+        .find(Locator::Css("[data-view=injections]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let row = client
+        .wait()
+        .for_element(Locator::Css("li.injection"))
+        .await
+        .unwrap();
+    let summary = row.text().await.unwrap();
+    assert!(summary.contains("handoff"), "{summary}");
+    assert!(summary.contains(&second[..8]), "{summary}");
+    row.find(Locator::Css("summary"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    screenshot(&shots, "injections");
+
     // Settings: launch at login writes the autostart entry into the (temporary) HOME.
     client
         .find(Locator::Css("[data-view=settings]"))
@@ -178,6 +207,8 @@ async fn the_window_shows_live_sessions_and_settings() {
     assert_eq!(entries.len(), 1, "{entries:?}");
     let entry = std::fs::read_to_string(&entries[0]).unwrap();
     assert!(entry.contains("--hidden"), "{entry}");
+    let budget = client.find(Locator::Css("#budget")).await.unwrap();
+    assert_eq!(budget.prop("value").await.unwrap().as_deref(), Some("9500"));
     screenshot(&shots, "settings");
 
     client.close().await.unwrap();

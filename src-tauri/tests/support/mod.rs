@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use throughline::capture::capture_transcript;
+use throughline::capture::{capture_event, capture_transcript};
+use throughline::handoff::{self, Reply};
 use throughline::home::Home;
 use throughline::model::Host;
 use throughline::store::Store;
@@ -36,4 +37,21 @@ pub fn session_id(transcript: &Path) -> String {
 pub fn capture(home: &Home, id: &str, transcript: &Path) {
     let mut store = Store::open(home).unwrap();
     capture_transcript(&mut store, Host::Claude, id, transcript).unwrap();
+}
+
+/// The project's next new chat sends its first prompt, and the hook's library path answers it:
+/// with a waiting handoff, that is an injection. `transcript` need not exist yet.
+pub fn first_prompt_of_a_new_chat(home: &Home, id: &str, transcript: &Path) -> Option<Reply> {
+    let payload = serde_json::json!({
+        "session_id": id,
+        "transcript_path": transcript,
+        "cwd": "/home/dev/toy",
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "carry on",
+    });
+    let event =
+        throughline::hosts::decode_hook(Host::Claude, payload.to_string().as_bytes()).unwrap();
+    let mut store = Store::open(home).unwrap();
+    capture_event(&mut store, Host::Claude, &event).unwrap();
+    handoff::respond(&mut store, home, &event, || None).unwrap()
 }
