@@ -137,6 +137,15 @@ pub fn context_window(model: Option<&str>, used: u64) -> u64 {
     }
 }
 
+/// Token counts as people say them: 950 → `950`, 84,312 → `84k`, 1,000,000 → `1M`.
+pub fn short_tokens(tokens: u64) -> String {
+    match tokens {
+        0..=999 => tokens.to_string(),
+        1_000..=999_999 => format!("{}k", (tokens + 500) / 1_000),
+        _ => format!("{:.1}M", tokens as f64 / 1e6).replace(".0M", "M"),
+    }
+}
+
 /// One recorded session, as listed by `sessions`.
 #[derive(Debug, Clone, Serialize)]
 pub struct Session {
@@ -305,6 +314,15 @@ pub struct NoSuchPart {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn token_counts_read_short() {
+        assert_eq!(short_tokens(950), "950");
+        assert_eq!(short_tokens(84_312), "84k");
+        assert_eq!(short_tokens(199_600), "200k");
+        assert_eq!(short_tokens(1_000_000), "1M");
+        assert_eq!(short_tokens(1_250_000), "1.2M");
+    }
 
     #[test]
     fn the_window_is_200k_unless_the_model_or_the_usage_says_1m() {

@@ -4,7 +4,7 @@
 use serde::Serialize;
 use throughline::clock;
 use throughline::home::Home;
-use throughline::model::{context_window, Session};
+use throughline::model::{context_window, short_tokens, Session};
 use throughline::store::{Store, StoreError, LIVE_WINDOW};
 
 /// How close a session is to auto-compaction: the colour of its gauge in the tray and window.
@@ -87,7 +87,7 @@ fn meter(store: &Store, session: Session, now: &str) -> Result<SessionMeter, Sto
     let window = context_window(model.as_deref(), used);
     let percent = ((used * 100 + window / 2) / window).min(100) as u8;
     Ok(SessionMeter {
-        usage: format!("{}/{}", tokens(used), tokens(window)),
+        usage: format!("{}/{}", short_tokens(used), short_tokens(window)),
         percent,
         level: Level::of(percent),
         session_id: session.session_id,
@@ -132,34 +132,9 @@ pub fn explain(err: &StoreError) -> String {
     }
 }
 
-/// Token counts as people say them: 950, 52k, 1M.
-pub fn tokens(n: u64) -> String {
-    match n {
-        0..=999 => n.to_string(),
-        1_000..=999_999 => format!("{}k", (n + 500) / 1_000),
-        _ => {
-            let millions = n as f64 / 1_000_000.0;
-            if millions.fract() < 0.05 {
-                format!("{millions:.0}M")
-            } else {
-                format!("{millions:.1}M")
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn token_counts_read_like_people_say_them() {
-        assert_eq!(tokens(950), "950");
-        assert_eq!(tokens(52_300), "52k");
-        assert_eq!(tokens(199_600), "200k");
-        assert_eq!(tokens(1_000_000), "1M");
-        assert_eq!(tokens(1_300_000), "1.3M");
-    }
 
     #[test]
     fn levels_warn_as_compaction_nears() {

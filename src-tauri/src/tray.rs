@@ -193,6 +193,7 @@ pub fn menu_label(session: &SessionMeter) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use throughline::model::short_tokens;
 
     fn meter(project: Option<&str>, used: u64, window: u64, percent: u8) -> SessionMeter {
         SessionMeter {
@@ -201,11 +202,7 @@ mod tests {
             model: Some("claude-opus-4-8".into()),
             used,
             window,
-            usage: format!(
-                "{}/{}",
-                crate::meter::tokens(used),
-                crate::meter::tokens(window)
-            ),
+            usage: format!("{}/{}", short_tokens(used), short_tokens(window)),
             percent,
             level: crate::meter::Level::of(percent),
             turns: 3,

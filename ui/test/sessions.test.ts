@@ -82,6 +82,16 @@ describe("renderSessions", () => {
   });
 });
 
+/** Mounts the view on the mocked app and clicks the (only) session's handoff button. */
+async function mountAndHandOff(): Promise<HTMLElement> {
+  const into = attached(document.createElement("div"));
+  mountSessions(into);
+  await settle();
+  buttonLabelled(into, "Hand off to a new chat").click();
+  await settle();
+  return into;
+}
+
 describe("mountSessions", () => {
   it("shows what the app reports and follows its updates", async () => {
     mockIPC(
@@ -115,11 +125,7 @@ describe("mountSessions", () => {
       },
       { shouldMockEvents: true },
     );
-    const into = attached(document.createElement("div"));
-    mountSessions(into);
-    await settle();
-    buttonLabelled(into, "Hand off to a new chat").click();
-    await settle();
+    const into = await mountAndHandOff();
     expect(calls).toContainEqual(["offer_handoff", { sessionId: meter().session_id }]);
     expect(into.querySelector(".handoff.waiting")).not.toBeNull();
   });
@@ -132,11 +138,7 @@ describe("mountSessions", () => {
       },
       { shouldMockEvents: true },
     );
-    const into = attached(document.createElement("div"));
-    mountSessions(into);
-    await settle();
-    buttonLabelled(into, "Hand off to a new chat").click();
-    await settle();
+    const into = await mountAndHandOff();
     expect(into.querySelector("[role=alert]")!.textContent).toContain("Could not hand off the session: database is locked");
     expect(into.querySelectorAll("li.session")).toHaveLength(1);
   });
