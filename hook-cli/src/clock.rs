@@ -1,7 +1,7 @@
 //! Wall-clock time as RFC 3339 text, the format transcripts use, so stored times sort as text.
 //! `THROUGHLINE_NOW` freezes the clock for tests.
 
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 pub const NOW_ENV: &str = "THROUGHLINE_NOW";
 
@@ -14,19 +14,26 @@ pub fn now() -> String {
     humantime::format_rfc3339_millis(SystemTime::now()).to_string()
 }
 
+fn parse(at: &str) -> Option<SystemTime> {
+    humantime::parse_rfc3339_weak(at.trim_end_matches('Z')).ok()
+}
+
 /// `at` plus `after`, in the same format (used for expiry times).
-pub fn later(at: &str, after: std::time::Duration) -> String {
-    let base = humantime::parse_rfc3339_weak(at.trim_end_matches('Z'))
-        .unwrap_or_else(|_| SystemTime::now());
+pub fn later(at: &str, after: Duration) -> String {
+    let base = parse(at).unwrap_or_else(SystemTime::now);
     humantime::format_rfc3339_millis(base + after).to_string()
+}
+
+/// The stored timestamp `by` before `at` (for "active since" queries); `None` when `at` is
+/// not a timestamp.
+pub fn before(at: &str, by: Duration) -> Option<String> {
+    let then = parse(at)?.checked_sub(by).unwrap_or(SystemTime::UNIX_EPOCH);
+    Some(humantime::format_rfc3339_millis(then).to_string())
 }
 
 /// "3m ago", "2h ago", "5d ago" for a stored timestamp; empty when it cannot be read.
 pub fn ago(at: &str) -> String {
-    let (Ok(then), Ok(now)) = (
-        humantime::parse_rfc3339_weak(at.trim_end_matches('Z')),
-        humantime::parse_rfc3339_weak(now().trim_end_matches('Z')),
-    ) else {
+    let (Some(then), Some(now)) = (parse(at), parse(&now())) else {
         return String::new();
     };
     let secs = now.duration_since(then).map(|d| d.as_secs()).unwrap_or(0);
@@ -35,5 +42,19 @@ pub fn ago(at: &str) -> String {
         60..=3599 => format!("{}m ago", secs / 60),
         3600..=86_399 => format!("{}h ago", secs / 3600),
         _ => format!("{}d ago", secs / 86_400),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn before_subtracts_in_the_stored_format() {
+        let at = "2026-11-30T10:00:00.000Z";
+        let earlier = before(at, Duration::from_secs(90 * 60)).unwrap();
+        assert_eq!(earlier, "2026-11-30T08:30:00.000Z");
+        assert!(earlier.as_str() < at, "stored times sort as text");
+        assert_eq!(before("yesterday", Duration::from_secs(1)), None);
     }
 }

@@ -121,6 +121,31 @@ impl Usage {
     }
 }
 
+/// The standard context window of Claude models, in tokens.
+pub const STANDARD_WINDOW: u64 = 200_000;
+/// The window of the 1M-context variants (model ids ending in `[1m]`).
+pub const LONG_WINDOW: u64 = 1_000_000;
+
+/// The context window a session works in: the 1M variant when the model id says so, or when
+/// the context already exceeds the standard window (the id does not always carry the suffix).
+pub fn context_window(model: Option<&str>, used: u64) -> u64 {
+    let long_model = model.is_some_and(|m| m.to_ascii_lowercase().ends_with("[1m]"));
+    if long_model || used > STANDARD_WINDOW {
+        LONG_WINDOW
+    } else {
+        STANDARD_WINDOW
+    }
+}
+
+/// Token counts as people say them: 950 → `950`, 84,312 → `84k`, 1,000,000 → `1M`.
+pub fn short_tokens(tokens: u64) -> String {
+    match tokens {
+        0..=999 => tokens.to_string(),
+        1_000..=999_999 => format!("{}k", (tokens + 500) / 1_000),
+        _ => format!("{:.1}M", tokens as f64 / 1e6).replace(".0M", "M"),
+    }
+}
+
 /// One recorded session, as listed by `sessions`.
 #[derive(Debug, Clone, Serialize)]
 pub struct Session {
@@ -289,6 +314,28 @@ pub struct NoSuchPart {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn token_counts_read_short() {
+        assert_eq!(short_tokens(950), "950");
+        assert_eq!(short_tokens(84_312), "84k");
+        assert_eq!(short_tokens(199_600), "200k");
+        assert_eq!(short_tokens(1_000_000), "1M");
+        assert_eq!(short_tokens(1_250_000), "1.2M");
+    }
+
+    #[test]
+    fn the_window_is_200k_unless_the_model_or_the_usage_says_1m() {
+        assert_eq!(context_window(Some("claude-sonnet-4-5"), 150_000), 200_000);
+        assert_eq!(context_window(None, 0), 200_000);
+        assert_eq!(context_window(Some("claude-sonnet-4-5"), 200_000), 200_000);
+        assert_eq!(context_window(Some("claude-sonnet-4-5[1m]"), 10), 1_000_000);
+        assert_eq!(context_window(Some("claude-opus-4-1[1M]"), 10), 1_000_000);
+        assert_eq!(
+            context_window(Some("claude-sonnet-4-5"), 200_001),
+            1_000_000
+        );
+    }
 
     fn entry(index: u32, kind: DetailKind, id: &str, body: &str) -> Detail {
         Detail {

@@ -5,6 +5,7 @@
 use std::io::Read;
 
 use throughline::hosts::claude::{decode_status, StatusInput};
+use throughline::model::short_tokens;
 
 #[derive(clap::Args)]
 pub struct Args {}
@@ -26,7 +27,7 @@ fn line(input: &StatusInput) -> String {
         .as_ref()
         .and_then(|s| s.session(&input.session_id).ok());
     let mut parts = vec!["throughline".to_string()];
-    let window = input.window.map(thousands);
+    let window = input.window.map(short_tokens);
     match (input.used_percentage, &window) {
         (Some(used), Some(window)) => parts.push(format!("{used:.0}% of {window}")),
         _ => {
@@ -35,7 +36,7 @@ fn line(input: &StatusInput) -> String {
                 .as_ref()
                 .zip(session.as_ref())
                 .and_then(|(store, session)| store.context_usage(session).ok().flatten())
-                .map(|(usage, _)| thousands(usage.context()));
+                .map(|(usage, _)| short_tokens(usage.context()));
             if let Some(used) = used {
                 parts.push(match window {
                     Some(window) => format!("{used} of {window}"),
@@ -61,27 +62,4 @@ fn line(input: &StatusInput) -> String {
         parts.push("handoff ready".to_string());
     }
     parts.join(" · ")
-}
-
-/// 200000 → `200k`, 1000000 → `1M`, 950 → `950`.
-fn thousands(tokens: u64) -> String {
-    match tokens {
-        0..=999 => tokens.to_string(),
-        1_000..=999_999 => format!("{}k", (tokens + 500) / 1_000),
-        _ => format!("{:.1}M", tokens as f64 / 1e6).replace(".0M", "M"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::thousands;
-
-    #[test]
-    fn token_counts_read_short() {
-        assert_eq!(thousands(950), "950");
-        assert_eq!(thousands(84_312), "84k");
-        assert_eq!(thousands(200_000), "200k");
-        assert_eq!(thousands(1_000_000), "1M");
-        assert_eq!(thousands(1_250_000), "1.2M");
-    }
 }

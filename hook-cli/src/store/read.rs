@@ -1,6 +1,8 @@
 //! The read API shared by the CLI verbs and the tray app. Every call is one short read
 //! transaction, safe to make while hooks write.
 
+use std::time::Duration;
+
 use rusqlite::{params, OptionalExtension, Row};
 use serde::Serialize;
 
@@ -14,6 +16,10 @@ pub struct SessionFilter {
     pub project: Option<String>,
     pub limit: Option<u32>,
 }
+
+/// How recently a session that has not ended must have been active to count as live. A host
+/// that crashes never sends its end event, so activity is the only other sign of life.
+pub const LIVE_WINDOW: Duration = Duration::from_secs(30 * 60);
 
 /// What the store holds, for `status`.
 #[derive(Debug, Clone, Serialize)]
@@ -90,6 +96,19 @@ impl Store {
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let limit = filter.limit.map(i64::from).unwrap_or(-1);
         let rows = stmt.query_map(params![filter.project, limit], session_from)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Live sessions: not ended and active at or after `since` (a stored timestamp, e.g.
+    /// `clock::before(&clock::now(), LIVE_WINDOW)`), most recently active first.
+    pub fn live_sessions(&self, since: &str) -> Result<Vec<Session>> {
+        let sql = format!(
+            "SELECT {SESSION_COLUMNS} FROM sessions s
+             WHERE s.ended_at IS NULL AND coalesce(s.last_activity, s.started_at) >= ?1
+             ORDER BY coalesce(s.last_activity, s.started_at) DESC, s.id DESC"
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map([since], session_from)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 

@@ -233,3 +233,29 @@ fn hooks_do_not_index_and_a_search_indexes_only_what_is_new() {
     assert_eq!(store.index_pending().unwrap(), 1);
     assert_eq!(indexed(&store), 2);
 }
+
+#[test]
+fn live_sessions_are_the_unended_ones_active_since_the_cutoff() {
+    let (_dir, _home, mut store) = temp_store();
+    let w = store.write().unwrap();
+    for (id, last) in [
+        ("recent", "2026-11-30T10:00:00.000Z"),
+        ("older", "2026-11-30T09:45:00.000Z"),
+        ("stale", "2026-11-30T08:00:00.000Z"),
+        ("ended", "2026-11-30T10:05:00.000Z"),
+    ] {
+        let s = w.session(Host::Claude, id, None, None).unwrap();
+        w.touch_session(s.id, Some(last), Some(last)).unwrap();
+        if id == "ended" {
+            w.session_ended(s.id, Some("clear"), last).unwrap();
+        }
+    }
+    w.commit().unwrap();
+    let live: Vec<String> = store
+        .live_sessions("2026-11-30T09:30:00.000Z")
+        .unwrap()
+        .into_iter()
+        .map(|s| s.session_id)
+        .collect();
+    assert_eq!(live, ["recent", "older"]);
+}

@@ -1,0 +1,44 @@
+//! What the window may ask the app. Each command is a thin call into the library.
+
+use tauri::State;
+use throughline::config::{Config, Effective};
+use throughline::store::{Handoff, Injection};
+
+use crate::meter::{self, Snapshot};
+use crate::AppHome;
+
+/// The live sessions now; the window also gets every change as a `live-sessions` event.
+#[tauri::command]
+pub fn live_sessions(home: State<'_, AppHome>) -> Snapshot {
+    meter::snapshot(&home.0)
+}
+
+/// Hands the session's memory to the next new chat of its project (what `/tl` does).
+#[tauri::command]
+pub fn offer_handoff(home: State<'_, AppHome>, session_id: String) -> Result<Handoff, String> {
+    crate::handoff::offer(&home.0, &session_id)
+}
+
+/// Withdraws the handoff waiting in the session's project (what `/tl cancel` does).
+#[tauri::command]
+pub fn cancel_handoff(home: State<'_, AppHome>, session_id: String) -> Result<(), String> {
+    crate::handoff::cancel(&home.0, &session_id)
+}
+
+/// The injection log, newest first.
+#[tauri::command]
+pub fn injections(home: State<'_, AppHome>) -> Result<Vec<Injection>, String> {
+    crate::injections::recent(&home.0)
+}
+
+/// The settings in force and where each comes from.
+#[tauri::command]
+pub fn settings(home: State<'_, AppHome>) -> Effective {
+    crate::settings::current(&home.0)
+}
+
+/// Saves the settings; returns them as now in force.
+#[tauri::command]
+pub fn save_settings(home: State<'_, AppHome>, config: Config) -> Result<Effective, String> {
+    crate::settings::save(&home.0, &config)
+}

@@ -1,0 +1,98 @@
+//! Throughline's tray app: a live token meter per session, over the same store the `throughline`
+//! hook CLI writes. Everything about the store comes from the `throughline` library.
+
+mod commands;
+pub mod gauge;
+pub mod handoff;
+pub mod injections;
+mod live;
+pub mod meter;
+pub mod settings;
+pub mod tray;
+
+use tauri::{AppHandle, Emitter, Manager, WindowEvent};
+use tauri_plugin_autostart::MacosLauncher;
+use throughline::home::Home;
+
+use crate::tray::Tray;
+
+/// Passed when started at login: start in the tray, without the window.
+const HIDDEN_FLAG: &str = "--hidden";
+const MAIN_WINDOW: &str = "main";
+
+/// Throughline's home (store, log), found once at start-up.
+pub struct AppHome(pub Home);
+
+pub fn run() {
+    let result = tauri::Builder::default()
+        .plugin(tauri_plugin_autostart::init(
+            MacosLauncher::LaunchAgent,
+            Some(vec![HIDDEN_FLAG]),
+        ))
+        .invoke_handler(tauri::generate_handler![
+            commands::live_sessions,
+            commands::offer_handoff,
+            commands::cancel_handoff,
+            commands::injections,
+            commands::settings,
+            commands::save_settings
+        ])
+        .setup(|app| {
+            let home = Home::locate()?;
+            let tray = Tray::build(app.handle());
+            if tray.is_shown() && std::env::args().any(|a| a == HIDDEN_FLAG) {
+                if let Some(window) = app.get_webview_window(MAIN_WINDOW) {
+                    window.hide()?;
+                }
+            }
+            app.manage(tray);
+            app.manage(AppHome(home.clone()));
+            live::spawn(app.handle().clone(), home)?;
+            Ok(())
+        })
+        .on_window_event(|window, event| {
+            // A tray app lives on when its window closes, unless there is no tray to reopen it.
+            if let WindowEvent::CloseRequested { api, .. } = event {
+                if window
+                    .try_state::<Tray>()
+                    .is_some_and(|tray| tray.is_shown())
+                {
+                    api.prevent_close();
+                    let _ = window.hide();
+                }
+            }
+        })
+        .run(tauri::generate_context!());
+    if let Err(err) = result {
+        report_problem("app", &err.to_string());
+        std::process::exit(1);
+    }
+}
+
+/// Shows, restores and focuses the main window.
+pub fn show_window(app: &AppHandle) {
+    if let Some(window) = app.get_webview_window(MAIN_WINDOW) {
+        let _ = window.show();
+        let _ = window.unminimize();
+        let _ = window.set_focus();
+    }
+}
+
+/// The event that puts a problem in front of the person, in the window.
+pub const PROBLEM_EVENT: &str = "problem";
+
+/// Reports a failure of something the person asked for outside the window (the tray): logs
+/// it, opens the window and shows it there.
+pub fn show_problem(app: &AppHandle, message: &str) {
+    report_problem("app", message);
+    show_window(app);
+    let _ = app.emit(PROBLEM_EVENT, message);
+}
+
+/// One line in Throughline's log (where `throughline status` shows recent problems).
+pub fn report_problem(context: &str, message: &str) {
+    match Home::locate() {
+        Ok(home) => throughline::log::line(&home, context, message),
+        Err(_) => eprintln!("throughline-app: {context}: {message}"),
+    }
+}

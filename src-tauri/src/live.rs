@@ -1,0 +1,64 @@
+//! Keeps the tray and the window up to date. A background thread rereads the store when a hook
+//! writes to it (a file change in Throughline's home, seen with `notify`) and every few seconds
+//! anyway, since sessions also stop being live with time. It only ever reads, through a
+//! read-only connection, so a hook is never kept waiting.
+
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::thread;
+use std::time::Duration;
+
+use notify::{RecursiveMode, Watcher};
+use tauri::{AppHandle, Emitter, Manager};
+use throughline::home::Home;
+
+use crate::meter::{self, Snapshot};
+use crate::tray::Tray;
+
+/// The event the window listens to; its payload is a [`Snapshot`].
+pub const EVENT: &str = "live-sessions";
+/// Reread at least this often, to drop sessions that went quiet.
+const POLL: Duration = Duration::from_secs(5);
+/// Hooks write in bursts: wait this long after a change so a burst costs one reread, and the
+/// tray changes at most about once a second.
+const SETTLE: Duration = Duration::from_secs(1);
+
+pub fn spawn(app: AppHandle, home: Home) -> std::io::Result<()> {
+    thread::Builder::new()
+        .name("live-sessions".into())
+        .spawn(move || watch(app, home))
+        .map(|_| ())
+}
+
+fn watch(app: AppHandle, home: Home) {
+    let (changed, changes) = mpsc::channel();
+    // Opening the store is an access, not a change: reacting to it would reread forever.
+    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+        if event.is_ok_and(|e| e.kind.is_create() || e.kind.is_modify() || e.kind.is_remove()) {
+            let _ = changed.send(());
+        }
+    });
+    let mut watching = false;
+    let mut last: Option<Snapshot> = None;
+    loop {
+        // The home folder appears with the first hook call; until then, polling finds it.
+        if !watching {
+            if let Ok(watcher) = watcher.as_mut() {
+                watching = watcher
+                    .watch(home.dir(), RecursiveMode::NonRecursive)
+                    .is_ok();
+            }
+        }
+        let snapshot = meter::snapshot(&home);
+        app.state::<Tray>().show(&app, &snapshot);
+        if last.as_ref() != Some(&snapshot) {
+            let _ = app.emit(EVENT, &snapshot);
+            last = Some(snapshot);
+        }
+        match changes.recv_timeout(POLL) {
+            Ok(()) | Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => thread::sleep(POLL),
+        }
+        thread::sleep(SETTLE);
+        while changes.try_recv().is_ok() {}
+    }
+}

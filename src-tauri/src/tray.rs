@@ -1,0 +1,225 @@
+//! The tray: a gauge icon and a percent label for the busiest live session, and a menu listing
+//! every live session. On Linux clicks on the icon never arrive, so everything is in the menu.
+//! Every update is a no-op when no tray could be built (no appindicator library or tray host).
+
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Mutex;
+
+use tauri::image::Image;
+use tauri::menu::{Menu, MenuItem, PredefinedMenuItem, Submenu};
+use tauri::tray::{TrayIcon, TrayIconBuilder};
+use tauri::{AppHandle, Manager, Wry};
+
+use crate::meter::{SessionMeter, Snapshot};
+
+const ICON_SIZE: u32 = 32;
+const OPEN: &str = "open";
+const QUIT: &str = "quit";
+/// Item ids `handoff:<session id>` and `cancel:<session id>`.
+const HANDOFF: &str = "handoff";
+const CANCEL: &str = "cancel";
+
+pub struct Tray {
+    icon: Option<TrayIcon>,
+    shown: Mutex<Shown>,
+}
+
+/// What the tray shows now, so it is redrawn only when the rounded numbers change (each icon
+/// change writes a file and sends a D-Bus update).
+#[derive(Default, PartialEq)]
+struct Shown {
+    percent: Option<u8>,
+    /// Each session's label and whether its handoff is waiting.
+    menu: Vec<(String, bool)>,
+}
+
+impl Tray {
+    /// Builds the tray, or returns a tray-less handle when the platform cannot show one: the
+    /// appindicator library panics when it is missing, and the window must stay usable.
+    pub fn build(app: &AppHandle) -> Tray {
+        let built = panic::catch_unwind(AssertUnwindSafe(|| {
+            TrayIconBuilder::with_id("main")
+                .icon(gauge_image(None))
+                .menu(&menu(app, &[])?)
+                .show_menu_on_left_click(true)
+                .on_menu_event(|app, event| dispatch(app, event.id().as_ref()))
+                .build(app)
+        }));
+        let icon = match built {
+            Ok(Ok(icon)) => Some(icon),
+            Ok(Err(err)) => {
+                crate::report_problem("tray", &format!("no tray icon: {err}"));
+                None
+            }
+            Err(_) => {
+                crate::report_problem(
+                    "tray",
+                    "no tray icon: the appindicator library is missing \
+                     (install libayatana-appindicator3-1); use the window instead",
+                );
+                None
+            }
+        };
+        Tray {
+            icon,
+            shown: Mutex::new(Shown::default()),
+        }
+    }
+
+    pub fn is_shown(&self) -> bool {
+        self.icon.is_some()
+    }
+
+    /// Brings the icon, its label and the menu up to date with `snapshot`.
+    pub fn show(&self, app: &AppHandle, snapshot: &Snapshot) {
+        let Some(icon) = &self.icon else { return };
+        let next = Shown {
+            percent: snapshot.busiest().map(|s| s.percent),
+            menu: snapshot
+                .sessions
+                .iter()
+                .map(|s| (menu_label(s), s.handoff_until.is_some()))
+                .collect(),
+        };
+        let mut shown = self.shown.lock().unwrap_or_else(|e| e.into_inner());
+        if next.percent != shown.percent {
+            let _ = icon.set_icon(Some(gauge_image(next.percent)));
+            let _ = icon.set_title(next.percent.map(|p| format!("{p}%")));
+        }
+        if next.menu != shown.menu {
+            if let Ok(menu) = menu(app, &snapshot.sessions) {
+                let _ = icon.set_menu(Some(menu));
+            }
+        }
+        *shown = next;
+    }
+}
+
+fn gauge_image(percent: Option<u8>) -> Image<'static> {
+    Image::new_owned(
+        crate::gauge::render(percent, ICON_SIZE),
+        ICON_SIZE,
+        ICON_SIZE,
+    )
+}
+
+/// The whole menu, rebuilt from the live sessions.
+fn menu(app: &AppHandle, sessions: &[SessionMeter]) -> tauri::Result<Menu<Wry>> {
+    let menu = Menu::new(app)?;
+    if sessions.is_empty() {
+        menu.append(&MenuItem::with_id(
+            app,
+            "none",
+            "No live sessions",
+            false,
+            None::<&str>,
+        )?)?;
+    }
+    for session in sessions {
+        let action = match session.handoff_until {
+            None => MenuItem::with_id(
+                app,
+                format!("{HANDOFF}:{}", session.session_id),
+                "Hand off to a new chat",
+                true,
+                None::<&str>,
+            )?,
+            Some(_) => MenuItem::with_id(
+                app,
+                format!("{CANCEL}:{}", session.session_id),
+                "Cancel the waiting handoff",
+                true,
+                None::<&str>,
+            )?,
+        };
+        menu.append(&Submenu::with_items(
+            app,
+            menu_label(session),
+            true,
+            &[&action],
+        )?)?;
+    }
+    menu.append(&PredefinedMenuItem::separator(app)?)?;
+    menu.append(&MenuItem::with_id(
+        app,
+        OPEN,
+        "Open Throughline",
+        true,
+        None::<&str>,
+    )?)?;
+    menu.append(&MenuItem::with_id(app, QUIT, "Quit", true, None::<&str>)?)?;
+    Ok(menu)
+}
+
+/// The one place menu clicks are handled, by item id.
+fn dispatch(app: &AppHandle, id: &str) {
+    let state = app.state::<crate::AppHome>();
+    let home = &state.0;
+    // Success shows in the menu and the window once the store changes.
+    let outcome = match (id, id.split_once(':')) {
+        (_, Some((HANDOFF, session))) => crate::handoff::offer(home, session).map(drop),
+        (_, Some((CANCEL, session))) => crate::handoff::cancel(home, session),
+        (OPEN, _) => {
+            crate::show_window(app);
+            Ok(())
+        }
+        (QUIT, _) => {
+            app.exit(0);
+            Ok(())
+        }
+        _ => Ok(()),
+    };
+    if let Err(problem) = outcome {
+        crate::show_problem(app, &problem);
+    }
+}
+
+/// `toy · claude-opus-4-8 · 52k/200k · 26%`
+pub fn menu_label(session: &SessionMeter) -> String {
+    let project = session
+        .project
+        .as_deref()
+        .map(|p| p.rsplit('/').next().unwrap_or(p))
+        .filter(|p| !p.is_empty())
+        .unwrap_or("(unknown project)");
+    format!(
+        "{project} · {} · {} · {}%",
+        session.model.as_deref().unwrap_or("unknown model"),
+        session.usage,
+        session.percent
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use throughline::model::short_tokens;
+
+    fn meter(project: Option<&str>, used: u64, window: u64, percent: u8) -> SessionMeter {
+        SessionMeter {
+            session_id: "s1".into(),
+            project: project.map(Into::into),
+            model: Some("claude-opus-4-8".into()),
+            used,
+            window,
+            usage: format!("{}/{}", short_tokens(used), short_tokens(window)),
+            percent,
+            level: crate::meter::Level::of(percent),
+            turns: 3,
+            last_activity: None,
+            handoff_until: None,
+        }
+    }
+
+    #[test]
+    fn menu_labels_name_the_project_model_and_use() {
+        assert_eq!(
+            menu_label(&meter(Some("/home/dev/toy"), 52_300, 200_000, 26)),
+            "toy · claude-opus-4-8 · 52k/200k · 26%"
+        );
+        assert_eq!(
+            menu_label(&meter(None, 0, 1_000_000, 0)),
+            "(unknown project) · claude-opus-4-8 · 0/1M · 0%"
+        );
+    }
+}

@@ -1,0 +1,183 @@
+//! What the app's commands do, against a store built from real Claude Code transcripts
+//! imported the way `throughline import` does it.
+
+mod support;
+
+use std::path::Path;
+
+use support::{capture, first_prompt_of_a_new_chat, session_id, transcripts, SOON_AFTER};
+use throughline::config::{Config, Source};
+use throughline::handoff::Reply;
+use throughline::home::Home;
+use throughline::store::Store;
+use throughline::store::Trigger;
+use throughline_app::meter::{self, Level};
+use throughline_app::{handoff, injections, settings};
+
+const HOURS_LATER: &str = "2026-11-30T12:00:00.000Z";
+
+fn imported_store() -> (tempfile::TempDir, Home) {
+    let dir = tempfile::tempdir().unwrap();
+    let home = Home::at(dir.path().join("home"));
+    for path in transcripts() {
+        capture(&home, &session_id(&path), &path);
+    }
+    (dir, home)
+}
+
+/// Context in use according to the transcript itself: input + cache tokens of the last
+/// main-chain assistant entry.
+fn context_in(path: &Path) -> u64 {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .rev()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|e| e["type"] == "assistant" && e["isSidechain"] != true)
+        .find_map(|e| e["message"]["usage"].as_object().cloned())
+        .map(|u| {
+            [
+                "input_tokens",
+                "cache_creation_input_tokens",
+                "cache_read_input_tokens",
+            ]
+            .iter()
+            .map(|k| u[*k].as_u64().unwrap_or(0))
+            .sum()
+        })
+        .unwrap_or(0)
+}
+
+#[test]
+fn imported_sessions_are_live_with_their_real_context_use() {
+    let (_dir, home) = imported_store();
+    let store = Store::open_read_only(&home).unwrap();
+    let meters = meter::read(&store, SOON_AFTER).unwrap();
+    assert_eq!(meters.len(), transcripts().len());
+    for path in transcripts() {
+        let id = session_id(&path);
+        let m = meters.iter().find(|m| m.session_id == id).unwrap();
+        let used = context_in(&path);
+        assert!(used > 0, "the fixture {id} has usage");
+        assert_eq!(m.used, used, "{id}");
+        assert_eq!(m.window, 200_000);
+        assert_eq!(m.percent as u64, (used * 100 + 100_000) / 200_000);
+        assert_eq!(m.level, Level::of(m.percent));
+        assert_eq!(m.model.as_deref(), Some("claude-opus-4-8"));
+        assert!(m.turns > 0);
+    }
+    // Most recently active first: the session after `/clear` is the newer one.
+    assert_eq!(meters[0].session_id, "0f1b393e-f41a-4e1e-9a85-60441f844f13");
+}
+
+#[test]
+fn sessions_quiet_for_longer_than_the_live_window_drop_out() {
+    let (_dir, home) = imported_store();
+    let store = Store::open_read_only(&home).unwrap();
+    assert!(meter::read(&store, HOURS_LATER).unwrap().is_empty());
+}
+
+#[test]
+fn without_a_store_the_snapshot_says_how_to_get_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let snapshot = meter::snapshot(&Home::at(dir.path()));
+    assert!(snapshot.sessions.is_empty());
+    let problem = snapshot.problem.unwrap();
+    assert!(problem.contains("throughline import"), "{problem}");
+    assert!(
+        !dir.path().join("throughline.db").exists(),
+        "the app never creates the store"
+    );
+}
+
+#[test]
+fn the_busiest_session_drives_the_tray() {
+    let (_dir, home) = imported_store();
+    let store = Store::open_read_only(&home).unwrap();
+    let snapshot = meter::Snapshot {
+        sessions: meter::read(&store, SOON_AFTER).unwrap(),
+        problem: None,
+    };
+    let busiest = snapshot.busiest().unwrap();
+    let top = snapshot.sessions.iter().map(|s| s.used).max().unwrap();
+    assert_eq!(busiest.used, top);
+}
+
+#[test]
+fn a_one_click_handoff_waits_for_the_next_chat_until_cancelled() {
+    let (_dir, home) = imported_store();
+    let id = session_id(&transcripts()[1]);
+    let waiting = |home: &Home| {
+        let store = Store::open_read_only(home).unwrap();
+        meter::read(&store, SOON_AFTER)
+            .unwrap()
+            .into_iter()
+            .filter(|m| m.handoff_until.is_some())
+            .map(|m| m.session_id)
+            .collect::<Vec<_>>()
+    };
+    assert!(waiting(&home).is_empty());
+
+    let offered = handoff::offer(&home, &id).unwrap();
+    assert_eq!(offered.session_id, id);
+    assert_eq!(waiting(&home), [id.as_str()]);
+
+    handoff::cancel(&home, &id).unwrap();
+    assert!(waiting(&home).is_empty());
+}
+
+#[test]
+fn a_handoff_of_an_unknown_session_says_where_to_look() {
+    let (_dir, home) = imported_store();
+    let problem = handoff::offer(&home, "no-such-session").unwrap_err();
+    assert!(problem.contains("throughline sessions"), "{problem}");
+}
+
+#[test]
+fn the_injection_log_shows_what_the_next_chat_received() {
+    let (dir, home) = imported_store();
+    assert!(injections::recent(&home).unwrap().is_empty());
+    let giver = session_id(&transcripts()[1]);
+    handoff::offer(&home, &giver).unwrap();
+
+    // The project's next new chat: its first prompt takes the handoff, as the hook does it.
+    let reply =
+        first_prompt_of_a_new_chat(&home, "next-chat", &dir.path().join("not-written.jsonl"));
+    let Some(Reply::Inject(sent)) = reply else {
+        panic!("the handoff was not injected: {reply:?}")
+    };
+
+    let log = injections::recent(&home).unwrap();
+    assert_eq!(log.len(), 1);
+    assert_eq!(log[0].session_id, "next-chat");
+    assert_eq!(log[0].trigger, Trigger::Handoff);
+    assert_eq!(log[0].chain, [giver.as_str()]);
+    assert_eq!(log[0].text, sent);
+}
+
+#[test]
+fn settings_are_saved_through_the_library_and_read_back_with_their_source() {
+    let (_dir, home) = imported_store();
+    let changed = Config {
+        handoff_minutes: 5,
+        ..settings::current(&home).config
+    };
+    let now = settings::save(&home, &changed).unwrap();
+    assert_eq!(now.config.handoff_minutes, 5);
+    let minutes = now
+        .settings
+        .iter()
+        .find(|s| s.key == "handoff_minutes")
+        .unwrap();
+    assert_eq!(minutes.source, Source::File);
+    assert_eq!(settings::current(&home).config, changed);
+}
+
+#[test]
+fn settings_that_cannot_be_saved_say_what_to_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let not_a_folder = dir.path().join("file");
+    std::fs::write(&not_a_folder, "").unwrap();
+    let problem =
+        settings::save(&Home::at(not_a_folder.join("home")), &Config::default()).unwrap_err();
+    assert!(problem.contains("Check that the folder"), "{problem}");
+}

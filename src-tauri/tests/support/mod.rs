@@ -1,0 +1,57 @@
+//! Stores for the app's tests, filled from real Claude Code transcripts the way
+//! `throughline import` fills them.
+
+use std::path::{Path, PathBuf};
+
+use throughline::capture::{capture_event, capture_transcript};
+use throughline::handoff::{self, Reply};
+use throughline::home::Home;
+use throughline::model::Host;
+use throughline::store::Store;
+
+const FIXTURES: &str = "../hook-cli/tests/fixtures/claude-2.1.197/transcripts";
+/// Shortly after the fixture sessions ran: both count as live.
+pub const SOON_AFTER: &str = "2026-11-30T08:50:00.000Z";
+
+/// The fixture transcripts, in a stable order.
+pub fn transcripts() -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(FIXTURES)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    paths
+}
+
+/// The session id a fixture transcript was recorded under.
+pub fn session_id(transcript: &Path) -> String {
+    transcript
+        .file_stem()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Captures `transcript` into the store in `home` as session `id`.
+pub fn capture(home: &Home, id: &str, transcript: &Path) {
+    let mut store = Store::open(home).unwrap();
+    capture_transcript(&mut store, Host::Claude, id, transcript).unwrap();
+}
+
+/// The project's next new chat sends its first prompt, and the hook's library path answers it:
+/// with a waiting handoff, that is an injection. `transcript` need not exist yet.
+pub fn first_prompt_of_a_new_chat(home: &Home, id: &str, transcript: &Path) -> Option<Reply> {
+    let payload = serde_json::json!({
+        "session_id": id,
+        "transcript_path": transcript,
+        "cwd": "/home/dev/toy",
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "carry on",
+    });
+    let event =
+        throughline::hosts::decode_hook(Host::Claude, payload.to_string().as_bytes()).unwrap();
+    let mut store = Store::open(home).unwrap();
+    capture_event(&mut store, Host::Claude, &event).unwrap();
+    handoff::respond(&mut store, home, &event, || None).unwrap()
+}

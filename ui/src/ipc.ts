@@ -1,0 +1,123 @@
+// The only module that talks to Tauri: views get plain data and callbacks.
+import { invoke } from "@tauri-apps/api/core";
+import { listen, type UnlistenFn } from "@tauri-apps/api/event";
+import { disable, enable, isEnabled } from "@tauri-apps/plugin-autostart";
+
+/** One live session, as the app's `meter` module reports it. */
+export interface SessionMeter {
+  session_id: string;
+  project: string | null;
+  model: string | null;
+  used: number;
+  window: number;
+  /** `used/window` as people say it, e.g. `52k/200k`. */
+  usage: string;
+  percent: number;
+  /** How close auto-compaction is; the gauge's colour. */
+  level: "calm" | "filling" | "full";
+  turns: number;
+  last_activity: string | null;
+  /** Set while this session's memory waits for the next new chat of its project. */
+  handoff_until: string | null;
+}
+
+/** A handoff waiting for the next new chat of its project. */
+export interface Handoff {
+  session_id: string;
+  project: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** The live sessions, or a problem in words a person can act on. */
+export interface Snapshot {
+  sessions: SessionMeter[];
+  problem: string | null;
+}
+
+/** One memory Throughline handed to a session (a row of the injection log). */
+export interface Injection {
+  id: number;
+  session_id: string;
+  project: string | null;
+  trigger: "clear" | "handoff" | "compact";
+  at: string;
+  /** Host session ids of the predecessors, nearest first. */
+  chain: string[];
+  budget: number;
+  size: number;
+  verbatim: string[];
+  one_liners: string[];
+  left_out: number;
+  text: string;
+}
+
+/** Throughline's settings, as the library keeps them in `config.json`. */
+export interface Config {
+  budget: number;
+  inject_on_clear: boolean;
+  inject_on_compact: boolean;
+  inject_on_handoff: boolean;
+  handoff_minutes: number;
+  verbatim_turns: number;
+}
+
+/** The settings in force and where each value comes from. */
+export interface Effective {
+  config: Config;
+  file: string;
+  settings: { key: string; value: string; source: "default" | "file" | "env"; env: string }[];
+  problems: string[];
+}
+
+export const LIVE_SESSIONS_EVENT = "live-sessions";
+/** A failure of something asked for outside the window (the tray menu). */
+export const PROBLEM_EVENT = "problem";
+
+export function liveSessions(): Promise<Snapshot> {
+  return invoke<Snapshot>("live_sessions");
+}
+
+export function onLiveSessions(update: (snapshot: Snapshot) => void): Promise<UnlistenFn> {
+  return listen<Snapshot>(LIVE_SESSIONS_EVENT, (event) => update(event.payload));
+}
+
+/** One-click baton handoff: what `/tl` does in the session. */
+export function offerHandoff(sessionId: string): Promise<Handoff> {
+  return invoke<Handoff>("offer_handoff", { sessionId });
+}
+
+/** Withdraws the handoff waiting in the session's project: what `/tl cancel` does. */
+export function cancelHandoff(sessionId: string): Promise<void> {
+  return invoke<void>("cancel_handoff", { sessionId });
+}
+
+export function injections(): Promise<Injection[]> {
+  return invoke<Injection[]>("injections");
+}
+
+export function onProblem(show: (message: string) => void): Promise<UnlistenFn> {
+  return listen<string>(PROBLEM_EVENT, (event) => show(event.payload));
+}
+
+export function settings(): Promise<Effective> {
+  return invoke<Effective>("settings");
+}
+
+export function saveSettings(config: Config): Promise<Effective> {
+  return invoke<Effective>("save_settings", { config });
+}
+
+export function launchesAtLogin(): Promise<boolean> {
+  return isEnabled();
+}
+
+export function setLaunchAtLogin(on: boolean): Promise<void> {
+  return on ? enable() : disable();
+}
+
+/** An IPC failure in words: what happened and what to try. */
+export function describeFailure(what: string, error: unknown): string {
+  const detail = error instanceof Error ? error.message : String(error);
+  return `Could not ${what}: ${detail}. Restart Throughline; if it keeps happening, \`throughline status\` lists recent problems.`;
+}

@@ -1,0 +1,13 @@
+import "./style.css";
+import { mountBanner } from "./banner";
+import { mountShell } from "./shell";
+import { mountInjections } from "./views/injections";
+import { mountSessions } from "./views/sessions";
+import { mountSettings } from "./views/settings";
+
+mountBanner(document.getElementById("banner")!);
+mountShell(document.getElementById("app")!, [
+  { id: "sessions", title: "Sessions", mount: mountSessions },
+  { id: "injections", title: "Injection log", mount: mountInjections },
+  { id: "settings", title: "Settings", mount: mountSettings },
+]);

@@ -1,0 +1,120 @@
+// Sessions: a gauge per live session, so a person sees which chat is close to auto-compaction,
+// and a one-click handoff of its memory to the next new chat.
+import { h, svg } from "../dom";
+import {
+  cancelHandoff,
+  describeFailure,
+  liveSessions,
+  offerHandoff,
+  onLiveSessions,
+  type SessionMeter,
+  type Snapshot,
+} from "../ipc";
+
+const RADIUS = 26;
+const CIRCUMFERENCE = 2 * Math.PI * RADIUS;
+
+export interface SessionActions {
+  onHandoff(sessionId: string): void;
+  onCancelHandoff(sessionId: string): void;
+}
+
+export function renderGauge(meter: SessionMeter): SVGElement {
+  const filled = (Math.min(meter.percent, 100) / 100) * CIRCUMFERENCE;
+  return svg(
+    "svg",
+    { class: `gauge ${meter.level}`, viewBox: "0 0 64 64", role: "img", "aria-label": `${meter.percent}% of the context window used` },
+    svg("circle", { class: "track", cx: "32", cy: "32", r: String(RADIUS) }),
+    svg("circle", {
+      class: "fill",
+      cx: "32",
+      cy: "32",
+      r: String(RADIUS),
+      "stroke-dasharray": `${filled.toFixed(2)} ${CIRCUMFERENCE.toFixed(2)}`,
+      transform: "rotate(-90 32 32)",
+    }),
+    svg("text", { x: "32", y: "37", "text-anchor": "middle" }),
+  );
+}
+
+export function projectName(project: string | null): string {
+  return project?.split("/").filter(Boolean).pop() ?? "(unknown project)";
+}
+
+/** `14:05` in the person's time zone. */
+export function clockTime(at: string): string {
+  return new Date(at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}
+
+function button(label: string, action: () => void): HTMLButtonElement {
+  const element = h("button", { type: "button" }, label);
+  element.addEventListener("click", action);
+  return element;
+}
+
+function renderHandoff(meter: SessionMeter, actions: SessionActions): HTMLElement {
+  if (meter.handoff_until) {
+    return h(
+      "div",
+      { class: "handoff waiting" },
+      h("p", {}, `The next new chat in ${projectName(meter.project)} starts with this session's memory (until ${clockTime(meter.handoff_until)}).`),
+      button("Cancel handoff", () => actions.onCancelHandoff(meter.session_id)),
+    );
+  }
+  return h("div", { class: "handoff" }, button("Hand off to a new chat", () => actions.onHandoff(meter.session_id)));
+}
+
+function renderSession(meter: SessionMeter, actions: SessionActions): HTMLElement {
+  const gauge = renderGauge(meter);
+  gauge.querySelector("text")!.textContent = `${meter.percent}%`;
+  return h(
+    "li",
+    { class: "session", "data-session": meter.session_id },
+    gauge,
+    h(
+      "div",
+      { class: "facts" },
+      h("h2", { title: meter.project ?? "" }, projectName(meter.project)),
+      h("p", { class: "model" }, meter.model ?? "unknown model"),
+      h("p", { class: "usage" }, `${meter.usage} tokens of context`),
+      h("p", { class: "turns" }, `${meter.turns} ${meter.turns === 1 ? "turn" : "turns"} in memory`),
+      renderHandoff(meter, actions),
+    ),
+  );
+}
+
+export function renderSessions(snapshot: Snapshot, actions: SessionActions): HTMLElement {
+  const problem = snapshot.problem ? h("p", { class: "problem", role: "alert" }, snapshot.problem) : null;
+  if (snapshot.sessions.length === 0) {
+    return h(
+      "section",
+      { class: "sessions" },
+      problem ??
+        h("p", { class: "empty" }, "No live sessions. A session shows here while an agent works in it and for 30 minutes after."),
+    );
+  }
+  return h("section", { class: "sessions" }, problem, h("ul", {}, ...snapshot.sessions.map((m) => renderSession(m, actions))));
+}
+
+/** Shows the live sessions in `into` and keeps them current; returns the clean-up. */
+export function mountSessions(into: HTMLElement): () => void {
+  let shown: Snapshot = { sessions: [], problem: null };
+  const show = (snapshot: Snapshot) => {
+    shown = snapshot;
+    into.replaceChildren(renderSessions(snapshot, actions));
+  };
+  const refresh = () =>
+    liveSessions()
+      .then(show)
+      .catch((error) => show({ sessions: shown.sessions, problem: describeFailure("read the live sessions", error) }));
+  const act = (what: string, call: Promise<unknown>) =>
+    call.then(refresh).catch((error) => show({ ...shown, problem: describeFailure(what, error) }));
+  const actions: SessionActions = {
+    onHandoff: (id) => act("hand off the session", offerHandoff(id)),
+    onCancelHandoff: (id) => act("cancel the handoff", cancelHandoff(id)),
+  };
+  into.replaceChildren(h("p", { class: "loading" }, "Reading the memory store…"));
+  refresh();
+  const unlisten = onLiveSessions(show);
+  return () => void unlisten.then((stop) => stop());
+}

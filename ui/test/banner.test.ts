@@ -1,0 +1,26 @@
+import { emit } from "@tauri-apps/api/event";
+import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
+import { afterEach, describe, expect, it } from "vitest";
+import { mountBanner } from "../src/banner";
+import { PROBLEM_EVENT } from "../src/ipc";
+import { settle } from "./fixtures";
+
+afterEach(() => {
+  clearMocks();
+  document.body.replaceChildren();
+});
+
+describe("mountBanner", () => {
+  it("shows a problem reported from the tray until it is dismissed", async () => {
+    mockIPC(() => {}, { shouldMockEvents: true });
+    const into = document.createElement("div");
+    document.body.append(into);
+    mountBanner(into);
+    await settle();
+    await emit(PROBLEM_EVENT, "Cannot read the memory store: disk full.");
+    await settle();
+    expect(into.querySelector("[role=alert]")!.textContent).toContain("disk full");
+    into.querySelector<HTMLButtonElement>("button.dismiss")!.click();
+    expect(into.querySelector("[role=alert]")).toBeNull();
+  });
+});

@@ -1,0 +1,80 @@
+import { emit } from "@tauri-apps/api/event";
+import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
+import { afterEach, describe, expect, it } from "vitest";
+import { LIVE_SESSIONS_EVENT, type Injection } from "../src/ipc";
+import { mountInjections, renderInjections } from "../src/views/injections";
+import { settle, snapshot } from "./fixtures";
+
+afterEach(() => clearMocks());
+
+function injection(overrides: Partial<Injection> = {}): Injection {
+  return {
+    id: 7,
+    session_id: "0f1b393e-f41a-4e1e-9a85-60441f844f13",
+    project: "/home/dev/toy",
+    trigger: "clear",
+    at: "2026-11-30T08:43:58.000Z",
+    chain: ["f839b538-b1ae-45df-beaa-8b044d1f240c"],
+    budget: 9500,
+    size: 4210,
+    verbatim: ["k3m9", "p2x8"],
+    one_liners: ["a1b2"],
+    left_out: 0,
+    text: "## Throughline memory\nEarlier in this project…",
+    ...overrides,
+  };
+}
+
+describe("renderInjections", () => {
+  it("says who received what, why, how big, and shows the exact text", () => {
+    const view = renderInjections([injection(), injection({ id: 8, trigger: "handoff", left_out: 3, chain: [] })], null);
+    const rows = view.querySelectorAll("li.injection");
+    expect(rows).toHaveLength(2);
+    const summary = rows[0].querySelector("summary")!.textContent!;
+    expect(summary).toContain("toy");
+    expect(summary).toContain("after /clear");
+    expect(summary).toContain("0f1b393e from f839b538");
+    expect(rows[0].querySelector(".facts")!.textContent).toBe("4,210 of 9,500 characters, 2 turns verbatim, 1 as one-liners");
+    expect(rows[0].querySelector("pre")!.textContent).toContain("## Throughline memory");
+    expect(rows[1].querySelector("summary")!.textContent).toContain("handoff");
+    expect(rows[1].querySelector(".facts")!.textContent).toContain("3 left out");
+  });
+
+  it("explains an empty log and shows problems instead of rows", () => {
+    expect(renderInjections([], null).querySelector(".empty")!.textContent).toContain("Nothing injected yet");
+    expect(renderInjections([], "No memory yet.").querySelector("[role=alert]")!.textContent).toBe("No memory yet.");
+  });
+});
+
+describe("mountInjections", () => {
+  it("reads the log from the app and rereads it when the store changes", async () => {
+    let log = [injection()];
+    mockIPC(
+      (cmd) => {
+        if (cmd === "injections") return log;
+      },
+      { shouldMockEvents: true },
+    );
+    const into = document.createElement("div");
+    mountInjections(into);
+    await settle();
+    expect(into.querySelectorAll("li.injection")).toHaveLength(1);
+    log = [injection({ id: 9 }), injection()];
+    await emit(LIVE_SESSIONS_EVENT, snapshot([]));
+    await settle();
+    expect(into.querySelectorAll("li.injection")).toHaveLength(2);
+  });
+
+  it("turns a failure into advice", async () => {
+    mockIPC(
+      (cmd) => {
+        if (cmd === "injections") throw new Error("database disk image is malformed");
+      },
+      { shouldMockEvents: true },
+    );
+    const into = document.createElement("div");
+    mountInjections(into);
+    await settle();
+    expect(into.querySelector("[role=alert]")!.textContent).toContain("Could not read the injection log: database disk image is malformed");
+  });
+});

@@ -1,0 +1,160 @@
+import { emit } from "@tauri-apps/api/event";
+import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
+import { afterEach, describe, expect, it } from "vitest";
+import type { SessionActions } from "../src/views/sessions";
+import { LIVE_SESSIONS_EVENT } from "../src/ipc";
+import { mountSessions, renderSessions } from "../src/views/sessions";
+import { meter, settle, snapshot } from "./fixtures";
+
+afterEach(() => {
+  clearMocks();
+  document.body.replaceChildren();
+});
+
+const noActions: SessionActions = { onHandoff: () => {}, onCancelHandoff: () => {} };
+
+/** Attached to the page, as in the app. */
+function attached<T extends HTMLElement>(element: T): T {
+  document.body.append(element);
+  return element;
+}
+
+function buttonLabelled(into: HTMLElement, label: string): HTMLButtonElement {
+  const found = [...into.querySelectorAll("button")].find((b) => b.textContent === label);
+  if (!found) throw new Error(`no button ${label} in ${into.innerHTML}`);
+  return found;
+}
+
+describe("renderSessions", () => {
+  it("draws a gauge with the project, model, usage and turns of each live session", () => {
+    const view = renderSessions(
+      snapshot([meter(), meter({ session_id: "b", project: "/work/api", percent: 85, level: "full", usage: "170k/200k", turns: 1 })]),
+      noActions,
+    );
+    const sessions = view.querySelectorAll("li.session");
+    expect(sessions).toHaveLength(2);
+    const first = sessions[0];
+    expect(first.querySelector("h2")!.textContent).toBe("toy");
+    expect(first.querySelector("h2")!.getAttribute("title")).toBe("/home/dev/toy");
+    expect(first.querySelector(".model")!.textContent).toBe("claude-opus-4-8");
+    expect(first.querySelector(".usage")!.textContent).toBe("52k/200k tokens of context");
+    expect(first.querySelector(".turns")!.textContent).toBe("5 turns in memory");
+    expect(first.querySelector("svg.gauge text")!.textContent).toBe("26%");
+    expect(sessions[1].querySelector("svg.gauge")!.getAttribute("class")).toBe("gauge full");
+    expect(sessions[1].querySelector(".turns")!.textContent).toBe("1 turn in memory");
+  });
+
+  it("fills the gauge in proportion to the context used", () => {
+    const arc = (percent: number) => {
+      const view = renderSessions(snapshot([meter({ percent })]), noActions);
+      const [filled, whole] = view.querySelector("circle.fill")!.getAttribute("stroke-dasharray")!.split(" ").map(Number);
+      return filled / whole;
+    };
+    expect(arc(0)).toBe(0);
+    expect(arc(26)).toBeCloseTo(0.26, 3);
+    expect(arc(100)).toBeCloseTo(1, 3);
+  });
+
+  it("says what to do when there is no store, instead of an empty list", () => {
+    const view = renderSessions(snapshot([], "No memory yet: run `throughline import`."), noActions);
+    expect(view.querySelector("[role=alert]")!.textContent).toContain("throughline import");
+    expect(view.querySelector("li")).toBeNull();
+  });
+
+  it("explains an empty list", () => {
+    expect(renderSessions(snapshot([]), noActions).querySelector(".empty")!.textContent).toContain("No live sessions");
+  });
+
+  it("offers a one-click handoff, or its cancellation while one waits", () => {
+    const asked: string[] = [];
+    const actions: SessionActions = {
+      onHandoff: (id) => asked.push(`handoff ${id}`),
+      onCancelHandoff: (id) => asked.push(`cancel ${id}`),
+    };
+    const view = attached(
+      renderSessions(snapshot([meter({ session_id: "a" }), meter({ session_id: "b", handoff_until: "2026-11-30T09:50:00.000Z" })]), actions),
+    );
+    const [first, second] = view.querySelectorAll<HTMLElement>("li.session");
+    buttonLabelled(first, "Hand off to a new chat").click();
+    expect(second.querySelector(".handoff.waiting")!.textContent).toContain("The next new chat in toy starts with this session's memory");
+    buttonLabelled(second, "Cancel handoff").click();
+    expect(asked).toEqual(["handoff a", "cancel b"]);
+  });
+});
+
+/** Mounts the view on the mocked app and clicks the (only) session's handoff button. */
+async function mountAndHandOff(): Promise<HTMLElement> {
+  const into = attached(document.createElement("div"));
+  mountSessions(into);
+  await settle();
+  buttonLabelled(into, "Hand off to a new chat").click();
+  await settle();
+  return into;
+}
+
+describe("mountSessions", () => {
+  it("shows what the app reports and follows its updates", async () => {
+    mockIPC(
+      (cmd) => {
+        if (cmd === "live_sessions") return snapshot([meter()]);
+      },
+      { shouldMockEvents: true },
+    );
+    const into = document.createElement("div");
+    mountSessions(into);
+    await settle();
+    expect(into.querySelector("h2")!.textContent).toBe("toy");
+
+    await emit(LIVE_SESSIONS_EVENT, snapshot([meter({ percent: 64, level: "filling" })]));
+    await settle();
+    expect(into.querySelector("svg.gauge")!.getAttribute("class")).toBe("gauge filling");
+    expect(into.querySelector("svg.gauge text")!.textContent).toBe("64%");
+  });
+
+  it("hands a session off through the app and shows the waiting handoff", async () => {
+    let waiting: string | null = null;
+    const calls: unknown[] = [];
+    mockIPC(
+      (cmd, args) => {
+        calls.push([cmd, args]);
+        if (cmd === "live_sessions") return snapshot([meter({ handoff_until: waiting })]);
+        if (cmd === "offer_handoff") {
+          waiting = "2026-11-30T09:50:00.000Z";
+          return { session_id: meter().session_id, project: "/home/dev/toy", created_at: "", expires_at: waiting };
+        }
+      },
+      { shouldMockEvents: true },
+    );
+    const into = await mountAndHandOff();
+    expect(calls).toContainEqual(["offer_handoff", { sessionId: meter().session_id }]);
+    expect(into.querySelector(".handoff.waiting")).not.toBeNull();
+  });
+
+  it("keeps the sessions and says what failed when a handoff cannot be made", async () => {
+    mockIPC(
+      (cmd) => {
+        if (cmd === "live_sessions") return snapshot([meter()]);
+        if (cmd === "offer_handoff") throw new Error("database is locked");
+      },
+      { shouldMockEvents: true },
+    );
+    const into = await mountAndHandOff();
+    expect(into.querySelector("[role=alert]")!.textContent).toContain("Could not hand off the session: database is locked");
+    expect(into.querySelectorAll("li.session")).toHaveLength(1);
+  });
+
+  it("turns an IPC failure into advice", async () => {
+    mockIPC(
+      (cmd) => {
+        if (cmd === "live_sessions") throw new Error("command live_sessions not found");
+      },
+      { shouldMockEvents: true },
+    );
+    const into = document.createElement("div");
+    mountSessions(into);
+    await settle();
+    const alert = into.querySelector("[role=alert]")!.textContent!;
+    expect(alert).toContain("Could not read the live sessions");
+    expect(alert).toContain("throughline status");
+  });
+});

@@ -1,0 +1,10 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  // Tauri serves the built files from its own origin: keep asset paths relative.
+  base: "./",
+  clearScreen: false,
+  server: { port: 5173, strictPort: true },
+  build: { target: "es2022", outDir: "dist", emptyOutDir: true },
+  test: { environment: "happy-dom" },
+});
