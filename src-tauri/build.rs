@@ -1,6 +1,6 @@
 //! Tauri requires every `bundle.externalBin` file to exist for any build of the app. The real
 //! `throughline` CLI is copied there by `scripts/build-app`; a plain `cargo build`, `test` or
-//! `clippy` of the workspace gets a placeholder instead (see docs/decisions/0010), so no build
+//! `clippy` of the workspace gets a placeholder instead (see docs/decisions/0013), so no build
 //! script ever runs cargo on its own workspace.
 
 use std::fs;
