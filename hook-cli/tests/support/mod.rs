@@ -4,6 +4,8 @@
 //! * [`claude`]: an isolated HOME/project/environment and headless (`claude -p`) runs.
 //! * [`tmux`]: the interactive UI inside tmux, for `/clear` and other slash commands.
 //! * [`transcript`]: reading Claude Code's JSONL transcripts.
+//! * [`throughline`]: the real `throughline` as every hook, on a temp store.
+//! * [`scenario`]: a long, realistic coding session with facts planted in it.
 //!
 //! Use from an integration test with `mod support;`. The client comes from
 //! `THROUGHLINE_CLAUDE_BIN`, else from `npm ci --prefix hook-cli/tests/claude-code`; the
@@ -13,6 +15,8 @@
 
 pub mod claude;
 pub mod model_server;
+pub mod scenario;
+pub mod throughline;
 pub mod tmux;
 pub mod transcript;
 

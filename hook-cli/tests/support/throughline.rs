@@ -1,0 +1,142 @@
+//! A Claude Code installation whose hooks run the real `throughline hook claude` on a temp
+//! store, and what tests and benchmarks check in the requests the model receives.
+
+use super::claude::{sh_quote, ClaudeEnv};
+use super::model_server::{ModelServer, RecordedRequest, Script};
+use super::tmux::{Tmux, UI_TIMEOUT};
+use serde_json::Value;
+use std::process::Stdio;
+
+/// The binary under test.
+pub const BIN: &str = env!("CARGO_BIN_EXE_throughline");
+
+/// What marks our memory in a request; it opens every injection.
+pub const MEMORY_HEADING: &str = "# Throughline memory";
+
+/// A Claude Code installation whose hooks run `throughline hook claude` on a temp store, with
+/// the `/tl` command file in place (the host rejects unknown slash commands).
+pub struct World {
+    pub server: ModelServer,
+    pub env: ClaudeEnv,
+    _store: tempfile::TempDir,
+}
+
+impl World {
+    pub fn new(script: Script) -> World {
+        Self::build(script, &[], Vec::new())
+    }
+
+    pub fn build(script: Script, vars: &[(&str, &str)], files: Vec<(String, String)>) -> World {
+        let server = ModelServer::start(script);
+        let store = tempfile::tempdir().expect("tempdir");
+        let mut builder = ClaudeEnv::builder(&server)
+            .hook_command(format!("{} hook claude", sh_quote(BIN)))
+            .env("THROUGHLINE_HOME", store.path().to_string_lossy());
+        for (k, v) in vars {
+            builder = builder.env(*k, *v);
+        }
+        for (rel, text) in files {
+            builder = builder.file(rel, text);
+        }
+        let env = builder.build();
+        let commands = env.home.join(".claude/commands");
+        std::fs::create_dir_all(&commands).expect("create commands dir");
+        std::fs::write(
+            commands.join("tl.md"),
+            "Hand this session over with Throughline.\n",
+        )
+        .expect("write tl.md");
+        World {
+            server,
+            env,
+            _store: store,
+        }
+    }
+
+    /// `throughline ARGS` on the same store as the hooks.
+    pub fn throughline(&self, args: &[&str]) -> String {
+        let out = self
+            .env
+            .command(BIN)
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run throughline");
+        assert!(
+            out.status.success(),
+            "throughline {args:?} failed ({:?}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("throughline prints UTF-8")
+    }
+
+    pub fn throughline_json(&self, args: &[&str]) -> Value {
+        let text = self.throughline(args);
+        serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("throughline {args:?}: not JSON ({e}):\n{text}"))
+    }
+
+    /// Types `prompt` in `ui` and waits until the model has answered it and the `Stop` hook has
+    /// finished. Counts are global, so windows must take turns (they do here).
+    pub fn ask(&self, ui: &mut Tmux, prompt: &str) {
+        let end_turns = self.server.end_turns();
+        let stops = self.env.payloads_of("Stop").len();
+        ui.type_prompt(prompt);
+        if let Err(e) = self.server.wait_for_end_turns(end_turns + 1, UI_TIMEOUT) {
+            panic!("{prompt:?} was not answered: {e}\n{}", ui.context());
+        }
+        if let Err(e) = self.env.wait_for_event_count("Stop", stops + 1, UI_TIMEOUT) {
+            panic!("no Stop after {prompt:?}: {e}\n{}", ui.context());
+        }
+    }
+
+    /// Every injection logged, oldest first.
+    pub fn injections(&self) -> Vec<Value> {
+        let mut log = self.throughline_json(&["injections", "--all", "--limit", "1000", "--json"]);
+        let list = log.as_array_mut().expect("injections array");
+        list.reverse();
+        list.clone()
+    }
+
+    /// Main requests from index `from` on whose prompt contains `prompt`.
+    pub fn first_request_for(&self, from: usize, prompt: &str) -> RecordedRequest {
+        self.server
+            .main_requests()
+            .into_iter()
+            .skip(from)
+            .find(|r| r.prompt_texts().iter().any(|t| t.contains(prompt)))
+            .unwrap_or_else(|| {
+                panic!(
+                    "no main request for {prompt:?}\n{}",
+                    self.env.debug_context()
+                )
+            })
+    }
+}
+
+/// The conversation messages of a request as one text (system prompt and tools left out).
+pub fn messages_text(r: &RecordedRequest) -> String {
+    serde_json::to_string(r.messages()).expect("messages serialise")
+}
+
+/// How often `needle` occurs in the text blocks of the request's messages.
+pub fn occurrences(r: &RecordedRequest, needle: &str) -> usize {
+    r.messages()
+        .iter()
+        .flat_map(|m| match m.get("content") {
+            Some(Value::String(s)) => vec![s.clone()],
+            Some(Value::Array(blocks)) => blocks
+                .iter()
+                .filter_map(|b| b.get("text").and_then(Value::as_str).map(str::to_string))
+                .collect(),
+            _ => Vec::new(),
+        })
+        .map(|t| t.matches(needle).count())
+        .sum()
+}
+
+/// Length as the host counts it: UTF-16 code units.
+pub fn units(s: &str) -> usize {
+    s.encode_utf16().count()
+}
