@@ -1,7 +1,7 @@
 //! What `/clear` with Throughline costs and keeps, measured on the real Claude Code CLI against
 //! the scripted model server of the tests: characters of messages in the last request before
 //! `/clear` and in the first one after it, whether the latest turns arrive verbatim, and how
-//! many planted facts reach the memory.
+//! many planted facts reach the memory. Each memory is kept in `bench/out/handoff-N-turns.md`.
 //!
 //!     cargo bench -p throughline --bench handoff_sizes [-- --turns 30,50]
 //!
@@ -64,6 +64,10 @@ fn measure(n: usize) -> Row {
         .find(|i| i["session_id"] == new_session.as_str())
         .expect("an injection into the session after /clear");
     let text = injection["text"].as_str().expect("text").to_string();
+    // Kept for reading: what the model got.
+    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/out");
+    std::fs::create_dir_all(&out).expect("create bench/out");
+    std::fs::write(out.join(format!("handoff-{n}-turns.md")), &text).expect("write the memory");
     let earlier = text.find("## Earlier turns").unwrap_or(text.len());
     let facts = scenario::facts(n)
         .into_iter()

@@ -109,10 +109,10 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
         // Room for the "not shown" line, so it always fits.
         let reserve = 160 + ctx.chain.first().map_or(0, String::len);
         let room = left.saturating_sub(units(heading) + reserve);
-        let per_line = (room / rest.len().max(1)).clamp(90, summary::MAX_CHARS + 14) - 14;
+        let lengths = line_lengths(rest, room);
         let mut session = ctx.chain.first().cloned().unwrap_or_default();
         let mut body = String::new();
-        for entry in rest {
+        for (entry, &per_line) in rest.iter().zip(&lengths) {
             let mut line = String::new();
             if entry.session_id != session {
                 session = entry.session_id.clone();
@@ -160,6 +160,60 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
         one_liners,
         left_out,
     }
+}
+
+/// What a one-liner costs besides its text: `- <code>: ` and the newline.
+const LINE_OVERHEAD: usize = 14;
+
+/// The shortest one-liner worth printing, overhead included.
+const MIN_LINE: usize = 90;
+
+/// How many characters each turn's one-liner may take within `room`: a turn that states facts
+/// gets three shares, a routine one one share, and a line that needs less than its share
+/// leaves the rest to the others.
+fn line_lengths(turns: &[Turn], room: usize) -> Vec<usize> {
+    let wants: Vec<usize> = turns
+        .iter()
+        .map(|t| summary::one_liner(t, summary::MAX_CHARS).chars().count() + LINE_OVERHEAD)
+        .collect();
+    let shares: Vec<usize> = turns
+        .iter()
+        .map(|t| if summary::states_facts(t) { 3 } else { 1 })
+        .collect();
+    let mut given: Vec<Option<usize>> = vec![None; turns.len()];
+    let mut left = room;
+    loop {
+        let open: usize = (0..turns.len())
+            .filter(|&i| given[i].is_none())
+            .map(|i| shares[i])
+            .sum();
+        if open == 0 {
+            break;
+        }
+        let unit = left / open;
+        let mut settled = false;
+        for i in 0..turns.len() {
+            if given[i].is_none() && wants[i] <= unit * shares[i] {
+                given[i] = Some(wants[i]);
+                left -= wants[i];
+                settled = true;
+            }
+        }
+        if !settled {
+            for (g, share) in given.iter_mut().zip(&shares) {
+                g.get_or_insert(unit * share);
+            }
+            break;
+        }
+    }
+    given
+        .into_iter()
+        .map(|g| {
+            g.unwrap_or(0)
+                .clamp(MIN_LINE, summary::MAX_CHARS + LINE_OVERHEAD)
+                - LINE_OVERHEAD
+        })
+        .collect()
 }
 
 fn short(session_id: &str) -> &str {

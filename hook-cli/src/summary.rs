@@ -45,34 +45,162 @@ const DECISIVE: &[&str] = &[
     "注意",
 ];
 
+/// A sentence scoring this much states a fact worth carrying forward: a decision or finding
+/// together with something exact (a number, path, identifier or name).
+const FACT: i32 = 10;
+
 /// The one-liner of a turn: `asked → answered`, at most `max` characters (at most
 /// [`MAX_CHARS`]).
 pub fn one_liner(turn: &Turn, max: usize) -> String {
     of_messages(&turn.messages, max)
 }
 
-/// [`one_liner`] of a turn's L2 messages.
+/// Whether the turn states a fact (see [`FACT`]): such turns deserve a longer line.
+pub fn states_facts(turn: &Turn) -> bool {
+    let (prompt, answer) = split(&turn.messages);
+    prompt
+        .iter()
+        .chain(&answer)
+        .any(|sentence| salience(sentence) >= FACT)
+}
+
+/// The sentences of the person's prompt and of the answers.
+fn split(messages: &[Message]) -> (Vec<String>, Vec<String>) {
+    let text = |role: Role, sep: &str| {
+        messages
+            .iter()
+            .filter(|m| m.role == role)
+            .map(|m| m.text.as_str())
+            .collect::<Vec<_>>()
+            .join(sep)
+    };
+    (
+        sentences(&bounded(&text(Role::User, " "))),
+        sentences(&bounded(&text(Role::Assistant, "\n"))),
+    )
+}
+
+/// A sentence that may go into a one-liner.
+struct Candidate {
+    from_prompt: bool,
+    index: usize,
+    score: i32,
+}
+
+/// [`one_liner`] of a turn's L2 messages. The prompt's first sentence leads (it says what was
+/// asked) but may be cut to a third of the line; the rest of the room goes to the sentences,
+/// of the prompt or the answers, that carry the most a later reader could not guess.
 pub fn of_messages(messages: &[Message], max: usize) -> String {
     let max = max.min(MAX_CHARS);
-    let prompt: String = messages
+    let (prompt, answer) = split(messages);
+    let len = |s: &String| s.chars().count();
+    let lead = prompt.first();
+    let arrow = if lead.is_some() && !answer.is_empty() {
+        3
+    } else {
+        0
+    };
+    let lead_min = lead.map_or(0, |l| len(l).min(max / 3));
+    let mut room = max.saturating_sub(lead_min + arrow);
+
+    let mut candidates: Vec<Candidate> = prompt
         .iter()
-        .filter(|m| m.role == Role::User)
-        .map(|m| m.text.as_str())
-        .collect::<Vec<_>>()
-        .join(" ");
-    let answer: Vec<&str> = messages
-        .iter()
-        .filter(|m| m.role == Role::Assistant)
-        .map(|m| m.text.as_str())
+        .enumerate()
+        .skip(1)
+        .map(|(index, s)| Candidate {
+            from_prompt: true,
+            index,
+            // What the person adds to a request is usually a constraint to keep.
+            score: match salience(s) {
+                0 => 0,
+                n => n + 2,
+            },
+        })
+        .chain(answer.iter().enumerate().map(|(index, s)| Candidate {
+            from_prompt: false,
+            index,
+            // An answer's closing sentence usually carries its conclusion.
+            score: salience(s) + if index + 1 == answer.len() { 2 } else { 0 },
+        }))
         .collect();
-    let asked = gist(&prompt, max * 2 / 5, true);
-    let room = max.saturating_sub(asked.chars().count() + 3);
-    let answered = gist(&answer.join("\n"), room, false);
-    match (asked.is_empty(), answered.is_empty()) {
+    // Best first; on a tie the person's words before the answer's.
+    candidates.sort_by(|a, b| {
+        b.score
+            .cmp(&a.score)
+            .then(b.from_prompt.cmp(&a.from_prompt))
+            .then(a.index.cmp(&b.index))
+    });
+    let text_of = |c: &Candidate| {
+        if c.from_prompt {
+            &prompt[c.index]
+        } else {
+            &answer[c.index]
+        }
+    };
+    let mut chosen: Vec<&Candidate> = Vec::new();
+    let take = |c: &'_ Candidate, chosen: &mut Vec<&Candidate>, room: &mut usize| {
+        // One space joins it to a sentence of the same part.
+        let cost =
+            len(text_of(c)) + usize::from(chosen.iter().any(|o| o.from_prompt == c.from_prompt));
+        if cost <= *room {
+            *room -= cost;
+            true
+        } else {
+            false
+        }
+    };
+    // Sentences that carry something checkable ("Let me look." does not), best first.
+    for c in candidates.iter().filter(|c| c.score > 0) {
+        if take(c, &mut chosen, &mut room) {
+            chosen.push(c);
+        }
+    }
+    let mut answered = join_in_order(&chosen, false, &answer);
+    if answered.is_empty() && room >= 12 {
+        // No answer sentence fits whole: the head of the best one, so the answer is never lost.
+        if let Some(best) = candidates.iter().find(|c| !c.from_prompt) {
+            answered = fit(&answer[best.index], room);
+            room -= answered.chars().count();
+        }
+    }
+    // Then the lead in full, then the person's other words.
+    let lead_room = lead_min + room.min(lead.map_or(0, |l| len(l) - lead_min));
+    room -= lead_room - lead_min;
+    for c in candidates.iter().filter(|c| c.score <= 0 && c.from_prompt) {
+        if take(c, &mut chosen, &mut room) {
+            chosen.push(c);
+        }
+    }
+    let mut asked = lead.map_or(String::new(), |l| fit(l, lead_room));
+    let more = join_in_order(&chosen, true, &prompt);
+    if !more.is_empty() {
+        asked = if asked.is_empty() {
+            more
+        } else {
+            format!("{asked} {more}")
+        };
+    }
+    let line = match (asked.is_empty(), answered.is_empty()) {
         (_, true) => asked,
         (true, false) => answered,
         _ => format!("{asked} → {answered}"),
-    }
+    };
+    fit(&line, max)
+}
+
+/// The chosen sentences of one part, in their original order.
+fn join_in_order(chosen: &[&Candidate], from_prompt: bool, sentences: &[String]) -> String {
+    let mut picked: Vec<usize> = chosen
+        .iter()
+        .filter(|c| c.from_prompt == from_prompt)
+        .map(|c| c.index)
+        .collect();
+    picked.sort_unstable();
+    picked
+        .iter()
+        .map(|&i| sentences[i].as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Cuts a one-liner to `max` characters, marking the cut.
@@ -83,56 +211,6 @@ pub fn fit(line: &str, max: usize) -> String {
     let mut cut: String = line.chars().take(max.saturating_sub(1)).collect();
     cut.push('…');
     cut
-}
-
-/// The most telling sentences of `text` within `max` characters, in their original order.
-/// For a prompt the first sentence always leads (it says what was asked).
-fn gist(text: &str, max: usize, keep_first: bool) -> String {
-    let sentences = sentences(&bounded(text));
-    if sentences.is_empty() || max == 0 {
-        return String::new();
-    }
-    let last = sentences.len() - 1;
-    let mut ranked: Vec<(usize, i32)> = sentences
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let mut score = salience(s);
-            if i == 0 && keep_first {
-                score += 1000;
-            }
-            // An answer's closing sentence usually carries its conclusion.
-            if i == last && !keep_first {
-                score += 2;
-            }
-            (i, score)
-        })
-        .collect();
-    ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    let mut chosen = Vec::new();
-    let mut used = 0;
-    for (i, score) in ranked {
-        // In an answer, sentences that carry nothing checkable ("Let me look.") are dropped.
-        if score == 0 && !keep_first && !chosen.is_empty() {
-            break;
-        }
-        let len = sentences[i].chars().count() + usize::from(!chosen.is_empty());
-        if used + len <= max {
-            chosen.push(i);
-            used += len;
-        } else if chosen.is_empty() || (score >= 4 && used + 20 < max) {
-            // Too long to take whole: take its head, so a key sentence is never lost entirely.
-            chosen.push(i);
-            break;
-        }
-    }
-    chosen.sort_unstable();
-    let joined = chosen
-        .iter()
-        .map(|&i| sentences[i].as_str())
-        .collect::<Vec<_>>()
-        .join(" ");
-    fit(&joined, max)
 }
 
 /// The start and the end of a long text: where a turn states its request and its outcome.
@@ -188,15 +266,16 @@ fn push_sentence(out: &mut Vec<String>, s: &str) {
     }
 }
 
-/// How much a sentence carries that a reader could not guess: numbers, paths, identifiers,
-/// quoted names, and decisions.
+/// How much a sentence carries that a reader could not guess: exact things (numbers, paths,
+/// identifiers, names; the first three count) and, above all, decisions and findings about them.
 fn salience(sentence: &str) -> i32 {
     let lower = sentence.to_lowercase();
-    let mut score = 0;
-    if DECISIVE.iter().any(|w| lower.contains(w)) {
-        score += 3;
-    }
+    let decisive = DECISIVE.iter().any(|w| lower.contains(w));
+    let mut exact: Vec<&str> = Vec::new();
+    let mut after_colon = true;
     for word in sentence.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')')) {
+        let starts_clause = after_colon;
+        after_colon = word.ends_with(':') || word.ends_with('.');
         let word = word.trim_matches(|c: char| matches!(c, '.' | ':' | '!' | '?' | '"' | '\''));
         if word.is_empty() {
             continue;
@@ -209,9 +288,17 @@ fn salience(sentence: &str) -> i32 {
             || word.starts_with("--")
             || (word.chars().skip(1).any(char::is_uppercase)
                 && word.chars().any(char::is_lowercase));
-        if has_digit || path_like || code_like {
-            score += 2;
+        // A capitalised word inside a sentence is usually a name.
+        let name = !starts_clause
+            && word.chars().count() > 1
+            && word.chars().next().is_some_and(char::is_uppercase);
+        if (has_digit || path_like || code_like || name) && !exact.contains(&word) {
+            exact.push(word);
         }
+    }
+    let mut score = 2 * exact.len().min(3) as i32;
+    if decisive {
+        score += if exact.is_empty() { 3 } else { 8 };
     }
     if !sentence.is_ascii() {
         // CJK text has no spaces to split on: weigh it by the facts it states.
@@ -289,5 +376,84 @@ mod tests {
     fn fit_marks_the_cut() {
         assert_eq!(fit("short", 10), "short");
         assert_eq!(fit("abcdefghijkl", 5), "abcd…");
+    }
+
+    #[test]
+    fn a_fact_the_person_adds_survives_a_long_answer() {
+        let t = turn(
+            "Step 5: fix the TODO in accounts_step_4 and show me the change. We decided to keep SQLite in WAL mode instead of moving to Postgres.",
+            &["Replaced the TODO in accounts_step_4 with a call to ctx.check_currency(input)?, so a wrong currency now fails before the amounts are added."],
+        );
+        let line = one_liner(&t, MAX_CHARS);
+        assert!(line.starts_with("Step 5: fix the TODO"), "{line}");
+        assert!(
+            line.contains("WAL mode instead of moving to Postgres"),
+            "{line}"
+        );
+        assert!(
+            line.contains("→ Replaced the TODO in accounts_step_4"),
+            "{line}"
+        );
+        assert!(line.chars().count() <= MAX_CHARS);
+    }
+
+    #[test]
+    fn a_decision_beats_a_sentence_that_only_has_numbers() {
+        let t = turn(
+            "Run the numbers check.",
+            &[
+                "Decision: the flag LEDGER_FAST_PATH stays off in production.",
+                "The sequence runs from 1 to 3000 without gaps; the tail ends at 3000 (check 26).",
+            ],
+        );
+        let line = one_liner(&t, 100);
+        assert!(line.contains("LEDGER_FAST_PATH stays off"), "{line}");
+        assert!(line.chars().count() <= 100);
+    }
+
+    #[test]
+    fn the_answer_shows_even_when_no_sentence_fits_whole() {
+        let t = turn(
+            "Look at logs/build.log and tell me what the slowest part was.",
+            &["The slowest step in logs/build.log took 999ms (ledger-part-26); most parts compile in well under a second."],
+        );
+        let line = one_liner(&t, 76);
+        assert!(line.starts_with("Look at logs/build.log"), "{line}");
+        assert!(line.contains("→ The slowest step"), "{line}");
+        assert!(line.chars().count() <= 76);
+    }
+
+    #[test]
+    fn facts_are_decisions_or_findings_about_exact_things() {
+        let states = |prompt: &str, answer: &str| states_facts(&turn(prompt, &[answer]));
+        assert!(states(
+            "Who is on call?",
+            "Remember that the on-call owner is Marguerite Okafor."
+        ));
+        assert!(states(
+            "Set the retry cap to 32 seconds, never more.",
+            "Done."
+        ));
+        assert!(!states(
+            "Run it again.",
+            "The sequence runs from 1 to 3000; the tail ends at 3000."
+        ));
+        assert!(!states(
+            "Have a look.",
+            "Let me look at it first. I should check the logs."
+        ));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_one_liner_never_exceeds_its_length(
+            prompt in "\\PC{0,400}",
+            answers in proptest::collection::vec("[a-zA-Z0-9 ./:_]{0,300}", 0..4),
+            max in 10usize..400,
+        ) {
+            let answers: Vec<&str> = answers.iter().map(String::as_str).collect();
+            let line = one_liner(&turn(&prompt, &answers), max);
+            proptest::prop_assert!(line.chars().count() <= max.min(MAX_CHARS), "{line:?}");
+        }
     }
 }

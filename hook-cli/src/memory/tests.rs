@@ -142,6 +142,40 @@ fn the_framing_names_the_trigger() {
     }
 }
 
+#[test]
+fn a_turn_that_states_facts_gets_a_longer_line_and_short_lines_leave_room() {
+    let mut e = entries(40, |i| {
+        (
+            format!("Step {i}: run the numbers check (seq 1 3000) and make sure the tail is intact."),
+            vec![format!("The sequence runs from 1 to 3000 without gaps; the tail ends at 3000 as expected (check {i}).")],
+        )
+    });
+    e[20] = turn(
+        "t000020",
+        "sess-aaaa",
+        "Step 20: grep the data tree for frozen accounts. Set the retry backoff cap to 32 seconds, never more.",
+        &["There are 216 frozen accounts across 12 regions (3 per file, every ninth line).".into()],
+    );
+    e[30] = turn("t000030", "sess-aaaa", "ok", &["done".into()]);
+    // Short of room, the fact gets three shares.
+    let lengths = line_lengths(&e, 40 * 100);
+    assert!(lengths[20] > 2 * lengths[0], "{lengths:?}");
+    // With room for every line whole, every line is whole: the short one leaves its share to
+    // the others.
+    let wants: Vec<usize> = e
+        .iter()
+        .map(|t| summary::one_liner(t, summary::MAX_CHARS).chars().count())
+        .collect();
+    let room = wants.iter().map(|w| w + LINE_OVERHEAD).sum();
+    let lengths = line_lengths(&e, room);
+    for (i, (length, want)) in lengths.iter().zip(&wants).enumerate() {
+        assert!(length >= want, "line {i}: {lengths:?} {wants:?}");
+    }
+    let r = render(&ctx(40, 6_000), &e);
+    assert!(r.text.contains("32 seconds, never more"), "{}", r.text);
+    assert!(units(&r.text) <= 6_000);
+}
+
 fn any_text() -> impl Strategy<Value = String> {
     prop_oneof![
         "[a-z ]{0,200}",
