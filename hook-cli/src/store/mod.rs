@@ -136,6 +136,11 @@ impl Store {
         // emptied (`Drop`) only once it has grown past `WAL_LIMIT`, amortised over many calls.
         self.conn
             .set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
+        // Without a fixed query plan, SQLite marks statements with `= ?` or `LIMIT ?` for
+        // re-planning on every new binding, and clearing the bindings (as the statement cache
+        // does) expires them: each reuse was parsed and planned again.
+        self.conn
+            .set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
         // WAL lets the app read while hooks write; NORMAL sync is durable across
         // process crashes, which is the failure hooks actually meet. Foreign keys stay
         // unenforced (SQLite's default): the writer alone links rows, and the checks would
