@@ -109,20 +109,20 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
         // Room for the "not shown" line, so it always fits.
         let reserve = 160 + ctx.chain.first().map_or(0, String::len);
         let room = left.saturating_sub(units(heading) + reserve);
-        let lengths = line_lengths(rest, room);
+        let gists: Vec<summary::Gist> = rest
+            .iter()
+            .map(|t| summary::Gist::of(&t.messages))
+            .collect();
+        let lengths = line_lengths(&gists, room);
         let mut session = ctx.chain.first().cloned().unwrap_or_default();
         let mut body = String::new();
-        for (entry, &per_line) in rest.iter().zip(&lengths) {
+        for ((entry, gist), &per_line) in rest.iter().zip(&gists).zip(&lengths) {
             let mut line = String::new();
             if entry.session_id != session {
                 session = entry.session_id.clone();
                 line.push_str(&format!("(earlier session {})\n", short(&session)));
             }
-            line.push_str(&format!(
-                "- {}: {}\n",
-                entry.code,
-                summary::one_liner(entry, per_line)
-            ));
+            line.push_str(&format!("- {}: {}\n", entry.code, gist.one_liner(per_line)));
             if units(&body) + units(&line) > room {
                 break;
             }
@@ -171,14 +171,14 @@ const MIN_LINE: usize = 90;
 /// How many characters each turn's one-liner may take within `room`: a turn that states facts
 /// gets three shares, a routine one one share, and a line that needs less than its share
 /// leaves the rest to the others.
-fn line_lengths(turns: &[Turn], room: usize) -> Vec<usize> {
+fn line_lengths(turns: &[summary::Gist], room: usize) -> Vec<usize> {
     let wants: Vec<usize> = turns
         .iter()
-        .map(|t| summary::one_liner(t, summary::MAX_CHARS).chars().count() + LINE_OVERHEAD)
+        .map(|t| t.one_liner(summary::MAX_CHARS).chars().count() + LINE_OVERHEAD)
         .collect();
     let shares: Vec<usize> = turns
         .iter()
-        .map(|t| if summary::states_facts(t) { 3 } else { 1 })
+        .map(|t| if t.states_facts() { 3 } else { 1 })
         .collect();
     let mut given: Vec<Option<usize>> = vec![None; turns.len()];
     let mut left = room;

@@ -2,6 +2,10 @@
 //! model). It keeps what a later reader needs to recognise and find the turn: what was asked,
 //! what was decided or found, and the exact identifiers, numbers and paths involved.
 
+use std::sync::OnceLock;
+
+use aho_corasick::AhoCorasick;
+
 use crate::model::{Message, Role, Turn};
 
 /// The longest one-liner stored; rendering may cut it shorter (see [`fit`]).
@@ -45,6 +49,17 @@ const DECISIVE: &[&str] = &[
     "注意",
 ];
 
+/// [`DECISIVE`] in one pass over a sentence, any case: a memory scores hundreds of them.
+fn decisive_words() -> &'static AhoCorasick {
+    static WORDS: OnceLock<AhoCorasick> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(DECISIVE)
+            .expect("the decisive words make an automaton")
+    })
+}
+
 /// A sentence scoring this much states a fact worth carrying forward: a decision or finding
 /// together with something exact (a number, path, identifier or name).
 const FACT: i32 = 10;
@@ -52,155 +67,165 @@ const FACT: i32 = 10;
 /// The one-liner of a turn: `asked → answered`, at most `max` characters (at most
 /// [`MAX_CHARS`]).
 pub fn one_liner(turn: &Turn, max: usize) -> String {
-    of_messages(&turn.messages, max)
+    Gist::of(&turn.messages).one_liner(max)
 }
 
-/// Whether the turn states a fact (see [`FACT`]): such turns deserve a longer line.
-pub fn states_facts(turn: &Turn) -> bool {
-    let (prompt, answer) = split(&turn.messages);
-    prompt
-        .iter()
-        .chain(&answer)
-        .any(|sentence| salience(sentence) >= FACT)
+/// [`one_liner`] of a turn's L2 messages.
+pub fn of_messages(messages: &[Message], max: usize) -> String {
+    Gist::of(messages).one_liner(max)
 }
 
-/// The sentences of the person's prompt and of the answers.
-fn split(messages: &[Message]) -> (Vec<String>, Vec<String>) {
-    let text = |role: Role, sep: &str| {
-        messages
-            .iter()
-            .filter(|m| m.role == role)
-            .map(|m| m.text.as_str())
-            .collect::<Vec<_>>()
-            .join(sep)
-    };
-    (
-        sentences(&bounded(&text(Role::User, " "))),
-        sentences(&bounded(&text(Role::Assistant, "\n"))),
-    )
-}
-
-/// A sentence that may go into a one-liner.
-struct Candidate {
-    from_prompt: bool,
-    index: usize,
+/// A sentence that may go into a one-liner, with what it carries.
+struct Scored {
+    text: String,
+    chars: usize,
     score: i32,
 }
 
-/// [`one_liner`] of a turn's L2 messages. The prompt's first sentence leads (it says what was
-/// asked) but may be cut to a third of the line; the rest of the room goes to the sentences,
-/// of the prompt or the answers, that carry the most a later reader could not guess.
-pub fn of_messages(messages: &[Message], max: usize) -> String {
-    let max = max.min(MAX_CHARS);
-    let (prompt, answer) = split(messages);
-    let len = |s: &String| s.chars().count();
-    let lead = prompt.first();
-    let arrow = if lead.is_some() && !answer.is_empty() {
-        3
-    } else {
-        0
-    };
-    let lead_min = lead.map_or(0, |l| len(l).min(max / 3));
-    let mut room = max.saturating_sub(lead_min + arrow);
-
-    let mut candidates: Vec<Candidate> = prompt
-        .iter()
-        .enumerate()
-        .skip(1)
-        .map(|(index, s)| Candidate {
-            from_prompt: true,
-            index,
-            // What the person adds to a request is usually a constraint to keep.
-            score: match salience(s) {
-                0 => 0,
-                n => n + 2,
-            },
-        })
-        .chain(answer.iter().enumerate().map(|(index, s)| Candidate {
-            from_prompt: false,
-            index,
-            // An answer's closing sentence usually carries its conclusion.
-            score: salience(s) + if index + 1 == answer.len() { 2 } else { 0 },
-        }))
-        .collect();
-    // Best first; on a tie the person's words before the answer's.
-    candidates.sort_by(|a, b| {
-        b.score
-            .cmp(&a.score)
-            .then(b.from_prompt.cmp(&a.from_prompt))
-            .then(a.index.cmp(&b.index))
-    });
-    let text_of = |c: &Candidate| {
-        if c.from_prompt {
-            &prompt[c.index]
-        } else {
-            &answer[c.index]
-        }
-    };
-    let mut chosen: Vec<&Candidate> = Vec::new();
-    let take = |c: &'_ Candidate, chosen: &mut Vec<&Candidate>, room: &mut usize| {
-        // One space joins it to a sentence of the same part.
-        let cost =
-            len(text_of(c)) + usize::from(chosen.iter().any(|o| o.from_prompt == c.from_prompt));
-        if cost <= *room {
-            *room -= cost;
-            true
-        } else {
-            false
-        }
-    };
-    // Sentences that carry something checkable ("Let me look." does not), best first.
-    for c in candidates.iter().filter(|c| c.score > 0) {
-        if take(c, &mut chosen, &mut room) {
-            chosen.push(c);
-        }
-    }
-    let mut answered = join_in_order(&chosen, false, &answer);
-    if answered.is_empty() && room >= 12 {
-        // No answer sentence fits whole: the head of the best one, so the answer is never lost.
-        if let Some(best) = candidates.iter().find(|c| !c.from_prompt) {
-            answered = fit(&answer[best.index], room);
-            room -= answered.chars().count();
-        }
-    }
-    // Then the lead in full, then the person's other words.
-    let lead_room = lead_min + room.min(lead.map_or(0, |l| len(l) - lead_min));
-    room -= lead_room - lead_min;
-    for c in candidates.iter().filter(|c| c.score <= 0 && c.from_prompt) {
-        if take(c, &mut chosen, &mut room) {
-            chosen.push(c);
-        }
-    }
-    let mut asked = lead.map_or(String::new(), |l| fit(l, lead_room));
-    let more = join_in_order(&chosen, true, &prompt);
-    if !more.is_empty() {
-        asked = if asked.is_empty() {
-            more
-        } else {
-            format!("{asked} {more}")
-        };
-    }
-    let line = match (asked.is_empty(), answered.is_empty()) {
-        (_, true) => asked,
-        (true, false) => answered,
-        _ => format!("{asked} → {answered}"),
-    };
-    fit(&line, max)
+/// A turn's sentences, split and weighed once, for one-liners of any length.
+pub struct Gist {
+    prompt: Vec<Scored>,
+    answer: Vec<Scored>,
 }
 
-/// The chosen sentences of one part, in their original order.
-fn join_in_order(chosen: &[&Candidate], from_prompt: bool, sentences: &[String]) -> String {
-    let mut picked: Vec<usize> = chosen
-        .iter()
-        .filter(|c| c.from_prompt == from_prompt)
-        .map(|c| c.index)
-        .collect();
-    picked.sort_unstable();
-    picked
-        .iter()
-        .map(|&i| sentences[i].as_str())
-        .collect::<Vec<_>>()
-        .join(" ")
+/// Where a chosen sentence comes from: the prompt (`true`) or the answers, and its index.
+type Pick = (bool, usize);
+
+impl Gist {
+    pub fn of(messages: &[Message]) -> Gist {
+        let part = |role: Role, sep: &str| {
+            let text = messages
+                .iter()
+                .filter(|m| m.role == role)
+                .map(|m| m.text.as_str())
+                .collect::<Vec<_>>()
+                .join(sep);
+            sentences(&bounded(&text))
+                .into_iter()
+                .map(|text| Scored {
+                    chars: text.chars().count(),
+                    score: salience(&text),
+                    text,
+                })
+                .collect()
+        };
+        Gist {
+            prompt: part(Role::User, " "),
+            answer: part(Role::Assistant, "\n"),
+        }
+    }
+
+    /// Whether the turn states a fact (see [`FACT`]): such turns deserve a longer line.
+    pub fn states_facts(&self) -> bool {
+        self.prompt
+            .iter()
+            .chain(&self.answer)
+            .any(|s| s.score >= FACT)
+    }
+
+    fn sentence(&self, (from_prompt, index): Pick) -> &Scored {
+        if from_prompt {
+            &self.prompt[index]
+        } else {
+            &self.answer[index]
+        }
+    }
+
+    /// `asked → answered` within `max` characters (at most [`MAX_CHARS`]). The prompt's first
+    /// sentence leads (it says what was asked) but may be cut to a third of the line; the rest
+    /// of the room goes to the sentences, of the prompt or the answers, that carry the most a
+    /// later reader could not guess.
+    pub fn one_liner(&self, max: usize) -> String {
+        let max = max.min(MAX_CHARS);
+        let lead = self.prompt.first();
+        let arrow = if lead.is_some() && !self.answer.is_empty() {
+            3
+        } else {
+            0
+        };
+        let lead_min = lead.map_or(0, |l| l.chars.min(max / 3));
+        let mut room = max.saturating_sub(lead_min + arrow);
+
+        let last = self.answer.len().saturating_sub(1);
+        let mut candidates: Vec<(Pick, i32)> = (1..self.prompt.len())
+            .map(|i| {
+                // What the person adds to a request is usually a constraint to keep.
+                let score = match self.prompt[i].score {
+                    0 => 0,
+                    n => n + 2,
+                };
+                ((true, i), score)
+            })
+            .chain((0..self.answer.len()).map(|i| {
+                // An answer's closing sentence usually carries its conclusion.
+                let bonus = if i == last { 2 } else { 0 };
+                ((false, i), self.answer[i].score + bonus)
+            }))
+            .collect();
+        // Best first; on a tie the person's words before the answer's.
+        candidates.sort_by(|(a, sa), (b, sb)| sb.cmp(sa).then(b.0.cmp(&a.0)).then(a.1.cmp(&b.1)));
+
+        let mut chosen: Vec<Pick> = Vec::new();
+        let take = |pick: Pick, chosen: &mut Vec<Pick>, room: &mut usize| {
+            // One space joins it to a sentence of the same part.
+            let cost =
+                self.sentence(pick).chars + usize::from(chosen.iter().any(|c| c.0 == pick.0));
+            if cost <= *room {
+                *room -= cost;
+                chosen.push(pick);
+            }
+        };
+        // Sentences that carry something checkable ("Let me look." does not), best first.
+        for &(pick, _) in candidates.iter().filter(|(_, score)| *score > 0) {
+            take(pick, &mut chosen, &mut room);
+        }
+        let mut answered = self.join_in_order(&chosen, false);
+        let mut left = room;
+        if answered.is_empty() && left >= 12 {
+            // No answer sentence fits whole: the head of the best one, so the answer is
+            // never lost.
+            if let Some(&((_, index), _)) = candidates.iter().find(|(pick, _)| !pick.0) {
+                answered = fit(&self.answer[index].text, left);
+                left -= answered.chars().count();
+            }
+        }
+        // Then the lead in full, then the person's other words.
+        let lead_room = lead_min + left.min(lead.map_or(0, |l| l.chars - lead_min));
+        room = left - (lead_room - lead_min);
+        for &(pick, _) in candidates.iter().filter(|(p, score)| *score <= 0 && p.0) {
+            take(pick, &mut chosen, &mut room);
+        }
+        let mut asked = lead.map_or(String::new(), |l| fit(&l.text, lead_room));
+        let more = self.join_in_order(&chosen, true);
+        if !more.is_empty() {
+            asked = if asked.is_empty() {
+                more
+            } else {
+                format!("{asked} {more}")
+            };
+        }
+        let line = match (asked.is_empty(), answered.is_empty()) {
+            (_, true) => asked,
+            (true, false) => answered,
+            _ => format!("{asked} → {answered}"),
+        };
+        fit(&line, max)
+    }
+
+    /// The chosen sentences of one part, in their original order.
+    fn join_in_order(&self, chosen: &[Pick], from_prompt: bool) -> String {
+        let mut picked: Vec<Pick> = chosen
+            .iter()
+            .copied()
+            .filter(|p| p.0 == from_prompt)
+            .collect();
+        picked.sort_unstable();
+        picked
+            .iter()
+            .map(|&p| self.sentence(p).text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
 }
 
 /// Cuts a one-liner to `max` characters, marking the cut.
@@ -269,8 +294,7 @@ fn push_sentence(out: &mut Vec<String>, s: &str) {
 /// How much a sentence carries that a reader could not guess: exact things (numbers, paths,
 /// identifiers, names; the first three count) and, above all, decisions and findings about them.
 fn salience(sentence: &str) -> i32 {
-    let lower = sentence.to_lowercase();
-    let decisive = DECISIVE.iter().any(|w| lower.contains(w));
+    let decisive = decisive_words().is_match(sentence);
     let mut exact: Vec<&str> = Vec::new();
     let mut after_colon = true;
     for word in sentence.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')')) {
@@ -425,7 +449,8 @@ mod tests {
 
     #[test]
     fn facts_are_decisions_or_findings_about_exact_things() {
-        let states = |prompt: &str, answer: &str| states_facts(&turn(prompt, &[answer]));
+        let states =
+            |prompt: &str, answer: &str| Gist::of(&turn(prompt, &[answer]).messages).states_facts();
         assert!(states(
             "Who is on call?",
             "Remember that the on-call owner is Marguerite Okafor."

@@ -157,8 +157,9 @@ fn a_turn_that_states_facts_gets_a_longer_line_and_short_lines_leave_room() {
         &["There are 216 frozen accounts across 12 regions (3 per file, every ninth line).".into()],
     );
     e[30] = turn("t000030", "sess-aaaa", "ok", &["done".into()]);
+    let gists: Vec<summary::Gist> = e.iter().map(|t| summary::Gist::of(&t.messages)).collect();
     // Short of room, the fact gets three shares.
-    let lengths = line_lengths(&e, 40 * 100);
+    let lengths = line_lengths(&gists, 40 * 100);
     assert!(lengths[20] > 2 * lengths[0], "{lengths:?}");
     // With room for every line whole, every line is whole: the short one leaves its share to
     // the others.
@@ -167,7 +168,7 @@ fn a_turn_that_states_facts_gets_a_longer_line_and_short_lines_leave_room() {
         .map(|t| summary::one_liner(t, summary::MAX_CHARS).chars().count())
         .collect();
     let room = wants.iter().map(|w| w + LINE_OVERHEAD).sum();
-    let lengths = line_lengths(&e, room);
+    let lengths = line_lengths(&gists, room);
     for (i, (length, want)) in lengths.iter().zip(&wants).enumerate() {
         assert!(length >= want, "line {i}: {lengths:?} {wants:?}");
     }
