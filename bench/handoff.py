@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Handoff benchmark: what the memory adds to the first prompt of the next session, and
+what /clear keeps.
+
+    bench/handoff.py [--turns 100000] [--runs 300] [--keep] [--sizes]
+
+Latency: builds the release binary, writes synthetic transcripts (bench/synth.py) and
+imports them, then times whole `throughline hook claude` processes against that store:
+
+* SessionStart(source=clear) that links to the session a SessionEnd(reason=clear) with the
+  same prompt id ended, and injects its memory, against SessionStart(source=startup) of a
+  new session, which injects nothing;
+* the first UserPromptSubmit of a new session that takes a waiting handoff (`/tl`) and
+  injects, against one with no handoff waiting.
+
+Each pair is interleaved run by run (with /bin/true) so the difference holds on a noisy
+machine. Every timed injection is checked in the injection log afterwards.
+
+--sizes also runs `cargo bench --bench handoff_sizes` (the real Claude Code CLI through
+/clear on 30- and 50-turn sessions: characters before and after, facts kept).
+Prints Markdown.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
+BIN = os.path.join(TARGET, "release", "throughline")
+PROJECT = "/bench/project-0"
+
+
+def spawn(argv, payload, env, scratch):
+    """Runs argv with `payload` (a dict) on stdin; returns seconds."""
+    path = os.path.join(scratch, "payload.json")
+    with open(path, "w") as f:
+        json.dump(payload, f)
+    with open(path, "rb") as stdin:
+        start = time.perf_counter()
+        pid = os.posix_spawn(argv[0], argv, env, file_actions=[
+            (os.POSIX_SPAWN_DUP2, stdin.fileno(), 0),
+            (os.POSIX_SPAWN_OPEN, 1, "/dev/null", os.O_WRONLY, 0),
+        ])
+        _, status = os.waitpid(pid, 0)
+        elapsed = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"{argv} exited with {status}")
+    return elapsed
+
+
+def event(name, session_id, scratch, **fields):
+    """A hook payload as Claude Code 2.1.197 sends it; a new session has no transcript yet."""
+    p = {"session_id": session_id, "cwd": PROJECT, "hook_event_name": name,
+         "transcript_path": os.path.join(scratch, f"{session_id}.jsonl")}
+    p.update(fields)
+    return p
+
+
+def stats(times):
+    times = sorted(times)
+    return statistics.median(times) * 1000, times[int(len(times) * 0.95) - 1] * 1000
+
+
+def cli(args, env):
+    return subprocess.run([BIN] + args, env=env, check=True, capture_output=True, text=True).stdout
+
+
+def latency(args):
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "throughline"], cwd=ROOT, check=True)
+    out = os.path.join(ROOT, "bench", "out", "handoff")
+    shutil.rmtree(out, ignore_errors=True)
+    corpus, home, scratch = (os.path.join(out, d) for d in ("projects", "home", "scratch"))
+    os.makedirs(scratch)
+    subprocess.run([sys.executable, os.path.join(ROOT, "bench", "synth.py"), corpus,
+                    "--sessions", str(max(1, args.turns // 100)), "--turns", "100",
+                    "--output-bytes", "800"], check=True)
+    env = dict(os.environ, THROUGHLINE_HOME=home)
+    env.pop("THROUGHLINE_GUARD", None)
+    subprocess.run([BIN, "import", "--from", corpus, "--json"], env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+    status = json.loads(cli(["status", "--json"], env))
+
+    # The session that is cleared (and handed over) again and again: 100 turns of project 0.
+    project_dir = os.path.join(corpus, "-bench-project-0")
+    transcript = os.path.join(project_dir, sorted(os.listdir(project_dir))[0])
+    old = os.path.basename(transcript)[:-len(".jsonl")]
+
+    rows = {k: [] for k in ("true", "clear", "startup", "take", "plain", "end")}
+    for i in range(args.runs):
+        prompt_id = f"bench-clear-{i}"
+        end = event("SessionEnd", old, scratch, reason="clear", prompt_id=prompt_id)
+        end["transcript_path"] = transcript
+        rows["end"].append(spawn([BIN, "hook", "claude"], end, env, scratch))
+        rows["true"].append(spawn(["/bin/true"], {}, env, scratch))
+        rows["clear"].append(spawn([BIN, "hook", "claude"], event(
+            "SessionStart", str(uuid.uuid4()), scratch, source="clear", prompt_id=prompt_id), env, scratch))
+        rows["startup"].append(spawn([BIN, "hook", "claude"], event(
+            "SessionStart", str(uuid.uuid4()), scratch, source="startup", prompt_id=f"bench-start-{i}"),
+            env, scratch))
+        # /tl in the old session, then the first prompt of a new one takes it.
+        subprocess.run([BIN, "handoff", "--session", old, "--json"], env=env, check=True,
+                       stdout=subprocess.DEVNULL)
+        rows["take"].append(spawn([BIN, "hook", "claude"], event(
+            "UserPromptSubmit", str(uuid.uuid4()), scratch, prompt="Carry on.",
+            prompt_id=f"bench-take-{i}"), env, scratch))
+        rows["plain"].append(spawn([BIN, "hook", "claude"], event(
+            "UserPromptSubmit", str(uuid.uuid4()), scratch, prompt="Carry on.",
+            prompt_id=f"bench-plain-{i}"), env, scratch))
+
+    log = json.loads(cli(["injections", "--all", "--json", "--limit", str(4 * args.runs)], env))
+    by_trigger = {t: sum(1 for i in log if i["trigger"] == t) for t in ("clear", "handoff")}
+    if by_trigger != {"clear": args.runs, "handoff": args.runs}:
+        sys.exit(f"expected {args.runs} injections per trigger, got {by_trigger}")
+    sizes = sorted(i["size"] for i in log)
+    problems_path = os.path.join(home, "throughline.log")
+    problems = open(problems_path).read() if os.path.exists(problems_path) else ""
+
+    print(f"Store: {status['store']['turns']:,} turns in {status['store']['sessions']:,} sessions; "
+          f"the memory comes from a 100-turn session ({statistics.median(sizes):.0f} UTF-16 units "
+          f"median). {args.runs} runs each, interleaved.\n")
+    print("| hook call (whole process) | median ms | p95 ms |")
+    print("|---|---|---|")
+    names = [("true", "`/bin/true` (spawn cost)"),
+             ("startup", "SessionStart(startup), injects nothing"),
+             ("clear", "SessionStart(clear), links and injects the memory"),
+             ("plain", "first UserPromptSubmit, no handoff waiting"),
+             ("take", "first UserPromptSubmit, takes a `/tl` handoff and injects"),
+             ("end", "SessionEnd(clear), records the pair")]
+    med = {}
+    for key, label in names:
+        med[key], p95 = stats(rows[key])
+        print(f"| {label} | {med[key]:.2f} | {p95:.2f} |")
+    print(f"\nAdded by the injection: **{med['clear'] - med['startup']:.2f} ms** after `/clear`, "
+          f"**{med['take'] - med['plain']:.2f} ms** when a `/tl` handoff is taken (medians).")
+    if problems:
+        print(f"\nThe hook logged problems:\n```\n{problems}```")
+    if not args.keep:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--turns", type=int, default=100_000)
+    ap.add_argument("--runs", type=int, default=300)
+    ap.add_argument("--keep", action="store_true", help="keep bench/out/handoff for inspection")
+    ap.add_argument("--sizes", action="store_true", help="also measure /clear with the real client")
+    args = ap.parse_args()
+    print(f"## Handoff benchmark ({time.strftime('%Y-%m-%d')}, `bench/handoff.py --turns {args.turns} "
+          f"--runs {args.runs}{' --sizes' if args.sizes else ''}`)\n")
+    latency(args)
+    if args.sizes:
+        print()
+        sys.stdout.flush()
+        subprocess.run(["cargo", "bench", "-q", "-p", "throughline", "--bench", "handoff_sizes"],
+                       cwd=ROOT, check=True)
+
+
+if __name__ == "__main__":
+    main()
