@@ -136,18 +136,14 @@ fn command(store: &mut Store, home: &Home, session_id: &str, args: &str) -> Resu
     } else {
         let config = config::load(home).config;
         let h = offer(store, session_id, &config)?;
+        // A span, not a clock time: stored times are UTC and the person's clock may not be.
         format!(
-            "Throughline: handoff ready. The next new chat in {} (until {}) starts with this \
-             session's memory. `/tl cancel` withdraws it.",
-            h.project,
-            short_time(&h.expires_at)
+            "Throughline: handoff ready. The next new chat in {} within {} minutes starts with \
+             this session's memory. `/tl cancel` withdraws it.",
+            h.project, config.handoff_minutes
         )
     };
     Ok(Reply::Block(message))
-}
-
-fn short_time(at: &str) -> &str {
-    at.get(11..16).unwrap_or(at)
 }
 
 /// Marks `session_id` as the predecessor of its project's next new session (the `/tl`

@@ -213,7 +213,16 @@ fn tl_is_blocked_taken_by_the_first_real_prompt_and_never_by_a_ghost() {
     let mut w = World::new();
     w.turn("A", "/p", "design the cache", "LRU with 64 entries.");
     match w.turn("A", "/p", "/tl", "unused") {
-        Some(Reply::Block(msg)) => assert!(msg.contains("handoff ready"), "{msg}"),
+        Some(Reply::Block(msg)) => {
+            assert!(msg.contains("handoff ready"), "{msg}");
+            // The person reads it on their own clock: no UTC time, how long it waits.
+            assert!(msg.contains("within 60 minutes"), "{msg}");
+            let clock_time = msg
+                .as_bytes()
+                .windows(2)
+                .any(|w| w[0].is_ascii_digit() && w[1] == b':');
+            assert!(!clock_time, "{msg}");
+        }
         other => panic!("{other:?}"),
     }
     // A ghost start and a session in another project take nothing.
