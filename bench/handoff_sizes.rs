@@ -30,6 +30,8 @@ struct Row {
     tool_output: usize,
     failed_tools: usize,
     verbatim_ok: bool,
+    /// Turns given verbatim, as one-liners, and left out.
+    shown: (usize, usize, u64),
     facts: Vec<(scenario::Fact, Option<&'static str>)>,
     seconds: f64,
 }
@@ -93,6 +95,11 @@ fn measure(n: usize) -> Row {
         without_memory: after - serde_json::to_string(&text).unwrap().chars().count(),
         tool_output: results.iter().map(|r| r.1.chars().count()).sum(),
         failed_tools: results.iter().filter(|r| r.2).count(),
+        shown: (
+            injection["verbatim"].as_array().map_or(0, Vec::len),
+            injection["one_liners"].as_array().map_or(0, Vec::len),
+            injection["left_out"].as_u64().unwrap_or(0),
+        ),
         verbatim_ok: turns[n - VERBATIM..]
             .iter()
             .all(|t| text.contains(&t.prompt) && text.contains(&t.answer)),
@@ -118,12 +125,12 @@ fn main() {
         })
         .unwrap_or_else(|| vec![30, 50]);
     let rows: Vec<Row> = sizes.into_iter().map(measure).collect();
-    println!("| turns | last request before /clear | first request after | smaller by | memory (UTF-16) | first request without memory | latest + {} verbatim | facts kept | tool errors | run |", VERBATIM - 1);
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+    println!("| turns | last request before /clear | first request after | smaller by | memory (UTF-16) | first request without memory | latest + {} verbatim | turns verbatim / one-liners / left out | facts kept | tool errors | run |", VERBATIM - 1);
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
     for r in &rows {
         let kept = r.facts.iter().filter(|(_, at)| at.is_some()).count();
         println!(
-            "| {} | {} chars ({} of tool output) | {} chars | **{:.1}%** | {} | {} chars | {} | {kept}/{} | {} | {:.0} s |",
+            "| {} | {} chars ({} of tool output) | {} chars | **{:.1}%** | {} | {} chars | {} | {} / {} / {} | {kept}/{} | {} | {:.0} s |",
             r.turns,
             r.before,
             r.tool_output,
@@ -132,6 +139,9 @@ fn main() {
             r.memory,
             r.without_memory,
             if r.verbatim_ok { "yes" } else { "**no**" },
+            r.shown.0,
+            r.shown.1,
+            r.shown.2,
             r.facts.len(),
             r.failed_tools,
             r.seconds
