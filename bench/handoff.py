@@ -16,7 +16,7 @@ imports them, then times whole `throughline hook claude` processes against that 
 Each pair is interleaved run by run (with /bin/true) so the difference holds on a noisy
 machine. Every timed injection is checked in the injection log afterwards.
 
---sizes also runs `cargo bench --bench handoff_sizes` (the real Claude Code CLI through
+--sizes also runs `cargo bench --bench handoff_sizes` (hook-cli/benches/handoff_sizes.rs: the real Claude Code CLI through
 /clear on 30- and 50-turn sessions: characters before and after, facts kept).
 Prints Markdown.
 """

@@ -8,7 +8,7 @@
 //! Needs the pinned client (`npm ci --prefix hook-cli/tests/claude-code`, or
 //! `THROUGHLINE_CLAUDE_BIN`) and `tmux`. Prints Markdown.
 
-#[path = "../hook-cli/tests/support/mod.rs"]
+#[path = "../tests/support/mod.rs"]
 mod support;
 
 use std::time::Instant;
