@@ -30,6 +30,8 @@ import sys
 import time
 import uuid
 
+import capture  # bench/capture.py: the same timed spawn
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
 BIN = os.path.join(TARGET, "release", "throughline")
@@ -41,17 +43,7 @@ def spawn(argv, payload, env, scratch):
     path = os.path.join(scratch, "payload.json")
     with open(path, "w") as f:
         json.dump(payload, f)
-    with open(path, "rb") as stdin:
-        start = time.perf_counter()
-        pid = os.posix_spawn(argv[0], argv, env, file_actions=[
-            (os.POSIX_SPAWN_DUP2, stdin.fileno(), 0),
-            (os.POSIX_SPAWN_OPEN, 1, "/dev/null", os.O_WRONLY, 0),
-        ])
-        _, status = os.waitpid(pid, 0)
-        elapsed = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"{argv} exited with {status}")
-    return elapsed
+    return capture.spawn(argv, path, env)
 
 
 def event(name, session_id, scratch, **fields):

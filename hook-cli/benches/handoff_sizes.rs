@@ -14,7 +14,7 @@ mod support;
 use std::time::Instant;
 use support::scenario;
 use support::throughline::{units, World};
-use support::{Script, Step, Tmux};
+use support::Script;
 
 const NEXT: &str = "Where were we? Carry on with the currency checks.";
 
@@ -40,30 +40,9 @@ fn measure(n: usize) -> Row {
     let started = Instant::now();
     let world = World::build(Script::new(), &[], scenario::project_files());
     let turns = scenario::turns(&world.env, n);
-    world.server.set_script(
-        scenario::script(&turns).on_prompt(NEXT, vec![Step::new().text("Picking it up.")]),
-    );
-    let mut ui = Tmux::start(&world.env);
-    for t in &turns {
-        world.ask(&mut ui, &t.prompt);
-    }
-    let last = world
-        .server
-        .main_requests()
-        .last()
-        .cloned()
-        .expect("main requests");
-    let mains = world.server.main_requests().len();
-    let new_session = ui.clear()["session_id"]
-        .as_str()
-        .expect("session_id")
-        .to_string();
-    world.ask(&mut ui, NEXT);
-    let first = world.first_request_for(mains, NEXT);
-    let injection = world
-        .injections()
-        .into_iter()
-        .find(|i| i["session_id"] == new_session.as_str())
+    let cleared = scenario::work_then_clear(&world, &turns, NEXT, "Picking it up.");
+    let injection = cleared
+        .injection
         .expect("an injection into the session after /clear");
     let text = injection["text"].as_str().expect("text").to_string();
     // Kept for reading: what the model got.
@@ -84,11 +63,11 @@ fn measure(n: usize) -> Row {
             (f, at)
         })
         .collect();
-    let results = last.tool_results();
-    let after = first.messages_chars();
+    let results = cleared.last_before.tool_results();
+    let after = cleared.first_after.messages_chars();
     Row {
         turns: n,
-        before: last.messages_chars(),
+        before: cleared.last_before.messages_chars(),
         after,
         memory: units(&text),
         // The memory sits in the messages as a JSON string.

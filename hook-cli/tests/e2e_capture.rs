@@ -14,33 +14,9 @@ use std::process::Stdio;
 use std::time::Instant;
 use support::claude::sh_quote;
 use support::model_server::Block;
+use support::throughline::{run_json as throughline_json, BIN};
 use support::transcript;
 use support::{ClaudeEnv, ModelServer, Script, Step, Tmux};
-
-const BIN: &str = env!("CARGO_BIN_EXE_throughline");
-
-/// Run `throughline ARGS` in the session's environment (same THROUGHLINE_HOME as the hooks).
-fn throughline(env: &ClaudeEnv, args: &[&str]) -> String {
-    let out = env
-        .command(BIN)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run throughline");
-    assert!(
-        out.status.success(),
-        "throughline {args:?} failed ({:?}): {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("throughline prints UTF-8")
-}
-
-fn throughline_json(env: &ClaudeEnv, args: &[&str]) -> Value {
-    let text = throughline(env, args);
-    serde_json::from_str(&text)
-        .unwrap_or_else(|e| panic!("throughline {args:?}: not JSON ({e}):\n{text}"))
-}
 
 /// Everything the store says about one session: its turns and every turn's detail.
 fn snapshot(env: &ClaudeEnv, session_id: &str) -> (Value, Vec<Value>) {

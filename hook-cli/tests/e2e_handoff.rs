@@ -84,35 +84,15 @@ fn after_thirty_turns_clear_hands_over_the_memory_without_tool_output() {
     let started = Instant::now();
     let world = World::build(Script::new(), &[], scenario::project_files());
     let turns = scenario::turns(&world.env, 30);
-    world.server.set_script(
-        scenario::script(&turns).on_prompt(NEXT, answer("Picking up the currency checks.")),
-    );
-    let mut ui = Tmux::start(&world.env);
-    for t in &turns {
-        world.ask(&mut ui, &t.prompt);
-    }
-    let built = started.elapsed();
-    let old_session = world.env.session_ids()[0].clone();
-    let last_before = world
-        .server
-        .main_requests()
-        .last()
-        .cloned()
-        .expect("main requests");
-    let mains = world.server.main_requests().len();
-    let start = ui.clear();
-    let new_session = start["session_id"]
-        .as_str()
-        .expect("session_id")
-        .to_string();
+    let cleared =
+        scenario::work_then_clear(&world, &turns, NEXT, "Picking up the currency checks.");
+    let (old_session, new_session) = (&cleared.old_session, &cleared.new_session);
     assert_ne!(new_session, old_session, "/clear starts a new session");
-    world.ask(&mut ui, NEXT);
-    let first = world.first_request_for(mains, NEXT);
-
-    let injection = injection_for(&world, &new_session);
+    let (last_before, first) = (&cleared.last_before, &cleared.first_after);
+    let injection = injection_for(&world, new_session);
     assert_eq!(injection["trigger"], "clear");
     assert_eq!(injection["chain"], json!([old_session]));
-    let text = assert_carries_once(&first, &injection);
+    let text = assert_carries_once(first, &injection);
 
     // The latest exchange and the last turns, verbatim.
     let verbatim = injection["verbatim"].as_array().expect("verbatim").len();
@@ -193,7 +173,7 @@ fn after_thirty_turns_clear_hands_over_the_memory_without_tool_output() {
         codes[0]
     );
     eprintln!(
-        "30 turns built in {built:?}; whole test {:?}. Last request before /clear: {} chars of \
+        "30 turns and /clear in {:?}. Last request before /clear: {} chars of \
          messages ({output_chars} of tool output); first after: {} chars, memory {} units; \
          {checked} slices checked",
         started.elapsed(),

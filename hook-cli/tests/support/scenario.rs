@@ -3,8 +3,10 @@
 //! generated tree, Edit, Write), with facts planted early, in the middle and late.
 
 use super::claude::ClaudeEnv;
-use super::model_server::{Script, Step};
-use serde_json::json;
+use super::model_server::{RecordedRequest, Script, Step};
+use super::throughline::World;
+use super::tmux::Tmux;
+use serde_json::{json, Value};
 
 /// A fact planted in one turn, and the exact string that shows it survived.
 #[derive(Clone, Debug)]
@@ -267,4 +269,52 @@ pub fn script(turns: &[ScenarioTurn]) -> Script {
     turns.iter().fold(Script::new(), |s, t| {
         s.on_prompt(t.prompt.clone(), t.steps.clone())
     })
+}
+
+/// What a session of scripted turns, `/clear` and one more prompt left behind.
+pub struct Cleared {
+    pub old_session: String,
+    pub new_session: String,
+    /// The last request of the old session: the whole conversation, tool output included.
+    pub last_before: RecordedRequest,
+    /// The first request of the new session, the one the memory must reach.
+    pub first_after: RecordedRequest,
+    /// The injection logged for the new session, if any.
+    pub injection: Option<Value>,
+}
+
+/// Plays `turns` in one interactive window, runs `/clear`, then asks `next` (answered with
+/// `next_answer`).
+pub fn work_then_clear(
+    world: &World,
+    turns: &[ScenarioTurn],
+    next: &str,
+    next_answer: &str,
+) -> Cleared {
+    world
+        .server
+        .set_script(script(turns).on_prompt(next, vec![Step::new().text(next_answer)]));
+    let mut ui = Tmux::start(&world.env);
+    for t in turns {
+        world.ask(&mut ui, &t.prompt);
+    }
+    let old_session = world.env.session_ids()[0].clone();
+    let mains = world.server.main_requests();
+    let last_before = mains.last().cloned().expect("main requests");
+    let new_session = ui.clear()["session_id"]
+        .as_str()
+        .expect("session_id")
+        .to_string();
+    world.ask(&mut ui, next);
+    let injection = world
+        .injections()
+        .into_iter()
+        .find(|i| i["session_id"] == new_session.as_str());
+    Cleared {
+        old_session,
+        new_session,
+        last_before,
+        first_after: world.first_request_for(mains.len(), next),
+        injection,
+    }
 }

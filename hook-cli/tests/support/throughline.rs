@@ -55,26 +55,11 @@ impl World {
 
     /// `throughline ARGS` on the same store as the hooks.
     pub fn throughline(&self, args: &[&str]) -> String {
-        let out = self
-            .env
-            .command(BIN)
-            .args(args)
-            .stdin(Stdio::null())
-            .output()
-            .expect("run throughline");
-        assert!(
-            out.status.success(),
-            "throughline {args:?} failed ({:?}): {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).expect("throughline prints UTF-8")
+        run(&self.env, args)
     }
 
     pub fn throughline_json(&self, args: &[&str]) -> Value {
-        let text = self.throughline(args);
-        serde_json::from_str(&text)
-            .unwrap_or_else(|e| panic!("throughline {args:?}: not JSON ({e}):\n{text}"))
+        run_json(&self.env, args)
     }
 
     /// Types `prompt` in `ui` and waits until the model has answered it and the `Stop` hook has
@@ -113,6 +98,30 @@ impl World {
                 )
             })
     }
+}
+
+/// `throughline ARGS` in `env` (the hooks' THROUGHLINE_HOME); panics unless it succeeds.
+pub fn run(env: &ClaudeEnv, args: &[&str]) -> String {
+    let out = env
+        .command(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run throughline");
+    assert!(
+        out.status.success(),
+        "throughline {args:?} failed ({:?}): {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("throughline prints UTF-8")
+}
+
+/// [`run`] of a verb with `--json`, parsed.
+pub fn run_json(env: &ClaudeEnv, args: &[&str]) -> Value {
+    let text = run(env, args);
+    serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("throughline {args:?}: not JSON ({e}):\n{text}"))
 }
 
 /// The conversation messages of a request as one text (system prompt and tools left out).
