@@ -358,7 +358,8 @@ pub fn build(
     config: &crate::config::Config,
     at: &str,
 ) -> Result<Option<Injection>> {
-    let turns = store.recent_turns(chain, TURNS_READ)?;
+    let verbatim_turns = config.verbatim_turns.max(1) as usize;
+    let turns = store.recent_turns(chain, TURNS_READ, verbatim_turns)?;
     if turns.is_empty() {
         return Ok(None);
     }
@@ -372,7 +373,7 @@ pub fn build(
         chain: chain.iter().map(|s| s.session_id.clone()).collect(),
         total_turns: store.count_turns(chain)?,
         budget: config.budget as usize,
-        verbatim_turns: config.verbatim_turns.max(1) as usize,
+        verbatim_turns,
     };
     let rendered = render(&ctx, &turns);
     Ok(Some(Injection {

@@ -112,6 +112,22 @@ fn after_thirty_turns_clear_hands_over_the_memory_without_tool_output() {
         text[latest_at..].contains(&latest.prompt),
         "the latest exchange is the last turn:\n{text}"
     );
+    // Turns given verbatim say what their detail holds (every scripted turn ran a tool).
+    let verbatim_codes = injection["verbatim"].as_array().expect("verbatim");
+    assert!(
+        text.contains(&format!(
+            "## Latest exchange (turn {})\n",
+            verbatim_codes[0].as_str().unwrap()
+        )) && text.contains("\nDetail: Write\n"),
+        "{text}"
+    );
+    for code in &verbatim_codes[1..] {
+        let code = code.as_str().unwrap();
+        assert!(
+            text.contains(&format!("### Turn {code} (")),
+            "{code}: {text}"
+        );
+    }
     // Every turn is there, verbatim or as a one-liner.
     let one_liners = injection["one_liners"].as_array().expect("one_liners");
     assert_eq!(

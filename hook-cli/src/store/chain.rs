@@ -240,8 +240,16 @@ impl Store {
         Ok(chain)
     }
 
-    /// The newest `limit` turns (with a prompt) of these sessions, newest first.
-    pub fn recent_turns(&self, sessions: &[&Session], limit: u32) -> Result<Vec<Turn>> {
+    /// The newest `limit` turns (with a prompt) of these sessions, newest first. Only the
+    /// newest `detailed` carry their L3 line (`detail_summary`, empty on the others): a memory
+    /// shows it for the turns it gives verbatim, and reading it for every turn cost more than
+    /// the rest of the rendering.
+    pub fn recent_turns(
+        &self,
+        sessions: &[&Session],
+        limit: u32,
+        detailed: usize,
+    ) -> Result<Vec<Turn>> {
         let mut out = Vec::new();
         let mut stmt = self.conn.prepare_cached(
             "SELECT id, code, seq, started_at FROM turns
@@ -257,8 +265,20 @@ impl Store {
                     Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
                 })?
                 .collect::<rusqlite::Result<_>>()?;
-            for (id, code, seq, at) in rows {
-                out.push(self.assemble_turn(id, code, seq, at, &session.session_id)?);
+            for (id, code, seq, started_at) in rows {
+                let detail_summary = if out.len() < detailed {
+                    self.detail_summary(id)?
+                } else {
+                    String::new()
+                };
+                out.push(Turn {
+                    code,
+                    session_id: session.session_id.clone(),
+                    seq,
+                    started_at,
+                    messages: self.turn_messages(id)?,
+                    detail_summary,
+                });
             }
         }
         Ok(out)

@@ -272,11 +272,23 @@ impl Store {
         started_at: Option<String>,
         session_id: &str,
     ) -> Result<Turn> {
+        Ok(Turn {
+            code,
+            session_id: session_id.to_string(),
+            seq,
+            started_at,
+            messages: self.turn_messages(id)?,
+            detail_summary: self.detail_summary(id)?,
+        })
+    }
+
+    /// A turn's L2: the prompt, then every assistant text block, in order.
+    pub(super) fn turn_messages(&self, turn: i64) -> Result<Vec<Message>> {
         let mut stmt = self
             .conn
             .prepare_cached("SELECT role, text, at FROM messages WHERE turn = ?1 ORDER BY id")?;
         let messages = stmt
-            .query_map([id], |r| {
+            .query_map([turn], |r| {
                 let role: String = r.get(0)?;
                 Ok(Message {
                     role: Role::parse(&role),
@@ -285,18 +297,11 @@ impl Store {
                 })
             })?
             .collect::<rusqlite::Result<_>>()?;
-        Ok(Turn {
-            code,
-            session_id: session_id.to_string(),
-            seq,
-            started_at,
-            messages,
-            detail_summary: self.detail_summary(id)?,
-        })
+        Ok(messages)
     }
 
     /// `Read ×2, Bash ×3, 1 failed, thinking`: what `detail` can pull for a turn.
-    fn detail_summary(&self, turn: i64) -> Result<String> {
+    pub(super) fn detail_summary(&self, turn: i64) -> Result<String> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT kind, coalesce(name, ''), count(*), sum(is_error), min(id) FROM details
              WHERE turn = ?1 AND kind IN ('tool_call', 'tool_result', 'thinking', 'image', 'subagent')
