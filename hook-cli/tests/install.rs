@@ -59,14 +59,24 @@ impl Home {
     }
 
     fn run_with(&self, bin: &Path, args: &[&str]) -> Output {
-        Command::new(bin)
+        let mut command = Command::new(bin);
+        command
             .args(args)
             .env("HOME", self.path())
             .env("THROUGHLINE_HOME", self.path().join("memory"))
             .env_remove("CLAUDE_CONFIG_DIR")
-            .current_dir(self.path())
-            .output()
-            .unwrap()
+            .current_dir(self.path());
+        // A binary copied a moment ago can still be open for writing in a child another test
+        // thread forked meanwhile ("text file busy"); that passes within milliseconds.
+        for _ in 0..50 {
+            match command.output() {
+                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                    std::thread::sleep(std::time::Duration::from_millis(20))
+                }
+                result => return result.unwrap(),
+            }
+        }
+        panic!("{} stayed busy", bin.display())
     }
 
     fn run(&self, args: &[&str]) -> Output {
