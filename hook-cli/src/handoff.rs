@@ -99,9 +99,13 @@ fn on_prompt(store: &mut Store, home: &Home, event: &HookEvent) -> Result<Option
             return command(store, home, &event.session_id, args.trim()).map(Some);
         }
     }
+    if !store.is_fresh(&event.session_id)? {
+        return Ok(None);
+    }
     let w = store.write()?;
     let session = w.session_of(&event.session_id)?;
-    if !w.is_fresh(session)? {
+    // Checked again under the write lock: two first prompts may race for one handoff.
+    if !w.is_fresh(&event.session_id)? {
         return Ok(None);
     }
     let config = config::load(home).config;

@@ -117,14 +117,8 @@ impl Writer<'_> {
     }
 
     /// A session that has neither a predecessor nor a turn yet can take a handoff.
-    pub fn is_fresh(&self, session: i64) -> Result<bool> {
-        Ok(!self
-            .tx
-            .prepare_cached(
-                "SELECT EXISTS (SELECT 1 FROM links WHERE successor = ?1)
-                     OR EXISTS (SELECT 1 FROM turns WHERE session = ?1 AND seq > 0)",
-            )?
-            .query_row([session], |r| r.get::<_, bool>(0))?)
+    pub fn is_fresh(&self, session_id: &str) -> Result<bool> {
+        fresh(&self.tx, session_id)
     }
 
     /// Offers `session`'s memory to the next new session of its project, replacing any
@@ -209,10 +203,28 @@ impl Writer<'_> {
     }
 }
 
+/// Whether a session has neither a predecessor nor a turn yet.
+fn fresh(conn: &rusqlite::Connection, session_id: &str) -> Result<bool> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT NOT (EXISTS (SELECT 1 FROM links WHERE successor = s.id)
+                      OR EXISTS (SELECT 1 FROM turns WHERE session = s.id AND seq > 0))
+             FROM sessions s WHERE s.session_id = ?1",
+        )?
+        .query_row([session_id], |r| r.get::<_, bool>(0))
+        .optional()?
+        .unwrap_or(false))
+}
+
 /// Predecessors are followed at most this deep (a chain of /clears in one long day).
 const MAX_CHAIN: usize = 32;
 
 impl Store {
+    /// [`Writer::is_fresh`] without taking the write lock: most prompts are not a session's first.
+    pub fn is_fresh(&self, session_id: &str) -> Result<bool> {
+        fresh(&self.conn, session_id)
+    }
+
     /// `session`'s predecessors, nearest first.
     pub fn predecessors(&self, session: &Session) -> Result<Vec<(Session, Trigger)>> {
         let mut chain: Vec<(Session, Trigger)> = Vec::new();
