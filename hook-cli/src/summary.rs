@@ -340,24 +340,7 @@ mod tests {
     use super::*;
 
     fn turn(prompt: &str, answers: &[&str]) -> Turn {
-        let mut messages = vec![Message {
-            role: Role::User,
-            text: prompt.into(),
-            at: None,
-        }];
-        messages.extend(answers.iter().map(|a| Message {
-            role: Role::Assistant,
-            text: a.to_string(),
-            at: None,
-        }));
-        Turn {
-            code: "abcdefg".into(),
-            session_id: "s".into(),
-            seq: 1,
-            started_at: None,
-            messages,
-            detail_summary: String::new(),
-        }
+        crate::test_memory::turn("abcdefg", prompt, answers)
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use crate::home::Home;
 use crate::ingest::Record;
-use crate::model::{DetailKind, Host};
+use crate::model::{DetailKind, Host, Message, Role, Turn};
 use crate::store::Store;
 
 /// One tool call of a fixture turn: `(tool, input, output)`.
@@ -69,4 +69,26 @@ pub fn store_with(sessions: &[Fixture]) -> (tempfile::TempDir, Store) {
     }
     w.commit().unwrap();
     (dir, store)
+}
+
+/// A turn holding `prompt` and `answers` (L2 only), for tests of what is made from L2.
+pub fn turn(code: &str, prompt: &str, answers: &[impl AsRef<str>]) -> Turn {
+    let mut messages = vec![Message {
+        role: Role::User,
+        text: prompt.into(),
+        at: None,
+    }];
+    messages.extend(answers.iter().map(|a| Message {
+        role: Role::Assistant,
+        text: a.as_ref().to_string(),
+        at: None,
+    }));
+    Turn {
+        code: code.into(),
+        session_id: "s".into(),
+        seq: 1,
+        started_at: None,
+        messages,
+        detail_summary: String::new(),
+    }
 }

@@ -50,6 +50,18 @@ fn script(prompt: &str, answer: &str) -> Script {
     )
 }
 
+/// [`stored`], once a session holds `answer`: capture-only hooks run in the background and
+/// may finish after the client exits.
+fn stored_once_answered(dir: &Path, answer: &str) -> Vec<(String, u64, String)> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut sessions = stored(dir);
+    while !sessions.iter().any(|s| s.2.contains(answer)) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+        sessions = stored(dir);
+    }
+    sessions
+}
+
 /// Sessions stored in the memory at `dir`, with their L2 text.
 fn stored(dir: &Path) -> Vec<(String, u64, String)> {
     let Ok(store) = Store::open_read_only(&Home::at(dir)) else {
@@ -94,13 +106,7 @@ fn install_captures_real_sessions_keeps_the_persons_hooks_and_uninstalls_to_the_
 
     // A real session is captured, and the person's own hooks still ran.
     env.run_print(prompt).expect_ok(&env.debug_context());
-    // Capture-only hooks run in the background and may finish after the client exits.
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let mut sessions = stored(memory.path());
-    while !sessions.iter().any(|s| s.2.contains(answer)) && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(100));
-        sessions = stored(memory.path());
-    }
+    let sessions = stored_once_answered(memory.path(), answer);
     assert_eq!(sessions.len(), 1, "{sessions:?}");
     let (session_id, turns, text) = &sessions[0];
     assert_eq!(*turns, 1);
@@ -230,13 +236,7 @@ fn the_plugin_captures_a_real_session_with_throughline_on_path() {
         .expect_ok("plugin install");
 
     env.run_print(prompt).expect_ok(&env.debug_context());
-    // Capture-only hooks run in the background and may finish after the client exits.
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let mut sessions = stored(memory.path());
-    while !sessions.iter().any(|s| s.2.contains(answer)) && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(100));
-        sessions = stored(memory.path());
-    }
+    let sessions = stored_once_answered(memory.path(), answer);
     assert_eq!(sessions.len(), 1, "{sessions:?}");
     assert!(
         sessions[0].2.contains(prompt) && sessions[0].2.contains(answer),

@@ -1,26 +1,12 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::model::Message;
 
 fn turn(code: &str, session: &str, prompt: &str, answers: &[String]) -> Turn {
-    let mut messages = vec![Message {
-        role: Role::User,
-        text: prompt.into(),
-        at: None,
-    }];
-    messages.extend(answers.iter().map(|a| Message {
-        role: Role::Assistant,
-        text: a.clone(),
-        at: None,
-    }));
     Turn {
-        code: code.into(),
         session_id: session.into(),
-        seq: 1,
-        started_at: None,
-        messages,
         detail_summary: "Read ×2, Bash".into(),
+        ..crate::test_memory::turn(code, prompt, answers)
     }
 }
 
