@@ -9,11 +9,13 @@ use crate::ingest::{self, IngestError, Report};
 use crate::model::{Host, Session};
 use crate::store::{SessionRow, Store};
 
-/// Records what the event says about the session, then reads what its transcript gained.
+/// Records what the event says about the session, then reads what its transcript gained;
+/// while capture is `paused`, passes over it instead (see [`ingest::skip`]).
 pub fn capture_event(
     store: &mut Store,
     host: Host,
     event: &HookEvent,
+    paused: bool,
 ) -> Result<(SessionRow, Report), IngestError> {
     let w = store.write()?;
     let mut session = w.session(
@@ -23,15 +25,22 @@ pub fn capture_event(
         event.transcript_path.as_deref(),
     )?;
     match event.kind {
-        EventKind::SessionStart => {
-            w.session_started(session.id, event.source.as_deref(), &clock::now())?
-        }
+        EventKind::SessionStart => w.session_started(
+            session.id,
+            event.source.as_deref(),
+            event.model.as_deref(),
+            &clock::now(),
+        )?,
         EventKind::SessionEnd => {
             w.session_ended(session.id, event.reason.as_deref(), &clock::now())?
         }
         _ => {}
     }
     let report = match &event.transcript_path {
+        Some(path) if paused => {
+            ingest::skip(&w, &session, Path::new(path))?;
+            Report::default()
+        }
         Some(path) => ingest::ingest(
             &w,
             &mut session,

@@ -2,11 +2,12 @@
 //! (`config.json`), each value overridable from the environment. `throughline config` shows
 //! the effective values and where each comes from.
 //!
-//! Hooks load it only when they are about to inject, never on the capture path.
+//! Every hook reads it (a small file, parsed in microseconds): capture can be paused, or off
+//! for some projects.
 
 use std::fs;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -30,6 +31,38 @@ pub struct Config {
     pub handoff_minutes: u32,
     /// Most recent turns shown verbatim (the latest exchange included).
     pub verbatim_turns: u32,
+    /// Store nothing new until unpaused: what sessions say meanwhile is skipped for good.
+    /// Memory already stored is still handed over.
+    pub pause_capture: bool,
+    /// Project folders Throughline leaves alone: nothing captured, nothing injected.
+    /// In the environment: folders separated by `:`.
+    pub capture_off: Vec<String>,
+}
+
+/// What a hook may do in a folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Capture {
+    On,
+    Paused,
+    /// The folder is in a project with capture off.
+    Off,
+}
+
+impl Config {
+    pub fn capture_in(&self, cwd: Option<&str>) -> Capture {
+        let off = cwd.is_some_and(|cwd| {
+            self.capture_off
+                .iter()
+                .any(|folder| Path::new(cwd).starts_with(folder))
+        });
+        if off {
+            Capture::Off
+        } else if self.pause_capture {
+            Capture::Paused
+        } else {
+            Capture::On
+        }
+    }
 }
 
 impl Default for Config {
@@ -41,6 +74,8 @@ impl Default for Config {
             inject_on_handoff: true,
             handoff_minutes: 60,
             verbatim_turns: 6,
+            pause_capture: false,
+            capture_off: Vec::new(),
         }
     }
 }
@@ -124,6 +159,13 @@ pub fn load(home: &Home) -> Effective {
                 "0" | "false" | "no" | "off" => Some(false.into()),
                 _ => None,
             },
+            serde_json::Value::Array(_) => Some(
+                std::env::split_paths(&raw)
+                    .filter(|p| !p.as_os_str().is_empty())
+                    .map(|p| p.to_string_lossy().into_owned())
+                    .collect::<Vec<_>>()
+                    .into(),
+            ),
             _ => raw.trim().parse::<u32>().ok().map(Into::into),
         };
         match value {
@@ -167,6 +209,41 @@ pub fn load(home: &Home) -> Effective {
         settings,
         problems,
     }
+}
+
+/// Changes settings in the file, leaving the environment's overrides out of it, and returns
+/// the settings now in force. A file that cannot be read as settings is not overwritten.
+pub fn update(home: &Home, change: impl FnOnce(&mut Config)) -> std::io::Result<Effective> {
+    let file = path(home);
+    let mut config = match fs::read_to_string(&file) {
+        Ok(text) => serde_json::from_str(&text).map_err(|e| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("{}: {e}; fix or delete the file first", file.display()),
+            )
+        })?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Config::default(),
+        Err(e) => return Err(e),
+    };
+    change(&mut config);
+    save(home, &config)?;
+    Ok(load(home))
+}
+
+/// Saves what `wanted` changes against the settings in force (the window sends every
+/// setting, the ones the environment set included; those stay out of the file).
+pub fn save_changes(home: &Home, wanted: &Config) -> std::io::Result<Effective> {
+    let before = serde_json::to_value(load(home).config)?;
+    let wanted = serde_json::to_value(wanted)?;
+    update(home, |file| {
+        let mut merged = serde_json::to_value(&*file).expect("config serialises");
+        for (key, value) in wanted.as_object().expect("object") {
+            if before.get(key) != Some(value) {
+                merged[key] = value.clone();
+            }
+        }
+        *file = serde_json::from_value(merged).expect("same shape as Config");
+    })
 }
 
 /// Writes the file atomically (temp file, fsync, rename), owner-only.
@@ -239,9 +316,52 @@ mod tests {
         assert_eq!(effective.config.budget, MAX_BUDGET);
         assert_eq!(effective.problems.len(), 2, "{:?}", effective.problems);
 
+        std::env::set_var("THROUGHLINE_CAPTURE_OFF", "/work/secret:/tmp/scratch");
+        std::env::set_var("THROUGHLINE_PAUSE_CAPTURE", "yes");
+        let effective = load(&home);
+        std::env::remove_var("THROUGHLINE_CAPTURE_OFF");
+        std::env::remove_var("THROUGHLINE_PAUSE_CAPTURE");
+        let c = &effective.config;
+        assert_eq!(c.capture_off, ["/work/secret", "/tmp/scratch"]);
+        assert!(c.pause_capture);
+        assert_eq!(effective.problems.len(), 2, "{:?}", effective.problems);
+
+        assert_eq!(c.capture_in(Some("/work/secret/src")), Capture::Off);
+        assert_eq!(c.capture_in(Some("/work/secretive")), Capture::Paused);
+        assert_eq!(Config::default().capture_in(None), Capture::On);
+
         fs::write(path(&home), "{ not json").unwrap();
         let effective = load(&home);
         assert_eq!(effective.config, Config::default());
         assert!(effective.problems[0].contains("using defaults"));
+        assert!(update(&home, |c| c.pause_capture = true).is_err());
+        assert_eq!(fs::read_to_string(path(&home)).unwrap(), "{ not json");
+
+        // The environment's values stay out of the file.
+        fs::write(path(&home), r#"{"handoff_minutes": 5}"#).unwrap();
+        std::env::set_var("THROUGHLINE_BUDGET", "4000");
+        let effective = update(&home, |c| c.pause_capture = true).unwrap();
+        std::env::remove_var("THROUGHLINE_BUDGET");
+        assert_eq!(effective.config.budget, 4000);
+        let saved: Config =
+            serde_json::from_str(&fs::read_to_string(path(&home)).unwrap()).unwrap();
+        assert_eq!(
+            (saved.budget, saved.handoff_minutes, saved.pause_capture),
+            (MAX_BUDGET, 5, true)
+        );
+
+        std::env::set_var("THROUGHLINE_BUDGET", "4000");
+        let wanted = Config {
+            verbatim_turns: 3,
+            ..load(&home).config
+        };
+        save_changes(&home, &wanted).unwrap();
+        std::env::remove_var("THROUGHLINE_BUDGET");
+        let saved: Config =
+            serde_json::from_str(&fs::read_to_string(path(&home)).unwrap()).unwrap();
+        assert_eq!(
+            (saved.budget, saved.verbatim_turns, saved.handoff_minutes),
+            (MAX_BUDGET, 3, 5)
+        );
     }
 }

@@ -51,6 +51,7 @@ pub fn replay(dir: &Path) -> Result<Replay, String> {
         .open(&transcript)
         .map_err(|e| fail(&e))?;
     let mut store = Store::open(&home).map_err(|e| fail(&e))?;
+    let config = crate::config::load(&home).config;
     let mut fired = Vec::new();
     let mut memory = None;
     let mut fire = |session: &str, event: &'static str, extra: Value| -> Result<(), String> {
@@ -64,9 +65,9 @@ pub fn replay(dir: &Path) -> Result<Replay, String> {
             payload.extend(extra);
         }
         let decoded = hosts::decode_hook(Host::Claude, payload.to_string().as_bytes())?;
-        capture::capture_event(&mut store, Host::Claude, &decoded).map_err(|e| fail(&e))?;
+        capture::capture_event(&mut store, Host::Claude, &decoded, false).map_err(|e| fail(&e))?;
         if let Some(Reply::Inject(text)) =
-            handoff::respond(&mut store, &home, &decoded, || None).map_err(|e| fail(&e))?
+            handoff::respond(&mut store, &home, &config, &decoded, || None).map_err(|e| fail(&e))?
         {
             memory = Some(text);
         }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::capture;
 use crate::clock;
-use crate::config::{self, Config};
+use crate::config::Config;
 use crate::home::Home;
 use crate::hosts::{EventKind, HookEvent};
 use crate::memory;
@@ -30,6 +30,7 @@ const COMMAND: &str = "/tl";
 pub fn respond(
     store: &mut Store,
     home: &Home,
+    config: &Config,
     event: &HookEvent,
     owner_pid: impl Fn() -> Option<u32>,
 ) -> Result<Option<Reply>> {
@@ -44,12 +45,12 @@ pub fn respond(
             Ok(None)
         }
         EventKind::SessionStart => match event.source.as_deref() {
-            Some("clear") => on_clear(store, home, event, &owner_pid),
-            Some("compact") => on_compact(store, home, event),
+            Some("clear") => on_clear(store, home, config, event, &owner_pid),
+            Some("compact") => on_compact(store, home, config, event),
             // Resumed sessions get their history from the host; new ones wait for a prompt.
             _ => Ok(None),
         },
-        EventKind::UserPrompt => on_prompt(store, home, event),
+        EventKind::UserPrompt => on_prompt(store, home, config, event),
         _ => Ok(None),
     }
 }
@@ -64,10 +65,10 @@ fn clear_key(event: &HookEvent, owner_pid: &impl Fn() -> Option<u32>) -> Option<
 fn on_clear(
     store: &mut Store,
     home: &Home,
+    config: &Config,
     event: &HookEvent,
     owner_pid: &impl Fn() -> Option<u32>,
 ) -> Result<Option<Reply>> {
-    let config = config::load(home).config;
     let Some(key) = clear_key(event, owner_pid) else {
         return Ok(None);
     };
@@ -81,22 +82,31 @@ fn on_clear(
     if !config.inject_on_clear {
         return Ok(None);
     }
-    inject(store, home, &event.session_id, Trigger::Clear, &config)
+    inject(store, home, &event.session_id, Trigger::Clear, config)
 }
 
-fn on_compact(store: &mut Store, home: &Home, event: &HookEvent) -> Result<Option<Reply>> {
-    let config = config::load(home).config;
+fn on_compact(
+    store: &mut Store,
+    home: &Home,
+    config: &Config,
+    event: &HookEvent,
+) -> Result<Option<Reply>> {
     if !config.inject_on_compact {
         return Ok(None);
     }
-    inject(store, home, &event.session_id, Trigger::Compact, &config)
+    inject(store, home, &event.session_id, Trigger::Compact, config)
 }
 
-fn on_prompt(store: &mut Store, home: &Home, event: &HookEvent) -> Result<Option<Reply>> {
+fn on_prompt(
+    store: &mut Store,
+    home: &Home,
+    config: &Config,
+    event: &HookEvent,
+) -> Result<Option<Reply>> {
     let prompt = event.prompt.as_deref().unwrap_or_default().trim();
     if let Some(args) = prompt.strip_prefix(COMMAND) {
         if args.is_empty() || args.starts_with(char::is_whitespace) {
-            return command(store, home, &event.session_id, args.trim()).map(Some);
+            return command(store, config, &event.session_id, args.trim()).map(Some);
         }
     }
     if !store.is_fresh(&event.session_id)? {
@@ -108,7 +118,6 @@ fn on_prompt(store: &mut Store, home: &Home, event: &HookEvent) -> Result<Option
     if !w.is_fresh(&event.session_id)? {
         return Ok(None);
     }
-    let config = config::load(home).config;
     if !config.inject_on_handoff {
         return Ok(None);
     }
@@ -121,7 +130,7 @@ fn on_prompt(store: &mut Store, home: &Home, event: &HookEvent) -> Result<Option
     };
     w.link(session, predecessor, Trigger::Handoff, &now)?;
     w.commit()?;
-    inject(store, home, &event.session_id, Trigger::Handoff, &config)
+    inject(store, home, &event.session_id, Trigger::Handoff, config)
 }
 
 fn store_project(w: &crate::store::Writer, session: i64) -> Result<String> {
@@ -130,7 +139,7 @@ fn store_project(w: &crate::store::Writer, session: i64) -> Result<String> {
 
 /// `/tl` typed in a session: offer (or with `cancel`, withdraw) its handoff. The prompt is
 /// blocked, so it costs the conversation nothing.
-fn command(store: &mut Store, home: &Home, session_id: &str, args: &str) -> Result<Reply> {
+fn command(store: &mut Store, config: &Config, session_id: &str, args: &str) -> Result<Reply> {
     let message = if args == "cancel" {
         let project = store.session(session_id)?.project.unwrap_or_default();
         match cancel(store, &project)? {
@@ -138,8 +147,7 @@ fn command(store: &mut Store, home: &Home, session_id: &str, args: &str) -> Resu
             _ => "Throughline: handoff cancelled.".to_string(),
         }
     } else {
-        let config = config::load(home).config;
-        let h = offer(store, session_id, &config)?;
+        let h = offer(store, session_id, config)?;
         // A span, not a clock time: stored times are UTC and the person's clock may not be.
         format!(
             "Throughline: handoff ready. The next new chat in {} within {} minutes starts with \

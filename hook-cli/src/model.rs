@@ -137,6 +137,29 @@ pub fn context_window(model: Option<&str>, used: u64) -> u64 {
     }
 }
 
+impl Session {
+    /// The window the session works in, given the model of its latest request. The model it
+    /// started with decides the 1M variant (transcripts drop the `[1m]` suffix) as long as the
+    /// session still runs that model.
+    pub fn window(&self, latest_model: Option<&str>, used: u64) -> u64 {
+        let started = self.start_model.as_deref();
+        let same_model = match (started, latest_model) {
+            (Some(start), Some(latest)) => {
+                let start = start.to_ascii_lowercase();
+                let base = start.strip_suffix("[1m]").unwrap_or(&start);
+                base == latest.to_ascii_lowercase()
+            }
+            _ => true,
+        };
+        let model = if same_model {
+            started.or(latest_model)
+        } else {
+            latest_model
+        };
+        context_window(model, used)
+    }
+}
+
 /// Token counts as people say them: 950 → `950`, 84,312 → `84k`, 1,000,000 → `1M`.
 pub fn short_tokens(tokens: u64) -> String {
     match tokens {
@@ -165,6 +188,8 @@ pub struct Session {
     pub end_reason: Option<String>,
     pub start_source: Option<String>,
     pub turns: u64,
+    /// The model the host named when the session started; `[1m]` marks a 1M-context variant.
+    pub start_model: Option<String>,
 }
 
 /// One L2 message.
@@ -322,6 +347,39 @@ mod tests {
         assert_eq!(short_tokens(199_600), "200k");
         assert_eq!(short_tokens(1_000_000), "1M");
         assert_eq!(short_tokens(1_250_000), "1.2M");
+    }
+
+    #[test]
+    fn a_session_started_on_a_1m_model_keeps_its_window_until_it_switches_model() {
+        let session = |start: Option<&str>| Session {
+            id: 1,
+            host: Host::Claude,
+            session_id: "s".into(),
+            project: None,
+            cwd: None,
+            transcript_path: None,
+            model: None,
+            started_at: None,
+            last_activity: None,
+            ended_at: None,
+            end_reason: None,
+            start_source: None,
+            turns: 0,
+            start_model: start.map(Into::into),
+        };
+        let long = session(Some("claude-opus-4-8[1m]"));
+        assert_eq!(long.window(Some("claude-opus-4-8"), 10), LONG_WINDOW);
+        assert_eq!(long.window(None, 0), LONG_WINDOW);
+        assert_eq!(long.window(Some("claude-haiku-4-5"), 10), STANDARD_WINDOW);
+        let standard = session(Some("claude-opus-4-8"));
+        assert_eq!(
+            standard.window(Some("claude-opus-4-8"), 10),
+            STANDARD_WINDOW
+        );
+        assert_eq!(
+            session(None).window(Some("claude-opus-4-8"), 10),
+            STANDARD_WINDOW
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use serde::Serialize;
 use throughline::clock;
 use throughline::home::Home;
-use throughline::model::{context_window, short_tokens, Session};
+use throughline::model::{short_tokens, Session};
 use throughline::store::{Store, StoreError, LIVE_WINDOW};
 
 /// How close a session is to auto-compaction: the colour of its gauge in the tray and window.
@@ -81,10 +81,10 @@ fn meter(store: &Store, session: Session, now: &str) -> Result<SessionMeter, Sto
         None => None,
     };
     let (used, model) = match store.context_usage(&session)? {
-        Some((usage, model)) => (usage.context(), model.or(session.model)),
-        None => (0, session.model),
+        Some((usage, model)) => (usage.context(), model.or(session.model.clone())),
+        None => (0, session.model.clone()),
     };
-    let window = context_window(model.as_deref(), used);
+    let window = session.window(model.as_deref(), used);
     let percent = ((used * 100 + window / 2) / window).min(100) as u8;
     Ok(SessionMeter {
         usage: format!("{}/{}", short_tokens(used), short_tokens(window)),

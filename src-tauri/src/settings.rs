@@ -10,11 +10,10 @@ pub fn current(home: &Home) -> Effective {
 
 /// Saves `config` and returns the settings now in force.
 pub fn save(home: &Home, config: &Config) -> Result<Effective, String> {
-    config::save(home, config).map_err(|e| {
+    config::save_changes(home, config).map_err(|e| {
         format!(
             "Cannot save the settings in {}: {e}. Check that the folder exists and is writable.",
             home.dir().display()
         )
-    })?;
-    Ok(config::load(home))
+    })
 }

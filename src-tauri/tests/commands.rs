@@ -70,6 +70,35 @@ fn imported_sessions_are_live_with_their_real_context_use() {
 }
 
 #[test]
+fn a_session_the_client_started_on_the_1m_model_is_measured_against_1m() {
+    let (_dir, home) = imported_store();
+    // Only the SessionStart payload names the 1M variant (`claude-opus-4-8[1m]`); the
+    // transcript says `claude-opus-4-8`.
+    let hooks = Path::new("../hook-cli/tests/fixtures/claude-2.1.197/hooks");
+    let payload = std::fs::read(hooks.join("01-SessionStart.json")).unwrap();
+    let event =
+        throughline::hosts::decode_hook(throughline::model::Host::Claude, &payload).unwrap();
+    assert_eq!(event.model.as_deref(), Some("claude-opus-4-8[1m]"));
+    let mut store = Store::open(&home).unwrap();
+    throughline::capture::capture_event(&mut store, event.host, &event, false).unwrap();
+
+    let meters = meter::read(&store, SOON_AFTER).unwrap();
+    let started = meters
+        .iter()
+        .find(|m| m.session_id == event.session_id)
+        .unwrap();
+    assert_eq!(
+        (started.window, started.usage.ends_with("/1M")),
+        (1_000_000, true)
+    );
+    let other = meters
+        .iter()
+        .find(|m| m.session_id != event.session_id)
+        .unwrap();
+    assert_eq!(other.window, 200_000, "no payload named its model");
+}
+
+#[test]
 fn sessions_quiet_for_longer_than_the_live_window_drop_out() {
     let (_dir, home) = imported_store();
     let store = Store::open_read_only(&home).unwrap();

@@ -1,19 +1,82 @@
-//! `throughline config`: the settings in force and where each comes from.
+//! `throughline config`: the settings in force and where each comes from; with options, changes
+//! them (Throughline's own in `config.json`, the auto-compact threshold in Claude Code's settings).
 
+use std::path::PathBuf;
+
+use anyhow::Context;
 use throughline::config;
 use throughline::home::Home;
+use throughline::install::{claude, Scope};
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// Pause capture: sessions are not recorded until `--resume` (memory is still handed over)
+    #[arg(long, conflicts_with = "resume")]
+    pause: bool,
+    /// Resume capture after `--pause`
+    #[arg(long)]
+    resume: bool,
+    /// Turn capture off for a project folder (and every folder in it)
+    #[arg(long, value_name = "DIR")]
+    capture_off: Option<PathBuf>,
+    /// Turn capture back on for a project folder
+    #[arg(long, value_name = "DIR")]
+    capture_on: Option<PathBuf>,
+    /// Percent of the context window at which Claude Code compacts by itself (1-100), or `off`
+    /// to leave it to the client; written to env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE in
+    /// ~/.claude/settings.json. The client ignores values above its own default.
+    #[arg(long, value_name = "PERCENT|off")]
+    autocompact: Option<String>,
     /// Print JSON
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let effective = config::load(&Home::locate()?);
+    let home = Home::locate()?;
+    if let Some(value) = &args.autocompact {
+        let percent = match value.as_str() {
+            "off" => None,
+            n => Some(n.parse::<u8>().with_context(|| {
+                format!("--autocompact {n:?}: give a whole percent from 1 to 100, or `off`")
+            })?),
+        };
+        let change = claude::set_autocompact(&Scope::User, percent)?;
+        for detail in &change.details {
+            eprintln!("{}: {detail}", change.path.display());
+        }
+    }
+    let folder = |dir: &PathBuf| -> anyhow::Result<String> {
+        let dir = dir
+            .canonicalize()
+            .with_context(|| format!("{}: no such folder", dir.display()))?;
+        Ok(dir.to_string_lossy().into_owned())
+    };
+    let off = args.capture_off.as_ref().map(folder).transpose()?;
+    let on = args.capture_on.as_ref().map(folder).transpose()?;
+    let effective = if args.pause || args.resume || off.is_some() || on.is_some() {
+        config::update(&home, |c| {
+            if args.pause || args.resume {
+                c.pause_capture = args.pause;
+            }
+            if let Some(off) = off {
+                if !c.capture_off.contains(&off) {
+                    c.capture_off.push(off);
+                }
+            }
+            if let Some(on) = on {
+                c.capture_off.retain(|dir| *dir != on);
+            }
+        })?
+    } else {
+        config::load(&home)
+    };
+    let threshold = claude::autocompact(&Scope::User)?;
     if args.json {
-        return super::print_json(&effective);
+        return super::print_json(&serde_json::json!({
+            "settings": effective,
+            "autocompact": threshold,
+        }));
     }
     println!("file: {}", effective.file.display());
     for s in &effective.settings {
@@ -25,6 +88,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             s.env
         );
     }
+    let shown = match (threshold.percent, &threshold.ignored) {
+        (Some(p), _) => format!("{p}%"),
+        (None, Some(raw)) => format!("{raw:?} (not a percent; Claude Code ignores it)"),
+        (None, None) => "the client's default".into(),
+    };
+    println!(
+        "{:<18} {shown} (env.{} in {})",
+        "autocompact",
+        claude::AUTOCOMPACT_ENV,
+        threshold.settings.display()
+    );
     for p in &effective.problems {
         println!("problem: {p}");
     }

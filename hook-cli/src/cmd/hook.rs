@@ -6,6 +6,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
 
 use throughline::capture;
+use throughline::config::{self, Capture};
 use throughline::handoff;
 use throughline::home::Home;
 use throughline::hosts;
@@ -56,8 +57,14 @@ fn handle(home: &Home, host_name: &str) -> Result<(), String> {
         .read_to_end(&mut payload)
         .map_err(|e| format!("reading the payload from stdin: {e}"))?;
     let event = hosts::decode_hook(host, &payload)?;
+    let config = config::load(home).config;
+    let paused = match config.capture_in(event.cwd.as_deref()) {
+        Capture::Off => return Ok(()),
+        Capture::Paused => true,
+        Capture::On => false,
+    };
     let mut store = Store::open(home).map_err(|e| e.to_string())?;
-    let (_, report) = capture::capture_event(&mut store, host, &event)
+    let (_, report) = capture::capture_event(&mut store, host, &event, paused)
         .map_err(|e| format!("session {}: {e}", event.session_id))?;
     for problem in &report.problems {
         throughline::log::line(home, &format!("hook {host_name}"), problem);
@@ -72,7 +79,7 @@ fn handle(home: &Home, host_name: &str) -> Result<(), String> {
             ),
         );
     }
-    let reply = handoff::respond(&mut store, home, &event, || hosts::owner_pid(host))
+    let reply = handoff::respond(&mut store, home, &config, &event, || hosts::owner_pid(host))
         .map_err(|e| format!("session {}: handoff: {e}", event.session_id))?;
     if let Some(out) = reply.and_then(|r| hosts::encode_reply(host, event.kind, &r)) {
         // The only thing a hook ever prints: what the host should act on.

@@ -78,10 +78,12 @@ impl World {
             reason: None,
             prompt_id: None,
             prompt: None,
+            model: None,
         };
         edit(&mut event);
-        capture::capture_event(&mut self.store, Host::Claude, &event).unwrap();
-        respond(&mut self.store, &self.home, &event, || pid).unwrap()
+        capture::capture_event(&mut self.store, Host::Claude, &event, false).unwrap();
+        let config = crate::config::load(&self.home).config;
+        respond(&mut self.store, &self.home, &config, &event, || pid).unwrap()
     }
 
     /// `/clear` in the window running `old`: the host ends it and starts `new`.

@@ -39,6 +39,9 @@ pub struct HookEvent {
     pub prompt_id: Option<String>,
     /// UserPromptSubmit: what the person typed.
     pub prompt: Option<String>,
+    /// SessionStart: the model the session runs, as the host names it; only here does Claude
+    /// Code tell a 1M-context variant (`claude-opus-4-8[1m]`), transcripts drop the suffix.
+    pub model: Option<String>,
 }
 
 pub fn decode_hook(host: Host, payload: &[u8]) -> Result<HookEvent, String> {

@@ -6,6 +6,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use super::json_file::{write_atomically, JsonFile, Saved};
@@ -246,6 +247,75 @@ pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {
         slash_command,
         mcp_server,
     })
+}
+
+/// The environment variable that sets the share of the context window at which Claude Code
+/// compacts a session by itself. It can only lower the client's own threshold: a higher value
+/// is ignored.
+pub const AUTOCOMPACT_ENV: &str = "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE";
+
+/// The auto-compact threshold the host's settings set.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AutoCompact {
+    pub settings: PathBuf,
+    /// Percent of the context window, when set to a value the client accepts (above 0, at most 100).
+    pub percent: Option<f64>,
+    /// The value in the file when the client would ignore it.
+    pub ignored: Option<String>,
+}
+
+/// Reads `env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` from the scope's settings.
+pub fn autocompact(scope: &Scope) -> Result<AutoCompact, InstallError> {
+    let settings = JsonFile::load(&files(scope)?.settings)?;
+    let raw = match settings
+        .value
+        .get("env")
+        .and_then(|env| env.get(AUTOCOMPACT_ENV))
+    {
+        Some(Value::String(text)) => Some(text.clone()),
+        Some(other) => Some(other.to_string()),
+        None => None,
+    };
+    let percent = raw
+        .as_deref()
+        .and_then(|text| text.trim().parse::<f64>().ok())
+        .filter(|p| *p > 0.0 && *p <= 100.0);
+    Ok(AutoCompact {
+        settings: settings.path().to_path_buf(),
+        ignored: raw.filter(|_| percent.is_none()),
+        percent,
+    })
+}
+
+/// Sets the threshold to `percent` (1 to 100), or with `None` removes it; everything else in
+/// the file stays as it was, and the write is atomic.
+pub fn set_autocompact(scope: &Scope, percent: Option<u8>) -> Result<Change, InstallError> {
+    let mut settings = JsonFile::load_for_edit(&files(scope)?.settings)?;
+    let env = settings
+        .value
+        .entry("env")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(vars) = env else {
+        return Err(malformed(&settings, "`env`"));
+    };
+    let mut details = Vec::new();
+    match percent {
+        Some(p @ 1..=100) => {
+            // Claude Code reads `env` values as strings.
+            vars.insert(AUTOCOMPACT_ENV.into(), Value::String(p.to_string()));
+            details.push(format!("set {AUTOCOMPACT_ENV} to {p}"));
+        }
+        Some(p) => return Err(InstallError::Threshold(p)),
+        None => {
+            if vars.shift_remove(AUTOCOMPACT_ENV).is_some() {
+                details.push(format!("removed {AUTOCOMPACT_ENV}"));
+            }
+            if vars.is_empty() {
+                settings.value.shift_remove("env");
+            }
+        }
+    }
+    saved(&settings, details)
 }
 
 /// The file's change, after writing it when its content changed.
@@ -509,4 +579,80 @@ fn uninstall_slash_command(path: &Path) -> Result<Change, InstallError> {
         _ => {}
     }
     Ok(change)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn project_with(settings: &str) -> (tempfile::TempDir, Scope, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".claude/settings.json");
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, settings).unwrap();
+        let scope = Scope::Project(dir.path().to_path_buf());
+        (dir, scope, path)
+    }
+
+    #[test]
+    fn the_threshold_is_written_into_env_keeping_everything_else() {
+        let mine = "{\n  \"model\": \"opus\",\n  \"env\": {\n    \"FOO\": \"1\"\n  },\n  \"theme\": \"dark\"\n}\n";
+        let (_dir, scope, path) = project_with(mine);
+        assert_eq!(autocompact(&scope).unwrap().percent, None);
+
+        let change = set_autocompact(&scope, Some(70)).unwrap();
+        assert_eq!(change.action, Action::Updated);
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            "{\n  \"model\": \"opus\",\n  \"env\": {\n    \"FOO\": \"1\",\n    \"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE\": \"70\"\n  },\n  \"theme\": \"dark\"\n}\n"
+        );
+        assert_eq!(autocompact(&scope).unwrap().percent, Some(70.0));
+        assert_eq!(
+            set_autocompact(&scope, Some(70)).unwrap().action,
+            Action::Unchanged
+        );
+
+        set_autocompact(&scope, None).unwrap();
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            mine,
+            "back to the very bytes"
+        );
+        let none = set_autocompact(&scope, None).unwrap();
+        assert_eq!((none.action, none.details.len()), (Action::Unchanged, 0));
+    }
+
+    #[test]
+    fn an_env_it_adds_goes_when_the_threshold_goes() {
+        let (_dir, scope, path) = project_with("{\"theme\":\"dark\"}");
+        set_autocompact(&scope, Some(55)).unwrap();
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            "{\"theme\":\"dark\",\"env\":{\"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE\":\"55\"}}"
+        );
+        set_autocompact(&scope, None).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "{\"theme\":\"dark\"}");
+    }
+
+    #[test]
+    fn values_the_client_would_ignore_are_reported_and_refused() {
+        let (_dir, scope, path) =
+            project_with(r#"{"env": {"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": "lots"}}"#);
+        let read = autocompact(&scope).unwrap();
+        assert_eq!(
+            (read.percent, read.ignored.as_deref()),
+            (None, Some("lots"))
+        );
+        let before = fs::read(&path).unwrap();
+        for wrong in [0, 101] {
+            let err = set_autocompact(&scope, Some(wrong)).unwrap_err();
+            assert!(err.to_string().contains("1 to 100"), "{err}");
+        }
+        assert_eq!(fs::read(&path).unwrap(), before);
+        let (_dir, scope, _) = project_with(r#"{"env": ["not", "an", "object"]}"#);
+        assert!(matches!(
+            set_autocompact(&scope, Some(50)),
+            Err(InstallError::NotJson { .. })
+        ));
+    }
 }

@@ -34,6 +34,8 @@ pub enum InstallError {
     Io { path: PathBuf, source: io::Error },
     #[error("no home folder for this user; set HOME")]
     NoHome,
+    #[error("an auto-compact threshold of {0}% is not one Claude Code accepts; choose a whole percent from 1 to 100")]
+    Threshold(u8),
 }
 
 /// Where to register: for every project of this user, or for one project only.

@@ -165,6 +165,9 @@ const MIGRATIONS: &[&str] = &[
         upto   INTEGER NOT NULL
     );
     INSERT INTO search_progress (layer, upto) VALUES ('messages', 0), ('details', 0);",
+    // 4: the model a session started with, as the host named it (it alone tells 1M-context
+    // variants apart; `model` keeps what the transcript says).
+    "ALTER TABLE sessions ADD COLUMN start_model TEXT;",
 ];
 
 /// The schema version this build writes.

@@ -137,15 +137,22 @@ impl<'c> Writer<'c> {
         Ok(())
     }
 
-    pub fn session_started(&self, session: i64, source: Option<&str>, at: &str) -> Result<()> {
+    pub fn session_started(
+        &self,
+        session: i64,
+        source: Option<&str>,
+        model: Option<&str>,
+        at: &str,
+    ) -> Result<()> {
         self.tx
             .prepare_cached(
                 "UPDATE sessions SET start_source = coalesce(?2, start_source),
-                        started_at = coalesce(started_at, ?3),
+                        start_model = coalesce(?3, start_model),
+                        started_at = coalesce(started_at, ?4),
                         ended_at = NULL, end_reason = NULL
                  WHERE id = ?1",
             )?
-            .execute(params![session, source, at])?;
+            .execute(params![session, source, model, at])?;
         Ok(())
     }
 

@@ -52,6 +52,13 @@ pub fn first_prompt_of_a_new_chat(home: &Home, id: &str, transcript: &Path) -> O
     let event =
         throughline::hosts::decode_hook(Host::Claude, payload.to_string().as_bytes()).unwrap();
     let mut store = Store::open(home).unwrap();
-    capture_event(&mut store, Host::Claude, &event).unwrap();
-    handoff::respond(&mut store, home, &event, || None).unwrap()
+    capture_event(&mut store, Host::Claude, &event, false).unwrap();
+    handoff::respond(
+        &mut store,
+        home,
+        &throughline::config::load(home).config,
+        &event,
+        || None,
+    )
+    .unwrap()
 }

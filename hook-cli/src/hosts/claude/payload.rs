@@ -24,6 +24,8 @@ struct Payload {
     prompt_id: Option<String>,
     #[serde(default)]
     prompt: Option<String>,
+    #[serde(default)]
+    model: Option<String>,
 }
 
 pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
@@ -59,6 +61,7 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
         reason: p.reason,
         prompt_id: p.prompt_id,
         prompt: p.prompt,
+        model: p.model.filter(|m| !m.is_empty()),
     })
 }
 
