@@ -9,6 +9,7 @@ use std::path::Path;
 
 use crate::model::{DetailKind, Usage};
 use crate::store::{self, SessionRow, Writer};
+use crate::tail;
 
 /// What one transcript line means for the memory. Hosts turn their own lines into these.
 #[derive(Debug, Clone, PartialEq)]
@@ -213,7 +214,7 @@ pub fn skip(w: &Writer, session: &SessionRow, path: &Path) -> Result<u64, Ingest
             ..Default::default()
         };
     }
-    let end = end_of_last_line(&mut file, cursor.offset, meta.len()).map_err(io_err)?;
+    let end = tail::end_of_last_line(&mut file, cursor.offset, meta.len()).map_err(io_err)?;
     let skipped = end - cursor.offset;
     if skipped > 0 {
         cursor.offset = end;
@@ -222,43 +223,7 @@ pub fn skip(w: &Writer, session: &SessionRow, path: &Path) -> Result<u64, Ingest
     Ok(skipped)
 }
 
-/// The offset just past the last newline in `from..len`, or `from` when there is none.
-fn end_of_last_line(file: &mut File, from: u64, len: u64) -> io::Result<u64> {
-    const CHUNK: u64 = 64 * 1024;
-    let mut buf = vec![0; CHUNK as usize];
-    let mut end = len;
-    while end > from {
-        let start = end.saturating_sub(CHUNK).max(from);
-        let chunk = &mut buf[..(end - start) as usize];
-        file.seek(SeekFrom::Start(start))?;
-        file.read_exact(chunk)?;
-        if let Some(i) = chunk.iter().rposition(|&b| b == b'\n') {
-            return Ok(start + i as u64 + 1);
-        }
-        end = start;
-    }
-    Ok(from)
-}
-
 fn trim_line_end(line: &[u8]) -> &[u8] {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     line.strip_suffix(b"\r").unwrap_or(line)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::io::Write;
-
-    #[test]
-    fn a_pause_passes_over_whole_lines_only_across_read_chunks() {
-        let mut file = tempfile::tempfile().unwrap();
-        let long = "x".repeat(200_000);
-        write!(file, "a\n{long}\nhalf-writ").unwrap();
-        let len = file.metadata().unwrap().len();
-        let whole = 2 + long.len() as u64 + 1;
-        assert_eq!(end_of_last_line(&mut file, 0, len).unwrap(), whole);
-        assert_eq!(end_of_last_line(&mut file, whole, len).unwrap(), whole);
-        assert_eq!(end_of_last_line(&mut file, 1, 2).unwrap(), 2);
-    }
 }

@@ -23,6 +23,7 @@ pub mod render;
 pub mod search;
 pub mod store;
 pub mod summary;
+pub mod tail;
 #[cfg(test)]
 mod test_memory;
 

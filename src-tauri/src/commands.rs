@@ -2,9 +2,11 @@
 
 use tauri::State;
 use throughline::config::{Config, Effective};
+use throughline::install::claude::AutoCompact;
 use throughline::store::{Handoff, Injection};
 
 use crate::meter::{self, Snapshot};
+use crate::settings::ProjectCapture;
 use crate::AppHome;
 
 /// The live sessions now; the window also gets every change as a `live-sessions` event.
@@ -41,4 +43,22 @@ pub fn settings(home: State<'_, AppHome>) -> Effective {
 #[tauri::command]
 pub fn save_settings(home: State<'_, AppHome>, config: Config) -> Result<Effective, String> {
     crate::settings::save(&home.0, &config)
+}
+
+/// The projects in the store and whether each is captured.
+#[tauri::command]
+pub fn projects(home: State<'_, AppHome>) -> Result<Vec<ProjectCapture>, String> {
+    crate::settings::projects(&home.0)
+}
+
+/// Claude Code's auto-compact threshold, from its settings.
+#[tauri::command]
+pub fn autocompact() -> Result<AutoCompact, String> {
+    crate::settings::autocompact()
+}
+
+/// Writes the auto-compact threshold into Claude Code's settings (`None`: the client's default).
+#[tauri::command]
+pub fn set_autocompact(percent: Option<u8>) -> Result<AutoCompact, String> {
+    crate::settings::set_autocompact(percent)
 }

@@ -35,7 +35,10 @@ pub fn run() {
             commands::cancel_handoff,
             commands::injections,
             commands::settings,
-            commands::save_settings
+            commands::save_settings,
+            commands::projects,
+            commands::autocompact,
+            commands::set_autocompact
         ])
         .setup(|app| {
             let home = Home::locate()?;

@@ -1,8 +1,11 @@
 //! Keeps the tray and the window up to date. A background thread rereads the store when a hook
-//! writes to it (a file change in Throughline's home, seen with `notify`) and every few seconds
+//! writes to it (a file change in Throughline's home, seen with `notify`) or a live session's
+//! transcript grows (its latest usage is read from the file's tail), and every few seconds
 //! anyway, since sessions also stop being live with time. It only ever reads, through a
 //! read-only connection, so a hook is never kept waiting.
 
+use std::collections::HashSet;
+use std::path::PathBuf;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
 use std::time::Duration;
@@ -38,6 +41,7 @@ fn watch(app: AppHandle, home: Home) {
         }
     });
     let mut watching = false;
+    let mut transcripts: HashSet<PathBuf> = HashSet::new();
     let mut last: Option<Snapshot> = None;
     loop {
         // The home folder appears with the first hook call; until then, polling finds it.
@@ -49,6 +53,9 @@ fn watch(app: AppHandle, home: Home) {
             }
         }
         let snapshot = meter::snapshot(&home);
+        if let Ok(watcher) = watcher.as_mut() {
+            follow_transcripts(watcher, &mut transcripts, &snapshot);
+        }
         app.state::<Tray>().show(&app, &snapshot);
         if last.as_ref() != Some(&snapshot) {
             let _ = app.emit(EVENT, &snapshot);
@@ -60,5 +67,28 @@ fn watch(app: AppHandle, home: Home) {
         }
         thread::sleep(SETTLE);
         while changes.try_recv().is_ok() {}
+    }
+}
+
+/// Watches the transcripts of the live sessions, and only those.
+fn follow_transcripts(
+    watcher: &mut impl Watcher,
+    watched: &mut HashSet<PathBuf>,
+    snapshot: &Snapshot,
+) {
+    let live: HashSet<PathBuf> = snapshot
+        .sessions
+        .iter()
+        .filter_map(|s| s.transcript.clone())
+        .collect();
+    for gone in watched.difference(&live) {
+        let _ = watcher.unwatch(gone);
+    }
+    // A transcript the host has not created yet is picked up by a later pass.
+    watched.retain(|path| live.contains(path));
+    for path in live {
+        if !watched.contains(&path) && watcher.watch(&path, RecursiveMode::NonRecursive).is_ok() {
+            watched.insert(path);
+        }
     }
 }

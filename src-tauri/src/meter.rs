@@ -2,10 +2,15 @@
 //! shared store through the library (the app holds no SQL of its own).
 
 use serde::Serialize;
+use std::path::PathBuf;
+
 use throughline::clock;
+use throughline::config;
 use throughline::home::Home;
+use throughline::hosts;
 use throughline::model::{short_tokens, Session};
 use throughline::store::{Store, StoreError, LIVE_WINDOW};
+use throughline::tail;
 
 /// How close a session is to auto-compaction: the colour of its gauge in the tray and window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -46,6 +51,9 @@ pub struct SessionMeter {
     pub last_activity: Option<String>,
     /// When this session's memory waits for the next new chat of its project: until then.
     pub handoff_until: Option<String>,
+    /// The transcript the host writes: watched, so the gauge moves as soon as it grows.
+    #[serde(skip)]
+    pub transcript: Option<PathBuf>,
 }
 
 /// What the app knows right now: the live sessions, or a problem in words a person can act on.
@@ -53,6 +61,8 @@ pub struct SessionMeter {
 pub struct Snapshot {
     pub sessions: Vec<SessionMeter>,
     pub problem: Option<String>,
+    /// Capture is paused: hooks store nothing until it resumes.
+    pub paused: bool,
 }
 
 impl Snapshot {
@@ -80,7 +90,17 @@ fn meter(store: &Store, session: Session, now: &str) -> Result<SessionMeter, Sto
             .map(|h| h.expires_at),
         None => None,
     };
-    let (used, model) = match store.context_usage(&session)? {
+    // The transcript's own tail is ahead of the store until the next hook reads it.
+    let transcript = session.transcript_path.as_ref().map(PathBuf::from);
+    let latest = match &transcript {
+        Some(path) => tail::latest_usage(path, hosts::line_parser(session.host).as_mut()),
+        None => None,
+    };
+    let latest = match latest {
+        Some(found) => Some(found),
+        None => store.context_usage(&session)?,
+    };
+    let (used, model) = match latest {
         Some((usage, model)) => (usage.context(), model.or(session.model.clone())),
         None => (0, session.model.clone()),
     };
@@ -98,19 +118,23 @@ fn meter(store: &Store, session: Session, now: &str) -> Result<SessionMeter, Sto
         turns: session.turns,
         last_activity: session.last_activity,
         handoff_until,
+        transcript,
     })
 }
 
 /// Opens the store read-only and takes a snapshot; never creates or writes anything.
 pub fn snapshot(home: &Home) -> Snapshot {
+    let paused = config::load(home).config.pause_capture;
     match Store::open_read_only(home).and_then(|store| read(&store, &clock::now())) {
         Ok(sessions) => Snapshot {
             sessions,
             problem: None,
+            paused,
         },
         Err(err) => Snapshot {
             sessions: Vec::new(),
             problem: Some(explain(&err)),
+            paused,
         },
     }
 }

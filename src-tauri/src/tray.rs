@@ -6,7 +6,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::Mutex;
 
 use tauri::image::Image;
-use tauri::menu::{Menu, MenuItem, PredefinedMenuItem, Submenu};
+use tauri::menu::{CheckMenuItem, Menu, MenuItem, PredefinedMenuItem, Submenu};
 use tauri::tray::{TrayIcon, TrayIconBuilder};
 use tauri::{AppHandle, Manager, Wry};
 
@@ -15,6 +15,7 @@ use crate::meter::{SessionMeter, Snapshot};
 const ICON_SIZE: u32 = 32;
 const OPEN: &str = "open";
 const QUIT: &str = "quit";
+const PAUSE: &str = "pause";
 /// Item ids `handoff:<session id>` and `cancel:<session id>`.
 const HANDOFF: &str = "handoff";
 const CANCEL: &str = "cancel";
@@ -31,6 +32,7 @@ struct Shown {
     percent: Option<u8>,
     /// Each session's label and whether its handoff is waiting.
     menu: Vec<(String, bool)>,
+    paused: bool,
 }
 
 impl Tray {
@@ -40,7 +42,7 @@ impl Tray {
         let built = panic::catch_unwind(AssertUnwindSafe(|| {
             TrayIconBuilder::with_id("main")
                 .icon(gauge_image(None))
-                .menu(&menu(app, &[])?)
+                .menu(&menu(app, &Snapshot::default())?)
                 .show_menu_on_left_click(true)
                 .on_menu_event(|app, event| dispatch(app, event.id().as_ref()))
                 .build(app)
@@ -80,14 +82,15 @@ impl Tray {
                 .iter()
                 .map(|s| (menu_label(s), s.handoff_until.is_some()))
                 .collect(),
+            paused: snapshot.paused,
         };
         let mut shown = self.shown.lock().unwrap_or_else(|e| e.into_inner());
         if next.percent != shown.percent {
             let _ = icon.set_icon(Some(gauge_image(next.percent)));
             let _ = icon.set_title(next.percent.map(|p| format!("{p}%")));
         }
-        if next.menu != shown.menu {
-            if let Ok(menu) = menu(app, &snapshot.sessions) {
+        if (&next.menu, next.paused) != (&shown.menu, shown.paused) {
+            if let Ok(menu) = menu(app, snapshot) {
                 let _ = icon.set_menu(Some(menu));
             }
         }
@@ -103,8 +106,9 @@ fn gauge_image(percent: Option<u8>) -> Image<'static> {
     )
 }
 
-/// The whole menu, rebuilt from the live sessions.
-fn menu(app: &AppHandle, sessions: &[SessionMeter]) -> tauri::Result<Menu<Wry>> {
+/// The whole menu, rebuilt from the snapshot.
+fn menu(app: &AppHandle, snapshot: &Snapshot) -> tauri::Result<Menu<Wry>> {
+    let sessions = &snapshot.sessions;
     let menu = Menu::new(app)?;
     if sessions.is_empty() {
         menu.append(&MenuItem::with_id(
@@ -140,6 +144,14 @@ fn menu(app: &AppHandle, sessions: &[SessionMeter]) -> tauri::Result<Menu<Wry>> 
         )?)?;
     }
     menu.append(&PredefinedMenuItem::separator(app)?)?;
+    menu.append(&CheckMenuItem::with_id(
+        app,
+        PAUSE,
+        "Pause capture",
+        true,
+        snapshot.paused,
+        None::<&str>,
+    )?)?;
     menu.append(&MenuItem::with_id(
         app,
         OPEN,
@@ -159,6 +171,10 @@ fn dispatch(app: &AppHandle, id: &str) {
     let outcome = match (id, id.split_once(':')) {
         (_, Some((HANDOFF, session))) => crate::handoff::offer(home, session).map(drop),
         (_, Some((CANCEL, session))) => crate::handoff::cancel(home, session),
+        (PAUSE, _) => {
+            let paused = throughline::config::load(home).config.pause_capture;
+            crate::settings::set_paused(home, !paused).map(drop)
+        }
         (OPEN, _) => {
             crate::show_window(app);
             Ok(())
@@ -208,6 +224,7 @@ mod tests {
             turns: 3,
             last_activity: None,
             handoff_until: None,
+            transcript: None,
         }
     }
 

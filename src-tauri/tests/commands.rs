@@ -125,6 +125,7 @@ fn the_busiest_session_drives_the_tray() {
     let snapshot = meter::Snapshot {
         sessions: meter::read(&store, SOON_AFTER).unwrap(),
         problem: None,
+        paused: false,
     };
     let busiest = snapshot.busiest().unwrap();
     let top = snapshot.sessions.iter().map(|s| s.used).max().unwrap();
@@ -199,6 +200,39 @@ fn settings_are_saved_through_the_library_and_read_back_with_their_source() {
         .unwrap();
     assert_eq!(minutes.source, Source::File);
     assert_eq!(settings::current(&home).config, changed);
+}
+
+#[test]
+fn capture_is_paused_from_the_tray_and_switched_per_project_from_the_window() {
+    let (_dir, home) = imported_store();
+    assert!(!meter::snapshot(&home).paused);
+    settings::set_paused(&home, true).unwrap();
+    assert!(
+        meter::snapshot(&home).paused,
+        "the tray and the window see it"
+    );
+
+    let projects = settings::projects(&home).unwrap();
+    assert_eq!(projects.len(), 1, "{projects:?}");
+    assert_eq!(projects[0].project, "/home/dev/toy");
+    assert_eq!((projects[0].sessions, projects[0].capture), (2, true));
+
+    let off = Config {
+        capture_off: vec!["/home/dev/toy".into(), "/srv/elsewhere".into()],
+        ..settings::current(&home).config
+    };
+    settings::save(&home, &off).unwrap();
+    let projects = settings::projects(&home).unwrap();
+    let captured: Vec<(&str, bool)> = projects
+        .iter()
+        .map(|p| (p.project.as_str(), p.capture))
+        .collect();
+    assert_eq!(
+        captured,
+        [("/home/dev/toy", false), ("/srv/elsewhere", false)],
+        "folders with capture off show even before they have sessions"
+    );
+    assert!(settings::current(&home).config.pause_capture, "kept");
 }
 
 #[test]

@@ -1,17 +1,36 @@
 //! End to end: the built app under X, driven over WebDriver by WebKitWebDriver itself, with a
-//! store holding real captured sessions. Run it with `scripts/e2e` (it builds the UI and starts
-//! Xvfb and a D-Bus session); screenshots of the display land in the folder it prints.
+//! store holding real captured sessions, and the real Claude Code CLI (against a scripted model
+//! server) running `throughline hook claude` on the same store. Run it with `scripts/e2e` (it
+//! builds the UI and the CLI and starts Xvfb and a D-Bus session); screenshots of the display
+//! land in the folder it prints.
 
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 use std::time::Duration;
 
+// Shared with the command tests, which use all of it.
+#[allow(dead_code)]
 mod support;
+
+// The real Claude Code CLI against a scripted model: the hook CLI's own test support.
+#[allow(dead_code)]
+#[path = "../../hook-cli/tests/support/claude.rs"]
+mod claude;
+#[allow(dead_code)]
+#[path = "../../hook-cli/tests/support/model_server.rs"]
+mod model_server;
+#[allow(dead_code)]
+#[path = "../../hook-cli/tests/support/tmux.rs"]
+mod tmux;
+
+use claude::{sh_quote, ClaudeEnv};
+use model_server::{ModelServer, Script, Step};
+use tmux::Tmux;
 
 use fantoccini::{ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
-use support::{capture, first_prompt_of_a_new_chat, session_id, transcripts, SOON_AFTER};
+use support::{capture, session_id, transcripts, SOON_AFTER};
 use throughline::home::Home;
 
 /// Ends a child process when the test ends, however it ends.
@@ -58,6 +77,32 @@ fn wait_for_port(port: u16) {
     panic!("WebKitWebDriver did not listen on port {port}");
 }
 
+/// The real session's prompt: it plants the fact the next chat must receive.
+const DEPLOY_PROMPT: &str = "Remember: the deploy key lives at vault path secret/deploy-7731.";
+
+/// What opens every memory Throughline injects.
+const MEMORY_HEADING: &str = "# Throughline memory";
+
+/// The `throughline` CLI built beside the app (`scripts/e2e` builds both).
+fn hook_cli() -> PathBuf {
+    let cli = Path::new(env!("CARGO_BIN_EXE_throughline-app")).with_file_name("throughline");
+    assert!(
+        cli.exists(),
+        "{} is missing: run this test through scripts/e2e, which builds it",
+        cli.display()
+    );
+    cli
+}
+
+/// The client the hook CLI's tests pin (`npm ci --prefix hook-cli/tests/claude-code`).
+fn use_pinned_claude() {
+    if std::env::var_os("THROUGHLINE_CLAUDE_BIN").is_none() {
+        let pinned = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../hook-cli/tests/claude-code/node_modules/.bin/claude");
+        std::env::set_var("THROUGHLINE_CLAUDE_BIN", pinned);
+    }
+}
+
 fn desktop_entries(home: &Path) -> Vec<PathBuf> {
     std::fs::read_dir(home.join(".config/autostart"))
         .map(|dir| dir.map(|e| e.unwrap().path()).collect())
@@ -78,11 +123,30 @@ async fn the_window_shows_live_sessions_and_settings() {
     // this one test, so setting the process environment races with nothing.
     std::env::set_var(throughline::clock::NOW_ENV, SOON_AFTER);
     let dir = tempfile::tempdir().unwrap();
-    let user_home = dir.path().join("user");
-    std::fs::create_dir_all(&user_home).unwrap();
     let home = Home::at(dir.path().join("throughline"));
     let transcripts = transcripts();
     capture(&home, &session_id(&transcripts[0]), &transcripts[0]);
+
+    // A Claude Code installation whose hooks write the app's store; the app runs in its HOME,
+    // so the threshold it writes lands in the settings this client reads.
+    use_pinned_claude();
+    let server = ModelServer::start(
+        Script::new()
+            .on_prompt(
+                DEPLOY_PROMPT,
+                vec![Step::new().text("Noted: secret/deploy-7731.")],
+            )
+            .fallback_text("Carrying on."),
+    );
+    let claude = ClaudeEnv::builder(&server)
+        .hook_command(format!(
+            "{} hook claude",
+            sh_quote(&hook_cli().to_string_lossy())
+        ))
+        .env("THROUGHLINE_HOME", home.dir().to_string_lossy())
+        .env(throughline::clock::NOW_ENV, SOON_AFTER)
+        .build();
+    let user_home = claude.home.clone();
 
     let port = free_port();
     // The driver starts the app, which inherits this environment.
@@ -129,19 +193,43 @@ async fn the_window_shows_live_sessions_and_settings() {
         )))
         .await
         .unwrap();
-    let sessions = client.find_all(Locator::Css("li.session")).await.unwrap();
-    assert_eq!(sessions.len(), 2);
-    for session in &sessions {
-        let gauge = session.find(Locator::Css("svg.gauge")).await.unwrap();
-        assert!(gauge.attr("class").await.unwrap().is_some());
-        let text = session.text().await.unwrap();
+    for fixture in [session_id(&transcripts[0]), second] {
+        let text = client
+            .find(Locator::Css(&format!(
+                "li.session[data-session='{fixture}']"
+            )))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
         assert!(text.contains("claude-opus-4-8"), "{text}");
         assert!(text.contains("/200k tokens of context"), "{text}");
     }
+
+    // A real Claude Code session, open in a terminal: its hooks capture it, its gauge appears.
+    let mut terminal = Tmux::start(&claude);
+    terminal.prompt(DEPLOY_PROMPT);
+    let live = claude.session_ids()[0].clone();
+    // Its card appears with the session's start; its gauge moves as soon as the client writes
+    // the answer's usage to the transcript, before any hook reads it. The client started on
+    // the 1M-context model, which only its SessionStart payload names.
+    let card = client
+        .wait()
+        .for_element(Locator::XPath(&format!(
+            "//li[@data-session='{live}'][contains(., 'claude-opus-4-8')]"
+        )))
+        .await
+        .unwrap();
+    let text = card.text().await.unwrap();
+    assert!(text.contains("/1M tokens of context"), "{text}");
+    let gauge = card.find(Locator::Css("svg.gauge")).await.unwrap();
+    assert!(gauge.attr("aria-label").await.unwrap().is_some());
+
     // One-click handoff: the button offers it and the view shows it waiting.
     let handoff = client
         .find(Locator::XPath(&format!(
-            "//li[@data-session='{second}']//button[.='Hand off to a new chat']"
+            "//li[@data-session='{live}']//button[.='Hand off to a new chat']"
         )))
         .await
         .unwrap();
@@ -149,7 +237,7 @@ async fn the_window_shows_live_sessions_and_settings() {
     let waiting = client
         .wait()
         .for_element(Locator::Css(&format!(
-            "li.session[data-session='{second}'] .handoff.waiting"
+            "li.session[data-session='{live}'] .handoff.waiting"
         )))
         .await
         .unwrap();
@@ -157,9 +245,28 @@ async fn the_window_shows_live_sessions_and_settings() {
     assert!(text.contains("starts with this session's memory"), "{text}");
     screenshot(&shots, "sessions");
 
-    // Injection log: the project's next chat takes the handoff; the log shows what it received.
-    first_prompt_of_a_new_chat(&home, "next-chat", &dir.path().join("next-chat.jsonl"))
-        .expect("the waiting handoff is injected");
+    // The project's next real chat takes the handoff: its first request to the model carries
+    // the memory of the session handed off.
+    let before = server.requests().len();
+    claude
+        .run_print("Carry on where we left off.")
+        .expect_ok(&claude.debug_context());
+    let first = server
+        .requests()
+        .into_iter()
+        .skip(before)
+        .find(|r| r.is_main())
+        .expect("the next chat asked the model");
+    assert!(
+        first.messages_contain(MEMORY_HEADING),
+        "no memory in the request"
+    );
+    assert!(
+        first.messages_contain("secret/deploy-7731"),
+        "the handed-off fact is missing"
+    );
+
+    // Injection log: it shows what that chat received.
     client
         .find(Locator::Css("[data-view=injections]"))
         .await
@@ -174,7 +281,7 @@ async fn the_window_shows_live_sessions_and_settings() {
         .unwrap();
     let summary = row.text().await.unwrap();
     assert!(summary.contains("handoff"), "{summary}");
-    assert!(summary.contains(&second[..8]), "{summary}");
+    assert!(summary.contains(&live[..8]), "{summary}");
     row.find(Locator::Css("summary"))
         .await
         .unwrap()
@@ -209,7 +316,38 @@ async fn the_window_shows_live_sessions_and_settings() {
     assert!(entry.contains("--hidden"), "{entry}");
     let budget = client.find(Locator::Css("#budget")).await.unwrap();
     assert_eq!(budget.prop("value").await.unwrap().as_deref(), Some("9500"));
+
+    // The auto-compact threshold goes into the client's settings, beside its hooks.
+    let settings_json = user_home.join(".claude/settings.json");
+    let read_settings = || -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(&settings_json).unwrap()).unwrap()
+    };
+    let hooks_before = read_settings()["hooks"].clone();
+    let threshold = client
+        .wait()
+        .for_element(Locator::Css("#autocompact"))
+        .await
+        .unwrap();
+    threshold.send_keys("70").await.unwrap();
+    client
+        .execute(
+            "document.querySelector('#autocompact').dispatchEvent(new Event('change'))",
+            vec![],
+        )
+        .await
+        .unwrap();
+    client
+        .wait()
+        .for_element(Locator::XPath(
+            "//p[contains(., 'reaches 70% of the window')]",
+        ))
+        .await
+        .unwrap();
+    let written = read_settings();
+    assert_eq!(written["env"]["CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"], "70");
+    assert_eq!(written["hooks"], hooks_before, "the hooks are kept");
     screenshot(&shots, "settings");
 
     client.close().await.unwrap();
+    terminal.exit();
 }

@@ -33,6 +33,8 @@ export interface Handoff {
 export interface Snapshot {
   sessions: SessionMeter[];
   problem: string | null;
+  /** Capture is paused: hooks store nothing until it resumes. */
+  paused: boolean;
 }
 
 /** One memory Throughline handed to a session (a row of the injection log). */
@@ -60,6 +62,26 @@ export interface Config {
   inject_on_handoff: boolean;
   handoff_minutes: number;
   verbatim_turns: number;
+  /** Hooks store nothing new; what sessions say meanwhile is skipped for good. */
+  pause_capture: boolean;
+  /** Project folders Throughline leaves alone. */
+  capture_off: string[];
+}
+
+/** A project in the store (or a folder with capture off) and whether hooks capture it. */
+export interface ProjectCapture {
+  project: string;
+  sessions: number;
+  capture: boolean;
+}
+
+/** Claude Code's auto-compact threshold (`env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`). */
+export interface AutoCompact {
+  settings: string;
+  /** Percent of the context window; `null` when the client's default applies. */
+  percent: number | null;
+  /** A value in the file the client ignores. */
+  ignored: string | null;
 }
 
 /** The settings in force and where each value comes from. */
@@ -106,6 +128,19 @@ export function settings(): Promise<Effective> {
 
 export function saveSettings(config: Config): Promise<Effective> {
   return invoke<Effective>("save_settings", { config });
+}
+
+export function projects(): Promise<ProjectCapture[]> {
+  return invoke<ProjectCapture[]>("projects");
+}
+
+export function autocompact(): Promise<AutoCompact> {
+  return invoke<AutoCompact>("autocompact");
+}
+
+/** Writes the threshold into Claude Code's settings; `null` gives it back to the client's default. */
+export function setAutocompact(percent: number | null): Promise<AutoCompact> {
+  return invoke<AutoCompact>("set_autocompact", { percent });
 }
 
 export function launchesAtLogin(): Promise<boolean> {

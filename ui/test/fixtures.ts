@@ -17,8 +17,8 @@ export function meter(overrides: Partial<SessionMeter> = {}): SessionMeter {
   };
 }
 
-export function snapshot(sessions: SessionMeter[], problem: string | null = null): Snapshot {
-  return { sessions, problem };
+export function snapshot(sessions: SessionMeter[], problem: string | null = null, paused = false): Snapshot {
+  return { sessions, problem, paused };
 }
 
 /** Lets pending promise callbacks (mocked IPC answers) run. */

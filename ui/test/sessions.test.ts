@@ -61,6 +61,14 @@ describe("renderSessions", () => {
     expect(view.querySelector("li")).toBeNull();
   });
 
+  it("says while capture is paused, with or without live sessions", () => {
+    for (const sessions of [[], [meter()]]) {
+      const notice = renderSessions(snapshot(sessions, null, true), noActions).querySelector("[role=status]");
+      expect(notice!.textContent).toContain("Capture is paused");
+    }
+    expect(renderSessions(snapshot([meter()]), noActions).querySelector("[role=status]")).toBeNull();
+  });
+
   it("explains an empty list", () => {
     expect(renderSessions(snapshot([]), noActions).querySelector(".empty")!.textContent).toContain("No live sessions");
   });

@@ -1,7 +1,7 @@
 import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Effective } from "../src/ipc";
-import { mountSettings, renderSettings, type SettingsActions } from "../src/views/settings";
+import type { AutoCompact, Effective, ProjectCapture } from "../src/ipc";
+import { mountSettings, renderSettings, type SettingsActions, type SettingsState } from "../src/views/settings";
 import { settle } from "./fixtures";
 
 afterEach(() => {
@@ -15,11 +15,35 @@ function attached<T extends HTMLElement>(element: T): T {
   return element;
 }
 
-const noActions: SettingsActions = { onLaunchAtLogin: () => {}, onMemory: () => {} };
+const noActions: SettingsActions = { onLaunchAtLogin: () => {}, onMemory: () => {}, onAutocompact: () => {} };
+
+const SETTINGS_JSON = "/home/dev/.claude/settings.json";
+
+function threshold(percent: number | null, ignored: string | null = null): AutoCompact {
+  return { settings: SETTINGS_JSON, percent, ignored };
+}
+
+const PROJECTS: ProjectCapture[] = [
+  { project: "/home/dev/toy", sessions: 2, capture: true },
+  { project: "/work/secret/api", sessions: 1, capture: false },
+];
+
+function state(patch: Partial<SettingsState> = {}): SettingsState {
+  return { launchAtLogin: false, memory: null, projects: null, autocompact: null, problem: null, ...patch };
+}
 
 function effective(budgetFromEnv = false): Effective {
   return {
-    config: { budget: 9500, inject_on_clear: true, inject_on_compact: true, inject_on_handoff: true, handoff_minutes: 60, verbatim_turns: 6 },
+    config: {
+      budget: 9500,
+      inject_on_clear: true,
+      inject_on_compact: true,
+      inject_on_handoff: true,
+      handoff_minutes: 60,
+      verbatim_turns: 6,
+      pause_capture: false,
+      capture_off: ["/work/secret"],
+    },
     file: "/home/dev/.local/share/throughline/config.json",
     settings: [
       { key: "budget", value: "9500", source: budgetFromEnv ? "env" : "default", env: "THROUGHLINE_BUDGET" },
@@ -39,21 +63,21 @@ function toggle(into: HTMLElement): HTMLInputElement {
 
 describe("renderSettings", () => {
   it("waits for the setting before it can be changed", () => {
-    const view = renderSettings({ launchAtLogin: null, memory: null, problem: null }, noActions);
+    const view = renderSettings(state({ launchAtLogin: null }), noActions);
     expect(toggle(view).disabled).toBe(true);
   });
 
   it("reports the change the person makes", () => {
     const asked: boolean[] = [];
     const view = attached(
-      renderSettings({ launchAtLogin: false, memory: null, problem: null }, { ...noActions, onLaunchAtLogin: (on) => asked.push(on) }),
+      renderSettings(state(), { ...noActions, onLaunchAtLogin: (on) => asked.push(on) }),
     );
     toggle(view).click();
     expect(asked).toEqual([true]);
   });
 
   it("shows the memory settings in force and locks those set in the environment", () => {
-    const view = renderSettings({ launchAtLogin: false, memory: effective(true), problem: null }, noActions);
+    const view = renderSettings(state({ memory: effective(true) }), noActions);
     expect(input(view, "budget").value).toBe("9500");
     expect(input(view, "budget").disabled).toBe(true);
     expect(view.textContent).toContain("Set by THROUGHLINE_BUDGET in the environment.");
@@ -65,13 +89,69 @@ describe("renderSettings", () => {
 
   it("sends the whole configuration with the changed value, and refuses values out of range", () => {
     const saved: unknown[] = [];
-    const view = attached(renderSettings({ launchAtLogin: false, memory: effective(), problem: null }, { ...noActions, onMemory: (c) => saved.push(c) }));
+    const view = attached(renderSettings(state({ memory: effective() }), { ...noActions, onMemory: (c) => saved.push(c) }));
     const minutes = input(view, "handoff_minutes");
     minutes.value = "15";
     minutes.dispatchEvent(new Event("change"));
     minutes.value = "0";
     minutes.dispatchEvent(new Event("change"));
     expect(saved).toEqual([{ ...effective().config, handoff_minutes: 15 }]);
+  });
+
+  it("pauses capture and switches it per project, leaving folders switched off as a whole alone", () => {
+    const saved: unknown[] = [];
+    const view = attached(
+      renderSettings(state({ memory: effective(), projects: PROJECTS }), { ...noActions, onMemory: (c) => saved.push(c) }),
+    );
+    input(view, "pause_capture").click();
+    const toy = view.querySelector<HTMLInputElement>('[data-project="/home/dev/toy"]')!;
+    expect(toy.checked).toBe(true);
+    toy.click();
+    const secret = view.querySelector<HTMLInputElement>('[data-project="/work/secret/api"]')!;
+    expect(secret.checked).toBe(false);
+    expect(secret.disabled).toBe(true);
+    expect(view.textContent).toContain("Off with everything in /work/secret.");
+    expect(saved).toEqual([
+      { ...effective().config, pause_capture: true },
+      { ...effective().config, capture_off: ["/work/secret", "/home/dev/toy"] },
+    ]);
+  });
+
+  it("turns capture back on for a project switched off by itself", () => {
+    const saved: unknown[] = [];
+    const memory = effective();
+    memory.config.capture_off = ["/home/dev/toy"];
+    const projects = [{ project: "/home/dev/toy", sessions: 2, capture: false }];
+    const view = attached(renderSettings(state({ memory, projects }), { ...noActions, onMemory: (c) => saved.push(c) }));
+    const toy = view.querySelector<HTMLInputElement>('[data-project="/home/dev/toy"]')!;
+    expect(toy.disabled).toBe(false);
+    toy.click();
+    expect(saved).toEqual([{ ...memory.config, capture_off: [] }]);
+  });
+
+  it("shows the auto-compact threshold and where it is written, and sends only percents the client accepts", () => {
+    const asked: (number | null)[] = [];
+    const view = attached(renderSettings(state({ autocompact: threshold(70) }), { ...noActions, onAutocompact: (p) => asked.push(p) }));
+    const percent = input(view, "autocompact");
+    expect(percent.value).toBe("70");
+    expect(view.textContent).toContain("reaches 70% of the window");
+    expect(view.textContent).toContain(`env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE in ${SETTINGS_JSON}`);
+    expect(view.textContent).toContain("only honours a value that lowers its own threshold");
+    for (const value of ["55", "0", "101", "12.5", ""]) {
+      percent.value = value;
+      percent.dispatchEvent(new Event("change"));
+    }
+    view.querySelector<HTMLButtonElement>("#autocompact-default")!.click();
+    expect(asked).toEqual([55, null, null]);
+  });
+
+  it("says when the client ignores the threshold in its settings", () => {
+    const view = renderSettings(state({ autocompact: threshold(null, "lots") }), noActions);
+    expect(view.querySelector("[role=alert]")!.textContent).toContain('"lots"');
+    expect(view.querySelector<HTMLButtonElement>("#autocompact-default")!.disabled).toBe(false);
+    const unset = renderSettings(state({ autocompact: threshold(null) }), noActions);
+    expect(unset.textContent).toContain("Not set: Claude Code compacts at its own default.");
+    expect(unset.querySelector<HTMLButtonElement>("#autocompact-default")!.disabled).toBe(true);
   });
 });
 
@@ -116,6 +196,47 @@ describe("mountSettings", () => {
     await settle();
     expect(calls).toContainEqual(["save_settings", { config: { ...effective().config, budget: 4000 } }]);
     expect(input(into, "budget").value).toBe("4000");
+  });
+
+  it("writes the auto-compact threshold through the library and shows the value now set", async () => {
+    let current = threshold(null);
+    const calls: unknown[] = [];
+    mockIPC((cmd, args) => {
+      calls.push([cmd, args]);
+      if (cmd === "plugin:autostart|is_enabled") return false;
+      if (cmd === "autocompact") return current;
+      if (cmd === "set_autocompact") {
+        current = threshold((args as { percent: number | null }).percent);
+        return current;
+      }
+    });
+    const into = attached(document.createElement("div"));
+    mountSettings(into);
+    await settle();
+    const percent = input(into, "autocompact");
+    percent.value = "60";
+    percent.dispatchEvent(new Event("change"));
+    await settle();
+    expect(calls).toContainEqual(["set_autocompact", { percent: 60 }]);
+    expect(input(into, "autocompact").value).toBe("60");
+  });
+
+  it("says why the threshold could not be written", async () => {
+    mockIPC((cmd) => {
+      if (cmd === "plugin:autostart|is_enabled") return false;
+      if (cmd === "autocompact") return threshold(null);
+      if (cmd === "set_autocompact") throw new Error("/home/dev/.claude/settings.json is read-only; nothing was changed");
+    });
+    const into = attached(document.createElement("div"));
+    mountSettings(into);
+    await settle();
+    const percent = input(into, "autocompact");
+    percent.value = "60";
+    percent.dispatchEvent(new Event("change"));
+    await settle();
+    const alert = into.querySelector("[role=alert]")!.textContent!;
+    expect(alert).toContain("Could not write the auto-compact threshold");
+    expect(alert).toContain("read-only");
   });
 
   it("shows a failure in words and keeps the old value", async () => {

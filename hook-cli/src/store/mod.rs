@@ -19,7 +19,7 @@ use rusqlite::{Connection, OpenFlags};
 pub use chain::{Handoff, Injection, InjectionFilter, Trigger};
 
 pub use health::{Health, HostCapture};
-pub use read::{ContextSpend, SessionFilter, StoreStats, LIVE_WINDOW};
+pub use read::{ContextSpend, ProjectSummary, SessionFilter, StoreStats, LIVE_WINDOW};
 pub use search::{Matched, Matcher, SearchFilter, SCAN_ROWS};
 pub use write::{Cursor, SessionRow, Writer};
 

@@ -37,6 +37,14 @@ pub struct StoreStats {
     pub last_activity: Option<String>,
 }
 
+/// One project folder the store holds sessions of.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProjectSummary {
+    pub project: String,
+    pub sessions: u64,
+    pub last_activity: Option<String>,
+}
+
 /// How a session's context was spent, for `stats`: characters per layer as stored, and the
 /// token usage the host recorded for each API call.
 #[derive(Debug, Clone, Serialize)]
@@ -110,6 +118,23 @@ impl Store {
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map([since], session_from)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Every project with stored sessions, most recently active first.
+    pub fn projects(&self) -> Result<Vec<ProjectSummary>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT project, count(*), max(coalesce(last_activity, started_at)) AS latest
+             FROM sessions WHERE project IS NOT NULL
+             GROUP BY project ORDER BY latest DESC, project",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(ProjectSummary {
+                project: r.get(0)?,
+                sessions: r.get(1)?,
+                last_activity: r.get(2)?,
+            })
+        })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 

@@ -85,20 +85,24 @@ function renderSession(meter: SessionMeter, actions: SessionActions): HTMLElemen
 
 export function renderSessions(snapshot: Snapshot, actions: SessionActions): HTMLElement {
   const problem = snapshot.problem ? h("p", { class: "problem", role: "alert" }, snapshot.problem) : null;
+  const paused = snapshot.paused
+    ? h("p", { class: "paused", role: "status" }, "Capture is paused: what sessions say now is not stored. Resume it from the tray menu or in Settings.")
+    : null;
   if (snapshot.sessions.length === 0) {
     return h(
       "section",
       { class: "sessions" },
+      paused,
       problem ??
         h("p", { class: "empty" }, "No live sessions. A session shows here while an agent works in it and for 30 minutes after."),
     );
   }
-  return h("section", { class: "sessions" }, problem, h("ul", {}, ...snapshot.sessions.map((m) => renderSession(m, actions))));
+  return h("section", { class: "sessions" }, paused, problem, h("ul", {}, ...snapshot.sessions.map((m) => renderSession(m, actions))));
 }
 
 /** Shows the live sessions in `into` and keeps them current; returns the clean-up. */
 export function mountSessions(into: HTMLElement): () => void {
-  let shown: Snapshot = { sessions: [], problem: null };
+  let shown: Snapshot = { sessions: [], problem: null, paused: false };
   const show = (snapshot: Snapshot) => {
     shown = snapshot;
     into.replaceChildren(renderSessions(snapshot, actions));
@@ -106,7 +110,7 @@ export function mountSessions(into: HTMLElement): () => void {
   const refresh = () =>
     liveSessions()
       .then(show)
-      .catch((error) => show({ sessions: shown.sessions, problem: describeFailure("read the live sessions", error) }));
+      .catch((error) => show({ ...shown, problem: describeFailure("read the live sessions", error) }));
   const act = (what: string, call: Promise<unknown>) =>
     call.then(refresh).catch((error) => show({ ...shown, problem: describeFailure(what, error) }));
   const actions: SessionActions = {

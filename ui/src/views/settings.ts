@@ -1,19 +1,39 @@
-// Settings: the app's own (launch at login) and Throughline's memory settings, which the
-// library keeps; a value set in the environment is shown but cannot be changed here.
+// Settings: the app's own (launch at login), Throughline's memory and capture settings, which
+// the library keeps (a value set in the environment is shown but cannot be changed here), and
+// Claude Code's auto-compact threshold in its own settings file.
 import { h } from "../dom";
-import { describeFailure, launchesAtLogin, saveSettings, setLaunchAtLogin, settings, type Config, type Effective } from "../ipc";
+import {
+  autocompact,
+  describeFailure,
+  launchesAtLogin,
+  projects,
+  saveSettings,
+  setAutocompact,
+  setLaunchAtLogin,
+  settings,
+  type AutoCompact,
+  type Config,
+  type Effective,
+  type ProjectCapture,
+} from "../ipc";
 
 export interface SettingsState {
   /** `null` while it is being read. */
   launchAtLogin: boolean | null;
   /** `null` while it is being read. */
   memory: Effective | null;
+  /** `null` while it is being read. */
+  projects: ProjectCapture[] | null;
+  /** `null` while it is being read. */
+  autocompact: AutoCompact | null;
   problem: string | null;
 }
 
 export interface SettingsActions {
   onLaunchAtLogin(on: boolean): void;
   onMemory(config: Config): void;
+  /** `null`: leave the threshold to the client. */
+  onAutocompact(percent: number | null): void;
 }
 
 type NumberKey = "budget" | "handoff_minutes" | "verbatim_turns";
@@ -73,6 +93,97 @@ function renderMemory(memory: Effective, actions: SettingsActions): HTMLElement 
   );
 }
 
+/** The folder in `capture_off` that covers `project`, if any. */
+function offBy(config: Config, project: string): string | undefined {
+  return config.capture_off.find((folder) => project === folder || project.startsWith(`${folder.replace(/\/$/, "")}/`));
+}
+
+function renderCapture(memory: Effective, projects: ProjectCapture[], actions: SettingsActions): HTMLElement {
+  const config = memory.config;
+  const pause = h("input", { type: "checkbox", id: "pause_capture" });
+  pause.checked = config.pause_capture;
+  const pauseEnv = envName(memory, "pause_capture");
+  pause.disabled = pauseEnv !== null;
+  pause.addEventListener("change", () => actions.onMemory({ ...config, pause_capture: pause.checked }));
+  const listEnv = envName(memory, "capture_off");
+  const rows = projects.map((project, i) => {
+    const id = `capture-${i}`;
+    const input = h("input", { type: "checkbox", id, "data-project": project.project });
+    input.checked = project.capture;
+    const cover = offBy(config, project.project);
+    input.disabled = listEnv !== null || (cover !== undefined && cover !== project.project);
+    input.addEventListener("change", () => {
+      const others = config.capture_off.filter((folder) => folder !== project.project);
+      actions.onMemory({ ...config, capture_off: input.checked ? others : [...others, project.project] });
+    });
+    const count = project.sessions === 1 ? "1 session" : `${project.sessions} sessions`;
+    return h(
+      "li",
+      { class: "setting" },
+      input,
+      h("label", { for: id, title: project.project }, project.project),
+      h("span", { class: "count" }, ` ${count}`),
+      cover && cover !== project.project ? h("p", { class: "hint" }, `Off with everything in ${cover}.`) : null,
+    );
+  });
+  return h(
+    "fieldset",
+    { class: "capture" },
+    h("legend", {}, "Capture"),
+    h(
+      "div",
+      { class: "setting" },
+      pause,
+      h("label", { for: "pause_capture" }, "Pause capture"),
+      hint("Nothing sessions say is stored until you resume, not even afterwards; memory already stored is still handed over.", pauseEnv),
+    ),
+    h("p", { class: "hint" }, "Projects Throughline captures (untick one to leave it alone: nothing stored, nothing handed over):"),
+    rows.length > 0 ? h("ul", { class: "projects" }, ...rows) : h("p", { class: "empty" }, "Projects show here once a session in them has been captured."),
+    listEnv ? hint("", listEnv) : null,
+  );
+}
+
+function renderAutocompact(threshold: AutoCompact, actions: SettingsActions): HTMLElement {
+  const input = h("input", { type: "number", id: "autocompact", min: "1", max: "100", placeholder: "default" });
+  input.value = threshold.percent === null ? "" : String(threshold.percent);
+  input.addEventListener("change", () => {
+    if (input.value.trim() === "") return actions.onAutocompact(null);
+    const value = Number(input.value);
+    if (Number.isInteger(value) && value >= 1 && value <= 100) actions.onAutocompact(value);
+    else input.setCustomValidity("A whole percent from 1 to 100, or empty for the client's default.");
+  });
+  const reset = h("button", { type: "button", id: "autocompact-default" }, "Use the client's default");
+  reset.disabled = threshold.percent === null && threshold.ignored === null;
+  reset.addEventListener("click", () => actions.onAutocompact(null));
+  return h(
+    "fieldset",
+    { class: "claude" },
+    h("legend", {}, "Claude Code"),
+    threshold.ignored !== null
+      ? h("p", { class: "problem", role: "alert" }, `Claude Code ignores the threshold in its settings (${JSON.stringify(threshold.ignored)}): it is not a percent from 1 to 100.`)
+      : null,
+    h(
+      "div",
+      { class: "setting" },
+      h("label", { for: "autocompact" }, "Auto-compact at % of the context window"),
+      input,
+      reset,
+      h(
+        "p",
+        { class: "hint" },
+        threshold.percent === null
+          ? "Not set: Claude Code compacts at its own default."
+          : `Claude Code compacts a session when its context reaches ${threshold.percent}% of the window.`,
+      ),
+      h(
+        "p",
+        { class: "hint" },
+        `Claude Code only honours a value that lowers its own threshold; a higher one changes nothing. Written to env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE in ${threshold.settings}, for sessions started afterwards.`,
+      ),
+    ),
+  );
+}
+
 export function renderSettings(state: SettingsState, actions: SettingsActions): HTMLElement {
   const toggle = h("input", { type: "checkbox", id: "launch-at-login" });
   toggle.checked = state.launchAtLogin === true;
@@ -95,11 +206,13 @@ export function renderSettings(state: SettingsState, actions: SettingsActions): 
       ),
     ),
     state.memory ? renderMemory(state.memory, actions) : null,
+    state.memory && state.projects ? renderCapture(state.memory, state.projects, actions) : null,
+    state.autocompact ? renderAutocompact(state.autocompact, actions) : null,
   );
 }
 
 export function mountSettings(into: HTMLElement): () => void {
-  let state: SettingsState = { launchAtLogin: null, memory: null, problem: null };
+  let state: SettingsState = { launchAtLogin: null, memory: null, projects: null, autocompact: null, problem: null };
   const show = (patch: Partial<SettingsState>) => {
     state = { ...state, ...patch };
     into.replaceChildren(renderSettings(state, actions));
@@ -117,7 +230,14 @@ export function mountSettings(into: HTMLElement): () => void {
     onMemory(config) {
       saveSettings(config)
         .then((memory) => show({ memory, problem: null }))
+        .then(() => projects())
+        .then((list) => show({ projects: list }))
         .catch((error) => show({ problem: describeFailure("save the settings", error) }));
+    },
+    onAutocompact(percent) {
+      setAutocompact(percent)
+        .then((threshold) => show({ autocompact: threshold, problem: null }))
+        .catch((error) => show({ problem: describeFailure("write the auto-compact threshold", error) }));
     },
   };
   show({});
@@ -127,5 +247,11 @@ export function mountSettings(into: HTMLElement): () => void {
   settings()
     .then((memory) => show({ memory }))
     .catch((error) => show({ problem: describeFailure("read the settings", error) }));
+  projects()
+    .then((list) => show({ projects: list }))
+    .catch((error) => show({ projects: [], problem: describeFailure("read the projects", error) }));
+  autocompact()
+    .then((threshold) => show({ autocompact: threshold }))
+    .catch((error) => show({ problem: describeFailure("read Claude Code's auto-compact threshold", error) }));
   return () => {};
 }
