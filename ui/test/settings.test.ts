@@ -57,6 +57,22 @@ function input(into: HTMLElement, id: string): HTMLInputElement {
   return into.querySelector<HTMLInputElement>(`#${id}`)!;
 }
 
+/** The view mounted on the page, once the mocked IPC has answered. */
+async function mounted(): Promise<HTMLElement> {
+  const into = attached(document.createElement("div"));
+  mountSettings(into);
+  await settle();
+  return into;
+}
+
+/** Types `value` into a field and lets the change go through the mocked IPC. */
+async function enter(into: HTMLElement, id: string, value: string): Promise<void> {
+  const field = input(into, id);
+  field.value = value;
+  field.dispatchEvent(new Event("change"));
+  await settle();
+}
+
 function toggle(into: HTMLElement): HTMLInputElement {
   return into.querySelector<HTMLInputElement>("#launch-at-login")!;
 }
@@ -165,9 +181,7 @@ describe("mountSettings", () => {
       if (cmd === "plugin:autostart|enable") enabled = true;
       if (cmd === "plugin:autostart|disable") enabled = false;
     });
-    const into = attached(document.createElement("div"));
-    mountSettings(into);
-    await settle();
+    const into = await mounted();
     expect(toggle(into).checked).toBe(false);
     toggle(into).click();
     await settle();
@@ -187,13 +201,8 @@ describe("mountSettings", () => {
         return stored;
       }
     });
-    const into = attached(document.createElement("div"));
-    mountSettings(into);
-    await settle();
-    const budget = input(into, "budget");
-    budget.value = "4000";
-    budget.dispatchEvent(new Event("change"));
-    await settle();
+    const into = await mounted();
+    await enter(into, "budget", "4000");
     expect(calls).toContainEqual(["save_settings", { config: { ...effective().config, budget: 4000 } }]);
     expect(input(into, "budget").value).toBe("4000");
   });
@@ -210,13 +219,8 @@ describe("mountSettings", () => {
         return current;
       }
     });
-    const into = attached(document.createElement("div"));
-    mountSettings(into);
-    await settle();
-    const percent = input(into, "autocompact");
-    percent.value = "60";
-    percent.dispatchEvent(new Event("change"));
-    await settle();
+    const into = await mounted();
+    await enter(into, "autocompact", "60");
     expect(calls).toContainEqual(["set_autocompact", { percent: 60 }]);
     expect(input(into, "autocompact").value).toBe("60");
   });
@@ -227,13 +231,8 @@ describe("mountSettings", () => {
       if (cmd === "autocompact") return threshold(null);
       if (cmd === "set_autocompact") throw new Error("/home/dev/.claude/settings.json is read-only; nothing was changed");
     });
-    const into = attached(document.createElement("div"));
-    mountSettings(into);
-    await settle();
-    const percent = input(into, "autocompact");
-    percent.value = "60";
-    percent.dispatchEvent(new Event("change"));
-    await settle();
+    const into = await mounted();
+    await enter(into, "autocompact", "60");
     const alert = into.querySelector("[role=alert]")!.textContent!;
     expect(alert).toContain("Could not write the auto-compact threshold");
     expect(alert).toContain("read-only");
@@ -244,9 +243,7 @@ describe("mountSettings", () => {
       if (cmd === "plugin:autostart|is_enabled") return false;
       if (cmd === "plugin:autostart|enable") throw new Error("cannot write ~/.config/autostart");
     });
-    const into = attached(document.createElement("div"));
-    mountSettings(into);
-    await settle();
+    const into = await mounted();
     toggle(into).click();
     await settle();
     expect(into.querySelector("[role=alert]")!.textContent).toContain("Could not turn on launch at login");
