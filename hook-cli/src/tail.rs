@@ -36,26 +36,17 @@ pub fn end_of_last_line(file: &mut File, from: u64, len: u64) -> io::Result<u64>
 pub fn latest_usage(path: &Path, parser: &mut dyn LineParser) -> Option<(Usage, Option<String>)> {
     let mut file = File::open(path).ok()?;
     let len = file.metadata().ok()?.len();
-    let start = len.saturating_sub(USAGE_WINDOW);
-    let mut window = Vec::with_capacity((len - start) as usize);
-    file.seek(SeekFrom::Start(start)).ok()?;
-    file.take(len - start).read_to_end(&mut window).ok()?;
-    // Only whole lines: not the one being written, nor the one the window cut into.
-    let first = match start {
-        0 => 0,
-        _ => window.iter().position(|&b| b == b'\n')? + 1,
-    };
-    let end = window.iter().rposition(|&b| b == b'\n')?;
     let mut records = Vec::new();
-    for line in window.get(first..end)?.rsplit(|&b| b == b'\n') {
+    let mut found = None;
+    lines_backwards(&mut file, len, USAGE_WINDOW, |line| {
         let Ok(text) = std::str::from_utf8(line) else {
-            continue;
+            return false;
         };
         records.clear();
         if parser.parse_line(text, &mut records).is_err() {
-            continue;
+            return false;
         }
-        let latest = records.iter().rev().find_map(|record| match record {
+        found = records.iter().rev().find_map(|record| match record {
             Record::ApiCall {
                 usage,
                 model,
@@ -64,11 +55,55 @@ pub fn latest_usage(path: &Path, parser: &mut dyn LineParser) -> Option<(Usage, 
             } => Some((*usage, model.clone())),
             _ => None,
         });
-        if latest.is_some() {
-            return latest;
+        found.is_some()
+    })
+    .ok()?;
+    found
+}
+
+/// Hands `visit` the complete lines of the file's last `limit` bytes, newest first, reading
+/// backwards a chunk at a time, until it returns true. The line still being written and a line
+/// cut by the limit are left out.
+fn lines_backwards(
+    file: &mut File,
+    len: u64,
+    limit: u64,
+    mut visit: impl FnMut(&[u8]) -> bool,
+) -> io::Result<()> {
+    const CHUNK: u64 = 64 * 1024;
+    let floor = len.saturating_sub(limit);
+    let mut pos = len;
+    // Bytes from `pos` up to the newest line not yet handed over.
+    let mut pending: Vec<u8> = Vec::new();
+    let mut last_line_found = false;
+    while pos > floor {
+        // Chunks grow with what is pending, so a long line costs linear time, not quadratic.
+        let step = CHUNK.max(pending.len() as u64);
+        let start = pos.saturating_sub(step).max(floor);
+        let mut chunk = vec![0; (pos - start) as usize];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(&mut chunk)?;
+        chunk.extend_from_slice(&pending);
+        pending = chunk;
+        pos = start;
+        if !last_line_found {
+            let Some(end) = pending.iter().rposition(|&b| b == b'\n') else {
+                continue;
+            };
+            pending.truncate(end);
+            last_line_found = true;
+        }
+        while let Some(newline) = pending.iter().rposition(|&b| b == b'\n') {
+            if visit(&pending[newline + 1..]) {
+                return Ok(());
+            }
+            pending.truncate(newline);
         }
     }
-    None
+    if pos == 0 && last_line_found {
+        visit(&pending);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -119,6 +154,28 @@ mod tests {
             latest_usage(Path::new("/nonexistent"), &mut TranscriptParser::default()),
             None
         );
+    }
+
+    #[test]
+    fn lines_come_newest_first_whole_and_within_the_limit() {
+        let mut file = tempfile::tempfile().unwrap();
+        let long = "z".repeat(150_000);
+        write!(file, "first\n{long}\nthird\nhalf").unwrap();
+        let len = file.metadata().unwrap().len();
+        let mut seen = Vec::new();
+        lines_backwards(&mut file, len, u64::MAX, |line| {
+            seen.push(String::from_utf8(line.to_vec()).unwrap());
+            false
+        })
+        .unwrap();
+        assert_eq!(seen, ["third", long.as_str(), "first"]);
+        seen.clear();
+        lines_backwards(&mut file, len, 100_000, |line| {
+            seen.push(String::from_utf8(line.to_vec()).unwrap());
+            false
+        })
+        .unwrap();
+        assert_eq!(seen, ["third"], "the long line is cut by the limit");
     }
 
     #[test]
