@@ -9,6 +9,7 @@ pub mod capture;
 pub mod clock;
 pub mod config;
 pub mod demo;
+pub mod doctor;
 pub mod handoff;
 pub mod home;
 pub mod hosts;

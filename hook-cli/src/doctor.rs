@@ -1,0 +1,355 @@
+//! Is everything in place? The checks behind `throughline doctor` and the tray app's
+//! Installer view: the host registration, the database, recent hook failures and the memory a
+//! session would hand on. Each problem comes with its fix, phrased by the caller ([`Fixes`]):
+//! a command line for the CLI, a button for the app.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::home::Home;
+use crate::install::{InstallError, Registration};
+use crate::store::{Health, SessionFilter, Store, Trigger};
+use crate::{clock, config, memory};
+
+#[derive(Debug, Serialize, PartialEq, Eq, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Ok,
+    /// Worth knowing, nothing broken.
+    Note,
+    Problem,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Check {
+    pub name: &'static str,
+    pub status: Status,
+    pub message: String,
+    /// The command (or step) that fixes a problem.
+    pub fix: Option<String>,
+}
+
+impl Check {
+    fn new(name: &'static str, status: Status, message: impl Into<String>) -> Check {
+        Check {
+            name,
+            status,
+            message: message.into(),
+            fix: None,
+        }
+    }
+
+    fn fix(mut self, fix: impl Into<String>) -> Check {
+        self.fix = Some(fix.into());
+        self
+    }
+}
+
+/// How the person registers Throughline, in the caller's words.
+#[derive(Debug, Clone)]
+pub struct Fixes {
+    /// When nothing is registered yet.
+    pub install: String,
+    /// When something is registered but missing or out of date (install is idempotent, so
+    /// the CLI says the same as for `install`).
+    pub repair: String,
+}
+
+/// True when no check found a problem.
+pub fn healthy(checks: &[Check]) -> bool {
+    checks.iter().all(|c| c.status != Status::Problem)
+}
+
+/// Every check: the registration (read by `install::inspect`) against `binary`, the program
+/// hooks should run, then the store in `home`.
+pub fn checks(
+    registration: &Result<Registration, InstallError>,
+    binary: &Path,
+    home: &Home,
+    fixes: &Fixes,
+) -> Vec<Check> {
+    let mut checks = registration_checks(registration, binary, fixes);
+    checks.extend(store_checks(home));
+    checks
+}
+
+/// Whether the hooks, `/tl` and the MCP server are in place and run `binary`.
+pub fn registration_checks(
+    registration: &Result<Registration, InstallError>,
+    binary: &Path,
+    fixes: &Fixes,
+) -> Vec<Check> {
+    match registration {
+        Ok(registration) => vec![
+            hooks_check(registration, binary, fixes),
+            extras_check(registration, binary, fixes),
+        ],
+        Err(e) => vec![Check::new("hooks", Status::Problem, e.to_string())],
+    }
+}
+
+/// The database, hook failures since the last capture, and the memory a `/clear` would hand on.
+pub fn store_checks(home: &Home) -> Vec<Check> {
+    let health = Health::check(home);
+    let mut checks = database_checks(&health);
+    checks.push(failures_check(home, &health));
+    checks.push(memory_check(home));
+    checks
+}
+
+/// Whether `binary` (canonical) is the file `path` names.
+fn same_file(path: &Path, binary: &Path) -> bool {
+    path.canonicalize().ok().as_deref() == Some(binary)
+}
+
+/// The programs registered hooks run other than `binary` (canonical), each once.
+pub fn hooks_elsewhere(registration: &Registration, binary: &Path) -> Vec<PathBuf> {
+    let mut elsewhere: Vec<PathBuf> = Vec::new();
+    for program in registration.hooks.iter().filter_map(|h| h.binary.as_ref()) {
+        if !same_file(program, binary) && !elsewhere.contains(program) {
+            elsewhere.push(program.clone());
+        }
+    }
+    elsewhere
+}
+
+fn hooks_check(registration: &Registration, binary: &Path, fixes: &Fixes) -> Check {
+    let settings = registration.settings.display();
+    if registration.hooks.is_empty() {
+        return Check::new(
+            "hooks",
+            Status::Problem,
+            format!("Throughline is not registered in {settings}"),
+        )
+        .fix(&fixes.install);
+    }
+    if let Some(other) = hooks_elsewhere(registration, binary).first() {
+        let why = if other.exists() {
+            format!("not this binary ({})", binary.display())
+        } else {
+            "which does not exist any more (moved or deleted?)".to_string()
+        };
+        return Check::new(
+            "hooks",
+            Status::Problem,
+            format!("hooks in {settings} run {}, {why}", other.display()),
+        )
+        .fix(format!("{}   (repoints them at this binary)", fixes.repair));
+    }
+    if !registration.missing.is_empty() {
+        return Check::new(
+            "hooks",
+            Status::Problem,
+            format!(
+                "hooks missing in {settings}: {}",
+                registration.missing.join(", ")
+            ),
+        )
+        .fix(&fixes.repair);
+    }
+    Check::new(
+        "hooks",
+        Status::Ok,
+        format!(
+            "{} hooks in {settings} run this binary",
+            registration.hooks.len()
+        ),
+    )
+}
+
+/// The `/tl` command and the MCP server: useful, not needed for capture.
+fn extras_check(registration: &Registration, binary: &Path, fixes: &Fixes) -> Check {
+    let mut missing = Vec::new();
+    if registration.slash_command.is_none() {
+        missing.push("the /tl command".to_string());
+    }
+    match &registration.mcp_server {
+        None => missing.push("the MCP server".to_string()),
+        Some(program) if !same_file(program, binary) => {
+            missing.push(format!("the MCP server (it runs {})", program.display()))
+        }
+        Some(_) => {}
+    }
+    if missing.is_empty() {
+        return Check::new("extras", Status::Ok, "/tl and the MCP server are in place");
+    }
+    Check::new(
+        "extras",
+        Status::Note,
+        format!("not in place: {}", missing.join(", ")),
+    )
+    .fix(if registration.hooks.is_empty() {
+        &fixes.install
+    } else {
+        &fixes.repair
+    })
+}
+
+fn database_checks(health: &Health) -> Vec<Check> {
+    let path = &health.path;
+    if !health.exists {
+        return vec![Check::new(
+            "database",
+            Status::Note,
+            format!("no database at {path} yet: the first hook call creates it"),
+        )
+        .fix("start a Claude Code session, or `throughline import` to backfill past ones")];
+    }
+    if let Some(e) = &health.read_error {
+        return vec![
+            Check::new("database", Status::Problem, format!("cannot read it: {e}")).fix(format!(
+                "make it readable and writable by you: chmod u+rw {path}"
+            )),
+        ];
+    }
+    let mut checks = Vec::new();
+    let version = health.schema_version.unwrap_or(0);
+    checks.push(if let Some(e) = &health.write_error {
+        Check::new(
+            "database",
+            Status::Problem,
+            format!("hooks cannot write {path}: {e}"),
+        )
+        .fix(format!("chmod u+rw {path} and its folder"))
+    } else if health.integrity.as_deref() != Some("ok") {
+        Check::new(
+            "database",
+            Status::Problem,
+            format!(
+                "{path} is damaged: {}",
+                health.integrity.as_deref().unwrap_or("unknown")
+            ),
+        )
+        .fix(format!(
+            "mv {path} {path}.damaged && throughline import   (rebuilds it from the transcripts)"
+        ))
+    } else if version < health.current_schema {
+        Check::new(
+            "database",
+            Status::Note,
+            format!(
+                "{path} has schema v{version}; the next hook call upgrades it to v{}",
+                health.current_schema
+            ),
+        )
+    } else {
+        Check::new(
+            "database",
+            Status::Ok,
+            format!("{path} (schema v{version}, intact, writable)"),
+        )
+    });
+    let captures: Vec<String> = health
+        .last_capture
+        .iter()
+        .map(|c| {
+            let at = c.at.as_deref().unwrap_or("");
+            format!("{} {}", c.host, clock::ago(at))
+        })
+        .collect();
+    checks.push(if captures.is_empty() {
+        Check::new("captures", Status::Note, "no session captured yet")
+    } else {
+        Check::new(
+            "captures",
+            Status::Ok,
+            format!("last capture: {}", captures.join(", ")),
+        )
+    });
+    checks
+}
+
+/// Renders the memory the latest session would hand on, to check it fits the budget.
+fn memory_check(home: &Home) -> Check {
+    let effective = config::load(home);
+    if let Some(problem) = effective.problems.first() {
+        return Check::new("memory", Status::Problem, problem.clone()).fix(format!(
+            "edit {} or the variable it names",
+            effective.file.display()
+        ));
+    }
+    let Ok(store) = Store::open_read_only(home) else {
+        return Check::new("memory", Status::Note, "nothing stored yet to hand on");
+    };
+    let latest = store.sessions(&SessionFilter {
+        project: None,
+        limit: Some(1),
+    });
+    let Some(session) = latest.ok().and_then(|mut s| s.pop()) else {
+        return Check::new("memory", Status::Note, "nothing stored yet to hand on");
+    };
+    let rendered = memory::build(
+        &store,
+        &session,
+        Trigger::Clear,
+        &[&session],
+        &effective.config,
+        &clock::now(),
+    );
+    match rendered {
+        Ok(Some(m)) if m.size <= m.budget => Check::new(
+            "memory",
+            Status::Ok,
+            format!(
+                "a /clear now would hand on {} of {} characters ({} turns verbatim, {} as one-liners)",
+                m.size,
+                m.budget,
+                m.verbatim.len(),
+                m.one_liners.len()
+            ),
+        ),
+        Ok(Some(m)) => Check::new(
+            "memory",
+            Status::Problem,
+            format!("the memory takes {} characters, over its budget of {}", m.size, m.budget),
+        )
+        .fix("report this: the renderer must keep within the budget"),
+        Ok(None) => Check::new("memory", Status::Note, "the latest session has no turns yet"),
+        Err(e) => Check::new("memory", Status::Problem, format!("cannot render the memory: {e}"))
+            .fix("throughline doctor --json, and report the error"),
+    }
+}
+
+/// Hook failures logged since the last capture: a hook that fails now.
+fn failures_check(home: &Home, health: &Health) -> Check {
+    let last_capture = health
+        .last_capture
+        .iter()
+        .filter_map(|c| c.at.clone())
+        .max()
+        .unwrap_or_default();
+    let failures: Vec<String> = crate::log::tail(home, 50)
+        .into_iter()
+        .filter(|line| line.contains(" hook "))
+        .collect();
+    let log = home.log_path();
+    let recent: Vec<&String> = failures
+        .iter()
+        .filter(|line| line.split(' ').next().unwrap_or("") > last_capture.as_str())
+        .collect();
+    if !recent.is_empty() {
+        let shown: Vec<&str> = recent.iter().rev().take(3).map(|l| l.as_str()).collect();
+        return Check::new(
+            "hook log",
+            Status::Problem,
+            format!(
+                "{} hook failure(s) since the last capture, latest: {}",
+                recent.len(),
+                shown.join(" | ")
+            ),
+        )
+        .fix(format!(
+            "read {} for the cause; each line says what failed",
+            log.display()
+        ));
+    }
+    match failures.last() {
+        Some(line) => Check::new(
+            "hook log",
+            Status::Note,
+            format!("no failure since the last capture; earlier: {line}"),
+        ),
+        None => Check::new("hook log", Status::Ok, "no hook failures logged"),
+    }
+}
