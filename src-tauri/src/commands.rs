@@ -9,6 +9,9 @@ use crate::meter::{self, Snapshot};
 use crate::settings::ProjectCapture;
 use crate::AppHome;
 
+use crate::installer::{self, Installation};
+use throughline::install::Report;
+
 /// The live sessions now; the window also gets every change as a `live-sessions` event.
 #[tauri::command]
 pub fn live_sessions(home: State<'_, AppHome>) -> Snapshot {
@@ -61,4 +64,27 @@ pub fn autocompact() -> Result<AutoCompact, String> {
 #[tauri::command]
 pub fn set_autocompact(percent: Option<u8>) -> Result<AutoCompact, String> {
     crate::settings::set_autocompact(percent)
+}
+
+// Installer: the registration with Claude Code, run with the CLI bundled with the app.
+
+/// Whether the hooks are registered and run the bundled CLI, and the doctor's findings.
+#[tauri::command]
+pub fn installation(home: State<'_, AppHome>) -> Result<Installation, String> {
+    Ok(installer::installation(
+        &home.0,
+        &installer::bundled_binary()?,
+    ))
+}
+
+/// Install and Repair: registers the bundled CLI (idempotent); returns what changed.
+#[tauri::command]
+pub fn install_hooks() -> Result<Report, String> {
+    installer::install(&installer::bundled_binary()?)
+}
+
+/// Removes exactly what Install added; returns what changed.
+#[tauri::command]
+pub fn uninstall_hooks() -> Result<Report, String> {
+    installer::uninstall()
 }

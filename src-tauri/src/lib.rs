@@ -5,6 +5,7 @@ mod commands;
 pub mod gauge;
 pub mod handoff;
 pub mod injections;
+pub mod installer;
 mod live;
 pub mod meter;
 pub mod settings;
@@ -38,7 +39,11 @@ pub fn run() {
             commands::save_settings,
             commands::projects,
             commands::autocompact,
-            commands::set_autocompact
+            commands::set_autocompact,
+            // Installer
+            commands::installation,
+            commands::install_hooks,
+            commands::uninstall_hooks,
         ])
         .setup(|app| {
             let home = Home::locate()?;

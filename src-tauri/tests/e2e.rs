@@ -32,6 +32,8 @@ use fantoccini::{ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use support::{capture, session_id, transcripts, SOON_AFTER};
 use throughline::home::Home;
+use throughline::install::{self, Scope};
+use throughline::model::Host;
 
 /// Ends a child process when the test ends, however it ends.
 struct Running(Child);
@@ -157,6 +159,7 @@ async fn the_window_shows_live_sessions_and_settings() {
             .env("THROUGHLINE_HOME", home.dir())
             .env("THROUGHLINE_NOW", SOON_AFTER)
             .env("HOME", &user_home)
+            .env_remove("CLAUDE_CONFIG_DIR")
             .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
             .env("WEBKIT_DISABLE_DMABUF_RENDERER", "1")
             .env("LIBGL_ALWAYS_SOFTWARE", "1")
@@ -348,6 +351,73 @@ async fn the_window_shows_live_sessions_and_settings() {
     assert_eq!(written["hooks"], hooks_before, "the hooks are kept");
     screenshot(&shots, "settings");
 
+    installer_registers_the_bundled_cli(&client, &user_home, &shots).await;
+
     client.close().await.unwrap();
     terminal.exit();
+}
+
+/// Installer: Install registers the CLI bundled next to the app in Claude Code's settings of
+/// the (temporary) HOME, and the view says so.
+async fn installer_registers_the_bundled_cli(
+    client: &fantoccini::Client,
+    user_home: &Path,
+    shots: &Path,
+) {
+    client
+        .find(Locator::Css("[data-view=installer]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    client
+        .wait()
+        .for_element(Locator::Css(".installer .status.absent"))
+        .await
+        .unwrap();
+    client
+        .find(Locator::Css("#install:enabled"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let status = client
+        .wait()
+        .for_element(Locator::Css(".installer .status.registered"))
+        .await
+        .unwrap();
+    let said = status.text().await.unwrap();
+    assert!(said.contains("run the bundled CLI"), "{said}");
+
+    // What the app wrote, read back by the library as `throughline doctor` reads it.
+    std::env::set_var("HOME", user_home);
+    std::env::remove_var("CLAUDE_CONFIG_DIR");
+    let registration = install::inspect(Host::Claude, &Scope::User).unwrap();
+    assert_eq!(
+        registration.settings,
+        user_home.join(".claude/settings.json")
+    );
+    assert!(registration.missing.is_empty(), "{registration:?}");
+    let bundled = Path::new(env!("CARGO_BIN_EXE_throughline-app"))
+        .with_file_name("throughline")
+        .canonicalize()
+        .unwrap();
+    assert!(
+        registration
+            .hooks
+            .iter()
+            .all(|hook| hook.binary.as_deref() == Some(bundled.as_path())),
+        "{registration:?}"
+    );
+    let report = client
+        .find(Locator::Css(".installer .report"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(report.contains("Install changed"), "{report}");
+    screenshot(shots, "installer");
 }

@@ -1,0 +1,227 @@
+//! The Installer view's commands: the library's install code run with a real `throughline` CLI
+//! placed where Tauri puts the bundled one, against a temporary HOME (Claude Code's settings).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use serde_json::Value;
+use throughline::doctor::Status;
+use throughline::home::Home;
+use throughline::install::{self, Options, Scope};
+use throughline::model::Host;
+use throughline_app::installer::{self, Installation};
+
+/// HOME is one per process and the install code reads it: one test at a time.
+static HOME_ENV: Mutex<()> = Mutex::new(());
+
+/// The CLI cargo built for the workspace, next to this test's `deps` folder.
+fn built_cli() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let cli = exe.parent().unwrap().parent().unwrap().join("throughline");
+    if let Err(problem) = installer::verify(&cli) {
+        panic!("these tests need the workspace's CLI (`cargo build -p throughline`): {problem}");
+    }
+    cli
+}
+
+struct Machine {
+    dir: tempfile::TempDir,
+    home: Home,
+    _env: std::sync::MutexGuard<'static, ()>,
+}
+
+impl Machine {
+    /// A person's HOME with no Claude Code settings yet.
+    fn new() -> Machine {
+        let env = HOME_ENV.lock().unwrap_or_else(|e| e.into_inner());
+        let dir = tempfile::tempdir().unwrap();
+        std::env::set_var("HOME", dir.path());
+        std::env::remove_var("CLAUDE_CONFIG_DIR");
+        let home = Home::at(dir.path().join("memory"));
+        Machine {
+            dir,
+            home,
+            _env: env,
+        }
+    }
+
+    /// A copy of the real CLI at `folder/throughline`, canonical.
+    fn cli_in(&self, folder: &str) -> PathBuf {
+        let path = self.dir.path().join(folder).join("throughline");
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::copy(built_cli(), &path).unwrap();
+        path.canonicalize().unwrap()
+    }
+
+    fn settings(&self) -> PathBuf {
+        self.dir.path().join(".claude/settings.json")
+    }
+
+    /// Every Throughline hook command in Claude Code's settings.
+    fn hook_commands(&self) -> Vec<String> {
+        let Ok(text) = fs::read_to_string(self.settings()) else {
+            return Vec::new();
+        };
+        let settings: Value = serde_json::from_str(&text).unwrap();
+        let mut commands = Vec::new();
+        for groups in settings["hooks"]
+            .as_object()
+            .into_iter()
+            .flat_map(|e| e.values())
+        {
+            for group in groups.as_array().unwrap() {
+                for hook in group["hooks"].as_array().unwrap() {
+                    let command = hook["command"].as_str().unwrap();
+                    if install::is_throughline_hook(command) {
+                        commands.push(command.to_string());
+                    }
+                }
+            }
+        }
+        commands
+    }
+
+    fn installation(&self, binary: &Path) -> Installation {
+        installer::installation(&self.home, binary)
+    }
+}
+
+fn check<'a>(installation: &'a Installation, name: &str) -> &'a throughline::doctor::Check {
+    installation
+        .checks
+        .iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("no {name} finding in {:?}", installation.checks))
+}
+
+#[test]
+fn install_registers_the_bundled_cli_and_the_doctor_agrees() {
+    let machine = Machine::new();
+    let bundled = machine.cli_in("app");
+
+    let before = machine.installation(&bundled);
+    assert_eq!(before.binary_problem, None);
+    assert!(before.registration.as_ref().unwrap().hooks.is_empty());
+    let hooks = check(&before, "hooks");
+    assert_eq!(hooks.status, Status::Problem);
+    assert_eq!(hooks.fix.as_deref(), Some("Press Install."));
+    assert!(!before.healthy);
+
+    let report = installer::install(&bundled).unwrap();
+    assert!(report.changed());
+    let commands = machine.hook_commands();
+    assert!(!commands.is_empty());
+    let expected = install::command_line(&bundled, "hook claude");
+    assert!(commands.iter().all(|c| *c == expected), "{commands:?}");
+
+    let after = machine.installation(&bundled);
+    let registration = after.registration.as_ref().unwrap();
+    assert_eq!(registration.hooks.len(), commands.len());
+    assert!(registration.missing.is_empty());
+    assert!(after.hooks_elsewhere.is_empty());
+    assert_eq!(registration.mcp_server.as_deref(), Some(bundled.as_path()));
+    assert_eq!(check(&after, "hooks").status, Status::Ok);
+    assert_eq!(check(&after, "extras").status, Status::Ok);
+
+    // Install is safe to press again: nothing changes.
+    assert!(!installer::install(&bundled).unwrap().changed());
+}
+
+#[test]
+fn repair_repoints_hooks_that_run_another_cli() {
+    let machine = Machine::new();
+    let bundled = machine.cli_in("app");
+    let other = machine.cli_in("old");
+    install::install(
+        Host::Claude,
+        &Options {
+            scope: Scope::User,
+            binary: other.clone(),
+            statusline: true,
+        },
+    )
+    .unwrap();
+
+    let before = machine.installation(&bundled);
+    assert_eq!(before.hooks_elsewhere, [other.clone()]);
+    let hooks = check(&before, "hooks");
+    assert_eq!(hooks.status, Status::Problem);
+    assert!(
+        hooks.message.contains(&other.display().to_string()),
+        "{}",
+        hooks.message
+    );
+    assert!(hooks.fix.as_deref().unwrap().starts_with("Press Repair."));
+
+    let report = installer::install(&bundled).unwrap();
+    let details: Vec<&String> = report.changes.iter().flat_map(|c| &c.details).collect();
+    assert!(
+        details.iter().any(|d| d.contains("repointed hooks")),
+        "{details:?}"
+    );
+    let after = machine.installation(&bundled);
+    assert!(after.hooks_elsewhere.is_empty());
+    assert_eq!(check(&after, "hooks").status, Status::Ok);
+}
+
+#[test]
+fn uninstall_removes_what_install_added() {
+    let machine = Machine::new();
+    let bundled = machine.cli_in("app");
+    installer::install(&bundled).unwrap();
+    assert!(machine.dir.path().join(".claude/commands/tl.md").exists());
+
+    assert!(installer::uninstall().unwrap().changed());
+    assert!(machine.hook_commands().is_empty());
+    assert!(!machine.dir.path().join(".claude/commands/tl.md").exists());
+    let after = machine.installation(&bundled);
+    assert!(after.registration.unwrap().hooks.is_empty());
+    assert!(!installer::uninstall().unwrap().changed());
+}
+
+#[test]
+fn a_missing_or_broken_cli_is_refused_with_what_to_do() {
+    let machine = Machine::new();
+    let missing = machine.dir.path().join("app/throughline");
+    let problem = installer::install(&missing).unwrap_err();
+    assert!(problem.contains("is missing"), "{problem}");
+    assert!(problem.contains("scripts/build-app"), "{problem}");
+    assert!(machine
+        .installation(&missing)
+        .binary_problem
+        .is_some_and(|p| p == problem));
+
+    // What a plain `cargo build` of the app bundles: a script that fails (src-tauri/build.rs).
+    let placeholder = machine.dir.path().join("placeholder/throughline");
+    fs::create_dir_all(placeholder.parent().unwrap()).unwrap();
+    fs::write(&placeholder, "#!/bin/sh\nexit 1\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&placeholder, fs::Permissions::from_mode(0o755)).unwrap();
+    let problem = installer::install(&placeholder).unwrap_err();
+    assert!(
+        problem.contains("not a working throughline CLI"),
+        "{problem}"
+    );
+    assert!(!machine.settings().exists(), "nothing is registered");
+}
+
+#[test]
+fn settings_that_cannot_be_edited_say_so_and_stay_as_they_were() {
+    let machine = Machine::new();
+    let bundled = machine.cli_in("app");
+    fs::create_dir_all(machine.settings().parent().unwrap()).unwrap();
+    let commented = "{\n  // my settings\n  \"model\": \"opus\"\n}\n";
+    fs::write(machine.settings(), commented).unwrap();
+
+    let problem = installer::install(&bundled).unwrap_err();
+    assert!(
+        problem.starts_with("Throughline could not be registered:"),
+        "{problem}"
+    );
+    assert!(problem.contains("comments"), "{problem}");
+    assert_eq!(fs::read_to_string(machine.settings()).unwrap(), commented);
+    let hooks = check(&machine.installation(&bundled), "hooks").clone();
+    assert_eq!(hooks.status, Status::Problem);
+    assert!(hooks.message.contains("comments"), "{}", hooks.message);
+}
