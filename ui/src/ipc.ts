@@ -156,3 +156,71 @@ export function describeFailure(what: string, error: unknown): string {
   const detail = error instanceof Error ? error.message : String(error);
   return `Could not ${what}: ${detail}. Restart Throughline; if it keeps happening, \`throughline status\` lists recent problems.`;
 }
+
+// Installer: registering Throughline with Claude Code, run with the CLI bundled with the app.
+
+/** One hook in Claude Code's settings that runs Throughline. */
+export interface RegisteredHook {
+  event: string;
+  command: string;
+  /** The program the command runs, when it can be read. */
+  binary: string | null;
+}
+
+/** What Claude Code's user settings hold of Throughline. */
+export interface Registration {
+  settings: string;
+  hooks: RegisteredHook[];
+  /** Events Throughline needs that have no Throughline hook. */
+  missing: string[];
+  slash_command: string | null;
+  mcp_server: string | null;
+}
+
+/** One finding of the doctor, with its fix when it is a problem. */
+export interface Check {
+  name: string;
+  status: "ok" | "note" | "problem";
+  message: string;
+  fix: string | null;
+}
+
+export interface Installation {
+  /** The bundled CLI the hooks should run. */
+  binary: string;
+  /** Why the bundled CLI cannot be registered, when it cannot. */
+  binary_problem: string | null;
+  /** `null` when Claude Code's settings cannot be read (the first check says why). */
+  registration: Registration | null;
+  /** Programs other than the bundled CLI that registered hooks run. */
+  hooks_elsewhere: string[];
+  checks: Check[];
+  healthy: boolean;
+}
+
+/** What an install or uninstall did to one file. */
+export interface Change {
+  path: string;
+  action: "unchanged" | "created" | "updated" | "removed" | "kept";
+  details: string[];
+  /** The file as it was before, when it was changed. */
+  backup: string | null;
+}
+
+export interface Report {
+  host: string;
+  changes: Change[];
+}
+
+export function installation(): Promise<Installation> {
+  return invoke<Installation>("installation");
+}
+
+/** Install and Repair: the same idempotent registration of the bundled CLI. */
+export function installHooks(): Promise<Report> {
+  return invoke<Report>("install_hooks");
+}
+
+export function uninstallHooks(): Promise<Report> {
+  return invoke<Report>("uninstall_hooks");
+}

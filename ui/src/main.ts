@@ -2,6 +2,7 @@ import "./style.css";
 import { mountBanner } from "./banner";
 import { mountShell } from "./shell";
 import { mountInjections } from "./views/injections";
+import { mountInstaller } from "./views/installer";
 import { mountSessions } from "./views/sessions";
 import { mountSettings } from "./views/settings";
 
@@ -10,4 +11,5 @@ mountShell(document.getElementById("app")!, [
   { id: "sessions", title: "Sessions", mount: mountSessions },
   { id: "injections", title: "Injection log", mount: mountInjections },
   { id: "settings", title: "Settings", mount: mountSettings },
+  { id: "installer", title: "Installer", mount: mountInstaller },
 ]);

@@ -25,3 +25,59 @@ export function snapshot(sessions: SessionMeter[], problem: string | null = null
 export async function settle(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
 }
+
+// Installer
+
+import type { Change, Check, Installation, Registration, Report } from "../src/ipc";
+
+const BUNDLED = "/usr/lib/Throughline/throughline";
+const EVENTS = ["SessionStart", "UserPromptSubmit", "Stop", "PreCompact", "SessionEnd"];
+
+/** Claude Code's user settings with Throughline registered to run `binary`. */
+export function registration(binary: string = BUNDLED, overrides: Partial<Registration> = {}): Registration {
+  return {
+    settings: "/home/dev/.claude/settings.json",
+    hooks: EVENTS.map((event) => ({ event, command: `${binary} hook claude`, binary })),
+    missing: [],
+    slash_command: "/home/dev/.claude/commands/tl.md",
+    mcp_server: binary,
+    ...overrides,
+  };
+}
+
+export const NOT_REGISTERED: Registration = {
+  settings: "/home/dev/.claude/settings.json",
+  hooks: [],
+  missing: EVENTS,
+  slash_command: null,
+  mcp_server: null,
+};
+
+export function installationOf(reg: Registration | null, overrides: Partial<Installation> = {}): Installation {
+  const hooksOk = reg !== null && reg.hooks.length > 0 && reg.missing.length === 0 && reg.hooks.every((h) => h.binary === BUNDLED);
+  const checks: Check[] = [
+    hooksOk
+      ? { name: "hooks", status: "ok", message: `${reg!.hooks.length} hooks in ${reg!.settings} run this binary`, fix: null }
+      : { name: "hooks", status: "problem", message: "Throughline is not registered in /home/dev/.claude/settings.json", fix: "Press Install." },
+    { name: "database", status: "ok", message: "/home/dev/.local/share/throughline/throughline.db (schema v9, intact, writable)", fix: null },
+  ];
+  return {
+    binary: BUNDLED,
+    binary_problem: null,
+    registration: reg,
+    hooks_elsewhere: reg?.hooks.map((h) => h.binary!).filter((b, i, all) => b !== BUNDLED && all.indexOf(b) === i) ?? [],
+    checks,
+    healthy: hooksOk,
+    ...overrides,
+  };
+}
+
+export function report(action: Change["action"], details: string[] = []): Report {
+  return {
+    host: "claude",
+    changes: [
+      { path: "/home/dev/.claude/settings.json", action, details, backup: action === "updated" ? "/home/dev/.claude/settings.json.throughline-backup" : null },
+      { path: "/home/dev/.claude.json", action: "unchanged", details: [], backup: null },
+    ],
+  };
+}

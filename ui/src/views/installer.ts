@@ -1,0 +1,195 @@
+// Installer: whether Claude Code runs Throughline's hooks with the CLI bundled with the app,
+// the buttons that register, repair or remove them (the library's install code), and the
+// doctor's findings, each problem with its fix.
+import { h } from "../dom";
+import {
+  describeFailure,
+  installation,
+  installHooks,
+  uninstallHooks,
+  type Check,
+  type Installation,
+  type Report,
+} from "../ipc";
+
+export interface InstallerState {
+  /** `null` while it is being read. */
+  installation: Installation | null;
+  /** What the last button changed. */
+  done: { what: string; report: Report } | null;
+  /** Set while Uninstall waits for the person to confirm it. */
+  confirmingUninstall: boolean;
+  busy: boolean;
+  problem: string | null;
+}
+
+export interface InstallerActions {
+  /** Install and Repair: the same idempotent registration. */
+  onInstall(what: "Install" | "Repair"): void;
+  onUninstall(): void;
+  onConfirmUninstall(confirmed: boolean): void;
+}
+
+const MARK: Record<Check["status"], string> = { ok: "ok", note: "note", problem: "problem" };
+
+/** Something of Throughline is in Claude Code's settings. */
+function registered(i: Installation): boolean {
+  const r = i.registration;
+  return r !== null && (r.hooks.length > 0 || r.slash_command !== null || r.mcp_server !== null);
+}
+
+/** The registration's findings (hooks, `/tl` and the MCP server) are all fine. */
+function inPlace(i: Installation): boolean {
+  return i.checks.filter((c) => c.name === "hooks" || c.name === "extras").every((c) => c.status === "ok");
+}
+
+function statusLine(i: Installation): HTMLElement {
+  const r = i.registration;
+  if (r === null) return h("p", { class: "status unknown" }, "Claude Code's settings cannot be read: see the first finding below.");
+  if (r.hooks.length === 0) {
+    return h("p", { class: "status absent" }, `Not registered: Claude Code does not run Throughline (${r.settings}), so new sessions are not kept.`);
+  }
+  if (i.hooks_elsewhere.length > 0) {
+    return h(
+      "p",
+      { class: "status elsewhere" },
+      `Registered, but the hooks run ${i.hooks_elsewhere.join(", ")} instead of the bundled CLI. Repair points them at it.`,
+    );
+  }
+  return h("p", { class: "status registered" }, `Registered: ${r.hooks.length} hooks in ${r.settings} run the bundled CLI.`);
+}
+
+function details(i: Installation): HTMLElement | null {
+  const r = i.registration;
+  if (r === null || !registered(i)) return null;
+  return h(
+    "ul",
+    { class: "parts" },
+    r.missing.length > 0 ? h("li", { class: "missing" }, `Missing hooks: ${r.missing.join(", ")}`) : null,
+    h("li", {}, r.slash_command ? `/tl command: ${r.slash_command}` : "/tl command: not in place"),
+    h("li", {}, r.mcp_server ? `MCP server: runs ${r.mcp_server}` : "MCP server: not registered"),
+  );
+}
+
+function button(label: string, enabled: boolean, action: () => void): HTMLButtonElement {
+  const element = h("button", { type: "button", id: label.toLowerCase() }, label);
+  element.disabled = !enabled;
+  element.addEventListener("click", action);
+  return element;
+}
+
+function renderButtons(state: InstallerState, i: Installation, actions: InstallerActions): HTMLElement {
+  const usable = !state.busy && i.binary_problem === null && i.registration !== null;
+  if (state.confirmingUninstall) {
+    return h(
+      "div",
+      { class: "confirm", role: "alertdialog" },
+      h("p", {}, "Remove Throughline's hooks, the /tl command, the MCP server and its statusline from Claude Code? The stored memory stays."),
+      button("Remove", !state.busy, () => actions.onConfirmUninstall(true)),
+      button("Keep", !state.busy, () => actions.onConfirmUninstall(false)),
+    );
+  }
+  const hooks = (i.registration?.hooks.length ?? 0) > 0;
+  return h(
+    "div",
+    { class: "buttons" },
+    button("Install", usable && !hooks, () => actions.onInstall("Install")),
+    button("Repair", usable && hooks && !inPlace(i), () => actions.onInstall("Repair")),
+    button("Uninstall", !state.busy && registered(i), () => actions.onUninstall()),
+  );
+}
+
+function renderReport(done: { what: string; report: Report }): HTMLElement {
+  const shown = done.report.changes.filter((c) => c.action !== "unchanged");
+  const changed = shown.some((c) => c.action !== "kept");
+  return h(
+    "div",
+    { class: "report", role: "status" },
+    h("p", {}, changed ? `${done.what} changed:` : `${done.what}: nothing needed changing.`),
+    shown.length > 0 ? h("ul", {}, ...shown.map(renderChange)) : null,
+  );
+}
+
+function renderChange(change: Report["changes"][number]): HTMLElement {
+  return h(
+    "li",
+    { class: `change ${change.action}` },
+    h("strong", {}, change.action),
+    ` ${change.path}`,
+    ...change.details.map((d) => h("div", { class: "detail" }, d)),
+    change.backup ? h("div", { class: "detail" }, `previous version: ${change.backup}`) : null,
+  );
+}
+
+function renderCheck(check: Check): HTMLElement {
+  return h(
+    "li",
+    { class: `check ${check.status}`, "data-check": check.name },
+    h("span", { class: "mark" }, MARK[check.status]),
+    h("strong", {}, check.name),
+    ` ${check.message}`,
+    check.fix ? h("div", { class: "fix" }, `Fix: ${check.fix}`) : null,
+  );
+}
+
+export function renderInstaller(state: InstallerState, actions: InstallerActions): HTMLElement {
+  const problem = state.problem ? h("p", { class: "problem", role: "alert" }, state.problem) : null;
+  const i = state.installation;
+  if (i === null) return h("section", { class: "installer" }, problem, h("p", { class: "loading" }, "Reading Claude Code's settings…"));
+  return h(
+    "section",
+    { class: "installer" },
+    problem,
+    h(
+      "fieldset",
+      { class: "registration" },
+      h("legend", {}, "Claude Code"),
+      statusLine(i),
+      details(i),
+      i.binary_problem ? h("p", { class: "problem", role: "alert" }, i.binary_problem) : null,
+      renderButtons(state, i, actions),
+      h("p", { class: "hint" }, `Bundled CLI: ${i.binary}`),
+      state.done ? renderReport(state.done) : null,
+    ),
+    h(
+      "fieldset",
+      { class: "doctor" },
+      h("legend", {}, i.healthy ? "Doctor: everything is in place" : "Doctor"),
+      h("ul", {}, ...i.checks.map(renderCheck)),
+    ),
+  );
+}
+
+/** The app's own messages say what to do; anything else gets the generic advice. */
+function failure(what: string, error: unknown): string {
+  return typeof error === "string" ? error : describeFailure(what, error);
+}
+
+export function mountInstaller(into: HTMLElement): () => void {
+  let state: InstallerState = { installation: null, done: null, confirmingUninstall: false, busy: false, problem: null };
+  const show = (patch: Partial<InstallerState>) => {
+    state = { ...state, ...patch };
+    into.replaceChildren(renderInstaller(state, actions));
+  };
+  const refresh = () =>
+    installation()
+      .then((now) => show({ installation: now, busy: false }))
+      .catch((error) => show({ busy: false, problem: failure("read Claude Code's settings", error) }));
+  const run = (what: string, call: () => Promise<Report>) => {
+    show({ busy: true, confirmingUninstall: false, done: null, problem: null });
+    call()
+      .then((report) => {
+        state = { ...state, done: { what, report } };
+        return refresh();
+      })
+      .catch((error) => show({ busy: false, problem: failure(what.toLowerCase(), error) }));
+  };
+  const actions: InstallerActions = {
+    onInstall: (what) => run(what, installHooks),
+    onUninstall: () => show({ confirmingUninstall: true, done: null }),
+    onConfirmUninstall: (confirmed) => (confirmed ? run("Uninstall", uninstallHooks) : show({ confirmingUninstall: false })),
+  };
+  show({});
+  refresh();
+  return () => {};
+}
