@@ -420,4 +420,42 @@ async fn installer_registers_the_bundled_cli(
         .unwrap();
     assert!(report.contains("Install changed"), "{report}");
     screenshot(shots, "installer");
+
+    // The doctor's findings for the bundled CLI agree, each with its status.
+    let hooks = client
+        .find(Locator::Css(".doctor [data-check=hooks].ok"))
+        .await
+        .unwrap();
+    client
+        .execute(
+            "arguments[0].scrollIntoView()",
+            vec![serde_json::to_value(&hooks).unwrap()],
+        )
+        .await
+        .unwrap();
+    screenshot(shots, "installer-doctor");
+
+    // Uninstall asks first, then removes exactly what Install added.
+    client
+        .find(Locator::Css("#uninstall:enabled"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    client
+        .wait()
+        .for_element(Locator::Css("#remove"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    client
+        .wait()
+        .for_element(Locator::Css(".installer .status.absent"))
+        .await
+        .unwrap();
+    let registration = install::inspect(Host::Claude, &Scope::User).unwrap();
+    assert!(registration.hooks.is_empty(), "{registration:?}");
 }

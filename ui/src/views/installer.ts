@@ -30,8 +30,6 @@ export interface InstallerActions {
   onConfirmUninstall(confirmed: boolean): void;
 }
 
-const MARK: Record<Check["status"], string> = { ok: "ok", note: "note", problem: "problem" };
-
 /** Something of Throughline is in Claude Code's settings. */
 function registered(i: Installation): boolean {
   const r = i.registration;
@@ -125,9 +123,9 @@ function renderCheck(check: Check): HTMLElement {
   return h(
     "li",
     { class: `check ${check.status}`, "data-check": check.name },
-    h("span", { class: "mark" }, MARK[check.status]),
+    h("span", { class: "mark" }, check.status),
     h("strong", {}, check.name),
-    ` ${check.message}`,
+    h("span", { class: "message" }, check.message),
     check.fix ? h("div", { class: "fix" }, `Fix: ${check.fix}`) : null,
   );
 }
