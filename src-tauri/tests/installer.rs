@@ -144,7 +144,7 @@ fn repair_repoints_hooks_that_run_another_cli() {
     .unwrap();
 
     let before = machine.installation(&bundled);
-    assert_eq!(before.hooks_elsewhere, [other.clone()]);
+    assert_eq!(before.hooks_elsewhere, std::slice::from_ref(&other));
     let hooks = check(&before, "hooks");
     assert_eq!(hooks.status, Status::Problem);
     assert!(
