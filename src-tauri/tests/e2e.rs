@@ -392,9 +392,7 @@ async fn installer_registers_the_bundled_cli(
     assert!(said.contains("run the bundled CLI"), "{said}");
 
     // What the app wrote, read back by the library as `throughline doctor` reads it.
-    std::env::set_var("HOME", user_home);
-    std::env::remove_var("CLAUDE_CONFIG_DIR");
-    let registration = install::inspect(Host::Claude, &Scope::User).unwrap();
+    let registration = registration_in(user_home);
     assert_eq!(
         registration.settings,
         user_home.join(".claude/settings.json")
@@ -456,6 +454,18 @@ async fn installer_registers_the_bundled_cli(
         .for_element(Locator::Css(".installer .status.absent"))
         .await
         .unwrap();
-    let registration = install::inspect(Host::Claude, &Scope::User).unwrap();
+    let registration = registration_in(user_home);
     assert!(registration.hooks.is_empty(), "{registration:?}");
+}
+
+/// Throughline's registration in Claude Code's user settings under `user_home`.
+fn registration_in(user_home: &Path) -> install::Registration {
+    let own_home = std::env::var_os("HOME");
+    std::env::set_var("HOME", user_home);
+    std::env::remove_var("CLAUDE_CONFIG_DIR");
+    let registration = install::inspect(Host::Claude, &Scope::User).unwrap();
+    if let Some(own) = own_home {
+        std::env::set_var("HOME", own);
+    }
+    registration
 }
