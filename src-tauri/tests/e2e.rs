@@ -364,30 +364,10 @@ async fn installer_registers_the_bundled_cli(
     user_home: &Path,
     shots: &Path,
 ) {
-    client
-        .find(Locator::Css("[data-view=installer]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    client
-        .wait()
-        .for_element(Locator::Css(".installer .status.absent"))
-        .await
-        .unwrap();
-    client
-        .find(Locator::Css("#install:enabled"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    let status = client
-        .wait()
-        .for_element(Locator::Css(".installer .status.registered"))
-        .await
-        .unwrap();
+    click_when_there(client, "[data-view=installer]").await;
+    wait_for(client, ".installer .status.absent").await;
+    click_when_there(client, "#install:enabled").await;
+    let status = wait_for(client, ".installer .status.registered").await;
     let said = status.text().await.unwrap();
     assert!(said.contains("run the bundled CLI"), "{said}");
 
@@ -409,21 +389,13 @@ async fn installer_registers_the_bundled_cli(
             .all(|hook| hook.binary.as_deref() == Some(bundled.as_path())),
         "{registration:?}"
     );
-    let report = client
-        .find(Locator::Css(".installer .report"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let report = wait_for(client, ".installer .report").await;
+    let report = report.text().await.unwrap();
     assert!(report.contains("Install changed"), "{report}");
     screenshot(shots, "installer");
 
     // The doctor's findings for the bundled CLI agree, each with its status.
-    let hooks = client
-        .find(Locator::Css(".doctor [data-check=hooks].ok"))
-        .await
-        .unwrap();
+    let hooks = wait_for(client, ".doctor [data-check=hooks].ok").await;
     client
         .execute(
             "arguments[0].scrollIntoView()",
@@ -434,28 +406,19 @@ async fn installer_registers_the_bundled_cli(
     screenshot(shots, "installer-doctor");
 
     // Uninstall asks first, then removes exactly what Install added.
-    client
-        .find(Locator::Css("#uninstall:enabled"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    client
-        .wait()
-        .for_element(Locator::Css("#remove"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    client
-        .wait()
-        .for_element(Locator::Css(".installer .status.absent"))
-        .await
-        .unwrap();
+    click_when_there(client, "#uninstall:enabled").await;
+    click_when_there(client, "#remove").await;
+    wait_for(client, ".installer .status.absent").await;
     let registration = registration_in(user_home);
     assert!(registration.hooks.is_empty(), "{registration:?}");
+}
+
+async fn wait_for(client: &fantoccini::Client, css: &str) -> fantoccini::elements::Element {
+    client.wait().for_element(Locator::Css(css)).await.unwrap()
+}
+
+async fn click_when_there(client: &fantoccini::Client, css: &str) {
+    wait_for(client, css).await.click().await.unwrap();
 }
 
 /// Throughline's registration in Claude Code's user settings under `user_home`.
