@@ -65,6 +65,33 @@ describe("mountInjections", () => {
     expect(into.querySelectorAll("li.injection")).toHaveLength(2);
   });
 
+  it("narrows the log to one project and keeps the choice when the log is reread", async () => {
+    let log = [injection({ id: 1 }), injection({ id: 2, project: "/work/api" }), injection({ id: 3 })];
+    mockIPC(
+      (cmd) => {
+        if (cmd === "injections") return log;
+      },
+      { shouldMockEvents: true },
+    );
+    const into = document.createElement("div");
+    document.body.append(into);
+    mountInjections(into);
+    await settle();
+    const ids = () => [...into.querySelectorAll<HTMLElement>("li.injection")].map((row) => row.dataset.injection);
+    expect(ids()).toEqual(["1", "2", "3"]);
+    const choice = into.querySelector<HTMLSelectElement>("#injection-project")!;
+    expect([...choice.options].map((o) => o.textContent)).toEqual(["All projects", "toy", "api"]);
+    choice.value = "/work/api";
+    choice.dispatchEvent(new Event("change"));
+    expect(ids()).toEqual(["2"]);
+    log = [injection({ id: 4, project: "/work/api" }), ...log];
+    await emit(LIVE_SESSIONS_EVENT, snapshot([]));
+    await settle();
+    expect(ids()).toEqual(["4", "2"]);
+    expect(into.querySelector<HTMLSelectElement>("#injection-project")!.value).toBe("/work/api");
+    into.remove();
+  });
+
   it("turns a failure into advice", async () => {
     mockIPC(
       (cmd) => {

@@ -41,7 +41,18 @@ function renderInjection(injection: Injection): HTMLElement {
   );
 }
 
-export function renderInjections(log: Injection[], problem: string | null): HTMLElement {
+/** Every project in the log, in order of first appearance (the log is newest first). */
+function projectsOf(log: Injection[]): string[] {
+  return [...new Set(log.map((injection) => injection.project ?? ""))];
+}
+
+/** The log, narrowed to `project` when one is chosen (`null`: every project). */
+export function renderInjections(
+  log: Injection[],
+  problem: string | null,
+  project: string | null = null,
+  onProject: (project: string | null) => void = () => {},
+): HTMLElement {
   if (problem) return h("section", { class: "injections" }, h("p", { class: "problem", role: "alert" }, problem));
   if (log.length === 0) {
     return h(
@@ -50,15 +61,40 @@ export function renderInjections(log: Injection[], problem: string | null): HTML
       h("p", { class: "empty" }, "Nothing injected yet. Memory is handed over after /clear, a handoff, or a compaction."),
     );
   }
-  return h("section", { class: "injections" }, h("ul", {}, ...log.map(renderInjection)));
+  const choice = h("select", { id: "injection-project" }, h("option", { value: "" }, "All projects"));
+  for (const folder of projectsOf(log)) {
+    const option = h("option", { value: folder, title: folder }, projectName(folder || null));
+    option.selected = folder === project;
+    choice.append(option);
+  }
+  choice.addEventListener("change", () => onProject(choice.value === "" ? null : choice.value));
+  const shown = project === null ? log : log.filter((injection) => (injection.project ?? "") === project);
+  return h(
+    "section",
+    { class: "injections" },
+    h("p", { class: "filter" }, h("label", { for: "injection-project" }, "Project "), choice),
+    h("ul", {}, ...shown.map(renderInjection)),
+  );
 }
 
 /** Lists the injection log and rereads it whenever the store changes. */
 export function mountInjections(into: HTMLElement): () => void {
+  let log: Injection[] = [];
+  let project: string | null = null;
+  const show = (problem: string | null) =>
+    into.replaceChildren(
+      renderInjections(log, problem, project, (chosen) => {
+        project = chosen;
+        show(null);
+      }),
+    );
   const refresh = () =>
     injections()
-      .then((log) => into.replaceChildren(renderInjections(log, null)))
-      .catch((error) => into.replaceChildren(renderInjections([], describeFailure("read the injection log", error))));
+      .then((latest) => {
+        log = latest;
+        show(null);
+      })
+      .catch((error) => show(describeFailure("read the injection log", error)));
   into.replaceChildren(h("p", { class: "loading" }, "Reading the injection log…"));
   refresh();
   const unlisten = onLiveSessions(refresh);
