@@ -7,7 +7,7 @@ use crate::clock;
 use crate::hosts::{self, EventKind, HookEvent};
 use crate::ingest::{self, IngestError, Report};
 use crate::model::{Host, Session};
-use crate::store::{SessionRow, Store};
+use crate::store::{SessionRow, Store, Writer};
 
 /// Records what the event says about the session, then reads what its transcript gained;
 /// while capture is `paused`, passes over it instead (see [`ingest::skip`]).
@@ -64,7 +64,7 @@ pub fn catch_up(store: &mut Store, session: &Session) -> Result<Report, IngestEr
     }
 }
 
-/// Reads a transcript into the session it belongs to (`import`).
+/// Reads a transcript into the session it belongs to, in a transaction of its own.
 pub fn capture_transcript(
     store: &mut Store,
     host: Host,
@@ -72,10 +72,22 @@ pub fn capture_transcript(
     path: &Path,
 ) -> Result<Report, IngestError> {
     let w = store.write()?;
+    let report = ingest_transcript(&w, host, session_id, path)?;
+    w.commit()?;
+    Ok(report)
+}
+
+/// Reads a transcript into the session it belongs to, within the caller's transaction
+/// (`import` puts many small transcripts in one).
+pub fn ingest_transcript(
+    w: &Writer,
+    host: Host,
+    session_id: &str,
+    path: &Path,
+) -> Result<Report, IngestError> {
     let shown = path.to_string_lossy();
     let mut session = w.session(host, session_id, None, Some(&shown))?;
-    let report = ingest::ingest(&w, &mut session, path, hosts::line_parser(host).as_mut())?;
+    let report = ingest::ingest(w, &mut session, path, hosts::line_parser(host).as_mut())?;
     w.summarize_unsummarized(session.id)?;
-    w.commit()?;
     Ok(report)
 }

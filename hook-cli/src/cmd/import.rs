@@ -26,6 +26,10 @@ pub struct Args {
     json: bool,
 }
 
+/// Transcript bytes read per write transaction: large enough to amortise a commit, small
+/// enough that a hook waiting for the write lock is never kept past its busy timeout.
+const BATCH_BYTES: u64 = 32 << 20;
+
 #[derive(Serialize, Default)]
 struct Imported {
     transcripts: u64,
@@ -59,14 +63,26 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .expect("valid template"),
     );
     let mut done = Imported::default();
-    for t in &found {
-        bar.set_message(t.session_id.chars().take(8).collect::<String>());
-        let report = capture::capture_transcript(&mut store, host, &t.session_id, &t.path)?;
-        done.transcripts += 1;
-        done.bytes_read += report.bytes;
-        done.records += report.records;
-        done.problems.extend(report.problems);
-        bar.inc(t.bytes);
+    let mut pending = found.iter().peekable();
+    while pending.peek().is_some() {
+        // Many small transcripts per transaction: each commit rewrites the pages it shares
+        // with the last one (index roots, the growing end of every table).
+        let w = store.write()?;
+        let mut batch = 0;
+        while let Some(t) = pending.next_if(|_| batch < BATCH_BYTES) {
+            bar.set_message(t.session_id.chars().take(8).collect::<String>());
+            let report = capture::ingest_transcript(&w, host, &t.session_id, &t.path)?;
+            batch += report.bytes;
+            done.transcripts += 1;
+            done.bytes_read += report.bytes;
+            done.records += report.records;
+            done.problems.extend(report.problems);
+            bar.inc(t.bytes);
+        }
+        w.commit()?;
+        // Keep the WAL at about one batch: its pages are reused while still cached, and
+        // the WAL is not left for the last step to copy (and fsync) in one go.
+        store.checkpoint()?;
     }
     bar.finish_and_clear();
     // Index in bulk now, so the first search does not pay for the whole backfill.
