@@ -6,6 +6,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
+use std::sync::mpsc;
 
 use crate::model::{DetailKind, Usage};
 use crate::store::{self, SessionRow, Writer};
@@ -61,7 +62,7 @@ impl Record {
 }
 
 /// Turns one line of a host's transcript into records.
-pub trait LineParser {
+pub trait LineParser: Send {
     /// `line` is one complete line without its newline. An `Err` names what is wrong with it.
     fn parse_line(&mut self, line: &str, out: &mut Vec<Record>) -> Result<(), String>;
 }
@@ -137,58 +138,149 @@ pub fn ingest(
 
     file.seek(SeekFrom::Start(cursor.offset)).map_err(io_err)?;
     // Read no further than the size seen now: a file that keeps growing is finished next call.
-    let mut reader = BufReader::with_capacity(READ_BUFFER, file.take(len - cursor.offset));
-    let mut line = Vec::new();
-    let mut records = Vec::new();
+    let unread = len - cursor.offset;
+    let reader = BufReader::with_capacity(READ_BUFFER.min(unread as usize), file.take(unread));
+    let mut lines = Lines {
+        reader,
+        offset: cursor.offset,
+        shown: &shown,
+        parser,
+    };
     let mut earliest: Option<String> = None;
     let mut latest: Option<String> = None;
-    loop {
-        line.clear();
-        let n = reader.read_until(b'\n', &mut line).map_err(io_err)?;
-        if n == 0 || line.last() != Some(&b'\n') {
-            // End of data, or a last line still being written: leave it for the next call.
-            break;
-        }
-        let at_byte = cursor.offset;
-        cursor.offset += n as u64;
-        report.bytes += n as u64;
-        report.lines += 1;
-        let body = trim_line_end(&line);
-        if body.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        let text = match std::str::from_utf8(body) {
-            Ok(t) => std::borrow::Cow::Borrowed(t),
-            Err(_) => {
-                report.problems.push(format!(
-                    "{shown} at byte {at_byte}: invalid UTF-8 replaced with U+FFFD"
-                ));
-                String::from_utf8_lossy(body)
-            }
-        };
-        records.clear();
-        if let Err(e) = parser.parse_line(&text, &mut records) {
-            report
-                .problems
-                .push(format!("{shown} at byte {at_byte}: skipped line: {e}"));
-            continue;
-        }
-        for record in &records {
-            if let Some(at) = record.at() {
-                if earliest.as_deref().is_none_or(|e| at < e) {
-                    earliest = Some(at.to_string());
-                }
-                if latest.as_deref().is_none_or(|l| at > l) {
-                    latest = Some(at.to_string());
-                }
-            }
+    let mut store_chunk = |chunk: Chunk| -> Result<(), IngestError> {
+        cursor.offset += chunk.bytes;
+        report.bytes += chunk.bytes;
+        report.lines += chunk.lines;
+        report.problems.extend(chunk.problems);
+        widen(&mut earliest, chunk.earliest, |new, old| new < old);
+        widen(&mut latest, chunk.latest, |new, old| new > old);
+        for record in &chunk.records {
             w.apply(session, &mut cursor.turn, record)?;
-            report.records += 1;
         }
+        report.records += chunk.records.len() as u64;
+        Ok(())
+    };
+    if unread < PARSE_APART_FROM {
+        while let Some(chunk) = lines.next_chunk().map_err(io_err)? {
+            store_chunk(chunk)?;
+        }
+    } else {
+        // A backlog (import, a first hook on a long session): parse on a second thread while
+        // this one writes; chunks arrive in file order, so the result is the same.
+        std::thread::scope(|scope| -> Result<(), IngestError> {
+            let (send, receive) = mpsc::sync_channel(CHUNKS_IN_FLIGHT);
+            let parsing = scope.spawn(move || -> io::Result<()> {
+                while let Some(chunk) = lines.next_chunk()? {
+                    if send.send(chunk).is_err() {
+                        break;
+                    }
+                }
+                Ok(())
+            });
+            for chunk in receive {
+                store_chunk(chunk)?;
+            }
+            parsing
+                .join()
+                .expect("the transcript parser does not panic")
+                .map_err(io_err)
+        })?;
     }
     w.save_cursor(&shown, session.id, &cursor)?;
     w.touch_session(session.id, earliest.as_deref(), latest.as_deref())?;
     Ok(report)
+}
+
+/// Backlogs from this size are parsed on a thread of their own; a hook's few lines are not
+/// worth a thread.
+const PARSE_APART_FROM: u64 = 256 << 10;
+/// Lines parsed ahead of the writer: bounds the memory a fast parser can fill.
+const CHUNK_BYTES: u64 = 256 << 10;
+const CHUNKS_IN_FLIGHT: usize = 8;
+
+/// The records of consecutive complete lines, and what reading them found.
+#[derive(Default)]
+struct Chunk {
+    bytes: u64,
+    lines: u64,
+    records: Vec<Record>,
+    problems: Vec<String>,
+    earliest: Option<String>,
+    latest: Option<String>,
+}
+
+/// Complete lines of a transcript from a byte offset, parsed a chunk at a time.
+struct Lines<'a, R> {
+    reader: R,
+    /// Byte offset of the next line in the file (for messages).
+    offset: u64,
+    shown: &'a str,
+    parser: &'a mut dyn LineParser,
+}
+
+impl<R: BufRead> Lines<'_, R> {
+    /// The next chunk of lines, or `None` at the end of the complete lines.
+    fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
+        let mut chunk = Chunk::default();
+        let mut line = Vec::new();
+        let mut parsed = Vec::new();
+        while chunk.bytes < CHUNK_BYTES {
+            line.clear();
+            let n = self.reader.read_until(b'\n', &mut line)?;
+            if n == 0 || line.last() != Some(&b'\n') {
+                // End of data, or a last line still being written: leave it for the next call.
+                break;
+            }
+            let at_byte = self.offset;
+            self.offset += n as u64;
+            chunk.bytes += n as u64;
+            chunk.lines += 1;
+            let body = trim_line_end(&line);
+            if body.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let shown = self.shown;
+            let text = match std::str::from_utf8(body) {
+                Ok(t) => std::borrow::Cow::Borrowed(t),
+                Err(_) => {
+                    chunk.problems.push(format!(
+                        "{shown} at byte {at_byte}: invalid UTF-8 replaced with U+FFFD"
+                    ));
+                    String::from_utf8_lossy(body)
+                }
+            };
+            parsed.clear();
+            if let Err(e) = self.parser.parse_line(&text, &mut parsed) {
+                chunk
+                    .problems
+                    .push(format!("{shown} at byte {at_byte}: skipped line: {e}"));
+                continue;
+            }
+            for record in &parsed {
+                if let Some(at) = record.at() {
+                    widen(&mut chunk.earliest, Some(at), |new, old| new < old);
+                    widen(&mut chunk.latest, Some(at), |new, old| new > old);
+                }
+            }
+            chunk.records.append(&mut parsed);
+        }
+        Ok((chunk.bytes > 0).then_some(chunk))
+    }
+}
+
+/// Replaces `bound` by `candidate` when there is none yet or `beyond(candidate, bound)`.
+fn widen<S: AsRef<str>>(
+    bound: &mut Option<String>,
+    candidate: Option<S>,
+    beyond: fn(&str, &str) -> bool,
+) {
+    if let Some(candidate) = candidate {
+        let candidate = candidate.as_ref();
+        if bound.as_deref().is_none_or(|b| beyond(candidate, b)) {
+            *bound = Some(candidate.to_string());
+        }
+    }
 }
 
 /// While capture is paused: moves the cursor past every complete line the transcript holds
