@@ -263,31 +263,42 @@ fn sentences(text: &str) -> Vec<String> {
         let line = line
             .trim()
             .trim_start_matches(['#', '>', '-', '*', '+', '|'])
-            .trim()
-            .replace("**", "");
+            .trim();
+        let line: std::borrow::Cow<str> = if line.contains("**") {
+            line.replace("**", "").into()
+        } else {
+            line.into()
+        };
         if line.is_empty() || line.starts_with("```") {
             continue;
         }
-        let mut current = String::new();
-        let mut chars = line.chars().peekable();
-        while let Some(c) = chars.next() {
-            current.push(c);
+        let mut start = 0;
+        let mut chars = line.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
             let ends = matches!(c, '。' | '！' | '？')
-                || (matches!(c, '.' | '!' | '?') && chars.peek().is_none_or(|n| n.is_whitespace()));
+                || (matches!(c, '.' | '!' | '?')
+                    && chars.peek().is_none_or(|&(_, n)| n.is_whitespace()));
             if ends {
-                push_sentence(&mut out, &current);
-                current.clear();
+                let end = i + c.len_utf8();
+                push_sentence(&mut out, &line[start..end]);
+                start = end;
             }
         }
-        push_sentence(&mut out, &current);
+        push_sentence(&mut out, &line[start..]);
     }
     out
 }
 
 fn push_sentence(out: &mut Vec<String>, s: &str) {
-    let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    if !s.is_empty() {
-        out.push(s);
+    let mut joined = String::with_capacity(s.len());
+    for word in s.split_whitespace() {
+        if !joined.is_empty() {
+            joined.push(' ');
+        }
+        joined.push_str(word);
+    }
+    if !joined.is_empty() {
+        out.push(joined);
     }
 }
 
@@ -304,19 +315,16 @@ fn salience(sentence: &str) -> i32 {
         if word.is_empty() {
             continue;
         }
-        let has_digit = word.chars().any(|c| c.is_ascii_digit());
-        let path_like = word.contains('/') || (word.contains('.') && word.len() > 3);
+        let shape = Shape::of(word);
+        let path_like = shape.slash || (shape.dot && word.len() > 3);
         let code_like = word.starts_with('`')
-            || word.contains('_')
+            || shape.underscore
             || word.contains("::")
             || word.starts_with("--")
-            || (word.chars().skip(1).any(char::is_uppercase)
-                && word.chars().any(char::is_lowercase));
+            || (shape.upper_after_first && shape.lower);
         // A capitalised word inside a sentence is usually a name.
-        let name = !starts_clause
-            && word.chars().count() > 1
-            && word.chars().next().is_some_and(char::is_uppercase);
-        if (has_digit || path_like || code_like || name) && !exact.contains(&word) {
+        let name = !starts_clause && shape.chars > 1 && shape.upper_first;
+        if (shape.digit || path_like || code_like || name) && !exact.contains(&word) {
             exact.push(word);
         }
     }
@@ -333,6 +341,41 @@ fn salience(sentence: &str) -> i32 {
             .min(3) as i32;
     }
     score
+}
+
+/// What the characters of a word are, in one pass (a memory scores millions of words).
+#[derive(Default)]
+struct Shape {
+    chars: usize,
+    digit: bool,
+    slash: bool,
+    dot: bool,
+    underscore: bool,
+    upper_first: bool,
+    upper_after_first: bool,
+    lower: bool,
+}
+
+impl Shape {
+    fn of(word: &str) -> Shape {
+        let mut shape = Shape::default();
+        for c in word.chars() {
+            if c.is_uppercase() {
+                if shape.chars == 0 {
+                    shape.upper_first = true;
+                } else {
+                    shape.upper_after_first = true;
+                }
+            }
+            shape.chars += 1;
+            shape.digit |= c.is_ascii_digit();
+            shape.slash |= c == '/';
+            shape.dot |= c == '.';
+            shape.underscore |= c == '_';
+            shape.lower |= c.is_lowercase();
+        }
+        shape
+    }
 }
 
 #[cfg(test)]
