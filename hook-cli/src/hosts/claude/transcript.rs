@@ -5,6 +5,9 @@
 //! API message is written one content block per line, every line repeating the message id
 //! and usage: blocks are keyed by message id and content, so repeats store once.
 
+use std::borrow::Cow;
+use std::ops::Deref;
+
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use xxhash_rust::xxh3::xxh3_64;
@@ -12,14 +15,26 @@ use xxhash_rust::xxh3::xxh3_64;
 use crate::ingest::{LineParser, Record};
 use crate::model::{DetailKind, Usage};
 
+/// A JSON string borrowed from the line, copied only when it holds escapes: most fields of
+/// a line are read and dropped, and a copy each was a good part of the parsing time.
+#[derive(Deserialize, Default)]
+struct Text<'a>(#[serde(borrow)] Cow<'a, str>);
+
+impl Deref for Text<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
 #[derive(Deserialize)]
 struct Entry<'a> {
-    #[serde(rename = "type", default)]
-    kind: String,
-    #[serde(default)]
-    uuid: Option<String>,
-    #[serde(default)]
-    timestamp: Option<String>,
+    #[serde(rename = "type", default, borrow)]
+    kind: Text<'a>,
+    #[serde(default, borrow)]
+    uuid: Option<Text<'a>>,
+    #[serde(default, borrow)]
+    timestamp: Option<Text<'a>>,
     #[serde(rename = "isSidechain", default)]
     sidechain: bool,
     #[serde(rename = "isMeta", default)]
@@ -28,12 +43,12 @@ struct Entry<'a> {
     compact_summary: bool,
     #[serde(rename = "isApiErrorMessage", default)]
     api_error: bool,
-    #[serde(default)]
-    cwd: Option<String>,
+    #[serde(default, borrow)]
+    cwd: Option<Text<'a>>,
     #[serde(default, borrow)]
     message: Option<ApiMessage<'a>>,
-    #[serde(default)]
-    subtype: Option<String>,
+    #[serde(default, borrow)]
+    subtype: Option<Text<'a>>,
     #[serde(default, borrow)]
     content: Option<&'a RawValue>,
     #[serde(default, borrow)]
@@ -42,10 +57,10 @@ struct Entry<'a> {
 
 #[derive(Deserialize)]
 struct ApiMessage<'a> {
-    #[serde(default)]
-    id: Option<String>,
-    #[serde(default)]
-    model: Option<String>,
+    #[serde(default, borrow)]
+    id: Option<Text<'a>>,
+    #[serde(default, borrow)]
+    model: Option<Text<'a>>,
     #[serde(default, borrow)]
     content: Option<&'a RawValue>,
     #[serde(default)]
@@ -68,34 +83,34 @@ struct ApiUsage {
 /// stays exactly as the host wrote it.
 #[derive(Deserialize)]
 struct Block<'a> {
-    #[serde(rename = "type", default)]
-    kind: String,
-    #[serde(default)]
-    text: Option<String>,
-    #[serde(default)]
-    thinking: Option<String>,
-    #[serde(default)]
-    id: Option<String>,
-    #[serde(default)]
-    name: Option<String>,
+    #[serde(rename = "type", default, borrow)]
+    kind: Text<'a>,
+    #[serde(default, borrow)]
+    text: Option<Text<'a>>,
+    #[serde(default, borrow)]
+    thinking: Option<Text<'a>>,
+    #[serde(default, borrow)]
+    id: Option<Text<'a>>,
+    #[serde(default, borrow)]
+    name: Option<Text<'a>>,
     #[serde(default, borrow)]
     input: Option<&'a RawValue>,
-    #[serde(default)]
-    tool_use_id: Option<String>,
+    #[serde(default, borrow)]
+    tool_use_id: Option<Text<'a>>,
     #[serde(default, borrow)]
     content: Option<&'a RawValue>,
     #[serde(default)]
     is_error: Option<bool>,
-    #[serde(default)]
-    source: Option<ImageSource>,
+    #[serde(default, borrow)]
+    source: Option<ImageSource<'a>>,
 }
 
 #[derive(Deserialize)]
-struct ImageSource {
-    #[serde(default)]
-    media_type: Option<String>,
-    #[serde(default)]
-    data: Option<String>,
+struct ImageSource<'a> {
+    #[serde(default, borrow)]
+    media_type: Option<Text<'a>>,
+    #[serde(default, borrow)]
+    data: Option<Text<'a>>,
 }
 
 /// Host text wrapped in these tags is never the person's own words.
@@ -128,11 +143,11 @@ impl LineParser for TranscriptParser {
             if let Some(cwd) = &entry.cwd {
                 self.cwd_seen = true;
                 out.push(Record::Meta {
-                    cwd: Some(cwd.clone()),
+                    cwd: Some(cwd.to_string()),
                 });
             }
         }
-        match entry.kind.as_str() {
+        match &*entry.kind {
             "user" => user_entry(&entry, out),
             "assistant" => assistant_entry(&entry, out),
             "system" => {
@@ -144,7 +159,7 @@ impl LineParser for TranscriptParser {
                     &entry,
                     "",
                     DetailKind::System,
-                    entry.subtype.clone(),
+                    entry.subtype.as_deref().map(str::to_string),
                     body,
                 ));
                 Ok(())
@@ -155,7 +170,7 @@ impl LineParser for TranscriptParser {
                 };
                 let name = serde_json::from_str::<Block>(raw.get())
                     .ok()
-                    .map(|b| b.kind)
+                    .map(|b| b.kind.to_string())
                     .filter(|k| !k.is_empty());
                 out.push(detail(
                     &entry,
@@ -183,11 +198,11 @@ fn user_entry(entry: &Entry, out: &mut Vec<Record>) -> Result<(), String> {
         }
         Content::Blocks(blocks) => blocks,
     };
-    let has_tool_result = blocks.iter().any(|b| b.kind == "tool_result");
+    let has_tool_result = blocks.iter().any(|b| &*b.kind == "tool_result");
     let mut text = String::new();
     for (i, block) in blocks.iter().enumerate() {
         let suffix = format!(":{i}");
-        match block.kind.as_str() {
+        match &*block.kind {
             "text" => {
                 let t = block.text.as_deref().unwrap_or_default();
                 if has_tool_result {
@@ -212,7 +227,7 @@ fn user_entry(entry: &Entry, out: &mut Vec<Record>) -> Result<(), String> {
                 entry,
                 &suffix,
                 DetailKind::Meta,
-                Some(block.kind.clone()),
+                Some(block.kind.to_string()),
                 String::new(),
             )),
         }
@@ -225,7 +240,7 @@ fn user_entry(entry: &Entry, out: &mut Vec<Record>) -> Result<(), String> {
 
 /// A prompt, or host text that only looks like one.
 fn classify_user_text(entry: &Entry, text: String, out: &mut Vec<Record>) {
-    let at = entry.timestamp.clone();
+    let at = timestamp(entry);
     let trimmed = text.trim_start();
     let (kind, name) = if entry.sidechain {
         (DetailKind::Subagent, Some("prompt"))
@@ -246,7 +261,7 @@ fn classify_user_text(entry: &Entry, text: String, out: &mut Vec<Record>) {
 }
 
 fn tool_result(entry: &Entry, block: &Block, out: &mut Vec<Record>) -> Result<(), String> {
-    let id = block.tool_use_id.clone().unwrap_or_default();
+    let id = block.tool_use_id.as_deref().unwrap_or_default().to_string();
     let mut body = String::new();
     let mut images = Vec::new();
     if let Some(raw) = block.content {
@@ -254,7 +269,7 @@ fn tool_result(entry: &Entry, block: &Block, out: &mut Vec<Record>) -> Result<()
             Content::Text(t) => body = t,
             Content::Blocks(parts) => {
                 for (i, part) in parts.iter().enumerate() {
-                    match part.kind.as_str() {
+                    match &*part.kind {
                         "image" => images.push(image(entry, &format!(":{id}:{i}"), part)),
                         _ => {
                             if !body.is_empty() {
@@ -274,7 +289,7 @@ fn tool_result(entry: &Entry, block: &Block, out: &mut Vec<Record>) -> Result<()
         tool_use_id: Some(id),
         body,
         is_error: block.is_error.unwrap_or(false),
-        at: entry.timestamp.clone(),
+        at: timestamp(entry),
     });
     out.extend(images);
     Ok(())
@@ -284,18 +299,21 @@ fn assistant_entry(entry: &Entry, out: &mut Vec<Record>) -> Result<(), String> {
     let Some(message) = &entry.message else {
         return Ok(());
     };
-    let at = entry.timestamp.clone();
+    let at = timestamp(entry);
     let synthetic = message.model.as_deref() == Some("<synthetic>");
-    let message_id = message.id.clone().unwrap_or_else(|| entry_id(entry, ""));
+    let message_id = match &message.id {
+        Some(id) => id.to_string(),
+        None => entry_id(entry, ""),
+    };
     let blocks = match message.content.map(blocks_of).transpose()? {
         Some(Content::Blocks(b)) => b,
         Some(Content::Text(t)) => vec![Block::text(t)],
         None => Vec::new(),
     };
     for block in &blocks {
-        match block.kind.as_str() {
+        match &*block.kind {
             "text" => {
-                let text = block.text.clone().unwrap_or_default();
+                let text = block.text.as_deref().unwrap_or_default().to_string();
                 let key = format!("a:{message_id}:{:016x}", xxh3_64(text.as_bytes()));
                 // Synthetic messages are the host's own notices ("No response requested.").
                 let host_text = entry.api_error || synthetic;
@@ -325,8 +343,9 @@ fn assistant_entry(entry: &Entry, out: &mut Vec<Record>) -> Result<(), String> {
             "thinking" | "redacted_thinking" => {
                 let text = block
                     .thinking
-                    .clone()
-                    .unwrap_or_else(|| "[redacted thinking]".into());
+                    .as_deref()
+                    .unwrap_or("[redacted thinking]")
+                    .to_string();
                 out.push(Record::Detail {
                     key: format!("th:{message_id}:{:016x}", xxh3_64(text.as_bytes())),
                     kind: DetailKind::Thinking,
@@ -338,11 +357,11 @@ fn assistant_entry(entry: &Entry, out: &mut Vec<Record>) -> Result<(), String> {
                 });
             }
             "tool_use" | "server_tool_use" => {
-                let id = block.id.clone().unwrap_or_default();
+                let id = block.id.as_deref().unwrap_or_default().to_string();
                 out.push(Record::Detail {
                     key: format!("c:{id}"),
                     kind: DetailKind::ToolCall,
-                    name: block.name.clone(),
+                    name: block.name.as_deref().map(str::to_string),
                     tool_use_id: Some(id),
                     body: block.input.map(|r| r.get().to_string()).unwrap_or_default(),
                     is_error: false,
@@ -364,7 +383,7 @@ fn assistant_entry(entry: &Entry, out: &mut Vec<Record>) -> Result<(), String> {
     if let (Some(u), false) = (&message.usage, synthetic) {
         out.push(Record::ApiCall {
             message_id,
-            model: message.model.clone(),
+            model: message.model.as_deref().map(str::to_string),
             usage: Usage {
                 input: u.input_tokens,
                 cache_creation: u.cache_creation_input_tokens,
@@ -403,8 +422,8 @@ fn as_text(raw: &RawValue) -> String {
 impl Block<'_> {
     fn text(text: String) -> Self {
         Block {
-            kind: "text".into(),
-            text: Some(text),
+            kind: Text("text".into()),
+            text: Some(Text(text.into())),
             thinking: None,
             id: None,
             name: None,
@@ -420,7 +439,7 @@ impl Block<'_> {
 fn image(entry: &Entry, suffix: &str, block: &Block) -> Record {
     let (media, bytes) = match &block.source {
         Some(s) => (
-            s.media_type.clone().unwrap_or_else(|| "image".into()),
+            s.media_type.as_deref().unwrap_or("image").to_string(),
             s.data.as_ref().map(|d| base64_len(d)).unwrap_or(0),
         ),
         None => ("image".into(), 0),
@@ -432,7 +451,7 @@ fn image(entry: &Entry, suffix: &str, block: &Block) -> Record {
         tool_use_id: None,
         body: format!("[{media}, {bytes} bytes]"),
         is_error: false,
-        at: entry.timestamp.clone(),
+        at: timestamp(entry),
     }
 }
 
@@ -456,17 +475,21 @@ fn detail(
         tool_use_id: None,
         body,
         is_error: false,
-        at: entry.timestamp.clone(),
+        at: timestamp(entry),
     }
+}
+
+fn timestamp(entry: &Entry) -> Option<String> {
+    entry.timestamp.as_deref().map(str::to_string)
 }
 
 /// The entry's uuid, or (for hand-made or older lines without one) a hash of its content.
 fn entry_id(entry: &Entry, content: &str) -> String {
     match &entry.uuid {
-        Some(uuid) if !uuid.is_empty() => uuid.clone(),
+        Some(uuid) if !uuid.is_empty() => uuid.to_string(),
         _ => format!(
             "h{:016x}",
-            xxh3_64(format!("{:?}\0{content}", entry.timestamp).as_bytes())
+            xxh3_64(format!("{:?}\0{content}", entry.timestamp.as_deref()).as_bytes())
         ),
     }
 }
