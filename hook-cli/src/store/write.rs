@@ -16,6 +16,8 @@ pub struct SessionRow {
     pub host: Host,
     pub session_id: String,
     pub has_cwd: bool,
+    /// The model stored on the session row: assistant lines repeat it, and most need no update.
+    model: Option<String>,
     /// Cached `max(seq) + 1` of the session's turns while one writer is open.
     next_seq: Option<i64>,
 }
@@ -57,7 +59,7 @@ impl<'c> Writer<'c> {
         let found = self
             .tx
             .prepare_cached(
-                "SELECT id, cwd IS NOT NULL, transcript_path FROM sessions
+                "SELECT id, cwd IS NOT NULL, transcript_path, model FROM sessions
                  WHERE host = ?1 AND session_id = ?2",
             )?
             .query_row(params![host.as_str(), session_id], |r| {
@@ -65,16 +67,18 @@ impl<'c> Writer<'c> {
                     r.get::<_, i64>(0)?,
                     r.get::<_, bool>(1)?,
                     r.get::<_, Option<String>>(2)?,
+                    r.get::<_, Option<String>>(3)?,
                 ))
             })
             .optional()?;
         let row = match found {
-            Some((id, has_cwd, stored_path)) => {
+            Some((id, has_cwd, stored_path, model)) => {
                 let mut row = SessionRow {
                     id,
                     host,
                     session_id: session_id.to_string(),
                     has_cwd,
+                    model,
                     next_seq: None,
                 };
                 if !has_cwd {
@@ -106,6 +110,7 @@ impl<'c> Writer<'c> {
                     host,
                     session_id: session_id.to_string(),
                     has_cwd: cwd.is_some(),
+                    model: None,
                     next_seq: None,
                 }
             }
@@ -302,11 +307,12 @@ impl<'c> Writer<'c> {
                         at
                     ])?;
                 if let (false, Some(model)) = (*sidechain, model) {
-                    self.tx
-                        .prepare_cached(
-                            "UPDATE sessions SET model = ?2 WHERE id = ?1 AND model IS NOT ?2",
-                        )?
-                        .execute(params![session.id, model])?;
+                    if session.model.as_ref() != Some(model) {
+                        self.tx
+                            .prepare_cached("UPDATE sessions SET model = ?2 WHERE id = ?1")?
+                            .execute(params![session.id, model])?;
+                        session.model = Some(model.clone());
+                    }
                 }
             }
         }
