@@ -91,3 +91,27 @@ pub fn ingest_transcript(
     w.summarize_unsummarized(session.id)?;
     Ok(report)
 }
+
+/// The working directory a transcript was recorded in, from its first lines (for `import`,
+/// which has no hook payload to say it).
+pub fn transcript_cwd(host: Host, path: &Path) -> Option<String> {
+    use std::io::BufRead;
+    const LINES: usize = 50;
+    let file = std::fs::File::open(path).ok()?;
+    let mut parser = hosts::line_parser(host);
+    let mut records = Vec::new();
+    for line in std::io::BufReader::new(file).lines().take(LINES) {
+        records.clear();
+        if parser.parse_line(&line.ok()?, &mut records).is_err() {
+            continue;
+        }
+        let cwd = records.iter().find_map(|r| match r {
+            ingest::Record::Meta { cwd } => cwd.clone(),
+            _ => None,
+        });
+        if cwd.is_some() {
+            return cwd;
+        }
+    }
+    None
+}

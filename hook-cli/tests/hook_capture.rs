@@ -138,6 +138,42 @@ fn prompts(memory: &[Value]) -> Vec<String> {
         .collect()
 }
 
+#[test]
+fn import_leaves_projects_with_capture_off_alone() {
+    let env = Env::new();
+    for session in [BEFORE_CLEAR, AFTER_CLEAR] {
+        env.append(session, &sample(session));
+    }
+    fs::create_dir_all(&env.home).unwrap();
+    // The samples ran in /home/dev/toy: everything under /home/dev is off.
+    fs::write(
+        env.home.join("config.json"),
+        r#"{"capture_off": ["/home/dev"]}"#,
+    )
+    .unwrap();
+    let from = env
+        .transcripts
+        .parent()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
+    let done = env.json(&["import", "--from", &from, "--json"]);
+    assert_eq!(
+        (done["transcripts"].as_u64(), done["left_alone"].as_u64()),
+        (Some(0), Some(2)),
+        "{done}"
+    );
+
+    fs::write(env.home.join("config.json"), r#"{"capture_off": []}"#).unwrap();
+    let done = env.json(&["import", "--from", &from, "--json"]);
+    assert_eq!(
+        (done["transcripts"].as_u64(), done["left_alone"].as_u64()),
+        (Some(2), Some(0)),
+        "{done}"
+    );
+}
+
 /// Live capture: the transcript grows in uneven pieces (often cut mid-line) while the real
 /// payloads fire in order. The result must equal a one-shot import of the finished files.
 #[test]

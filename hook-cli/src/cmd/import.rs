@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use throughline::capture;
+use throughline::config::{self, Capture};
 use throughline::home::Home;
 use throughline::hosts;
 use throughline::model::Host;
@@ -33,6 +34,8 @@ const BATCH_BYTES: u64 = 32 << 20;
 #[derive(Serialize, Default)]
 struct Imported {
     transcripts: u64,
+    /// Transcripts of projects with capture off (`config --capture-off`), not read.
+    left_alone: u64,
     bytes_read: u64,
     records: u64,
     problems: Vec<String>,
@@ -51,6 +54,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         )
     })?;
     let home = Home::locate()?;
+    let config = config::load(&home).config;
+    let (found, left_alone): (Vec<_>, Vec<_>) = found.into_iter().partition(|t| {
+        let cwd = capture::transcript_cwd(host, &t.path);
+        config.capture_in(cwd.as_deref()) != Capture::Off
+    });
     let mut store = Store::open(&home)?;
     let total: u64 = found.iter().map(|t| t.bytes).sum();
     let bar = if args.json {
@@ -62,7 +70,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {msg}")
             .expect("valid template"),
     );
-    let mut done = Imported::default();
+    let mut done = Imported {
+        left_alone: left_alone.len() as u64,
+        ..Imported::default()
+    };
     let mut pending = found.iter().peekable();
     while pending.peek().is_some() {
         // Many small transcripts per transaction: each commit rewrites the pages it shares
@@ -100,6 +111,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         done.records,
         store.path().display()
     );
+    if done.left_alone > 0 {
+        println!(
+            "  left alone: {} transcripts of projects with capture off",
+            done.left_alone
+        );
+    }
     for p in &done.problems {
         println!("  skipped: {p}");
     }
