@@ -2,14 +2,16 @@
 //! only, and hand each line to the host's parser. The cost of a call follows what was
 //! appended, never the length of the file or the size of the store.
 
+use std::collections::HashSet;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::sync::mpsc;
 
-use crate::model::{DetailKind, Usage};
+use crate::model::{DetailKind, Message, Role, Usage};
 use crate::store::{self, SessionRow, Writer};
+use crate::summary;
 use crate::tail;
 
 /// What one transcript line means for the memory. Hosts turn their own lines into these.
@@ -39,6 +41,9 @@ pub enum Record {
         is_error: bool,
         at: Option<String>,
     },
+    /// The one-line summary (L1) of the turn open until now, worked out by the reader when it
+    /// read that whole turn, so the writer does not read the turn back to summarise it.
+    Summary { text: String },
     /// Usage of one assistant API message.
     ApiCall {
         message_id: String,
@@ -52,7 +57,7 @@ pub enum Record {
 impl Record {
     pub fn at(&self) -> Option<&str> {
         match self {
-            Record::Meta { .. } => None,
+            Record::Meta { .. } | Record::Summary { .. } => None,
             Record::Prompt { at, .. }
             | Record::Answer { at, .. }
             | Record::Detail { at, .. }
@@ -145,6 +150,7 @@ pub fn ingest(
         offset: cursor.offset,
         shown: &shown,
         parser,
+        turn: TurnSoFar::default(),
     };
     let mut earliest: Option<String> = None;
     let mut latest: Option<String> = None;
@@ -217,6 +223,47 @@ struct Lines<'a, R> {
     offset: u64,
     shown: &'a str,
     parser: &'a mut dyn LineParser,
+    turn: TurnSoFar,
+}
+
+/// The conversation (L2) of the turn being read, when its prompt was read too.
+#[derive(Default)]
+struct TurnSoFar {
+    prompt_key: Option<String>,
+    messages: Vec<Message>,
+    keys: HashSet<String>,
+}
+
+impl TurnSoFar {
+    /// Follows `record`; at the prompt of the next turn, returns the one-liner of this one.
+    fn follow(&mut self, record: &Record) -> Option<String> {
+        match record {
+            Record::Prompt { key, text, .. } if self.prompt_key.as_ref() != Some(key) => {
+                let summary = (self.prompt_key.is_some())
+                    .then(|| summary::of_messages(&self.messages, summary::MAX_CHARS));
+                self.prompt_key = Some(key.clone());
+                self.messages.clear();
+                self.keys.clear();
+                self.messages.push(message(Role::User, text));
+                summary
+            }
+            Record::Answer { key, text, .. }
+                if self.prompt_key.is_some() && self.keys.insert(key.clone()) =>
+            {
+                self.messages.push(message(Role::Assistant, text));
+                None
+            }
+            _ => None,
+        }
+    }
+}
+
+fn message(role: Role, text: &str) -> Message {
+    Message {
+        role,
+        text: text.to_string(),
+        at: None,
+    }
 }
 
 impl<R: BufRead> Lines<'_, R> {
@@ -257,13 +304,16 @@ impl<R: BufRead> Lines<'_, R> {
                     .push(format!("{shown} at byte {at_byte}: skipped line: {e}"));
                 continue;
             }
-            for record in &parsed {
+            for record in parsed.drain(..) {
                 if let Some(at) = record.at() {
                     widen(&mut chunk.earliest, Some(at), |new, old| new < old);
                     widen(&mut chunk.latest, Some(at), |new, old| new > old);
                 }
+                if let Some(text) = self.turn.follow(&record) {
+                    chunk.records.push(Record::Summary { text });
+                }
+                chunk.records.push(record);
             }
-            chunk.records.append(&mut parsed);
         }
         Ok((chunk.bytes > 0).then_some(chunk))
     }

@@ -34,6 +34,8 @@ pub struct Cursor {
 
 pub struct Writer<'c> {
     pub(super) tx: Transaction<'c>,
+    /// The turn whose one-liner came with the records (see [`Record::Summary`]).
+    summarized: std::cell::Cell<Option<i64>>,
 }
 
 /// Turns keyed by this hold what came before the first prompt of a session.
@@ -41,7 +43,10 @@ const PREAMBLE_KEY: &str = "preamble";
 
 impl<'c> Writer<'c> {
     pub(super) fn new(tx: Transaction<'c>) -> Writer<'c> {
-        Writer { tx }
+        Writer {
+            tx,
+            summarized: Default::default(),
+        }
     }
 
     pub fn commit(self) -> Result<()> {
@@ -231,6 +236,12 @@ impl<'c> Writer<'c> {
         record: &Record,
     ) -> Result<()> {
         match record {
+            Record::Summary { text } => {
+                if let Some(id) = *turn {
+                    self.store_summary(id, text)?;
+                    self.summarized.set(Some(id));
+                }
+            }
             Record::Meta { cwd } => {
                 if let (false, Some(cwd)) = (session.has_cwd, cwd) {
                     self.set_cwd(session, cwd)?;
@@ -238,9 +249,12 @@ impl<'c> Writer<'c> {
             }
             Record::Prompt { key, text, at } => {
                 let id = self.open_turn(session, key, at.as_deref())?;
-                // The turn before is complete now: give it its one-line summary (L1).
+                // The turn before is complete now: give it its one-line summary (L1), unless
+                // the reader already sent it.
                 if let Some(previous) = turn.filter(|&t| t != id) {
-                    self.summarize(previous)?;
+                    if self.summarized.get() != Some(previous) {
+                        self.summarize(previous)?;
+                    }
                 }
                 *turn = Some(id);
                 self.insert_message(session.id, id, "user", text, at.as_deref(), key)?;
@@ -335,12 +349,13 @@ impl<'c> Writer<'c> {
         if messages.is_empty() {
             return Ok(());
         }
+        self.store_summary(turn, &summary::of_messages(&messages, summary::MAX_CHARS))
+    }
+
+    fn store_summary(&self, turn: i64, text: &str) -> Result<()> {
         self.tx
             .prepare_cached("INSERT OR REPLACE INTO summaries (turn, text) VALUES (?1, ?2)")?
-            .execute(params![
-                turn,
-                summary::of_messages(&messages, summary::MAX_CHARS)
-            ])?;
+            .execute(params![turn, text])?;
         Ok(())
     }
 

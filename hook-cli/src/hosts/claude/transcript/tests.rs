@@ -18,6 +18,7 @@ fn kinds(records: &[Record]) -> Vec<String> {
             Record::Answer { .. } => "answer".to_string(),
             Record::Detail { kind, .. } => kind.as_str().to_string(),
             Record::ApiCall { .. } => "api".to_string(),
+            Record::Summary { .. } => "summary".to_string(),
         })
         .collect()
 }
