@@ -38,7 +38,12 @@ pub fn latest_usage(path: &Path, parser: &mut dyn LineParser) -> Option<(Usage, 
     let len = file.metadata().ok()?.len();
     let mut records = Vec::new();
     let mut found = None;
+    // Most lines are tool output or host entries: only parse those that can hold usage.
+    let usage_key = memchr::memmem::Finder::new(b"\"usage\"");
     lines_backwards(&mut file, len, USAGE_WINDOW, |line| {
+        if usage_key.find(line).is_none() {
+            return false;
+        }
         let Ok(text) = std::str::from_utf8(line) else {
             return false;
         };
