@@ -167,20 +167,21 @@ mod tests {
         let long = "z".repeat(150_000);
         write!(file, "first\n{long}\nthird\nhalf").unwrap();
         let len = file.metadata().unwrap().len();
-        let mut seen = Vec::new();
-        lines_backwards(&mut file, len, u64::MAX, |line| {
-            seen.push(String::from_utf8(line.to_vec()).unwrap());
-            false
-        })
-        .unwrap();
-        assert_eq!(seen, ["third", long.as_str(), "first"]);
-        seen.clear();
-        lines_backwards(&mut file, len, 100_000, |line| {
-            seen.push(String::from_utf8(line.to_vec()).unwrap());
-            false
-        })
-        .unwrap();
-        assert_eq!(seen, ["third"], "the long line is cut by the limit");
+        let mut lines_within = |limit| {
+            let mut seen = Vec::new();
+            lines_backwards(&mut file, len, limit, |line| {
+                seen.push(String::from_utf8(line.to_vec()).unwrap());
+                false
+            })
+            .unwrap();
+            seen
+        };
+        assert_eq!(lines_within(u64::MAX), ["third", long.as_str(), "first"]);
+        assert_eq!(
+            lines_within(100_000),
+            ["third"],
+            "the long line is cut by the limit"
+        );
     }
 
     #[test]
