@@ -114,29 +114,19 @@ pub fn ingest(
         path: shown.clone(),
         source,
     };
-    let stored = w.cursor(&shown)?;
-    let mut file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            // Hosts create the file lazily; it is only missing if it was read before.
-            report.missing = stored.is_some();
+    let Resume {
+        mut file,
+        len,
+        mut cursor,
+        restarted,
+    } = match resume(w, path, &shown)? {
+        Opened::At(resume) => resume,
+        Opened::Missing { was_read } => {
+            report.missing = was_read;
             return Ok(report);
         }
-        Err(e) => return Err(io_err(e)),
     };
-    let meta = file.metadata().map_err(io_err)?;
-    let file_id = format!("{}:{}", meta.dev(), meta.ino());
-    let len = meta.len();
-
-    let mut cursor = stored.unwrap_or_default();
-    if cursor.file_id != file_id || len < cursor.offset {
-        // A new file at the same path, or one cut short: read it whole again. Every row is
-        // keyed by its source, so what is already stored is neither lost nor duplicated.
-        report.restarted = cursor.offset > 0;
-        cursor.offset = 0;
-        cursor.turn = None;
-        cursor.file_id = file_id;
-    }
+    report.restarted = restarted;
     if len == cursor.offset {
         return Ok(report);
     }
@@ -196,6 +186,63 @@ pub fn ingest(
     w.save_cursor(&shown, session.id, &cursor)?;
     w.touch_session(session.id, earliest.as_deref(), latest.as_deref())?;
     Ok(report)
+}
+
+/// A transcript opened where its reading stopped.
+struct Resume {
+    file: File,
+    /// Its size now: reading stops there.
+    len: u64,
+    cursor: store::Cursor,
+    /// It was read before, and is a new file at the same path or one cut short.
+    restarted: bool,
+}
+
+enum Opened {
+    At(Resume),
+    /// No file at the path; `was_read` when one was read there before.
+    Missing {
+        was_read: bool,
+    },
+}
+
+/// Opens `path` at its stored cursor. A new file at the same path, or one cut short, is read
+/// whole again: every row is keyed by its source, so what is stored is neither lost nor
+/// duplicated.
+fn resume(w: &Writer, path: &Path, shown: &str) -> Result<Opened, IngestError> {
+    let io_err = |source| IngestError::Io {
+        path: shown.to_string(),
+        source,
+    };
+    let stored = w.cursor(shown)?;
+    let file = match File::open(path) {
+        Ok(f) => f,
+        // Hosts create the file lazily; it is only missing if it was read before.
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Ok(Opened::Missing {
+                was_read: stored.is_some(),
+            })
+        }
+        Err(e) => return Err(io_err(e)),
+    };
+    let meta = file.metadata().map_err(io_err)?;
+    let file_id = format!("{}:{}", meta.dev(), meta.ino());
+    let len = meta.len();
+    let mut cursor = stored.unwrap_or_default();
+    let mut restarted = false;
+    if cursor.file_id != file_id || len < cursor.offset {
+        restarted = cursor.offset > 0;
+        cursor = store::Cursor {
+            file_id,
+            ..Default::default()
+        };
+    }
+    Ok(Opened::At(Resume {
+        file,
+        len,
+        cursor,
+        restarted,
+    }))
 }
 
 /// Backlogs from this size are parsed on a thread of their own; a hook's few lines are not
@@ -342,21 +389,16 @@ pub fn skip(w: &Writer, session: &SessionRow, path: &Path) -> Result<u64, Ingest
         path: shown.clone(),
         source,
     };
-    let mut file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return Err(io_err(e)),
+    let Opened::At(Resume {
+        mut file,
+        len,
+        mut cursor,
+        ..
+    }) = resume(w, path, &shown)?
+    else {
+        return Ok(0);
     };
-    let meta = file.metadata().map_err(io_err)?;
-    let file_id = format!("{}:{}", meta.dev(), meta.ino());
-    let mut cursor = w.cursor(&shown)?.unwrap_or_default();
-    if cursor.file_id != file_id || meta.len() < cursor.offset {
-        cursor = store::Cursor {
-            file_id,
-            ..Default::default()
-        };
-    }
-    let end = tail::end_of_last_line(&mut file, cursor.offset, meta.len()).map_err(io_err)?;
+    let end = tail::end_of_last_line(&mut file, cursor.offset, len).map_err(io_err)?;
     let skipped = end - cursor.offset;
     if skipped > 0 {
         cursor.offset = end;
