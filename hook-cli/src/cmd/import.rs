@@ -55,9 +55,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     })?;
     let home = Home::locate()?;
     let config = config::load(&home).config;
+    // Only a project with capture off makes it worth opening each transcript first.
     let (found, left_alone): (Vec<_>, Vec<_>) = found.into_iter().partition(|t| {
-        let cwd = capture::transcript_cwd(host, &t.path);
-        config.capture_in(cwd.as_deref()) != Capture::Off
+        config.capture_off.is_empty() || {
+            let cwd = capture::transcript_cwd(host, &t.path);
+            config.capture_in(cwd.as_deref()) != Capture::Off
+        }
     });
     let mut store = Store::open(&home)?;
     let total: u64 = found.iter().map(|t| t.bytes).sum();
