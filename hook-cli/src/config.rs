@@ -50,18 +50,21 @@ pub enum Capture {
 
 impl Config {
     pub fn capture_in(&self, cwd: Option<&str>) -> Capture {
-        let off = cwd.is_some_and(|cwd| {
-            self.capture_off
-                .iter()
-                .any(|folder| Path::new(cwd).starts_with(folder))
-        });
-        if off {
+        if cwd.and_then(|cwd| self.capture_off_by(cwd)).is_some() {
             Capture::Off
         } else if self.pause_capture {
             Capture::Paused
         } else {
             Capture::On
         }
+    }
+
+    /// The folder with capture off that `folder` is in (or is), if any.
+    pub fn capture_off_by(&self, folder: &str) -> Option<&str> {
+        self.capture_off
+            .iter()
+            .find(|off| Path::new(folder).starts_with(off))
+            .map(String::as_str)
     }
 }
 

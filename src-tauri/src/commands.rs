@@ -3,14 +3,13 @@
 use tauri::State;
 use throughline::config::{Config, Effective};
 use throughline::install::claude::AutoCompact;
+use throughline::install::Report;
 use throughline::store::{Handoff, Injection};
 
+use crate::installer::{self, Installation};
 use crate::meter::{self, Snapshot};
 use crate::settings::ProjectCapture;
 use crate::AppHome;
-
-use crate::installer::{self, Installation};
-use throughline::install::Report;
 
 /// The live sessions now; the window also gets every change as a `live-sessions` event.
 #[tauri::command]

@@ -38,7 +38,9 @@ pub struct ProjectCapture {
     pub project: String,
     /// Sessions stored so far.
     pub sessions: u64,
-    pub capture: bool,
+    /// The folder with capture off that holds the project (the project itself, or a folder it
+    /// is in); `None` while it is captured.
+    pub off_by: Option<String>,
 }
 
 /// The projects in the store and the folders with capture off, most recently active first.
@@ -52,7 +54,7 @@ pub fn projects(home: &Home) -> Result<Vec<ProjectCapture>, String> {
     let mut projects: Vec<ProjectCapture> = stored
         .into_iter()
         .map(|p| ProjectCapture {
-            capture: config.capture_in(Some(&p.project)) != config::Capture::Off,
+            off_by: config.capture_off_by(&p.project).map(String::from),
             project: p.project,
             sessions: p.sessions,
         })
@@ -62,7 +64,7 @@ pub fn projects(home: &Home) -> Result<Vec<ProjectCapture>, String> {
             projects.push(ProjectCapture {
                 project: folder.clone(),
                 sessions: 0,
-                capture: false,
+                off_by: Some(folder.clone()),
             });
         }
     }

@@ -215,7 +215,10 @@ fn capture_is_paused_from_the_tray_and_switched_per_project_from_the_window() {
     let projects = settings::projects(&home).unwrap();
     assert_eq!(projects.len(), 1, "{projects:?}");
     assert_eq!(projects[0].project, "/home/dev/toy");
-    assert_eq!((projects[0].sessions, projects[0].capture), (2, true));
+    assert_eq!(
+        (projects[0].sessions, projects[0].off_by.is_none()),
+        (2, true)
+    );
 
     let off = Config {
         capture_off: vec!["/home/dev/toy".into(), "/srv/elsewhere".into()],
@@ -225,7 +228,7 @@ fn capture_is_paused_from_the_tray_and_switched_per_project_from_the_window() {
     let projects = settings::projects(&home).unwrap();
     let captured: Vec<(&str, bool)> = projects
         .iter()
-        .map(|p| (p.project.as_str(), p.capture))
+        .map(|p| (p.project.as_str(), p.off_by.is_none()))
         .collect();
     assert_eq!(
         captured,

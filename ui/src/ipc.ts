@@ -72,7 +72,8 @@ export interface Config {
 export interface ProjectCapture {
   project: string;
   sessions: number;
-  capture: boolean;
+  /** The folder with capture off that holds the project (itself or a folder it is in); `null` while captured. */
+  off_by: string | null;
 }
 
 /** Claude Code's auto-compact threshold (`env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`). */

@@ -24,8 +24,8 @@ function threshold(percent: number | null, ignored: string | null = null): AutoC
 }
 
 const PROJECTS: ProjectCapture[] = [
-  { project: "/home/dev/toy", sessions: 2, capture: true },
-  { project: "/work/secret/api", sessions: 1, capture: false },
+  { project: "/home/dev/toy", sessions: 2, off_by: null },
+  { project: "/work/secret/api", sessions: 1, off_by: "/work/secret" },
 ];
 
 function state(patch: Partial<SettingsState> = {}): SettingsState {
@@ -137,7 +137,7 @@ describe("renderSettings", () => {
     const saved: unknown[] = [];
     const memory = effective();
     memory.config.capture_off = ["/home/dev/toy"];
-    const projects = [{ project: "/home/dev/toy", sessions: 2, capture: false }];
+    const projects = [{ project: "/home/dev/toy", sessions: 2, off_by: "/home/dev/toy" }];
     const view = attached(renderSettings(state({ memory, projects }), { ...noActions, onMemory: (c) => saved.push(c) }));
     const toy = view.querySelector<HTMLInputElement>('[data-project="/home/dev/toy"]')!;
     expect(toy.disabled).toBe(false);

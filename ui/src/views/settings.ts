@@ -93,11 +93,6 @@ function renderMemory(memory: Effective, actions: SettingsActions): HTMLElement 
   );
 }
 
-/** The folder in `capture_off` that covers `project`, if any. */
-function offBy(config: Config, project: string): string | undefined {
-  return config.capture_off.find((folder) => project === folder || project.startsWith(`${folder.replace(/\/$/, "")}/`));
-}
-
 function renderCapture(memory: Effective, projects: ProjectCapture[], actions: SettingsActions): HTMLElement {
   const config = memory.config;
   const pause = h("input", { type: "checkbox", id: "pause_capture" });
@@ -109,9 +104,10 @@ function renderCapture(memory: Effective, projects: ProjectCapture[], actions: S
   const rows = projects.map((project, i) => {
     const id = `capture-${i}`;
     const input = h("input", { type: "checkbox", id, "data-project": project.project });
-    input.checked = project.capture;
-    const cover = offBy(config, project.project);
-    input.disabled = listEnv !== null || (cover !== undefined && cover !== project.project);
+    input.checked = project.off_by === null;
+    // Off because a folder it is in is off: switched with that folder, not here.
+    const offWithFolder = project.off_by !== null && project.off_by !== project.project;
+    input.disabled = listEnv !== null || offWithFolder;
     input.addEventListener("change", () => {
       const others = config.capture_off.filter((folder) => folder !== project.project);
       actions.onMemory({ ...config, capture_off: input.checked ? others : [...others, project.project] });
@@ -123,7 +119,7 @@ function renderCapture(memory: Effective, projects: ProjectCapture[], actions: S
       input,
       h("label", { for: id, title: project.project }, project.project),
       h("span", { class: "count" }, ` ${count}`),
-      cover && cover !== project.project ? h("p", { class: "hint" }, `Off with everything in ${cover}.`) : null,
+      offWithFolder ? h("p", { class: "hint" }, `Off with everything in ${project.off_by}.`) : null,
     );
   });
   return h(
