@@ -439,12 +439,15 @@ fn the_plugin_registers_what_install_registers_with_throughline_from_path() {
         fs::read_to_string(repo.join("plugin/commands/tl.md")).unwrap(),
         slash_command("throughline")
     );
-    let manifest = json_of(&repo.join(".claude-plugin/plugin.json"));
-    assert_eq!(manifest["hooks"], "./plugin/hooks/hooks.json");
-    assert_eq!(manifest["commands"][0], "./plugin/commands/tl.md");
+    let manifest = json_of(&repo.join("plugin/.claude-plugin/plugin.json"));
+    assert_eq!(manifest["hooks"], "./hooks/hooks.json");
+    assert_eq!(manifest["commands"][0], "./commands/tl.md");
     assert_eq!(manifest["mcpServers"]["throughline"]["args"][0], "mcp");
     let marketplace = json_of(&repo.join(".claude-plugin/marketplace.json"));
     assert_eq!(marketplace["plugins"][0]["name"], manifest["name"]);
+    // Claude Code copies the plugin's folder into its cache: that folder, not the repository
+    // with its build output.
+    assert_eq!(marketplace["plugins"][0]["source"], "./plugin");
 }
 
 #[test]
