@@ -141,6 +141,8 @@ pub fn ingest(
         shown: &shown,
         parser,
         turn: TurnSoFar::default(),
+        line: Vec::new(),
+        parsed: Vec::new(),
     };
     let mut earliest: Option<String> = None;
     let mut latest: Option<String> = None;
@@ -249,8 +251,8 @@ fn resume(w: &Writer, path: &Path, shown: &str) -> Result<Opened, IngestError> {
 /// worth a thread.
 const PARSE_APART_FROM: u64 = 256 << 10;
 /// Lines parsed ahead of the writer: bounds the memory a fast parser can fill.
-const CHUNK_BYTES: u64 = 256 << 10;
-const CHUNKS_IN_FLIGHT: usize = 8;
+const CHUNK_BYTES: u64 = 32 << 10;
+const CHUNKS_IN_FLIGHT: usize = 64;
 
 /// The records of consecutive complete lines, and what reading them found.
 #[derive(Default)]
@@ -261,6 +263,43 @@ struct Chunk {
     problems: Vec<String>,
     earliest: Option<String>,
     latest: Option<String>,
+    /// Where the last usage record sits in `records`.
+    last_call: Option<usize>,
+}
+
+impl Chunk {
+    /// Adds `record`. Hosts write one API message over several lines that each repeat its
+    /// usage; a line repeating the message just before is folded into that record, keeping
+    /// the largest output count, as the writer's upsert would. The writer, the bottleneck of a
+    /// backlog, is spared one statement per repeated line.
+    fn push(&mut self, record: Record) {
+        if let Record::ApiCall {
+            message_id,
+            model,
+            usage,
+            sidechain,
+            ..
+        } = &record
+        {
+            let last = self.last_call.and_then(|i| self.records.get_mut(i));
+            if let Some(Record::ApiCall {
+                message_id: last_id,
+                model: last_model,
+                usage: last_usage,
+                sidechain: last_sidechain,
+                ..
+            }) = last
+            {
+                if *last_id == *message_id && *last_model == *model && *last_sidechain == *sidechain
+                {
+                    last_usage.output = last_usage.output.max(usage.output);
+                    return;
+                }
+            }
+            self.last_call = Some(self.records.len());
+        }
+        self.records.push(record);
+    }
 }
 
 /// Complete lines of a transcript from a byte offset, parsed a chunk at a time.
@@ -271,6 +310,9 @@ struct Lines<'a, R> {
     shown: &'a str,
     parser: &'a mut dyn LineParser,
     turn: TurnSoFar,
+    /// Buffers kept from line to line and chunk to chunk.
+    line: Vec<u8>,
+    parsed: Vec<Record>,
 }
 
 /// The conversation (L2) of the turn being read, when its prompt was read too.
@@ -317,11 +359,10 @@ impl<R: BufRead> Lines<'_, R> {
     /// The next chunk of lines, or `None` at the end of the complete lines.
     fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
         let mut chunk = Chunk::default();
-        let mut line = Vec::new();
-        let mut parsed = Vec::new();
         while chunk.bytes < CHUNK_BYTES {
+            let line = &mut self.line;
             line.clear();
-            let n = self.reader.read_until(b'\n', &mut line)?;
+            let n = self.reader.read_until(b'\n', line)?;
             if n == 0 || line.last() != Some(&b'\n') {
                 // End of data, or a last line still being written: leave it for the next call.
                 break;
@@ -330,7 +371,7 @@ impl<R: BufRead> Lines<'_, R> {
             self.offset += n as u64;
             chunk.bytes += n as u64;
             chunk.lines += 1;
-            let body = trim_line_end(&line);
+            let body = trim_line_end(line);
             if body.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
@@ -344,22 +385,22 @@ impl<R: BufRead> Lines<'_, R> {
                     String::from_utf8_lossy(body)
                 }
             };
-            parsed.clear();
-            if let Err(e) = self.parser.parse_line(&text, &mut parsed) {
+            self.parsed.clear();
+            if let Err(e) = self.parser.parse_line(&text, &mut self.parsed) {
                 chunk
                     .problems
                     .push(format!("{shown} at byte {at_byte}: skipped line: {e}"));
                 continue;
             }
-            for record in parsed.drain(..) {
+            for record in self.parsed.drain(..) {
                 if let Some(at) = record.at() {
                     widen(&mut chunk.earliest, Some(at), |new, old| new < old);
                     widen(&mut chunk.latest, Some(at), |new, old| new > old);
                 }
                 if let Some(text) = self.turn.follow(&record) {
-                    chunk.records.push(Record::Summary { text });
+                    chunk.push(Record::Summary { text });
                 }
-                chunk.records.push(record);
+                chunk.push(record);
             }
         }
         Ok((chunk.bytes > 0).then_some(chunk))
@@ -410,4 +451,69 @@ pub fn skip(w: &Writer, session: &SessionRow, path: &Path) -> Result<u64, Ingest
 fn trim_line_end(line: &[u8]) -> &[u8] {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(id: &str, output: u64, sidechain: bool) -> Record {
+        Record::ApiCall {
+            message_id: id.to_string(),
+            model: Some("claude-opus-4-8".to_string()),
+            usage: Usage {
+                input: 10,
+                cache_creation: 0,
+                cache_read: 0,
+                output,
+            },
+            sidechain,
+            at: None,
+        }
+    }
+
+    fn outputs(chunk: &Chunk) -> Vec<(String, u64)> {
+        chunk
+            .records
+            .iter()
+            .filter_map(|r| match r {
+                Record::ApiCall {
+                    message_id, usage, ..
+                } => Some((message_id.clone(), usage.output)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn repeated_usage_of_one_message_folds_into_its_first_record() {
+        let tool = Record::Detail {
+            key: "t:1".into(),
+            kind: DetailKind::ToolCall,
+            name: Some("Bash".into()),
+            tool_use_id: Some("1".into()),
+            body: "{}".into(),
+            is_error: false,
+            at: None,
+        };
+        let mut chunk = Chunk::default();
+        for record in [
+            call("m1", 5, false),
+            tool.clone(),
+            call("m1", 40, false),
+            call("m1", 12, false),
+            call("m2", 1, false),
+            call("m1", 99, false),
+            call("m1", 7, true),
+        ] {
+            chunk.push(record);
+        }
+        // m1 folds while it is the last usage seen; once m2 came between, it is stored
+        // again and the writer's upsert keeps the larger count; a subagent's line stays apart.
+        assert_eq!(
+            outputs(&chunk),
+            [("m1", 40), ("m2", 1), ("m1", 99), ("m1", 7)].map(|(m, o)| (m.to_string(), o))
+        );
+        assert_eq!(chunk.records[1], tool);
+    }
 }
