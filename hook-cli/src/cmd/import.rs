@@ -9,7 +9,7 @@ use throughline::config::{self, Capture};
 use throughline::home::Home;
 use throughline::hosts;
 use throughline::model::Host;
-use throughline::store::Store;
+use throughline::store::{Checkpointer, Store};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -30,6 +30,8 @@ pub struct Args {
 /// Transcript bytes read per write transaction: large enough to amortise a commit, small
 /// enough that a hook waiting for the write lock is never kept past its busy timeout.
 const BATCH_BYTES: u64 = 32 << 20;
+/// Batches written between two emptyings of the WAL (see the import loop).
+const BATCHES_PER_WAL: u64 = 4;
 
 #[derive(Serialize, Default)]
 struct Imported {
@@ -78,26 +80,40 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ..Imported::default()
     };
     let mut pending = found.iter().peekable();
-    while pending.peek().is_some() {
-        // Many small transcripts per transaction: each commit rewrites the pages it shares
-        // with the last one (index roots, the growing end of every table).
-        let w = store.write()?;
-        let mut batch = 0;
-        while let Some(t) = pending.next_if(|_| batch < BATCH_BYTES) {
-            bar.set_message(t.session_id.chars().take(8).collect::<String>());
-            let report = capture::ingest_transcript(&w, host, &t.session_id, &t.path)?;
-            batch += report.bytes;
-            done.transcripts += 1;
-            done.bytes_read += report.bytes;
-            done.records += report.records;
-            done.problems.extend(report.problems);
-            bar.inc(t.bytes);
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        let mut copier = Checkpointer::spawn(scope, Store::open(&home)?);
+        for batch in 1.. {
+            if pending.peek().is_none() {
+                break;
+            }
+            // Many small transcripts per transaction: each commit rewrites the pages it
+            // shares with the last one (index roots, the growing end of every table).
+            let w = store.write()?;
+            let mut bytes = 0;
+            while let Some(t) = pending.next_if(|_| bytes < BATCH_BYTES) {
+                bar.set_message(t.session_id.chars().take(8).collect::<String>());
+                let report = capture::ingest_transcript(&w, host, &t.session_id, &t.path)?;
+                bytes += report.bytes;
+                done.transcripts += 1;
+                done.bytes_read += report.bytes;
+                done.records += report.records;
+                done.problems.extend(report.problems);
+                bar.inc(t.bytes);
+            }
+            w.commit()?;
+            // The WAL is copied into the database in the background while the next batch
+            // is written, and emptied every few batches once the copy caught up: its pages
+            // are reused while still cached, and it is not left for the end to copy.
+            if batch % BATCHES_PER_WAL == 0 {
+                copier.wait()?;
+                store.checkpoint()?;
+            } else {
+                copier.nudge()?;
+            }
         }
-        w.commit()?;
-        // Keep the WAL at about one batch: its pages are reused while still cached, and
-        // the WAL is not left for the last step to copy (and fsync) in one go.
-        store.checkpoint()?;
-    }
+        copier.wait()?;
+        Ok(())
+    })?;
     bar.finish_and_clear();
     // Index in bulk now, so the first search does not pay for the whole backfill.
     if !args.no_index {

@@ -11,6 +11,8 @@ mod write;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::thread;
 use std::time::Duration;
 
 use rusqlite::config::DbConfig;
@@ -58,6 +60,8 @@ pub enum StoreError {
     Missing(PathBuf),
     #[error("{0}")]
     NotFound(String),
+    #[error("the background checkpoint thread stopped")]
+    Checkpointer,
     #[error(transparent)]
     Sql(#[from] rusqlite::Error),
 }
@@ -160,10 +164,12 @@ impl Store {
     /// Moves everything in the WAL into the database and empties it. Never waits: with a
     /// reader in the way (the app) it is left for a later call.
     pub fn checkpoint(&self) -> Result<()> {
+        self.checkpoint_as("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    fn checkpoint_as(&self, pragma: &str) -> Result<()> {
         self.conn.busy_timeout(Duration::ZERO)?;
-        let done = self
-            .conn
-            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+        let done = self.conn.query_row(pragma, [], |_| Ok(()));
         self.conn.busy_timeout(BUSY_TIMEOUT)?;
         match done {
             Err(e) if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy) => Ok(()),
@@ -188,6 +194,60 @@ impl Store {
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         Ok(Writer::new(tx))
+    }
+}
+
+/// Copies the WAL into the database on a thread and connection of its own, so that a bulk
+/// writer goes on writing while the copy and its fsyncs run. The copy is PASSIVE: it takes
+/// no lock a writer needs, and it leaves the WAL in place for the writer's own
+/// [`Store::checkpoint`] to empty.
+pub struct Checkpointer {
+    ask: mpsc::SyncSender<()>,
+    done: mpsc::Receiver<Result<()>>,
+    running: bool,
+}
+
+impl Checkpointer {
+    /// Runs the copies on `store` (a second connection to the writer's database).
+    pub fn spawn<'scope>(scope: &'scope thread::Scope<'scope, '_>, store: Store) -> Checkpointer {
+        let (ask, asked) = mpsc::sync_channel::<()>(1);
+        let (report, done) = mpsc::channel();
+        scope.spawn(move || {
+            for () in asked {
+                let copied = store.checkpoint_as("PRAGMA wal_checkpoint(PASSIVE)");
+                if report.send(copied).is_err() {
+                    break;
+                }
+            }
+        });
+        Checkpointer {
+            ask,
+            done,
+            running: false,
+        }
+    }
+
+    /// Starts copying what is committed now, unless a copy is still running (the next
+    /// call takes it from there).
+    pub fn nudge(&mut self) -> Result<()> {
+        if self.running {
+            match self.done.try_recv() {
+                Ok(copied) => copied?,
+                Err(mpsc::TryRecvError::Empty) => return Ok(()),
+                Err(mpsc::TryRecvError::Disconnected) => return Err(StoreError::Checkpointer),
+            }
+        }
+        self.ask.send(()).map_err(|_| StoreError::Checkpointer)?;
+        self.running = true;
+        Ok(())
+    }
+
+    /// Waits for the copy that is running, if any.
+    pub fn wait(&mut self) -> Result<()> {
+        if std::mem::take(&mut self.running) {
+            self.done.recv().map_err(|_| StoreError::Checkpointer)??;
+        }
+        Ok(())
     }
 }
 

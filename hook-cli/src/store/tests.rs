@@ -259,3 +259,37 @@ fn live_sessions_are_the_unended_ones_active_since_the_cutoff() {
         .collect();
     assert_eq!(live, ["recent", "older"]);
 }
+
+#[test]
+fn the_background_checkpointer_copies_commits_into_the_database_file() {
+    let (_dir, home, mut store) = temp_store();
+    let marker = "a-line-only-the-wal-holds-until-a-checkpoint";
+    let w = store.write().unwrap();
+    let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
+    let prompt = Record::Prompt {
+        key: "u:1".into(),
+        text: marker.into(),
+        at: None,
+    };
+    w.apply(&mut s, &mut None, &prompt).unwrap();
+    w.commit().unwrap();
+    let in_database_file = || {
+        let bytes = fs::read(home.db_path()).unwrap();
+        bytes.windows(marker.len()).any(|w| w == marker.as_bytes())
+    };
+    assert!(!in_database_file(), "hooks leave commits in the WAL");
+    thread::scope(|scope| {
+        let mut copier = Checkpointer::spawn(scope, Store::open(&home).unwrap());
+        copier.nudge().unwrap();
+        copier.wait().unwrap();
+        // Nothing is running now: waiting again returns at once.
+        copier.wait().unwrap();
+    });
+    assert!(in_database_file());
+    // The copy is passive: the WAL stays for the writer to empty, and the row reads back.
+    assert!(store.wal_bytes() > 0);
+    store.checkpoint().unwrap();
+    assert_eq!(store.wal_bytes(), 0);
+    let session = store.session("s1").unwrap();
+    assert_eq!(store.turns(&session).unwrap()[0].messages[0].text, marker);
+}
