@@ -190,10 +190,13 @@ impl Store {
     /// Starts a write transaction. `BEGIN IMMEDIATE` takes the write lock up front, so two
     /// hooks of one session serialise and the second sees the first one's cursor.
     pub fn write(&mut self) -> Result<Writer<'_>> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        Ok(Writer::new(tx))
+        // `&mut self` keeps transactions from nesting; the writer's statements borrow the
+        // connection for as long as the transaction.
+        let tx = rusqlite::Transaction::new_unchecked(
+            &self.conn,
+            rusqlite::TransactionBehavior::Immediate,
+        )?;
+        Ok(Writer::new(&self.conn, tx))
     }
 }
 

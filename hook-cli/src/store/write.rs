@@ -1,6 +1,8 @@
 //! The write side: one transaction per hook call or imported transcript.
 
-use rusqlite::{params, OptionalExtension, Transaction};
+use std::cell::{Cell, OnceCell, RefCell, RefMut};
+
+use rusqlite::{params, Connection, OptionalExtension, Statement, Transaction};
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::Result;
@@ -33,24 +35,53 @@ pub struct Cursor {
 }
 
 pub struct Writer<'c> {
+    /// Declared before `tx`: statements are finalized before the transaction ends.
+    hot: Hot<'c>,
     pub(super) tx: Transaction<'c>,
+    conn: &'c Connection,
     /// The turn whose one-liner came with the records (see [`Record::Summary`]).
-    summarized: std::cell::Cell<Option<i64>>,
+    summarized: Cell<Option<i64>>,
+}
+
+/// The statements run once per record, each prepared on first use and kept for the
+/// transaction: finding them in the statement cache (hashing and re-keying the SQL) cost
+/// more than some of the inserts themselves.
+#[derive(Default)]
+struct Hot<'c> {
+    detail: OnceCell<RefCell<Statement<'c>>>,
+    message: OnceCell<RefCell<Statement<'c>>>,
+    api_call: OnceCell<RefCell<Statement<'c>>>,
 }
 
 /// Turns keyed by this hold what came before the first prompt of a session.
 const PREAMBLE_KEY: &str = "preamble";
 
 impl<'c> Writer<'c> {
-    pub(super) fn new(tx: Transaction<'c>) -> Writer<'c> {
+    pub(super) fn new(conn: &'c Connection, tx: Transaction<'c>) -> Writer<'c> {
         Writer {
+            hot: Hot::default(),
             tx,
+            conn,
             summarized: Default::default(),
         }
     }
 
     pub fn commit(self) -> Result<()> {
-        Ok(self.tx.commit()?)
+        let Writer { hot, tx, .. } = self;
+        drop(hot);
+        Ok(tx.commit()?)
+    }
+
+    /// One of the [`Hot`] statements, prepared on first use.
+    fn hot<'s>(
+        &'s self,
+        slot: &'s OnceCell<RefCell<Statement<'c>>>,
+        sql: &str,
+    ) -> Result<RefMut<'s, Statement<'c>>> {
+        if slot.get().is_none() {
+            let _ = slot.set(RefCell::new(self.conn.prepare(sql)?));
+        }
+        Ok(slot.get().expect("prepared above").borrow_mut())
     }
 
     /// Finds or creates the session. The project (git root) is worked out once, on creation.
@@ -273,23 +304,23 @@ impl<'c> Writer<'c> {
                 at,
             } => {
                 let id = self.current_turn(session, turn, at.as_deref())?;
-                self.tx
-                    .prepare_cached(
-                        "INSERT OR IGNORE INTO details
-                            (session, turn, kind, name, tool_use_id, body, is_error, at, key)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                    )?
-                    .execute(params![
-                        session.id,
-                        id,
-                        kind.as_str(),
-                        name,
-                        tool_use_id,
-                        body,
-                        is_error,
-                        at,
-                        source_key(key)
-                    ])?;
+                self.hot(
+                    &self.hot.detail,
+                    "INSERT OR IGNORE INTO details
+                        (session, turn, kind, name, tool_use_id, body, is_error, at, key)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                )?
+                .execute(params![
+                    session.id,
+                    id,
+                    kind.as_str(),
+                    name,
+                    tool_use_id,
+                    body,
+                    is_error,
+                    at,
+                    source_key(key)
+                ])?;
             }
             Record::ApiCall {
                 message_id,
@@ -300,26 +331,26 @@ impl<'c> Writer<'c> {
             } => {
                 // One API message is written over several lines that repeat its usage; the
                 // last line has the final output count.
-                self.tx
-                    .prepare_cached(
-                        "INSERT INTO api_calls (session, turn, message_id, model, input,
-                            cache_creation, cache_read, output, sidechain, at)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
-                         ON CONFLICT (session, message_id) DO UPDATE SET
-                            output = max(output, excluded.output)",
-                    )?
-                    .execute(params![
-                        session.id,
-                        *turn,
-                        message_id,
-                        model,
-                        usage.input,
-                        usage.cache_creation,
-                        usage.cache_read,
-                        usage.output,
-                        sidechain,
-                        at
-                    ])?;
+                self.hot(
+                    &self.hot.api_call,
+                    "INSERT INTO api_calls (session, turn, message_id, model, input,
+                        cache_creation, cache_read, output, sidechain, at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                     ON CONFLICT (session, message_id) DO UPDATE SET
+                        output = max(output, excluded.output)",
+                )?
+                .execute(params![
+                    session.id,
+                    *turn,
+                    message_id,
+                    model,
+                    usage.input,
+                    usage.cache_creation,
+                    usage.cache_read,
+                    usage.output,
+                    sidechain,
+                    at
+                ])?;
                 if let (false, Some(model)) = (*sidechain, model) {
                     if session.model.as_ref() != Some(model) {
                         self.tx
@@ -384,12 +415,12 @@ impl<'c> Writer<'c> {
         at: Option<&str>,
         key: &str,
     ) -> Result<()> {
-        self.tx
-            .prepare_cached(
-                "INSERT OR IGNORE INTO messages (session, turn, role, text, at, key)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?
-            .execute(params![session, turn, role, text, at, source_key(key)])?;
+        self.hot(
+            &self.hot.message,
+            "INSERT OR IGNORE INTO messages (session, turn, role, text, at, key)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?
+        .execute(params![session, turn, role, text, at, source_key(key)])?;
         Ok(())
     }
 
