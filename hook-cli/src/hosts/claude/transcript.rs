@@ -6,10 +6,14 @@
 //! and usage: blocks are keyed by message id and content, so repeats store once.
 
 use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
 use std::ops::Deref;
 
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
+use serde_json::Value;
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::ingest::{LineParser, Record};
@@ -62,7 +66,7 @@ struct ApiMessage<'a> {
     #[serde(default, borrow)]
     model: Option<Text<'a>>,
     #[serde(default, borrow)]
-    content: Option<&'a RawValue>,
+    content: Option<Content<'a>>,
     #[serde(default)]
     usage: Option<ApiUsage>,
 }
@@ -98,11 +102,18 @@ struct Block<'a> {
     #[serde(default, borrow)]
     tool_use_id: Option<Text<'a>>,
     #[serde(default, borrow)]
-    content: Option<&'a RawValue>,
+    content: Option<Content<'a>>,
     #[serde(default)]
     is_error: Option<bool>,
     #[serde(default, borrow)]
     source: Option<ImageSource<'a>>,
+}
+
+/// Only the `type` of an object whose other fields vary by type (attachments).
+#[derive(Deserialize)]
+struct Typed<'a> {
+    #[serde(rename = "type", default, borrow)]
+    kind: Text<'a>,
 }
 
 #[derive(Deserialize)]
@@ -138,7 +149,7 @@ pub struct TranscriptParser {
 
 impl LineParser for TranscriptParser {
     fn parse_line(&mut self, line: &str, out: &mut Vec<Record>) -> Result<(), String> {
-        let entry: Entry = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+        let mut entry: Entry = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
         if !self.cwd_seen {
             if let Some(cwd) = &entry.cwd {
                 self.cwd_seen = true;
@@ -148,8 +159,14 @@ impl LineParser for TranscriptParser {
             }
         }
         match &*entry.kind {
-            "user" => user_entry(&entry, out),
-            "assistant" => assistant_entry(&entry, out),
+            "user" => {
+                user_entry(&mut entry, out);
+                Ok(())
+            }
+            "assistant" => {
+                assistant_entry(&mut entry, out);
+                Ok(())
+            }
             "system" => {
                 let body = match entry.content {
                     Some(raw) => as_text(raw),
@@ -168,9 +185,9 @@ impl LineParser for TranscriptParser {
                 let Some(raw) = entry.attachment else {
                     return Ok(());
                 };
-                let name = serde_json::from_str::<Block>(raw.get())
+                let name = serde_json::from_str::<Typed>(raw.get())
                     .ok()
-                    .map(|b| b.kind.to_string())
+                    .map(|t| t.kind.to_string())
                     .filter(|k| !k.is_empty());
                 out.push(detail(
                     &entry,
@@ -187,20 +204,20 @@ impl LineParser for TranscriptParser {
     }
 }
 
-fn user_entry(entry: &Entry, out: &mut Vec<Record>) -> Result<(), String> {
-    let Some(content) = entry.message.as_ref().and_then(|m| m.content) else {
-        return Ok(());
+fn user_entry(entry: &mut Entry, out: &mut Vec<Record>) {
+    let Some(content) = entry.message.as_mut().and_then(|m| m.content.take()) else {
+        return;
     };
-    let blocks = match blocks_of(content)? {
+    let mut blocks = match content {
         Content::Text(text) => {
             classify_user_text(entry, text, out);
-            return Ok(());
+            return;
         }
         Content::Blocks(blocks) => blocks,
     };
     let has_tool_result = blocks.iter().any(|b| &*b.kind == "tool_result");
     let mut text = String::new();
-    for (i, block) in blocks.iter().enumerate() {
+    for (i, block) in blocks.iter_mut().enumerate() {
         let suffix = format!(":{i}");
         match &*block.kind {
             "text" => {
@@ -221,7 +238,7 @@ fn user_entry(entry: &Entry, out: &mut Vec<Record>) -> Result<(), String> {
                     text.push_str(t);
                 }
             }
-            "tool_result" => tool_result(entry, block, out)?,
+            "tool_result" => tool_result(entry, block, out),
             "image" => out.push(image(entry, &suffix, block)),
             _ => out.push(detail(
                 entry,
@@ -235,7 +252,6 @@ fn user_entry(entry: &Entry, out: &mut Vec<Record>) -> Result<(), String> {
     if !text.is_empty() {
         classify_user_text(entry, text, out);
     }
-    Ok(())
 }
 
 /// A prompt, or host text that only looks like one.
@@ -260,12 +276,12 @@ fn classify_user_text(entry: &Entry, text: String, out: &mut Vec<Record>) {
     out.push(detail(entry, "", kind, name.map(str::to_string), text));
 }
 
-fn tool_result(entry: &Entry, block: &Block, out: &mut Vec<Record>) -> Result<(), String> {
+fn tool_result(entry: &Entry, block: &mut Block, out: &mut Vec<Record>) {
     let id = block.tool_use_id.as_deref().unwrap_or_default().to_string();
     let mut body = String::new();
     let mut images = Vec::new();
-    if let Some(raw) = block.content {
-        match blocks_of(raw)? {
+    if let Some(content) = block.content.take() {
+        match content {
             Content::Text(t) => body = t,
             Content::Blocks(parts) => {
                 for (i, part) in parts.iter().enumerate() {
@@ -292,20 +308,21 @@ fn tool_result(entry: &Entry, block: &Block, out: &mut Vec<Record>) -> Result<()
         at: timestamp(entry),
     });
     out.extend(images);
-    Ok(())
 }
 
-fn assistant_entry(entry: &Entry, out: &mut Vec<Record>) -> Result<(), String> {
-    let Some(message) = &entry.message else {
-        return Ok(());
+fn assistant_entry(entry: &mut Entry, out: &mut Vec<Record>) {
+    let Some(mut message) = entry.message.take() else {
+        return;
     };
+    let content = message.content.take();
+    let entry = &*entry;
     let at = timestamp(entry);
     let synthetic = message.model.as_deref() == Some("<synthetic>");
     let message_id = match &message.id {
         Some(id) => id.to_string(),
         None => entry_id(entry, ""),
     };
-    let blocks = match message.content.map(blocks_of).transpose()? {
+    let blocks = match content {
         Some(Content::Blocks(b)) => b,
         Some(Content::Text(t)) => vec![Block::text(t)],
         None => Vec::new(),
@@ -394,23 +411,66 @@ fn assistant_entry(entry: &Entry, out: &mut Vec<Record>) -> Result<(), String> {
             at,
         });
     }
-    Ok(())
 }
 
+/// Message and tool result content: text or a list of blocks. It holds the tool output, the
+/// bulk of a transcript, so it is decoded in the same pass as the line rather than kept raw
+/// and read again. Any other JSON value becomes its JSON text.
 enum Content<'a> {
     Text(String),
     Blocks(Vec<Block<'a>>),
 }
 
-/// Message content is either a string or a list of blocks.
-fn blocks_of(raw: &RawValue) -> Result<Content<'_>, String> {
-    let json = raw.get();
-    if json.starts_with('[') {
-        serde_json::from_str(json)
-            .map(Content::Blocks)
-            .map_err(|e| format!("unreadable content blocks: {e}"))
-    } else {
-        Ok(Content::Text(as_text(raw)))
+impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(ContentVisitor(PhantomData))
+    }
+}
+
+struct ContentVisitor<'a>(PhantomData<Block<'a>>);
+
+impl<'de: 'a, 'a> Visitor<'de> for ContentVisitor<'a> {
+    type Value = Content<'a>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("text or a list of content blocks")
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+        Ok(Content::Text(text.to_string()))
+    }
+
+    fn visit_string<E: de::Error>(self, text: String) -> Result<Self::Value, E> {
+        Ok(Content::Text(text))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut blocks = Vec::new();
+        while let Some(block) = seq.next_element()? {
+            blocks.push(block);
+        }
+        Ok(Content::Blocks(blocks))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        let value = Value::deserialize(de::value::MapAccessDeserializer::new(map))?;
+        Ok(Content::Text(value.to_string()))
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(Content::Text(v.to_string()))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(Content::Text(v.to_string()))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(Content::Text(v.to_string()))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+        Ok(Content::Text(Value::from(v).to_string()))
     }
 }
 

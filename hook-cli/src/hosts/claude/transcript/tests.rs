@@ -180,3 +180,32 @@ fn every_line_of_the_sample_transcripts_parses() {
     }
     assert_eq!(prompts, 6, "five prompts before /clear and one after");
 }
+
+#[test]
+fn an_attachment_keeps_its_type_and_its_json_whatever_its_content() {
+    let attachment = r##"{"type":"hook_additional_context","content":["# Memory","more"],"hookName":"SessionStart"}"##;
+    let r = parse(&format!(
+        r#"{{"type":"attachment","uuid":"a1","attachment":{attachment}}}"#
+    ));
+    let [Record::Detail {
+        kind, name, body, ..
+    }] = &r[..]
+    else {
+        panic!("{r:?}");
+    };
+    assert_eq!(*kind, DetailKind::Attachment);
+    assert_eq!(name.as_deref(), Some("hook_additional_context"));
+    assert_eq!(body, attachment);
+}
+
+#[test]
+fn content_that_is_neither_text_nor_blocks_is_kept_as_its_json() {
+    let r = parse(
+        r#"{"type":"user","uuid":"u9","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t9","content":{"files":["a.rs"],"count":1}}]}}"#,
+    );
+    let [Record::Detail { kind, body, .. }] = &r[..] else {
+        panic!("{r:?}");
+    };
+    assert_eq!(*kind, DetailKind::ToolResult);
+    assert_eq!(body, r#"{"files":["a.rs"],"count":1}"#);
+}
