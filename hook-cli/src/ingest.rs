@@ -171,8 +171,17 @@ pub fn ingest(
             let parsing = scope.spawn(move || -> io::Result<()> {
                 while let Some(chunk) = lines.next_chunk()? {
                     if send.send(chunk).is_err() {
-                        break;
+                        return Ok(());
                     }
+                }
+                // The last turn's one-liner, made here while the writer catches up rather
+                // than by the writer from what it stored (a later prompt redoes it).
+                if let Some(text) = lines.turn.summary() {
+                    let records = vec![Record::Summary { text }];
+                    let _ = send.send(Chunk {
+                        records,
+                        ..Chunk::default()
+                    });
                 }
                 Ok(())
             });
@@ -328,8 +337,7 @@ impl TurnSoFar {
     fn follow(&mut self, record: &Record) -> Option<String> {
         match record {
             Record::Prompt { key, text, .. } if self.prompt_key.as_ref() != Some(key) => {
-                let summary = (self.prompt_key.is_some())
-                    .then(|| summary::of_messages(&self.messages, summary::MAX_CHARS));
+                let summary = self.summary();
                 self.prompt_key = Some(key.clone());
                 self.messages.clear();
                 self.keys.clear();
@@ -344,6 +352,13 @@ impl TurnSoFar {
             }
             _ => None,
         }
+    }
+
+    /// The one-liner of the turn so far, when its prompt was read.
+    fn summary(&self) -> Option<String> {
+        self.prompt_key
+            .is_some()
+            .then(|| summary::of_messages(&self.messages, summary::MAX_CHARS))
     }
 }
 
