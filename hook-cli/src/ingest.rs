@@ -140,7 +140,6 @@ pub fn ingest(
         offset: cursor.offset,
         shown: &shown,
         parser,
-        turn: TurnSoFar::default(),
         line: Vec::new(),
         parsed: Vec::new(),
     };
@@ -159,31 +158,43 @@ pub fn ingest(
         report.records += chunk.records.len() as u64;
         Ok(())
     };
+    let mut turn = TurnSoFar::default();
     if unread < PARSE_APART_FROM {
-        while let Some(chunk) = lines.next_chunk().map_err(io_err)? {
+        while let Some(mut chunk) = lines.next_chunk().map_err(io_err)? {
+            turn.summarise(&mut chunk);
             store_chunk(chunk)?;
         }
     } else {
-        // A backlog (import, a first hook on a long session): parse on a second thread while
-        // this one writes; chunks arrive in file order, so the result is the same.
+        // A backlog (import, a first hook on a long session): one thread parses, a second
+        // summarises the turns it completes, and this one writes. Chunks pass in file order,
+        // so the result is the same as on one thread.
         std::thread::scope(|scope| -> Result<(), IngestError> {
+            let (send_parsed, parsed) = mpsc::sync_channel::<Chunk>(CHUNKS_IN_FLIGHT);
             let (send, receive) = mpsc::sync_channel(CHUNKS_IN_FLIGHT);
             let parsing = scope.spawn(move || -> io::Result<()> {
                 while let Some(chunk) = lines.next_chunk()? {
+                    if send_parsed.send(chunk).is_err() {
+                        break;
+                    }
+                }
+                Ok(())
+            });
+            scope.spawn(move || {
+                for mut chunk in parsed {
+                    turn.summarise(&mut chunk);
                     if send.send(chunk).is_err() {
-                        return Ok(());
+                        return;
                     }
                 }
                 // The last turn's one-liner, made here while the writer catches up rather
                 // than by the writer from what it stored (a later prompt redoes it).
-                if let Some(text) = lines.turn.summary() {
+                if let Some(text) = turn.summary() {
                     let records = vec![Record::Summary { text }];
                     let _ = send.send(Chunk {
                         records,
                         ..Chunk::default()
                     });
                 }
-                Ok(())
             });
             for chunk in receive {
                 store_chunk(chunk)?;
@@ -318,7 +329,6 @@ struct Lines<'a, R> {
     offset: u64,
     shown: &'a str,
     parser: &'a mut dyn LineParser,
-    turn: TurnSoFar,
     /// Buffers kept from line to line and chunk to chunk.
     line: Vec<u8>,
     parsed: Vec<Record>,
@@ -351,6 +361,19 @@ impl TurnSoFar {
                 None
             }
             _ => None,
+        }
+    }
+
+    /// Puts the one-liner of each turn `chunk` completes just before the prompt that
+    /// completes it.
+    fn summarise(&mut self, chunk: &mut Chunk) {
+        let records = std::mem::take(&mut chunk.records);
+        chunk.records.reserve(records.len());
+        for record in records {
+            if let Some(text) = self.follow(&record) {
+                chunk.records.push(Record::Summary { text });
+            }
+            chunk.records.push(record);
         }
     }
 
@@ -411,9 +434,6 @@ impl<R: BufRead> Lines<'_, R> {
                 if let Some(at) = record.at() {
                     widen(&mut chunk.earliest, Some(at), |new, old| new < old);
                     widen(&mut chunk.latest, Some(at), |new, old| new > old);
-                }
-                if let Some(text) = self.turn.follow(&record) {
-                    chunk.push(Record::Summary { text });
                 }
                 chunk.push(record);
             }
