@@ -146,11 +146,12 @@ impl Store {
         self.conn
             .set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
         // WAL lets the app read while hooks write; NORMAL sync is durable across
-        // process crashes, which is the failure hooks actually meet. Foreign keys stay
-        // unenforced (SQLite's default): the writer alone links rows, and the checks would
-        // double the lookups of every insert.
+        // process crashes, which is the failure hooks actually meet. Foreign keys are not
+        // enforced: the writer alone links rows, and the checks would double the lookups of
+        // every insert. SQLite leaves them off, but the bundled build turns them on.
         self.conn.execute_batch(
-            "PRAGMA journal_mode = WAL;
+            "PRAGMA foreign_keys = OFF;
+             PRAGMA journal_mode = WAL;
              PRAGMA synchronous = NORMAL;
              PRAGMA wal_autocheckpoint = 0;
              -- Bulk ingest must not spill half-built pages; pages are allocated only as used.

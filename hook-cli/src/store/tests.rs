@@ -293,3 +293,14 @@ fn the_background_checkpointer_copies_commits_into_the_database_file() {
     let session = store.session("s1").unwrap();
     assert_eq!(store.turns(&session).unwrap()[0].messages[0].text, marker);
 }
+
+#[test]
+fn foreign_keys_are_not_checked_on_insert() {
+    // The bundled SQLite turns them on by default; every insert would look up its parents.
+    let (_dir, _home, store) = temp_store();
+    let enforced: bool = store
+        .conn
+        .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
+        .unwrap();
+    assert!(!enforced);
+}
