@@ -168,6 +168,9 @@ const MIGRATIONS: &[&str] = &[
     // 4: the model a session started with, as the host named it (it alone tells 1M-context
     // variants apart; `model` keeps what the transcript says).
     "ALTER TABLE sessions ADD COLUMN start_model TEXT;",
+    // 5: sessions by the host's id alone. Hooks, verbs and the app name a session by it; the
+    // (host, session_id) index cannot serve that, so each lookup scanned every session.
+    "CREATE INDEX sessions_by_session_id ON sessions (session_id);",
 ];
 
 /// The schema version this build writes.

@@ -304,3 +304,19 @@ fn foreign_keys_are_not_checked_on_insert() {
         .unwrap();
     assert!(!enforced);
 }
+
+#[test]
+fn a_session_is_found_by_its_id_through_an_index() {
+    // Hooks, verbs and the app look sessions up by the host's id; a scan would make every
+    // hook call slower as sessions accumulate.
+    let (_dir, _home, store) = temp_store();
+    let plan: String = store
+        .conn
+        .query_row(
+            "EXPLAIN QUERY PLAN SELECT id FROM sessions WHERE session_id = 'x'",
+            [],
+            |r| r.get(3),
+        )
+        .unwrap();
+    assert!(plan.starts_with("SEARCH"), "{plan}");
+}
