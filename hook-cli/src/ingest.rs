@@ -283,8 +283,6 @@ struct Chunk {
     problems: Vec<String>,
     earliest: Option<String>,
     latest: Option<String>,
-    /// Where the last usage record sits in `records`.
-    last_call: Option<usize>,
 }
 
 impl Chunk {
@@ -301,7 +299,11 @@ impl Chunk {
             ..
         } = &record
         {
-            let last = self.last_call.and_then(|i| self.records.get_mut(i));
+            let last = self
+                .records
+                .iter_mut()
+                .rev()
+                .find(|r| matches!(r, Record::ApiCall { .. }));
             if let Some(Record::ApiCall {
                 message_id: last_id,
                 model: last_model,
@@ -316,7 +318,6 @@ impl Chunk {
                     return;
                 }
             }
-            self.last_call = Some(self.records.len());
         }
         self.records.push(record);
     }
