@@ -82,10 +82,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut pending = found.iter().peekable();
     std::thread::scope(|scope| -> anyhow::Result<()> {
         let mut copier = Checkpointer::spawn(scope, Store::open(&home)?);
-        for batch in 1.. {
-            if pending.peek().is_none() {
-                break;
-            }
+        let mut batches = 0;
+        while pending.peek().is_some() {
+            batches += 1;
             // Many small transcripts per transaction: each commit rewrites the pages it
             // shares with the last one (index roots, the growing end of every table).
             let w = store.write()?;
@@ -104,7 +103,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             // The WAL is copied into the database in the background while the next batch
             // is written, and emptied every few batches once the copy caught up: its pages
             // are reused while still cached, and it is not left for the end to copy.
-            if batch % BATCHES_PER_WAL == 0 {
+            if batches % BATCHES_PER_WAL == 0 {
                 copier.wait()?;
                 store.checkpoint()?;
             } else {
