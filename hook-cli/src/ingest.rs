@@ -156,6 +156,12 @@ pub fn ingest(
             w.apply(session, &mut cursor.turn, record)?;
         }
         report.records += chunk.records.len() as u64;
+        // A chunk ends on a line boundary: with the cursor saved, what is stored is whole.
+        if w.commit_due(chunk.bytes) {
+            w.save_cursor(&shown, session.id, &cursor)?;
+            w.touch_session(session.id, earliest.as_deref(), latest.as_deref())?;
+            w.commit_and_continue()?;
+        }
         Ok(())
     };
     let mut turn = TurnSoFar::default();
@@ -551,5 +557,62 @@ mod tests {
             [("m1", 40), ("m2", 1), ("m1", 99), ("m1", 7)].map(|(m, o)| (m.to_string(), o))
         );
         assert_eq!(chunk.records[1], tool);
+    }
+
+    /// Every turn of a stored session in full, as a reader sees it.
+    fn memory(store: &crate::store::Store, session: &str) -> Vec<serde_json::Value> {
+        let session = store.session(session).unwrap();
+        let turns = store.turns(&session).unwrap();
+        let full = turns.iter().map(|t| store.turn_detail(&t.code).unwrap());
+        full.map(|d| serde_json::to_value(d).unwrap()).collect()
+    }
+
+    #[test]
+    fn a_backlog_commits_partway_and_a_writer_stopped_after_that_loses_nothing() {
+        use crate::home::Home;
+        use crate::model::Host;
+        use crate::store::Store;
+        let dir = tempfile::tempdir().unwrap();
+        let transcript = dir.path().join("s1.jsonl");
+        let user = |uuid: &str, content: serde_json::Value| {
+            serde_json::json!({"type": "user", "uuid": uuid, "cwd": "/p",
+                "message": {"role": "user", "content": content}})
+            .to_string()
+                + "\n"
+        };
+        // A turn with more tool output than one transaction holds, then a second turn.
+        let mut text = user("u1", "read them all".into());
+        for i in 0..12 {
+            let output = format!("{i}").repeat(1 << 20);
+            let result = [serde_json::json!({"type": "tool_result",
+                "tool_use_id": format!("t{i}"), "content": output})];
+            text += &user(&format!("r{i}"), result.into());
+        }
+        text += &user("u2", "and now?".into());
+        std::fs::write(&transcript, &text).unwrap();
+        let capture = |store: &mut Store, commit: bool| {
+            let w = store.write().unwrap();
+            crate::capture::ingest_transcript(&w, Host::Claude, "s1", &transcript).unwrap();
+            if commit {
+                w.commit().unwrap();
+            }
+        };
+
+        let mut store = Store::open(&Home::at(dir.path().join("stopped"))).unwrap();
+        // The writer is dropped uncommitted, as if its process were killed at the end.
+        capture(&mut store, false);
+        let kept = memory(&store, "s1");
+        let details = kept[0]["details"].as_array().unwrap().len();
+        assert_eq!(kept.len(), 1, "only the first turn was committed");
+        assert!((1..12).contains(&details), "{details} tool results kept");
+        // The next call goes on from the stored cursor to the same memory as one whole read.
+        capture(&mut store, true);
+        let mut whole = Store::open(&Home::at(dir.path().join("whole"))).unwrap();
+        capture(&mut whole, true);
+        assert_eq!(memory(&store, "s1"), memory(&whole, "s1"));
+        assert_eq!(
+            memory(&store, "s1")[0]["details"].as_array().unwrap().len(),
+            12
+        );
     }
 }

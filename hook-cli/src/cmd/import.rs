@@ -9,7 +9,7 @@ use throughline::config::{self, Capture};
 use throughline::home::Home;
 use throughline::hosts;
 use throughline::model::Host;
-use throughline::store::{Checkpointer, Store};
+use throughline::store::Store;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -26,12 +26,6 @@ pub struct Args {
     #[arg(long)]
     json: bool,
 }
-
-/// Transcript bytes read per write transaction: large enough to amortise a commit, small
-/// enough that a hook waiting for the write lock is never kept past its busy timeout.
-const BATCH_BYTES: u64 = 32 << 20;
-/// Batches written between two emptyings of the WAL (see the import loop).
-const BATCHES_PER_WAL: u64 = 4;
 
 #[derive(Serialize, Default)]
 struct Imported {
@@ -79,40 +73,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         left_alone: left_alone.len() as u64,
         ..Imported::default()
     };
-    let mut pending = found.iter().peekable();
-    std::thread::scope(|scope| -> anyhow::Result<()> {
-        let mut copier = Checkpointer::spawn(scope, Store::open(&home)?);
-        let mut batches = 0;
-        while pending.peek().is_some() {
-            batches += 1;
-            // Many small transcripts per transaction: each commit rewrites the pages it
-            // shares with the last one (index roots, the growing end of every table).
-            let w = store.write()?;
-            let mut bytes = 0;
-            while let Some(t) = pending.next_if(|_| bytes < BATCH_BYTES) {
-                bar.set_message(t.session_id.chars().take(8).collect::<String>());
-                let report = capture::ingest_transcript(&w, host, &t.session_id, &t.path)?;
-                bytes += report.bytes;
-                done.transcripts += 1;
-                done.bytes_read += report.bytes;
-                done.records += report.records;
-                done.problems.extend(report.problems);
-                bar.inc(t.bytes);
-            }
-            w.commit()?;
-            // The WAL is copied into the database in the background while the next batch
-            // is written, and emptied every few batches once the copy caught up: its pages
-            // are reused while still cached, and it is not left for the end to copy.
-            if batches % BATCHES_PER_WAL == 0 {
-                copier.wait()?;
-                store.checkpoint()?;
-            } else {
-                copier.nudge()?;
-            }
-        }
-        copier.wait()?;
-        Ok(())
-    })?;
+    // One writer for the whole backfill: it commits every few dozen MiB of transcript
+    // (`Writer::commit_due`), many small transcripts or part of a large one at a time, and
+    // each commit is copied into the database while the next is written.
+    store.copy_in_background()?;
+    let w = store.write()?;
+    for t in &found {
+        bar.set_message(t.session_id.chars().take(8).collect::<String>());
+        let report = capture::ingest_transcript(&w, host, &t.session_id, &t.path)?;
+        done.transcripts += 1;
+        done.bytes_read += report.bytes;
+        done.records += report.records;
+        done.problems.extend(report.problems);
+        bar.inc(t.bytes);
+    }
+    w.commit()?;
     bar.finish_and_clear();
     // Index in bulk now, so the first search does not pay for the whole backfill.
     if !args.no_index {

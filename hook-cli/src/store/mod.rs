@@ -8,6 +8,7 @@ mod schema;
 mod search;
 mod write;
 
+use std::cell::Cell;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -72,10 +73,15 @@ pub struct Store {
     conn: Connection,
     path: PathBuf,
     writable: bool,
+    /// Copies the WAL in the background while a bulk writer goes on (see
+    /// [`Store::copy_in_background`]).
+    copier: Option<Checkpointer>,
 }
 
 impl Drop for Store {
     fn drop(&mut self) {
+        // Joined first: its last copy leaves less for the one below.
+        drop(self.copier.take());
         if self.writable && self.wal_bytes() > WAL_LIMIT {
             let _ = self.checkpoint();
         }
@@ -103,6 +109,7 @@ impl Store {
             conn,
             path,
             writable: true,
+            copier: None,
         };
         store.configure()?;
         schema::migrate(&mut store.conn, &store.path)?;
@@ -129,6 +136,7 @@ impl Store {
             conn,
             path,
             writable: false,
+            copier: None,
         })
     }
 
@@ -162,20 +170,22 @@ impl Store {
         Ok(())
     }
 
-    /// Moves everything in the WAL into the database and empties it. Never waits: with a
-    /// reader in the way (the app) it is left for a later call.
+    /// Moves everything in the WAL into the database and empties it. Never waits for another
+    /// connection: with a reader in the way (the app) it is left for a later call.
     pub fn checkpoint(&self) -> Result<()> {
-        self.checkpoint_as("PRAGMA wal_checkpoint(TRUNCATE)")
+        if let Some(copier) = &self.copier {
+            copier.wait()?;
+        }
+        checkpoint_as(&self.conn, EMPTY_WAL)
     }
 
-    fn checkpoint_as(&self, pragma: &str) -> Result<()> {
-        self.conn.busy_timeout(Duration::ZERO)?;
-        let done = self.conn.query_row(pragma, [], |_| Ok(()));
-        self.conn.busy_timeout(BUSY_TIMEOUT)?;
-        match done {
-            Err(e) if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy) => Ok(()),
-            other => Ok(other?),
+    /// For a bulk writer (`import`): from now on each commit is copied from the WAL into the
+    /// database on a thread and connection of their own, while writing goes on.
+    pub fn copy_in_background(&mut self) -> Result<()> {
+        if self.copier.is_none() {
+            self.copier = Some(Checkpointer::spawn(&self.path)?);
         }
+        Ok(())
     }
 
     fn wal_bytes(&self) -> u64 {
@@ -197,61 +207,112 @@ impl Store {
             &self.conn,
             rusqlite::TransactionBehavior::Immediate,
         )?;
-        Ok(Writer::new(&self.conn, tx))
+        Ok(Writer::new(&self.conn, tx, self.copier.as_ref()))
     }
 }
 
+/// Copies the whole WAL into the database and truncates it.
+const EMPTY_WAL: &str = "PRAGMA wal_checkpoint(TRUNCATE)";
+
+/// Runs `pragma` (a `wal_checkpoint`) without waiting: a busy database is left for later.
+fn checkpoint_as(conn: &Connection, pragma: &str) -> Result<()> {
+    conn.busy_timeout(Duration::ZERO)?;
+    let done = conn.query_row(pragma, [], |_| Ok(()));
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    match done {
+        Err(e) if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy) => Ok(()),
+        other => Ok(other?),
+    }
+}
+
+/// Commits between two emptyings of the WAL by a bulk writer (see [`Checkpointer::committed`]).
+const COMMITS_PER_WAL: u64 = 16;
+
 /// Copies the WAL into the database on a thread and connection of its own, so that a bulk
 /// writer goes on writing while the copy and its fsyncs run. The copy is PASSIVE: it takes
-/// no lock a writer needs, and it leaves the WAL in place for the writer's own
-/// [`Store::checkpoint`] to empty.
-pub struct Checkpointer {
-    ask: mpsc::SyncSender<()>,
+/// no lock a writer needs, and it leaves the WAL in place for the writer to empty.
+struct Checkpointer {
+    ask: Option<mpsc::SyncSender<()>>,
     done: mpsc::Receiver<Result<()>>,
-    running: bool,
+    thread: Option<thread::JoinHandle<()>>,
+    running: Cell<bool>,
+    commits: Cell<u64>,
 }
 
 impl Checkpointer {
-    /// Runs the copies on `store` (a second connection to the writer's database).
-    pub fn spawn<'scope>(scope: &'scope thread::Scope<'scope, '_>, store: Store) -> Checkpointer {
+    fn spawn(path: &Path) -> Result<Checkpointer> {
+        let sqlite = |source| StoreError::Sqlite {
+            path: path.to_path_buf(),
+            source,
+        };
+        let conn = Connection::open(path).map_err(sqlite)?;
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(sqlite)?;
         let (ask, asked) = mpsc::sync_channel::<()>(1);
         let (report, done) = mpsc::channel();
-        scope.spawn(move || {
+        let thread = thread::spawn(move || {
             for () in asked {
-                let copied = store.checkpoint_as("PRAGMA wal_checkpoint(PASSIVE)");
+                let copied = checkpoint_as(&conn, "PRAGMA wal_checkpoint(PASSIVE)");
                 if report.send(copied).is_err() {
                     break;
                 }
             }
         });
-        Checkpointer {
-            ask,
+        Ok(Checkpointer {
+            ask: Some(ask),
             done,
-            running: false,
+            thread: Some(thread),
+            running: Cell::new(false),
+            commits: Cell::new(0),
+        })
+    }
+
+    /// Called by the writer after each commit, with the writer's connection. The commit is
+    /// copied in the background while the next transaction is written; every few commits the
+    /// writer waits for the copy and empties the WAL, so its pages are reused while still
+    /// cached and no copy is left for the end.
+    fn committed(&self, writer: &Connection) -> Result<()> {
+        let commits = self.commits.get() + 1;
+        self.commits.set(commits);
+        if commits.is_multiple_of(COMMITS_PER_WAL) {
+            self.wait()?;
+            checkpoint_as(writer, EMPTY_WAL)
+        } else {
+            self.nudge()
         }
     }
 
     /// Starts copying what is committed now, unless a copy is still running (the next
     /// call takes it from there).
-    pub fn nudge(&mut self) -> Result<()> {
-        if self.running {
+    fn nudge(&self) -> Result<()> {
+        if self.running.get() {
             match self.done.try_recv() {
                 Ok(copied) => copied?,
                 Err(mpsc::TryRecvError::Empty) => return Ok(()),
                 Err(mpsc::TryRecvError::Disconnected) => return Err(StoreError::Checkpointer),
             }
         }
-        self.ask.send(()).map_err(|_| StoreError::Checkpointer)?;
-        self.running = true;
+        let ask = self.ask.as_ref().ok_or(StoreError::Checkpointer)?;
+        ask.send(()).map_err(|_| StoreError::Checkpointer)?;
+        self.running.set(true);
         Ok(())
     }
 
     /// Waits for the copy that is running, if any.
-    pub fn wait(&mut self) -> Result<()> {
-        if std::mem::take(&mut self.running) {
+    fn wait(&self) -> Result<()> {
+        if self.running.replace(false) {
             self.done.recv().map_err(|_| StoreError::Checkpointer)??;
         }
         Ok(())
+    }
+}
+
+impl Drop for Checkpointer {
+    fn drop(&mut self) {
+        // Closing the channel ends the thread once its copy is done.
+        drop(self.ask.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 use std::os::unix::fs::PermissionsExt;
 
+use super::write::COMMIT_EVERY;
 use super::*;
 use crate::ingest::Record;
 use crate::model::{DetailKind, Host};
@@ -260,38 +261,85 @@ fn live_sessions_are_the_unended_ones_active_since_the_cutoff() {
     assert_eq!(live, ["recent", "older"]);
 }
 
+fn prompt(key: &str, text: &str) -> Record {
+    Record::Prompt {
+        key: key.into(),
+        text: text.into(),
+        at: None,
+    }
+}
+
+fn prompts_of(home: &Home, session: &str) -> Vec<String> {
+    let store = Store::open_read_only(home).unwrap();
+    let session = store.session(session).unwrap();
+    let turns = store.turns(&session).unwrap();
+    turns.iter().map(|t| t.messages[0].text.clone()).collect()
+}
+
 #[test]
-fn the_background_checkpointer_copies_commits_into_the_database_file() {
+fn a_bulk_writer_has_its_commits_copied_into_the_database_file_in_the_background() {
     let (_dir, home, mut store) = temp_store();
     let marker = "a-line-only-the-wal-holds-until-a-checkpoint";
-    let w = store.write().unwrap();
-    let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
-    let prompt = Record::Prompt {
-        key: "u:1".into(),
-        text: marker.into(),
-        at: None,
-    };
-    w.apply(&mut s, &mut None, &prompt).unwrap();
-    w.commit().unwrap();
     let in_database_file = || {
         let bytes = fs::read(home.db_path()).unwrap();
         bytes.windows(marker.len()).any(|w| w == marker.as_bytes())
     };
-    assert!(!in_database_file(), "hooks leave commits in the WAL");
-    thread::scope(|scope| {
-        let mut copier = Checkpointer::spawn(scope, Store::open(&home).unwrap());
-        copier.nudge().unwrap();
-        copier.wait().unwrap();
-        // Nothing is running now: waiting again returns at once.
-        copier.wait().unwrap();
-    });
+    let write_marker = |store: &mut Store, key: &str| {
+        let w = store.write().unwrap();
+        let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
+        w.apply(&mut s, &mut None, &prompt(key, marker)).unwrap();
+        w.commit().unwrap();
+    };
+    write_marker(&mut store, "u:1");
+    assert!(!in_database_file(), "a hook's commit stays in the WAL");
+    store.copy_in_background().unwrap();
+    write_marker(&mut store, "u:2");
+    // Dropping the store waits for the copy that commit started.
+    drop(store);
     assert!(in_database_file());
-    // The copy is passive: the WAL stays for the writer to empty, and the row reads back.
-    assert!(store.wal_bytes() > 0);
-    store.checkpoint().unwrap();
-    assert_eq!(store.wal_bytes(), 0);
+    // The copy is passive: the WAL stays for the writer to empty, and the rows read back.
+    let wal = fs::metadata(format!("{}-wal", home.db_path().display())).unwrap();
+    assert!(wal.len() > 0);
+    assert_eq!(prompts_of(&home, "s1"), [marker, marker]);
+}
+
+#[test]
+fn a_writer_that_commits_partway_keeps_what_it_committed() {
+    let (_dir, home, mut store) = temp_store();
+    store.copy_in_background().unwrap();
+    let w = store.write().unwrap();
+    let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
+    let mut turn = None;
+    w.apply(&mut s, &mut turn, &prompt("u:1", "first")).unwrap();
+    assert!(!w.commit_due(1 << 20));
+    assert!(w.commit_due(COMMIT_EVERY));
+    w.commit_and_continue().unwrap();
+    assert!(
+        !w.commit_due(1 << 20),
+        "the count starts again after a commit"
+    );
+    // A reader sees the committed part while the writer goes on.
+    assert_eq!(prompts_of(&home, "s1"), ["first"]);
+    w.apply(&mut s, &mut turn, &prompt("u:2", "second"))
+        .unwrap();
+    w.commit_and_continue().unwrap();
+    w.apply(&mut s, &mut turn, &prompt("u:3", "never committed"))
+        .unwrap();
+    drop(w);
+    assert_eq!(prompts_of(&home, "s1"), ["first", "second"]);
+    // Turn numbers went on across the commits, and start again from what is stored.
+    let w = store.write().unwrap();
+    w.apply(&mut s, &mut turn, &prompt("u:4", "fourth"))
+        .unwrap();
+    w.commit().unwrap();
     let session = store.session("s1").unwrap();
-    assert_eq!(store.turns(&session).unwrap()[0].messages[0].text, marker);
+    let seqs: Vec<u32> = store
+        .turns(&session)
+        .unwrap()
+        .iter()
+        .map(|t| t.seq)
+        .collect();
+    assert_eq!(seqs, [1, 2, 3]);
 }
 
 #[test]

@@ -1,11 +1,12 @@
 //! The write side: one transaction per hook call or imported transcript.
 
 use std::cell::{Cell, OnceCell, RefCell, RefMut};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rusqlite::{params, Connection, OptionalExtension, Statement, Transaction};
 use xxhash_rust::xxh3::xxh3_64;
 
-use super::Result;
+use super::{Checkpointer, Result};
 use crate::ingest::Record;
 use crate::model::{Host, Message, Role};
 use crate::project;
@@ -20,8 +21,9 @@ pub struct SessionRow {
     pub has_cwd: bool,
     /// The model stored on the session row: assistant lines repeat it, and most need no update.
     model: Option<String>,
-    /// Cached `max(seq) + 1` of the session's turns while one writer is open.
-    next_seq: Option<i64>,
+    /// Cached `max(seq) + 1` of the session's turns, valid in the transaction it was read in
+    /// (numbered by `TRANSACTIONS`): another writer may add turns between two.
+    next_seq: Option<(u64, i64)>,
 }
 
 /// Where reading of one transcript stopped.
@@ -39,9 +41,27 @@ pub struct Writer<'c> {
     hot: Hot<'c>,
     pub(super) tx: Transaction<'c>,
     conn: &'c Connection,
+    copier: Option<&'c Checkpointer>,
     /// The turn whose one-liner came with the records (see [`Record::Summary`]).
     summarized: Cell<Option<i64>>,
+    /// Transcript bytes stored since the last commit (see [`Writer::commit_due`]).
+    pending: Cell<u64>,
+    /// Which transaction of this process the writer is in (see [`SessionRow::next_seq`]).
+    transaction: Cell<u64>,
 }
+
+/// Numbers the write transactions of this process.
+static TRANSACTIONS: AtomicU64 = AtomicU64::new(0);
+
+fn next_transaction() -> u64 {
+    TRANSACTIONS.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Transcript bytes stored per transaction before [`Writer::commit_due`]: enough to amortise a
+/// commit, few enough that a long backlog (an import, a first hook on a long session) lets
+/// other hooks write in between, within their busy timeout, and that the WAL is copied while
+/// reading goes on.
+pub(super) const COMMIT_EVERY: u64 = 8 << 20;
 
 /// The statements run once per record, each prepared on first use and kept for the
 /// transaction: finding them in the statement cache (hashing and re-keying the SQL) cost
@@ -57,19 +77,57 @@ struct Hot<'c> {
 const PREAMBLE_KEY: &str = "preamble";
 
 impl<'c> Writer<'c> {
-    pub(super) fn new(conn: &'c Connection, tx: Transaction<'c>) -> Writer<'c> {
+    pub(super) fn new(
+        conn: &'c Connection,
+        tx: Transaction<'c>,
+        copier: Option<&'c Checkpointer>,
+    ) -> Writer<'c> {
         Writer {
             hot: Hot::default(),
             tx,
             conn,
+            copier,
             summarized: Default::default(),
+            pending: Cell::new(0),
+            transaction: Cell::new(next_transaction()),
         }
     }
 
     pub fn commit(self) -> Result<()> {
-        let Writer { hot, tx, .. } = self;
+        let Writer {
+            hot,
+            tx,
+            conn,
+            copier,
+            ..
+        } = self;
         drop(hot);
-        Ok(tx.commit()?)
+        tx.commit()?;
+        match copier {
+            Some(copier) => copier.committed(conn),
+            None => Ok(()),
+        }
+    }
+
+    /// Counts `bytes` of transcript as stored; true once a commit is due (every
+    /// [`COMMIT_EVERY`]). The caller commits at a point where what it stored is whole.
+    pub fn commit_due(&self, bytes: u64) -> bool {
+        self.pending.set(self.pending.get() + bytes);
+        self.pending.get() >= COMMIT_EVERY
+    }
+
+    /// Commits what was written and goes on in a new transaction on the same writer.
+    pub fn commit_and_continue(&self) -> Result<()> {
+        self.conn.execute_batch("COMMIT")?;
+        self.pending.set(0);
+        self.transaction.set(next_transaction());
+        if let Some(copier) = self.copier {
+            copier.committed(self.conn)?;
+        }
+        // Should this fail, the connection is left outside a transaction and `tx` has
+        // nothing to roll back; what was committed stays.
+        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        Ok(())
     }
 
     /// One of the [`Hot`] statements, prepared on first use.
@@ -463,7 +521,7 @@ impl<'c> Writer<'c> {
                 .optional()?;
             if let Some(id) = inserted {
                 if seq > 0 {
-                    session.next_seq = Some(seq + 1);
+                    session.next_seq = Some((self.transaction.get(), seq + 1));
                 }
                 return Ok(id);
             }
@@ -480,14 +538,17 @@ impl<'c> Writer<'c> {
 
     /// The seq the session's next turn gets; read once per write transaction.
     fn next_seq(&self, session: &mut SessionRow) -> Result<i64> {
-        if let Some(seq) = session.next_seq {
-            return Ok(seq);
+        let transaction = self.transaction.get();
+        if let Some((read_in, seq)) = session.next_seq {
+            if read_in == transaction {
+                return Ok(seq);
+            }
         }
         let seq = self
             .tx
             .prepare_cached("SELECT coalesce(max(seq), 0) + 1 FROM turns WHERE session = ?1")?
             .query_row([session.id], |r| r.get(0))?;
-        session.next_seq = Some(seq);
+        session.next_seq = Some((transaction, seq));
         Ok(seq)
     }
 }
