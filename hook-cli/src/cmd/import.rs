@@ -27,6 +27,17 @@ pub struct Args {
     json: bool,
 }
 
+/// glibc hands memory freed at the top of its heap back to the kernel past 128 KiB; the import's
+/// writer kept shrinking the heap and faulting it back in, a tenth of its time. What an import
+/// frees is kept for reuse instead: it is bounded by what the import holds at once.
+fn keep_freed_memory() {
+    #[cfg(target_env = "gnu")]
+    // SAFETY: mallopt only sets an allocator parameter; no other thread runs yet.
+    unsafe {
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 1 << 30);
+    }
+}
+
 #[derive(Serialize, Default)]
 struct Imported {
     transcripts: u64,
@@ -58,6 +69,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             config.capture_in(cwd.as_deref()) != Capture::Off
         }
     });
+    keep_freed_memory();
     let mut store = Store::open(&home)?;
     let total: u64 = found.iter().map(|t| t.bytes).sum();
     let bar = if args.json {
