@@ -14,7 +14,7 @@ use std::process::Stdio;
 use std::time::Instant;
 use support::claude::sh_quote;
 use support::model_server::Block;
-use support::throughline::{run_json as throughline_json, BIN};
+use support::throughline::{bin, run_json as throughline_json};
 use support::transcript;
 use support::{ClaudeEnv, ModelServer, Script, Step, Tmux};
 
@@ -55,7 +55,7 @@ fn a_real_session_is_captured_losslessly_and_replay_adds_nothing() {
     let server = ModelServer::start(Script::new());
     let store_home = tempfile::tempdir().expect("tempdir");
     let env = ClaudeEnv::builder(&server)
-        .hook_command(format!("{} hook claude", sh_quote(BIN)))
+        .hook_command(format!("{} hook claude", sh_quote(&bin())))
         .env("THROUGHLINE_HOME", store_home.path().to_string_lossy())
         .build();
 
@@ -346,7 +346,7 @@ fn a_real_session_is_captured_losslessly_and_replay_adds_nothing() {
     assert!(payloads.len() >= 20, "payloads: {}", payloads.len());
     for line in &payloads {
         let mut child = env
-            .command(BIN)
+            .command(bin())
             .args(["hook", "claude"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -1,12 +1,15 @@
 //! The hook binary against real Claude Code payloads and transcripts, and against bad input:
 //! whatever arrives, it exits 0, prints nothing, logs one line, and loses nothing stored.
 
+mod support;
+
 use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
+use support::throughline::bin;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/claude-2.1.197");
 const BEFORE_CLEAR: &str = "f839b538-b1ae-45df-beaa-8b044d1f240c";
@@ -36,7 +39,7 @@ impl Env {
     }
 
     fn throughline(&self, args: &[&str], stdin: &[u8]) -> Output {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_throughline"))
+        let mut child = Command::new(bin())
             .args(args)
             .env("THROUGHLINE_HOME", &self.home)
             .env_remove("THROUGHLINE_GUARD")
@@ -345,7 +348,7 @@ fn an_unknown_host_is_logged_not_fatal() {
 fn the_recursion_guard_captures_nothing() {
     let env = Env::new();
     env.append(BEFORE_CLEAR, &sample(BEFORE_CLEAR));
-    let out = Command::new(env!("CARGO_BIN_EXE_throughline"))
+    let out = Command::new(bin())
         .args(["hook", "claude"])
         .env("THROUGHLINE_HOME", &env.home)
         .env("THROUGHLINE_GUARD", "1")
@@ -471,7 +474,7 @@ fn concurrent_hooks_of_one_and_of_different_sessions_store_everything_once() {
     let env = Env::new();
     env.append(BEFORE_CLEAR, &sample(BEFORE_CLEAR));
     env.append(AFTER_CLEAR, &sample(AFTER_CLEAR));
-    let bin = env!("CARGO_BIN_EXE_throughline");
+    let bin = bin();
     let mut children = Vec::new();
     for i in 0..12 {
         let payload = env.payload(if i % 2 == 0 {
@@ -479,7 +482,7 @@ fn concurrent_hooks_of_one_and_of_different_sessions_store_everything_once() {
         } else {
             "31-Stop.json"
         });
-        let mut child = Command::new(bin)
+        let mut child = Command::new(&bin)
             .args(["hook", "claude"])
             .env("THROUGHLINE_HOME", &env.home)
             .stdin(Stdio::piped())
@@ -516,7 +519,7 @@ fn a_hook_killed_mid_write_loses_and_duplicates_nothing() {
     }
     env.append(BEFORE_CLEAR, user_line("u1", "after").as_bytes());
     for delay_ms in [5, 20, 60] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_throughline"))
+        let mut child = Command::new(bin())
             .args(["hook", "claude"])
             .env("THROUGHLINE_HOME", &env.home)
             .stdin(Stdio::piped())

@@ -7,8 +7,14 @@ use super::tmux::{Tmux, UI_TIMEOUT};
 use serde_json::Value;
 use std::process::Stdio;
 
-/// The binary under test.
-pub const BIN: &str = env!("CARGO_BIN_EXE_throughline");
+/// The binary under test: `THROUGHLINE_BIN` (the CLI as installed, see `scripts/test`), else
+/// the one cargo built for the tests.
+pub fn bin() -> String {
+    std::env::var("THROUGHLINE_BIN")
+        .ok()
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_throughline").to_string())
+}
 
 /// What marks our memory in a request; it opens every injection.
 pub const MEMORY_HEADING: &str = "# Throughline memory";
@@ -30,7 +36,7 @@ impl World {
         let server = ModelServer::start(script);
         let store = tempfile::tempdir().expect("tempdir");
         let mut builder = ClaudeEnv::builder(&server)
-            .hook_command(format!("{} hook claude", sh_quote(BIN)))
+            .hook_command(format!("{} hook claude", sh_quote(&bin())))
             .env("THROUGHLINE_HOME", store.path().to_string_lossy());
         for (k, v) in vars {
             builder = builder.env(*k, *v);
@@ -103,7 +109,7 @@ impl World {
 /// `throughline ARGS` in `env` (the hooks' THROUGHLINE_HOME); panics unless it succeeds.
 pub fn run(env: &ClaudeEnv, args: &[&str]) -> String {
     let out = env
-        .command(BIN)
+        .command(bin())
         .args(args)
         .stdin(Stdio::null())
         .output()
