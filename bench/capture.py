@@ -4,10 +4,11 @@ throughput, and store size per MB of transcript.
 
     bench/capture.py [--turns 100000] [--runs 300] [--keep]
 
-Builds the release binary, writes synthetic transcripts (bench/synth.py), imports them
-(timed: throughput), then times whole `throughline hook claude` processes per event kind,
-each preceded (untimed) by a realistic append to the session's transcript, interleaved
-with spawns of /bin/true so the ratio holds on a noisy machine. Peak memory is the
+Builds the CLI as installed (scripts/build-cli), writes synthetic transcripts
+(bench/synth.py), imports them (timed: throughput), then times whole `throughline hook
+claude` processes per event kind, each preceded (untimed) by a realistic append to the
+session's transcript, interleaved with spawns of /bin/true so the ratio holds on a noisy
+machine. Peak memory is the
 child's max RSS from wait4. Prints a Markdown report.
 """
 import argparse
@@ -20,7 +21,38 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, "target", "release", "throughline")
+BIN = None  # set by build_cli()
+
+
+def build_cli():
+    """Builds the CLI as it is installed (scripts/build-cli) and returns its path."""
+    out = subprocess.run([os.path.join(ROOT, "scripts", "build-cli")], check=True,
+                         stdout=subprocess.PIPE, text=True).stdout
+    return out.strip().splitlines()[-1]
+
+
+def synthetic_corpus(name, turns, output_bytes=None):
+    """A fresh bench/out/<name>: synthetic transcripts of `turns` turns, 100 a session
+    (bench/synth.py), and an empty home for the store. Returns (out, corpus, home, env)."""
+    out = os.path.join(ROOT, "bench", "out", name)
+    shutil.rmtree(out, ignore_errors=True)
+    corpus, home = os.path.join(out, "projects"), os.path.join(out, "home")
+    argv = [sys.executable, os.path.join(ROOT, "bench", "synth.py"), corpus,
+            "--sessions", str(max(1, turns // 100)), "--turns", "100"]
+    if output_bytes:
+        argv += ["--output-bytes", str(output_bytes)]
+    subprocess.run(argv, check=True)
+    env = dict(os.environ, THROUGHLINE_HOME=home)
+    env.pop("THROUGHLINE_GUARD", None)
+    return out, corpus, home, env
+
+
+def first_transcript(corpus):
+    """The first session of project 0: the one a benchmark keeps sending events for."""
+    project = os.path.join(corpus, "-bench-project-0")
+    return os.path.join(project, sorted(os.listdir(project))[0])
+
+
 FIXTURE = os.path.join(ROOT, "hook-cli", "tests", "fixtures", "claude-2.1.197", "hooks")
 
 
@@ -80,17 +112,10 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep bench/out for inspection")
     args = ap.parse_args()
 
-    subprocess.run(["cargo", "build", "--release", "-q", "-p", "throughline"], cwd=ROOT, check=True)
-    out = os.path.join(ROOT, "bench", "out", "capture")
-    shutil.rmtree(out, ignore_errors=True)
-    corpus, home = os.path.join(out, "projects"), os.path.join(out, "home")
-    sessions = max(1, args.turns // 100)
-    subprocess.run([sys.executable, os.path.join(ROOT, "bench", "synth.py"), corpus,
-                    "--sessions", str(sessions), "--turns", "100", "--output-bytes", "800"], check=True)
+    global BIN
+    BIN = build_cli()
+    out, corpus, home, env = synthetic_corpus("capture", args.turns, output_bytes=800)
     transcript_bytes = dir_bytes(corpus)
-
-    env = dict(os.environ, THROUGHLINE_HOME=home)
-    env.pop("THROUGHLINE_GUARD", None)
     # Ingest alone; the search index is built after, and timed apart.
     start = time.perf_counter()
     subprocess.run([BIN, "import", "--from", corpus, "--no-index", "--json"], env=env, check=True,
@@ -105,8 +130,7 @@ def main():
                                        capture_output=True).stdout)
 
     # One session of the big store keeps receiving events.
-    project = os.path.join(corpus, "-bench-project-0")
-    transcript = os.path.join(project, sorted(os.listdir(project))[0])
+    transcript = first_transcript(corpus)
     session_id = os.path.basename(transcript)[:-len(".jsonl")]
     payload_dir = os.path.join(out, "payloads")
     os.makedirs(payload_dir)

@@ -4,8 +4,8 @@ what /clear keeps.
 
     bench/handoff.py [--turns 100000] [--runs 300] [--keep] [--sizes]
 
-Latency: builds the release binary, writes synthetic transcripts (bench/synth.py) and
-imports them, then times whole `throughline hook claude` processes against that store:
+Latency: builds the CLI as installed (scripts/build-cli), writes synthetic transcripts
+(bench/synth.py) and imports them, then times whole `throughline hook claude` processes against that store:
 
 * SessionStart(source=clear) that links to the session a SessionEnd(reason=clear) with the
   same prompt id ended, and injects its memory, against SessionStart(source=startup) of a
@@ -33,8 +33,7 @@ import uuid
 import capture  # bench/capture.py: the same timed spawn
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
-BIN = os.path.join(TARGET, "release", "throughline")
+BIN = None  # set by latency(): the CLI as installed
 PROJECT = "/bench/project-0"
 
 
@@ -64,23 +63,17 @@ def cli(args, env):
 
 
 def latency(args):
-    subprocess.run(["cargo", "build", "--release", "-q", "-p", "throughline"], cwd=ROOT, check=True)
-    out = os.path.join(ROOT, "bench", "out", "handoff")
-    shutil.rmtree(out, ignore_errors=True)
-    corpus, home, scratch = (os.path.join(out, d) for d in ("projects", "home", "scratch"))
+    global BIN
+    BIN = capture.build_cli()
+    out, corpus, home, env = capture.synthetic_corpus("handoff", args.turns, output_bytes=800)
+    scratch = os.path.join(out, "scratch")
     os.makedirs(scratch)
-    subprocess.run([sys.executable, os.path.join(ROOT, "bench", "synth.py"), corpus,
-                    "--sessions", str(max(1, args.turns // 100)), "--turns", "100",
-                    "--output-bytes", "800"], check=True)
-    env = dict(os.environ, THROUGHLINE_HOME=home)
-    env.pop("THROUGHLINE_GUARD", None)
     subprocess.run([BIN, "import", "--from", corpus, "--json"], env=env, check=True,
                    stdout=subprocess.DEVNULL)
     status = json.loads(cli(["status", "--json"], env))
 
     # The session that is cleared (and handed over) again and again: 100 turns of project 0.
-    project_dir = os.path.join(corpus, "-bench-project-0")
-    transcript = os.path.join(project_dir, sorted(os.listdir(project_dir))[0])
+    transcript = capture.first_transcript(corpus)
     old = os.path.basename(transcript)[:-len(".jsonl")]
 
     rows = {k: [] for k in ("true", "clear", "startup", "take", "plain", "end")}

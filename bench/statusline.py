@@ -4,8 +4,8 @@ its cost is measured as a ratio to spawning /bin/true, against a large store.
 
     bench/statusline.py [--turns 100000] [--runs 500] [--keep]
 
-Builds the release binary, imports synthetic transcripts (bench/synth.py), then times whole
-`throughline statusline` processes fed the JSON Claude Code sends (with and without the
+Builds the CLI as installed (scripts/build-cli), imports synthetic transcripts
+(bench/synth.py), then times whole `throughline statusline` processes fed the JSON Claude Code sends (with and without the
 client's usage numbers, so the store's fallback is measured too), interleaved with spawns of
 /bin/true so the ratio holds on a noisy machine. Prints a Markdown report.
 """
@@ -19,9 +19,9 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, "target", "release", "throughline")
+BIN = None  # set by main(): the CLI as installed
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-from capture import spawn  # noqa: E402  (same process timing as the capture benchmark)
+from capture import build_cli, first_transcript, spawn, synthetic_corpus  # noqa: E402
 
 
 def main():
@@ -31,17 +31,12 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep bench/out for inspection")
     args = ap.parse_args()
 
-    subprocess.run(["cargo", "build", "--release", "-q", "-p", "throughline"], cwd=ROOT, check=True)
-    out = os.path.join(ROOT, "bench", "out", "statusline")
-    shutil.rmtree(out, ignore_errors=True)
-    corpus, home = os.path.join(out, "projects"), os.path.join(out, "home")
-    subprocess.run([sys.executable, os.path.join(ROOT, "bench", "synth.py"), corpus,
-                    "--sessions", str(max(1, args.turns // 100)), "--turns", "100"], check=True)
-    env = dict(os.environ, THROUGHLINE_HOME=home)
+    global BIN
+    BIN = build_cli()
+    out, corpus, home, env = synthetic_corpus("statusline", args.turns)
     subprocess.run([BIN, "import", "--from", corpus, "--json"], env=env, check=True,
                    stdout=subprocess.DEVNULL)
-    project = os.path.join(corpus, "-bench-project-0")
-    session_id = sorted(os.listdir(project))[0][:-len(".jsonl")]
+    session_id = os.path.basename(first_transcript(corpus))[:-len(".jsonl")]
 
     payloads = {}
     for name, used in (("client usage", 42), ("store fallback", None)):
