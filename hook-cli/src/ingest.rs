@@ -178,6 +178,7 @@ pub fn ingest(
             let (send_parsed, parsed) = mpsc::sync_channel::<Chunk>(CHUNKS_IN_FLIGHT);
             let (send, receive) = mpsc::sync_channel(CHUNKS_IN_FLIGHT);
             let parsing = scope.spawn(move || -> io::Result<()> {
+                yield_to_the_writer();
                 while let Some(chunk) = lines.next_chunk()? {
                     if send_parsed.send(chunk).is_err() {
                         break;
@@ -186,6 +187,7 @@ pub fn ingest(
                 Ok(())
             });
             scope.spawn(move || {
+                yield_to_the_writer();
                 for mut chunk in parsed {
                     turn.summarise(&mut chunk);
                     if send.send(chunk).is_err() {
@@ -214,6 +216,17 @@ pub fn ingest(
     w.save_cursor(&shown, session.id, &cursor)?;
     w.touch_session(session.id, earliest.as_deref(), latest.as_deref())?;
     Ok(report)
+}
+
+/// Lowers the calling thread's priority a little. The reading threads of a backlog yield to the
+/// writer, the bottleneck: with more threads than cores, it was preempted by the threads that
+/// feed it (98 MB transcript: 5% faster, in two alternated runs of 10 and 12).
+fn yield_to_the_writer() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: plain system calls; on Linux a thread id names that one thread.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 5);
+    }
 }
 
 /// A transcript opened where its reading stopped.
