@@ -506,20 +506,19 @@ impl<'c> Writer<'c> {
         };
         // The full code's prefixes, shortest first: a collision only lengthens the newer code.
         let full = turn_code(session.host, &session.session_id, key);
+        // `OR IGNORE` rather than `ON CONFLICT DO NOTHING ... RETURNING`: a statement that
+        // cannot abort needs no statement journal, and RETURNING buffers its rows in a
+        // temporary table; both cost more than the insert itself.
         let mut insert = self.tx.prepare_cached(
-            "INSERT INTO turns (session, seq, code, key, started_at) VALUES (?1, ?2, ?3, ?4, ?5)
-             ON CONFLICT DO NOTHING RETURNING id",
+            "INSERT OR IGNORE INTO turns (session, seq, code, key, started_at)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
         )?;
         let mut existing = self
             .tx
             .prepare_cached("SELECT id FROM turns WHERE session = ?1 AND key = ?2")?;
         for len in SHORT_CODE..=full.len() {
-            let inserted = insert
-                .query_row(params![session.id, seq, &full[..len], key, at], |r| {
-                    r.get(0)
-                })
-                .optional()?;
-            if let Some(id) = inserted {
+            if insert.execute(params![session.id, seq, &full[..len], key, at])? == 1 {
+                let id = self.conn.last_insert_rowid();
                 if seq > 0 {
                     session.next_seq = Some((self.transaction.get(), seq + 1));
                 }
