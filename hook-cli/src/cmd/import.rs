@@ -85,7 +85,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         left_alone: left_alone.len() as u64,
         ..Imported::default()
     };
-    // One writer for the whole backfill: it commits every few dozen MiB of transcript
+    // One writer for the whole backfill: it commits every 8 MiB of transcript
     // (`Writer::commit_due`), many small transcripts or part of a large one at a time, and
     // each commit is copied into the database while the next is written.
     store.copy_in_background()?;

@@ -1,4 +1,5 @@
-//! The write side: one transaction per hook call or imported transcript.
+//! The write side: one transaction per hook call, committed on the way through a long
+//! backlog (see [`Writer::commit_due`]).
 
 use std::cell::{Cell, OnceCell, RefCell, RefMut};
 use std::sync::atomic::{AtomicU64, Ordering};
