@@ -161,8 +161,7 @@ pub fn ingest(
         report.records += chunk.records.len() as u64;
         // A chunk ends on a line boundary: with the cursor saved, what is stored is whole.
         if w.commit_due(chunk.bytes) {
-            w.save_cursor(&shown, session.id, &cursor)?;
-            w.touch_session(session.id, earliest.as_deref(), latest.as_deref())?;
+            save_progress(w, &shown, session.id, &cursor, &earliest, &latest)?;
             w.commit_and_continue()?;
         }
         Ok(())
@@ -214,9 +213,23 @@ pub fn ingest(
                 .map_err(io_err)
         })?;
     }
-    w.save_cursor(&shown, session.id, &cursor)?;
-    w.touch_session(session.id, earliest.as_deref(), latest.as_deref())?;
+    save_progress(w, &shown, session.id, &cursor, &earliest, &latest)?;
     Ok(report)
+}
+
+/// Stores how far the transcript at `path` was read and the time span read so far: what a
+/// commit needs to be whole.
+fn save_progress(
+    w: &Writer,
+    path: &str,
+    session: i64,
+    cursor: &store::Cursor,
+    earliest: &Option<String>,
+    latest: &Option<String>,
+) -> Result<(), IngestError> {
+    w.save_cursor(path, session, cursor)?;
+    w.touch_session(session, earliest.as_deref(), latest.as_deref())?;
+    Ok(())
 }
 
 /// A transcript opened where its reading stopped.
