@@ -8,8 +8,7 @@ Builds the CLI as installed (scripts/build-cli), writes synthetic transcripts
 (bench/synth.py), imports them (timed: throughput), then times whole `throughline hook
 claude` processes per event kind, each preceded (untimed) by a realistic append to the
 session's transcript, interleaved with spawns of /bin/true so the ratio holds on a noisy
-machine. Peak memory is the
-child's max RSS from wait4. Prints a Markdown report.
+machine. Peak memory is the child's max RSS from wait4. Prints a Markdown report.
 """
 import argparse
 import json

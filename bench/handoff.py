@@ -5,7 +5,8 @@ what /clear keeps.
     bench/handoff.py [--turns 100000] [--runs 300] [--keep] [--sizes]
 
 Latency: builds the CLI as installed (scripts/build-cli), writes synthetic transcripts
-(bench/synth.py) and imports them, then times whole `throughline hook claude` processes against that store:
+(bench/synth.py) and imports them, then times whole `throughline hook claude` processes
+against that store:
 
 * SessionStart(source=clear) that links to the session a SessionEnd(reason=clear) with the
   same prompt id ended, and injects its memory, against SessionStart(source=startup) of a
