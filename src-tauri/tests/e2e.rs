@@ -28,6 +28,7 @@ use claude::{sh_quote, ClaudeEnv};
 use model_server::{ModelServer, Script, Step};
 use tmux::Tmux;
 
+use fantoccini::error::CmdError;
 use fantoccini::{ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use support::{capture, session_id, transcripts, SOON_AFTER};
@@ -217,34 +218,26 @@ async fn the_window_shows_live_sessions_and_settings() {
     // Its card appears with the session's start; its gauge moves as soon as the client writes
     // the answer's usage to the transcript, before any hook reads it. The client started on
     // the 1M-context model, which only its SessionStart payload names.
-    let card = client
-        .wait()
-        .for_element(Locator::XPath(&format!(
-            "//li[@data-session='{live}'][contains(., 'claude-opus-4-8')]"
-        )))
-        .await
-        .unwrap();
-    let text = card.text().await.unwrap();
+    let card = format!("//li[@data-session='{live}'][contains(., 'claude-opus-4-8')]");
+    let (text, gauge) = fresh(&client, Locator::XPath(&card), async |card| {
+        let gauge = card.find(Locator::Css("svg.gauge")).await?;
+        Ok((card.text().await?, gauge.attr("aria-label").await?))
+    })
+    .await;
     assert!(text.contains("/1M tokens of context"), "{text}");
-    let gauge = card.find(Locator::Css("svg.gauge")).await.unwrap();
-    assert!(gauge.attr("aria-label").await.unwrap().is_some());
+    assert!(gauge.is_some());
 
     // One-click handoff: the button offers it and the view shows it waiting.
-    let handoff = client
-        .find(Locator::XPath(&format!(
-            "//li[@data-session='{live}']//button[.='Hand off to a new chat']"
-        )))
-        .await
-        .unwrap();
-    handoff.click().await.unwrap();
-    let waiting = client
-        .wait()
-        .for_element(Locator::Css(&format!(
-            "li.session[data-session='{live}'] .handoff.waiting"
-        )))
-        .await
-        .unwrap();
-    let text = waiting.text().await.unwrap();
+    let handoff = format!("//li[@data-session='{live}']//button[.='Hand off to a new chat']");
+    fresh(&client, Locator::XPath(&handoff), async |button| {
+        button.click().await
+    })
+    .await;
+    let waiting = format!("li.session[data-session='{live}'] .handoff.waiting");
+    let text = fresh(&client, Locator::Css(&waiting), async |waiting| {
+        waiting.text().await
+    })
+    .await;
     assert!(text.contains("starts with this session's memory"), "{text}");
     screenshot(&shots, "sessions");
 
@@ -411,6 +404,22 @@ async fn installer_registers_the_bundled_cli(
     wait_for(client, ".installer .status.absent").await;
     let registration = registration_in(user_home);
     assert!(registration.hooks.is_empty(), "{registration:?}");
+}
+
+/// What `act` makes of the element `locator` finds once it is there, found afresh whenever the
+/// window redrew it in between: a session's card is redrawn each time its hooks write.
+async fn fresh<T>(
+    client: &fantoccini::Client,
+    locator: Locator<'_>,
+    act: impl AsyncFn(fantoccini::elements::Element) -> Result<T, CmdError>,
+) -> T {
+    loop {
+        let element = client.wait().for_element(locator).await.unwrap();
+        match act(element).await {
+            Err(error) if error.is_stale_element_reference() => continue,
+            done => return done.unwrap(),
+        }
+    }
 }
 
 async fn wait_for(client: &fantoccini::Client, css: &str) -> fantoccini::elements::Element {

@@ -20,3 +20,24 @@ export function svg(tag: string, attrs: Record<string, string>, ...children: Ele
   element.append(...children);
   return element;
 }
+
+/**
+ * Renders a list whose views are redrawn on every reread: an item whose data did not change keeps
+ * its element, so what the person did to it (an opened `<details>`, a button half-clicked) and
+ * any reference to it survive the redraw. Items no longer listed are forgotten.
+ */
+export function keptRows<T>(key: (item: T) => string, render: (item: T) => HTMLElement): (items: T[]) => HTMLElement[] {
+  let kept = new Map<string, { data: string; element: HTMLElement }>();
+  return (items) => {
+    const next = new Map<string, { data: string; element: HTMLElement }>();
+    const elements = items.map((item) => {
+      const data = JSON.stringify(item);
+      const previous = kept.get(key(item));
+      const row = previous?.data === data ? previous : { data, element: render(item) };
+      next.set(key(item), row);
+      return row.element;
+    });
+    kept = next;
+    return elements;
+  };
+}

@@ -38,6 +38,8 @@ describe("renderInjections", () => {
     expect(rows[0].querySelector("pre")!.textContent).toContain("## Throughline memory");
     expect(rows[1].querySelector("summary")!.textContent).toContain("handoff");
     expect(rows[1].querySelector(".facts")!.textContent).toContain("3 left out");
+    const single = renderInjections([injection({ verbatim: ["k3m9"] })], null).querySelector(".facts")!.textContent;
+    expect(single).toContain("1 turn verbatim");
   });
 
   it("explains an empty log and shows problems instead of rows", () => {
@@ -90,6 +92,32 @@ describe("mountInjections", () => {
     expect(ids()).toEqual(["4", "2"]);
     expect(into.querySelector<HTMLSelectElement>("#injection-project")!.value).toBe("/work/api");
     into.remove();
+  });
+
+  it("keeps an opened entry open, as the same element, while hooks keep writing", async () => {
+    let log = [injection({ id: 1 })];
+    mockIPC(
+      (cmd) => {
+        if (cmd === "injections") return log;
+      },
+      { shouldMockEvents: true },
+    );
+    const into = document.createElement("div");
+    mountInjections(into);
+    await settle();
+    const opened = into.querySelector<HTMLElement>("li.injection")!;
+    opened.querySelector("details")!.open = true;
+
+    await emit(LIVE_SESSIONS_EVENT, snapshot([]));
+    await settle();
+    log = [injection({ id: 2 }), ...log];
+    await emit(LIVE_SESSIONS_EVENT, snapshot([]));
+    await settle();
+    const rows = into.querySelectorAll<HTMLElement>("li.injection");
+    expect([...rows].map((row) => row.dataset.injection)).toEqual(["2", "1"]);
+    expect(rows[1]).toBe(opened);
+    expect(rows[1].querySelector("details")!.open).toBe(true);
+    expect(rows[0].querySelector("details")!.open).toBe(false);
   });
 
   it("turns a failure into advice", async () => {

@@ -119,6 +119,27 @@ describe("mountSessions", () => {
     expect(into.querySelector("svg.gauge text")!.textContent).toBe("64%");
   });
 
+  it("redraws only the cards whose session changed", async () => {
+    const quiet = meter({ session_id: "quiet" });
+    mockIPC(
+      (cmd) => {
+        if (cmd === "live_sessions") return snapshot([meter({ session_id: "busy" }), quiet]);
+      },
+      { shouldMockEvents: true },
+    );
+    const into = document.createElement("div");
+    mountSessions(into);
+    await settle();
+    const card = (id: string) => into.querySelector<HTMLElement>(`li.session[data-session='${id}']`)!;
+    const [busy, unchanged] = [card("busy"), card("quiet")];
+
+    await emit(LIVE_SESSIONS_EVENT, snapshot([meter({ session_id: "busy", turns: 6 }), quiet]));
+    await settle();
+    expect(card("quiet")).toBe(unchanged);
+    expect(card("busy")).not.toBe(busy);
+    expect(card("busy").querySelector(".turns")!.textContent).toBe("6 turns in memory");
+  });
+
   it("hands a session off through the app and shows the waiting handoff", async () => {
     let waiting: string | null = null;
     const calls: unknown[] = [];

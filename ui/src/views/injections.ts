@@ -1,5 +1,5 @@
 // Injection log: what memory each session received, when and why, and exactly the text sent.
-import { h } from "../dom";
+import { h, keptRows } from "../dom";
 import { describeFailure, injections, onLiveSessions, type Injection } from "../ipc";
 import { clockTime, projectName } from "./sessions";
 
@@ -17,7 +17,7 @@ function renderInjection(injection: Injection): HTMLElement {
   const from = injection.chain.length > 0 ? ` from ${injection.chain.map(shortId).join(" ← ")}` : "";
   const facts = [
     `${injection.size.toLocaleString()} of ${injection.budget.toLocaleString()} characters`,
-    `${injection.verbatim.length} turns verbatim`,
+    `${injection.verbatim.length} ${injection.verbatim.length === 1 ? "turn" : "turns"} verbatim`,
     `${injection.one_liners.length} as one-liners`,
     injection.left_out > 0 ? `${injection.left_out} left out` : null,
   ].filter(Boolean);
@@ -46,12 +46,14 @@ function projectsOf(log: Injection[]): string[] {
   return [...new Set(log.map((injection) => injection.project ?? ""))];
 }
 
-/** The log, narrowed to `project` when one is chosen (`null`: every project). */
+/** The log, narrowed to `project` when one is chosen (`null`: every project); `rows` draws its
+ * entries, by default each afresh. */
 export function renderInjections(
   log: Injection[],
   problem: string | null,
   project: string | null = null,
   onProject: (project: string | null) => void = () => {},
+  rows: (shown: Injection[]) => HTMLElement[] = (shown) => shown.map(renderInjection),
 ): HTMLElement {
   if (problem) return h("section", { class: "injections" }, h("p", { class: "problem", role: "alert" }, problem));
   if (log.length === 0) {
@@ -73,7 +75,7 @@ export function renderInjections(
     "section",
     { class: "injections" },
     h("p", { class: "filter" }, h("label", { for: "injection-project" }, "Project "), choice),
-    h("ul", {}, ...shown.map(renderInjection)),
+    h("ul", {}, ...rows(shown)),
   );
 }
 
@@ -81,12 +83,20 @@ export function renderInjections(
 export function mountInjections(into: HTMLElement): () => void {
   let log: Injection[] = [];
   let project: string | null = null;
+  // An entry the person opened stays open while hooks keep writing.
+  const entries = keptRows((injection: Injection) => String(injection.id), renderInjection);
   const show = (problem: string | null) =>
     into.replaceChildren(
-      renderInjections(log, problem, project, (chosen) => {
-        project = chosen;
-        show(null);
-      }),
+      renderInjections(
+        log,
+        problem,
+        project,
+        (chosen) => {
+          project = chosen;
+          show(null);
+        },
+        entries,
+      ),
     );
   const refresh = () =>
     injections()

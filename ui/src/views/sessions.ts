@@ -1,6 +1,6 @@
 // Sessions: a gauge per live session, so a person sees which chat is close to auto-compaction,
 // and a one-click handoff of its memory to the next new chat.
-import { h, svg } from "../dom";
+import { h, keptRows, svg } from "../dom";
 import {
   cancelHandoff,
   describeFailure,
@@ -83,7 +83,12 @@ function renderSession(meter: SessionMeter, actions: SessionActions): HTMLElemen
   );
 }
 
-export function renderSessions(snapshot: Snapshot, actions: SessionActions): HTMLElement {
+/** `rows` draws the cards; by default each is drawn afresh. */
+export function renderSessions(
+  snapshot: Snapshot,
+  actions: SessionActions,
+  rows: (meters: SessionMeter[]) => HTMLElement[] = (meters) => meters.map((m) => renderSession(m, actions)),
+): HTMLElement {
   const problem = snapshot.problem ? h("p", { class: "problem", role: "alert" }, snapshot.problem) : null;
   const paused = snapshot.paused
     ? h("p", { class: "paused", role: "status" }, "Capture is paused: what sessions say now is not stored. Resume it from the tray menu or in Settings.")
@@ -97,7 +102,7 @@ export function renderSessions(snapshot: Snapshot, actions: SessionActions): HTM
         h("p", { class: "empty" }, "No live sessions. A session shows here while an agent works in it and for 30 minutes after."),
     );
   }
-  return h("section", { class: "sessions" }, paused, problem, h("ul", {}, ...snapshot.sessions.map((m) => renderSession(m, actions))));
+  return h("section", { class: "sessions" }, paused, problem, h("ul", {}, ...rows(snapshot.sessions)));
 }
 
 /** Shows the live sessions in `into` and keeps them current; returns the clean-up. */
@@ -105,7 +110,7 @@ export function mountSessions(into: HTMLElement): () => void {
   let shown: Snapshot = { sessions: [], problem: null, paused: false };
   const show = (snapshot: Snapshot) => {
     shown = snapshot;
-    into.replaceChildren(renderSessions(snapshot, actions));
+    into.replaceChildren(renderSessions(snapshot, actions, cards));
   };
   const refresh = () =>
     liveSessions()
@@ -117,6 +122,7 @@ export function mountSessions(into: HTMLElement): () => void {
     onHandoff: (id) => act("hand off the session", offerHandoff(id)),
     onCancelHandoff: (id) => act("cancel the handoff", cancelHandoff(id)),
   };
+  const cards = keptRows((m: SessionMeter) => m.session_id, (m) => renderSession(m, actions));
   into.replaceChildren(h("p", { class: "loading" }, "Reading the memory store…"));
   refresh();
   const unlisten = onLiveSessions(show);
