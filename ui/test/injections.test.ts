@@ -48,37 +48,40 @@ describe("renderInjections", () => {
   });
 });
 
+/** The view mounted on a mocked app whose log is whatever `log` returns when asked. */
+async function mounted(log: () => Injection[]): Promise<HTMLElement> {
+  mockIPC(
+    (cmd) => {
+      if (cmd === "injections") return log();
+    },
+    { shouldMockEvents: true },
+  );
+  const into = document.createElement("div");
+  mountInjections(into);
+  await settle();
+  return into;
+}
+
+/** What the app tells the window when a hook writes to the store. */
+async function storeChanged(): Promise<void> {
+  await emit(LIVE_SESSIONS_EVENT, snapshot([]));
+  await settle();
+}
+
 describe("mountInjections", () => {
   it("reads the log from the app and rereads it when the store changes", async () => {
     let log = [injection()];
-    mockIPC(
-      (cmd) => {
-        if (cmd === "injections") return log;
-      },
-      { shouldMockEvents: true },
-    );
-    const into = document.createElement("div");
-    mountInjections(into);
-    await settle();
+    const into = await mounted(() => log);
     expect(into.querySelectorAll("li.injection")).toHaveLength(1);
     log = [injection({ id: 9 }), injection()];
-    await emit(LIVE_SESSIONS_EVENT, snapshot([]));
-    await settle();
+    await storeChanged();
     expect(into.querySelectorAll("li.injection")).toHaveLength(2);
   });
 
   it("narrows the log to one project and keeps the choice when the log is reread", async () => {
     let log = [injection({ id: 1 }), injection({ id: 2, project: "/work/api" }), injection({ id: 3 })];
-    mockIPC(
-      (cmd) => {
-        if (cmd === "injections") return log;
-      },
-      { shouldMockEvents: true },
-    );
-    const into = document.createElement("div");
+    const into = await mounted(() => log);
     document.body.append(into);
-    mountInjections(into);
-    await settle();
     const ids = () => [...into.querySelectorAll<HTMLElement>("li.injection")].map((row) => row.dataset.injection);
     expect(ids()).toEqual(["1", "2", "3"]);
     const choice = into.querySelector<HTMLSelectElement>("#injection-project")!;
@@ -87,8 +90,7 @@ describe("mountInjections", () => {
     choice.dispatchEvent(new Event("change"));
     expect(ids()).toEqual(["2"]);
     log = [injection({ id: 4, project: "/work/api" }), ...log];
-    await emit(LIVE_SESSIONS_EVENT, snapshot([]));
-    await settle();
+    await storeChanged();
     expect(ids()).toEqual(["4", "2"]);
     expect(into.querySelector<HTMLSelectElement>("#injection-project")!.value).toBe("/work/api");
     into.remove();
@@ -96,23 +98,13 @@ describe("mountInjections", () => {
 
   it("keeps an opened entry open, as the same element, while hooks keep writing", async () => {
     let log = [injection({ id: 1 })];
-    mockIPC(
-      (cmd) => {
-        if (cmd === "injections") return log;
-      },
-      { shouldMockEvents: true },
-    );
-    const into = document.createElement("div");
-    mountInjections(into);
-    await settle();
+    const into = await mounted(() => log);
     const opened = into.querySelector<HTMLElement>("li.injection")!;
     opened.querySelector("details")!.open = true;
 
-    await emit(LIVE_SESSIONS_EVENT, snapshot([]));
-    await settle();
+    await storeChanged();
     log = [injection({ id: 2 }), ...log];
-    await emit(LIVE_SESSIONS_EVENT, snapshot([]));
-    await settle();
+    await storeChanged();
     const rows = into.querySelectorAll<HTMLElement>("li.injection");
     expect([...rows].map((row) => row.dataset.injection)).toEqual(["2", "1"]);
     expect(rows[1]).toBe(opened);
