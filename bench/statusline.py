@@ -7,7 +7,8 @@ its cost is measured as a ratio to spawning /bin/true, against a large store.
 Builds the CLI as installed (scripts/build-cli), imports synthetic transcripts
 (bench/synth.py), then times whole `throughline statusline` processes fed the JSON Claude
 Code sends (with and without the client's usage numbers, so the store's fallback is measured
-too), interleaved with spawns of /bin/true so the ratio holds on a noisy machine. Prints a Markdown report.
+too), interleaved with spawns of /bin/true so the ratio holds on a noisy machine. Prints a
+Markdown report.
 """
 import argparse
 import json

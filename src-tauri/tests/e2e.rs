@@ -427,7 +427,10 @@ async fn wait_for(client: &fantoccini::Client, css: &str) -> fantoccini::element
 }
 
 async fn click_when_there(client: &fantoccini::Client, css: &str) {
-    wait_for(client, css).await.click().await.unwrap();
+    fresh(client, Locator::Css(css), async |element| {
+        element.click().await
+    })
+    .await;
 }
 
 /// Throughline's registration in Claude Code's user settings under `user_home`.

@@ -31,10 +31,10 @@ export function keptRows<T>(key: (item: T) => string, render: (item: T) => HTMLE
   return (items) => {
     const next = new Map<string, { data: string; element: HTMLElement }>();
     const elements = items.map((item) => {
-      const data = JSON.stringify(item);
-      const previous = kept.get(key(item));
+      const [id, data] = [key(item), JSON.stringify(item)];
+      const previous = kept.get(id);
       const row = previous?.data === data ? previous : { data, element: render(item) };
-      next.set(key(item), row);
+      next.set(id, row);
       return row.element;
     });
     kept = next;
