@@ -14,7 +14,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags};
@@ -157,9 +157,9 @@ impl Store {
         // process crashes, which is the failure hooks actually meet. Foreign keys are not
         // enforced: the writer alone links rows, and the checks would double the lookups of
         // every insert. SQLite leaves them off, but the bundled build turns them on.
+        use_wal(&self.conn)?;
         self.conn.execute_batch(
             "PRAGMA foreign_keys = OFF;
-             PRAGMA journal_mode = WAL;
              PRAGMA synchronous = NORMAL;
              PRAGMA wal_autocheckpoint = 0;
              -- Bulk ingest must not spill half-built pages; pages are allocated only as used.
@@ -208,6 +208,24 @@ impl Store {
             rusqlite::TransactionBehavior::Immediate,
         )?;
         Ok(Writer::new(&self.conn, tx, self.copier.as_ref()))
+    }
+}
+
+/// Puts the database in WAL mode (a no-op once it is). Switching a new database takes an
+/// exclusive lock that SQLite does not wait for when another connection is switching it too
+/// (both would hold a shared lock), so the first hooks on a new store wait for it here.
+fn use_wal(conn: &Connection) -> Result<()> {
+    let deadline = Instant::now() + BUSY_TIMEOUT;
+    loop {
+        match conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(())) {
+            Err(e)
+                if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
+                    && Instant::now() < deadline =>
+            {
+                thread::sleep(Duration::from_millis(2))
+            }
+            done => return Ok(done?),
+        }
     }
 }
 
