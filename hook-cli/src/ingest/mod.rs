@@ -1,0 +1,697 @@
+//! Incremental ingest: read what a transcript gained since the stored cursor, complete lines
+//! only, and hand each line to the host's parser. The cost of a call follows what was
+//! appended, never the length of the file or the size of the store.
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+use std::sync::{mpsc, Arc};
+
+use crate::model::{DetailKind, Message, Role, Usage};
+use crate::store::{self, SessionRow, Writer};
+use crate::summary;
+use crate::tail;
+use crate::clock;
+
+mod order;
+
+pub use order::Link;
+use order::{Order, State};
+
+/// What one transcript line means for the memory. Hosts turn their own lines into these.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Record {
+    /// Facts about the session the transcript carries (used when no hook payload has them).
+    Meta { cwd: Option<String> },
+    /// The person's words: starts a new turn. `key` is stable across re-reads.
+    Prompt {
+        key: String,
+        text: String,
+        at: Option<String>,
+    },
+    /// One assistant text block (L2).
+    Answer {
+        key: String,
+        text: String,
+        at: Option<String>,
+    },
+    /// One L3 entry.
+    Detail {
+        key: String,
+        kind: DetailKind,
+        name: Option<String>,
+        tool_use_id: Option<String>,
+        body: String,
+        is_error: bool,
+        at: Option<String>,
+    },
+    /// The one-line summary (L1) of the turn open until now, worked out by the reader when it
+    /// read that whole turn, so the writer does not read the turn back to summarise it.
+    Summary { text: String },
+    /// Usage of one assistant API message.
+    ApiCall {
+        message_id: String,
+        model: Option<String>,
+        usage: Usage,
+        sidechain: bool,
+        at: Option<String>,
+    },
+}
+
+impl Record {
+    pub fn at(&self) -> Option<&str> {
+        match self {
+            Record::Meta { .. } | Record::Summary { .. } => None,
+            Record::Prompt { at, .. }
+            | Record::Answer { at, .. }
+            | Record::Detail { at, .. }
+            | Record::ApiCall { at, .. } => at.as_deref(),
+        }
+    }
+}
+
+/// Turns one line of a host's transcript into records.
+pub trait LineParser: Send {
+    /// `line` is one complete line without its newline. Returns where the line sits in the
+    /// host's chain of entries, for hosts that link them (see [`order`]). An `Err` names what
+    /// is wrong with the line.
+    fn parse_line(&mut self, line: &str, out: &mut Vec<Record>) -> Result<Option<Link>, String>;
+}
+
+/// What an ingest call did, and what it had to skip (each skip is one short message).
+#[derive(Debug, Default)]
+pub struct Report {
+    pub bytes: u64,
+    pub lines: u64,
+    pub records: u64,
+    /// The transcript was replaced or truncated and was read again from the start.
+    pub restarted: bool,
+    /// The transcript was read before and is gone now (deleted or moved).
+    pub missing: bool,
+    pub problems: Vec<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum IngestError {
+    #[error("reading {path}: {source}")]
+    Io { path: String, source: io::Error },
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+}
+
+impl From<rusqlite::Error> for IngestError {
+    fn from(e: rusqlite::Error) -> Self {
+        IngestError::Store(e.into())
+    }
+}
+
+/// Bytes read per system call. Small enough that a backlog's first lines reach the parser
+/// at once: a 1 MiB buffer, fresh pages to fault in for every transcript, held up the writer.
+const READ_BUFFER: usize = 64 << 10;
+
+/// Brings `session`'s memory up to date with the transcript at `path`.
+pub fn ingest(
+    w: &Writer,
+    session: &mut SessionRow,
+    path: &Path,
+    parser: &mut dyn LineParser,
+) -> Result<Report, IngestError> {
+    let mut report = Report::default();
+    let shown = path.display().to_string();
+    let io_err = |source| IngestError::Io {
+        path: shown.clone(),
+        source,
+    };
+    let Resume {
+        mut file,
+        len,
+        mut cursor,
+        restarted,
+    } = match resume(w, path, &shown)? {
+        Opened::At(resume) => resume,
+        Opened::Missing { was_read } => {
+            report.missing = was_read;
+            return Ok(report);
+        }
+    };
+    report.restarted = restarted;
+    let state = cursor.line_order.as_deref().and_then(State::from_json);
+    let held = state.as_ref().map_or(&[][..], State::held_lines).to_vec();
+    if len == cursor.offset && held.is_empty() {
+        return Ok(report);
+    }
+    let order = Order::new(state.as_ref(), cursor.offset == 0);
+
+    file.seek(SeekFrom::Start(cursor.offset)).map_err(io_err)?;
+    // Read no further than the size seen now: a file that keeps growing is finished next call.
+    let unread = len - cursor.offset;
+    let reader = BufReader::with_capacity(READ_BUFFER.min(unread as usize), file.take(unread));
+    let mut lines = Lines {
+        reader,
+        offset: cursor.offset,
+        shown: &shown,
+        parser,
+        order,
+        held,
+        now: clock::now(),
+        at_end: false,
+        line: Vec::new(),
+        parsed: Vec::new(),
+        placed: Vec::new(),
+        chunk_bytes: FIRST_CHUNK_BYTES,
+    };
+    let mut order_state = State::default();
+    let mut earliest: Option<String> = None;
+    let mut latest: Option<String> = None;
+    let mut store_chunk = |chunk: Chunk| -> Result<(), IngestError> {
+        cursor.offset += chunk.bytes;
+        report.bytes += chunk.bytes;
+        report.lines += chunk.lines;
+        report.problems.extend(chunk.problems);
+        widen(&mut earliest, chunk.earliest, |new, old| new < old);
+        widen(&mut latest, chunk.latest, |new, old| new > old);
+        for record in &chunk.records {
+            w.apply(session, &mut cursor.turn, record)?;
+        }
+        report.records += chunk.records.len() as u64;
+        order_state = chunk.order;
+        // A chunk ends on a line boundary: with the cursor saved, what is stored is whole.
+        if w.commit_due(chunk.bytes) {
+            cursor.line_order = Some(order_state.to_json());
+            save_progress(w, &shown, session.id, &cursor, &earliest, &latest)?;
+            w.commit_and_continue()?;
+        }
+        Ok(())
+    };
+    let mut turn = TurnSoFar::default();
+    if unread < PARSE_APART_FROM {
+        while let Some(mut chunk) = lines.next_chunk().map_err(io_err)? {
+            turn.summarise(&mut chunk);
+            store_chunk(chunk)?;
+        }
+    } else {
+        // A backlog (import, a first hook on a long session): one thread parses, a second
+        // summarises the turns it completes, and this one writes. Chunks pass in file order,
+        // so the result is the same as on one thread.
+        std::thread::scope(|scope| -> Result<(), IngestError> {
+            let (send_parsed, parsed) = mpsc::sync_channel::<Chunk>(CHUNKS_IN_FLIGHT);
+            let (send, receive) = mpsc::sync_channel(CHUNKS_IN_FLIGHT);
+            let parsing = scope.spawn(move || -> io::Result<()> {
+                while let Some(chunk) = lines.next_chunk()? {
+                    if send_parsed.send(chunk).is_err() {
+                        break;
+                    }
+                }
+                Ok(())
+            });
+            scope.spawn(move || {
+                for mut chunk in parsed {
+                    turn.summarise(&mut chunk);
+                    if send.send(chunk).is_err() {
+                        return;
+                    }
+                }
+                // The last turn's one-liner, made here while the writer catches up rather
+                // than by the writer from what it stored (a later prompt redoes it).
+                if let Some(text) = turn.summary() {
+                    let records = vec![Record::Summary { text }];
+                    let _ = send.send(Chunk {
+                        records,
+                        ..Chunk::default()
+                    });
+                }
+            });
+            for chunk in receive {
+                store_chunk(chunk)?;
+            }
+            parsing
+                .join()
+                .expect("the transcript parser does not panic")
+                .map_err(io_err)
+        })?;
+    }
+    cursor.line_order = Some(order_state.to_json());
+    save_progress(w, &shown, session.id, &cursor, &earliest, &latest)?;
+    Ok(report)
+}
+
+/// Stores how far the transcript at `path` was read and the time span read so far: what a
+/// commit needs to be whole.
+fn save_progress(
+    w: &Writer,
+    path: &str,
+    session: i64,
+    cursor: &store::Cursor,
+    earliest: &Option<String>,
+    latest: &Option<String>,
+) -> Result<(), IngestError> {
+    w.save_cursor(path, session, cursor)?;
+    w.touch_session(session, earliest.as_deref(), latest.as_deref())?;
+    Ok(())
+}
+
+/// A transcript opened where its reading stopped.
+struct Resume {
+    file: File,
+    /// Its size now: reading stops there.
+    len: u64,
+    cursor: store::Cursor,
+    /// It was read before, and is a new file at the same path or one cut short.
+    restarted: bool,
+}
+
+enum Opened {
+    At(Resume),
+    /// No file at the path; `was_read` when one was read there before.
+    Missing {
+        was_read: bool,
+    },
+}
+
+/// Opens `path` at its stored cursor. A new file at the same path, or one cut short, is read
+/// whole again: every row is keyed by its source, so what is stored is neither lost nor
+/// duplicated.
+fn resume(w: &Writer, path: &Path, shown: &str) -> Result<Opened, IngestError> {
+    let io_err = |source| IngestError::Io {
+        path: shown.to_string(),
+        source,
+    };
+    let stored = w.cursor(shown)?;
+    let file = match File::open(path) {
+        Ok(f) => f,
+        // Hosts create the file lazily; it is only missing if it was read before.
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Ok(Opened::Missing {
+                was_read: stored.is_some(),
+            })
+        }
+        Err(e) => return Err(io_err(e)),
+    };
+    let meta = file.metadata().map_err(io_err)?;
+    let file_id = format!("{}:{}", meta.dev(), meta.ino());
+    let len = meta.len();
+    let mut cursor = stored.unwrap_or_default();
+    let mut restarted = false;
+    if cursor.file_id != file_id || len < cursor.offset {
+        restarted = cursor.offset > 0;
+        cursor = store::Cursor {
+            file_id,
+            ..Default::default()
+        };
+    }
+    Ok(Opened::At(Resume {
+        file,
+        len,
+        cursor,
+        restarted,
+    }))
+}
+
+/// Backlogs from this size are parsed on a thread of their own; a hook's few lines are not
+/// worth a thread.
+const PARSE_APART_FROM: u64 = 256 << 10;
+/// Lines parsed ahead of the writer: bounds the memory a fast parser can fill.
+const CHUNK_BYTES: u64 = 32 << 10;
+/// The first chunk of a backlog is small and each next one twice as large, up to
+/// [`CHUNK_BYTES`]: the writer waits for the first one, once per transcript.
+const FIRST_CHUNK_BYTES: u64 = 4 << 10;
+const CHUNKS_IN_FLIGHT: usize = 64;
+
+/// The records of consecutive complete lines, and what reading them found.
+#[derive(Default)]
+struct Chunk {
+    bytes: u64,
+    lines: u64,
+    records: Vec<Record>,
+    problems: Vec<String>,
+    earliest: Option<String>,
+    latest: Option<String>,
+    /// Where line ordering stands after this chunk: what a cursor saved after it keeps.
+    order: State,
+}
+
+impl Chunk {
+    /// Adds `record`. Hosts write one API message over several lines that each repeat its
+    /// usage; a line repeating the message just before is folded into that record, keeping
+    /// the largest output count, as the writer's upsert would. The writer, the bottleneck of a
+    /// backlog, is spared one statement per repeated line.
+    fn push(&mut self, record: Record) {
+        if let Record::ApiCall {
+            message_id,
+            model,
+            usage,
+            sidechain,
+            ..
+        } = &record
+        {
+            let last = self
+                .records
+                .iter_mut()
+                .rev()
+                .find(|r| matches!(r, Record::ApiCall { .. }));
+            if let Some(Record::ApiCall {
+                message_id: last_id,
+                model: last_model,
+                usage: last_usage,
+                sidechain: last_sidechain,
+                ..
+            }) = last
+            {
+                if *last_id == *message_id && *last_model == *model && *last_sidechain == *sidechain
+                {
+                    last_usage.output = last_usage.output.max(usage.output);
+                    return;
+                }
+            }
+        }
+        self.records.push(record);
+    }
+}
+
+/// Complete lines of a transcript from a byte offset, parsed a chunk at a time.
+struct Lines<'a, R> {
+    reader: R,
+    /// Byte offset of the next line in the file (for messages).
+    offset: u64,
+    shown: &'a str,
+    parser: &'a mut dyn LineParser,
+    order: Order,
+    /// Lines held by the last call, parsed again before the new ones.
+    held: Vec<Arc<str>>,
+    /// The time held lines are let go by, at the end of what is read.
+    now: String,
+    at_end: bool,
+    /// Buffers kept from line to line and chunk to chunk.
+    line: Vec<u8>,
+    parsed: Vec<Record>,
+    placed: Vec<Record>,
+    /// Size of the next chunk (see [`FIRST_CHUNK_BYTES`]).
+    chunk_bytes: u64,
+}
+
+/// The conversation (L2) of the turn being read, when its prompt was read too.
+#[derive(Default)]
+struct TurnSoFar {
+    prompt_key: Option<String>,
+    messages: Vec<Message>,
+    keys: HashSet<String>,
+}
+
+impl TurnSoFar {
+    /// Follows `record`; at the prompt of the next turn, returns the one-liner of this one.
+    fn follow(&mut self, record: &Record) -> Option<String> {
+        match record {
+            Record::Prompt { key, text, .. } if self.prompt_key.as_ref() != Some(key) => {
+                let summary = self.summary();
+                self.prompt_key = Some(key.clone());
+                self.messages.clear();
+                self.keys.clear();
+                self.messages.push(message(Role::User, text));
+                summary
+            }
+            Record::Answer { key, text, .. }
+                if self.prompt_key.is_some() && self.keys.insert(key.clone()) =>
+            {
+                self.messages.push(message(Role::Assistant, text));
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// Puts the one-liner of each turn `chunk` completes just before the prompt that
+    /// completes it.
+    fn summarise(&mut self, chunk: &mut Chunk) {
+        let records = std::mem::take(&mut chunk.records);
+        chunk.records.reserve(records.len());
+        for record in records {
+            if let Some(text) = self.follow(&record) {
+                chunk.records.push(Record::Summary { text });
+            }
+            chunk.records.push(record);
+        }
+    }
+
+    /// The one-liner of the turn so far, when its prompt was read.
+    fn summary(&self) -> Option<String> {
+        self.prompt_key
+            .is_some()
+            .then(|| summary::of_messages(&self.messages, summary::MAX_CHARS))
+    }
+}
+
+fn message(role: Role, text: &str) -> Message {
+    Message {
+        role,
+        text: text.to_string(),
+        at: None,
+    }
+}
+
+impl<R: BufRead> Lines<'_, R> {
+    /// The next chunk of lines, or `None` at the end of the complete lines.
+    fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
+        let mut chunk = Chunk::default();
+        for line in std::mem::take(&mut self.held) {
+            self.take_line(&line, None, &mut chunk);
+        }
+        let limit = self.chunk_bytes;
+        self.chunk_bytes = (limit * 2).min(CHUNK_BYTES);
+        while chunk.bytes < limit && !self.at_end {
+            let line = &mut self.line;
+            line.clear();
+            let n = self.reader.read_until(b'\n', line)?;
+            if n == 0 || line.last() != Some(&b'\n') {
+                // End of data, or a last line still being written: leave it for the next call.
+                self.at_end = true;
+                let mut released = Vec::new();
+                self.order.settle(&self.now, &mut released);
+                self.add(released, &mut chunk);
+                break;
+            }
+            let at_byte = self.offset;
+            self.offset += n as u64;
+            chunk.bytes += n as u64;
+            chunk.lines += 1;
+            let line = std::mem::take(&mut self.line);
+            let body = trim_line_end(&line);
+            if !body.iter().all(u8::is_ascii_whitespace) {
+                match std::str::from_utf8(body) {
+                    Ok(text) => self.take_line(text, Some(at_byte), &mut chunk),
+                    Err(_) => {
+                        chunk.problems.push(format!(
+                            "{} at byte {at_byte}: invalid UTF-8 replaced with U+FFFD",
+                            self.shown
+                        ));
+                        self.take_line(&String::from_utf8_lossy(body), Some(at_byte), &mut chunk);
+                    }
+                }
+            }
+            self.line = line;
+        }
+        chunk.order = self.order.state();
+        Ok((chunk.bytes > 0 || !chunk.records.is_empty()).then_some(chunk))
+    }
+
+    /// Parses one line and adds to `chunk` the records now in order. `at_byte` is `None` for
+    /// a line held by the last call.
+    fn take_line(&mut self, text: &str, at_byte: Option<u64>, chunk: &mut Chunk) {
+        self.parsed.clear();
+        let link = match self.parser.parse_line(text, &mut self.parsed) {
+            Ok(link) => link,
+            Err(e) => {
+                let at = at_byte.map_or("a held line".to_string(), |b| format!("byte {b}"));
+                chunk
+                    .problems
+                    .push(format!("{} at {at}: skipped line: {e}", self.shown));
+                return;
+            }
+        };
+        let mut placed = std::mem::take(&mut self.placed);
+        self.order.place(link, text, &mut self.parsed, &mut placed);
+        self.add(placed.drain(..), chunk);
+        self.placed = placed;
+    }
+
+    fn add(&self, records: impl IntoIterator<Item = Record>, chunk: &mut Chunk) {
+        for record in records {
+            if let Some(at) = record.at() {
+                widen(&mut chunk.earliest, Some(at), |new, old| new < old);
+                widen(&mut chunk.latest, Some(at), |new, old| new > old);
+            }
+            chunk.push(record);
+        }
+    }
+}
+
+/// Replaces `bound` by `candidate` when there is none yet or `beyond(candidate, bound)`.
+fn widen<S: AsRef<str>>(
+    bound: &mut Option<String>,
+    candidate: Option<S>,
+    beyond: fn(&str, &str) -> bool,
+) {
+    if let Some(candidate) = candidate {
+        let candidate = candidate.as_ref();
+        if bound.as_deref().is_none_or(|b| beyond(candidate, b)) {
+            *bound = Some(candidate.to_string());
+        }
+    }
+}
+
+/// While capture is paused: moves the cursor past every complete line the transcript holds
+/// now without storing them, so what was said during the pause never enters the memory.
+/// Returns the bytes passed over.
+pub fn skip(w: &Writer, session: &SessionRow, path: &Path) -> Result<u64, IngestError> {
+    let shown = path.display().to_string();
+    let io_err = |source| IngestError::Io {
+        path: shown.clone(),
+        source,
+    };
+    let Opened::At(Resume {
+        mut file,
+        len,
+        mut cursor,
+        ..
+    }) = resume(w, path, &shown)?
+    else {
+        return Ok(0);
+    };
+    let end = tail::end_of_last_line(&mut file, cursor.offset, len).map_err(io_err)?;
+    let skipped = end - cursor.offset;
+    if skipped > 0 {
+        cursor.offset = end;
+        // Lines passed over are not known: the next read takes unknown parents as theirs.
+        cursor.line_order = None;
+        w.save_cursor(&shown, session.id, &cursor)?;
+    }
+    Ok(skipped)
+}
+
+fn trim_line_end(line: &[u8]) -> &[u8] {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(id: &str, output: u64, sidechain: bool) -> Record {
+        Record::ApiCall {
+            message_id: id.to_string(),
+            model: Some("claude-opus-4-8".to_string()),
+            usage: Usage {
+                input: 10,
+                cache_creation: 0,
+                cache_read: 0,
+                output,
+            },
+            sidechain,
+            at: None,
+        }
+    }
+
+    fn outputs(chunk: &Chunk) -> Vec<(String, u64)> {
+        chunk
+            .records
+            .iter()
+            .filter_map(|r| match r {
+                Record::ApiCall {
+                    message_id, usage, ..
+                } => Some((message_id.clone(), usage.output)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn repeated_usage_of_one_message_folds_into_its_first_record() {
+        let tool = Record::Detail {
+            key: "t:1".into(),
+            kind: DetailKind::ToolCall,
+            name: Some("Bash".into()),
+            tool_use_id: Some("1".into()),
+            body: "{}".into(),
+            is_error: false,
+            at: None,
+        };
+        let mut chunk = Chunk::default();
+        for record in [
+            call("m1", 5, false),
+            tool.clone(),
+            call("m1", 40, false),
+            call("m1", 12, false),
+            call("m2", 1, false),
+            call("m1", 99, false),
+            call("m1", 7, true),
+        ] {
+            chunk.push(record);
+        }
+        // m1 folds while it is the last usage seen; once m2 came between, it is stored
+        // again and the writer's upsert keeps the larger count; a subagent's line stays apart.
+        assert_eq!(
+            outputs(&chunk),
+            [("m1", 40), ("m2", 1), ("m1", 99), ("m1", 7)].map(|(m, o)| (m.to_string(), o))
+        );
+        assert_eq!(chunk.records[1], tool);
+    }
+
+    /// Every turn of a stored session in full, as a reader sees it.
+    fn memory(store: &crate::store::Store, session: &str) -> Vec<serde_json::Value> {
+        let session = store.session(session).unwrap();
+        let turns = store.turns(&session).unwrap();
+        let full = turns.iter().map(|t| store.turn_detail(&t.code).unwrap());
+        full.map(|d| serde_json::to_value(d).unwrap()).collect()
+    }
+
+    #[test]
+    fn a_backlog_commits_partway_and_a_writer_stopped_after_that_loses_nothing() {
+        use crate::home::Home;
+        use crate::model::Host;
+        use crate::store::Store;
+        let dir = tempfile::tempdir().unwrap();
+        let transcript = dir.path().join("s1.jsonl");
+        let user = |uuid: &str, content: serde_json::Value| {
+            serde_json::json!({"type": "user", "uuid": uuid, "cwd": "/p",
+                "message": {"role": "user", "content": content}})
+            .to_string()
+                + "\n"
+        };
+        // A turn with more tool output than one transaction holds, then a second turn.
+        let mut text = user("u1", "read them all".into());
+        for i in 0..12 {
+            let output = format!("{i}").repeat(1 << 20);
+            let result = [serde_json::json!({"type": "tool_result",
+                "tool_use_id": format!("t{i}"), "content": output})];
+            text += &user(&format!("r{i}"), result.into());
+        }
+        text += &user("u2", "and now?".into());
+        std::fs::write(&transcript, &text).unwrap();
+        let capture = |store: &mut Store, commit: bool| {
+            let w = store.write().unwrap();
+            crate::capture::ingest_transcript(&w, Host::Claude, "s1", &transcript).unwrap();
+            if commit {
+                w.commit().unwrap();
+            }
+        };
+
+        let mut store = Store::open(&Home::at(dir.path().join("stopped"))).unwrap();
+        // The writer is dropped uncommitted, as if its process were killed at the end.
+        capture(&mut store, false);
+        let kept = memory(&store, "s1");
+        let details = kept[0]["details"].as_array().unwrap().len();
+        assert_eq!(kept.len(), 1, "only the first turn was committed");
+        assert!((1..12).contains(&details), "{details} tool results kept");
+        // The next call goes on from the stored cursor to the same memory as one whole read.
+        capture(&mut store, true);
+        let mut whole = Store::open(&Home::at(dir.path().join("whole"))).unwrap();
+        capture(&mut whole, true);
+        assert_eq!(memory(&store, "s1"), memory(&whole, "s1"));
+        assert_eq!(
+            memory(&store, "s1")[0]["details"].as_array().unwrap().len(),
+            12
+        );
+    }
+}
