@@ -19,6 +19,8 @@ struct Env {
     _dir: tempfile::TempDir,
     home: PathBuf,
     transcripts: PathBuf,
+    /// The clock of every command, when frozen.
+    now: Option<String>,
 }
 
 impl Env {
@@ -31,6 +33,7 @@ impl Env {
             home,
             transcripts,
             _dir: dir,
+            now: None,
         }
     }
 
@@ -39,7 +42,11 @@ impl Env {
     }
 
     fn throughline(&self, args: &[&str], stdin: &[u8]) -> Output {
-        let mut child = Command::new(bin())
+        let mut command = Command::new(bin());
+        if let Some(now) = &self.now {
+            command.env("THROUGHLINE_NOW", now);
+        }
+        let mut child = command
             .args(args)
             .env("THROUGHLINE_HOME", &self.home)
             .env_remove("THROUGHLINE_GUARD")
@@ -293,6 +300,86 @@ fn tool_output_is_stored_byte_for_byte_and_thinking_is_kept() {
         .iter()
         .any(|d| d["kind"] == "thinking" && d["body"] == "Start by reading the entry point."));
     assert_eq!(memory[4]["detail_summary"], "Bash, 1 failed");
+}
+
+/// Imports `transcripts` (session, content) into a new store.
+fn imported(transcripts: &[(&str, &[u8])]) -> Env {
+    let env = Env::new();
+    for (session, content) in transcripts {
+        env.append(session, content);
+    }
+    let from = env
+        .transcripts
+        .parent()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
+    let out = env.throughline(&["import", "--from", &from], b"");
+    assert!(out.status.success(), "{out:?}");
+    env
+}
+
+#[test]
+fn lines_written_before_their_prompt_are_stored_in_its_turn() {
+    // Claude Code under load writes a prompt line (and the attachments that follow it) after
+    // the model's first lines of that turn; each entry still names its parent.
+    let lines: Vec<Value> = String::from_utf8(sample(BEFORE_CLEAR))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let is_prompt = |v: &Value| v["type"] == "user" && v["message"]["content"].is_string();
+    let mut late = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if !is_prompt(&lines[i]) {
+            late.push(vec![lines[i].clone()]);
+            i += 1;
+            continue;
+        }
+        let attachments = lines[i + 1..]
+            .iter()
+            .take_while(|v| v["type"] == "attachment")
+            .count();
+        let prompt = &lines[i..=i + attachments];
+        let model = lines[i + 1 + attachments..]
+            .iter()
+            .take_while(|v| v["type"] == "assistant");
+        late.push(model.cloned().collect());
+        late.push(prompt.to_vec());
+        i += 1 + attachments + late[late.len() - 2].len();
+    }
+    let text = |group: &[Value]| -> String { group.iter().map(|v| format!("{v}\n")).collect() };
+    let reordered: String = late.iter().map(|g| text(g)).collect();
+    assert_eq!(reordered.lines().count(), lines.len());
+
+    // Live: a hook runs after every group, so some read a turn's first lines before its prompt.
+    let mut live = Env::new();
+    for group in &late {
+        let Some(at) = group.iter().find_map(|v| v["timestamp"].as_str()) else {
+            live.append(BEFORE_CLEAR, text(group).as_bytes());
+            continue;
+        };
+        live.now = Some(at.to_string());
+        live.append(BEFORE_CLEAR, text(group).as_bytes());
+        live.hook(&live.payload("07-PreToolUse.json"));
+    }
+    live.hook(&live.payload("27-Stop.json"));
+    assert!(live.log().is_empty(), "unexpected log: {}", live.log());
+
+    let in_order = imported(&[(BEFORE_CLEAR, &sample(BEFORE_CLEAR))]);
+    let expected = in_order.memory(BEFORE_CLEAR);
+    assert_eq!(live.memory(BEFORE_CLEAR), expected);
+    let late_import = imported(&[(BEFORE_CLEAR, reordered.as_bytes())]);
+    assert_eq!(late_import.memory(BEFORE_CLEAR), expected);
+    let first = expected
+        .iter()
+        .find(|t| t["messages"][0]["text"] == "Read app.py and tell me what it does.")
+        .expect("the first turn");
+    assert!(first["details"]
+        .to_string()
+        .contains("Start by reading the entry point."));
 }
 
 #[test]

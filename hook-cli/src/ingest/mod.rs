@@ -9,11 +9,11 @@ use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::sync::{mpsc, Arc};
 
+use crate::clock;
 use crate::model::{DetailKind, Message, Role, Usage};
 use crate::store::{self, SessionRow, Writer};
 use crate::summary;
 use crate::tail;
-use crate::clock;
 
 mod order;
 
@@ -162,7 +162,9 @@ pub fn ingest(
         placed: Vec::new(),
         chunk_bytes: FIRST_CHUNK_BYTES,
     };
-    let mut order_state = State::default();
+    // What the cursor keeps unless a chunk changes it (none does when only part of a line
+    // was written).
+    let mut order_state = state;
     let mut earliest: Option<String> = None;
     let mut latest: Option<String> = None;
     let mut store_chunk = |chunk: Chunk| -> Result<(), IngestError> {
@@ -176,10 +178,10 @@ pub fn ingest(
             w.apply(session, &mut cursor.turn, record)?;
         }
         report.records += chunk.records.len() as u64;
-        order_state = chunk.order;
+        order_state = Some(chunk.order);
         // A chunk ends on a line boundary: with the cursor saved, what is stored is whole.
         if w.commit_due(chunk.bytes) {
-            cursor.line_order = Some(order_state.to_json());
+            cursor.line_order = order_state.as_ref().map(State::to_json);
             save_progress(w, &shown, session.id, &cursor, &earliest, &latest)?;
             w.commit_and_continue()?;
         }
@@ -232,7 +234,7 @@ pub fn ingest(
                 .map_err(io_err)
         })?;
     }
-    cursor.line_order = Some(order_state.to_json());
+    cursor.line_order = order_state.as_ref().map(State::to_json);
     save_progress(w, &shown, session.id, &cursor, &earliest, &latest)?;
     Ok(report)
 }
@@ -644,6 +646,57 @@ mod tests {
         let turns = store.turns(&session).unwrap();
         let full = turns.iter().map(|t| store.turn_detail(&t.code).unwrap());
         full.map(|d| serde_json::to_value(d).unwrap()).collect()
+    }
+
+    #[test]
+    fn a_call_that_finds_only_part_of_a_line_keeps_what_the_cursor_knew() {
+        use crate::home::Home;
+        use crate::model::Host;
+        use crate::store::Store;
+        let dir = tempfile::tempdir().unwrap();
+        let transcript = dir.path().join("s1.jsonl");
+        // Times far ahead: a line held by mistake would still be waiting at the end.
+        let line = |kind: &str, uuid: &str, parent: Option<&str>, message: serde_json::Value| {
+            serde_json::json!({"type": kind, "uuid": uuid, "parentUuid": parent,
+                "timestamp": "2999-01-01T00:00:00.000Z", "message": message})
+            .to_string()
+                + "\n"
+        };
+        let answer = |id: &str, text: &str| {
+            serde_json::json!({"id": id, "role": "assistant",
+                "content": [{"type": "text", "text": text}]})
+        };
+        let read = |store: &mut Store| {
+            crate::capture::capture_transcript(store, Host::Claude, "s1", &transcript).unwrap();
+        };
+        let mut store = Store::open(&Home::at(dir.path().join("home"))).unwrap();
+        let mut text = line(
+            "user",
+            "u1",
+            None,
+            serde_json::json!({"role": "user", "content": "hi"}),
+        );
+        text += &line("assistant", "a1", Some("u1"), answer("m1", "hello"));
+        std::fs::write(&transcript, &text).unwrap();
+        read(&mut store);
+
+        let next = line("assistant", "a2", Some("a1"), answer("m2", "again"));
+        let (first_half, second_half) = next.split_at(next.len() / 2);
+        text += first_half;
+        std::fs::write(&transcript, &text).unwrap();
+        read(&mut store);
+        text += second_half;
+        std::fs::write(&transcript, &text).unwrap();
+        read(&mut store);
+
+        let turns = memory(&store, "s1");
+        let texts: Vec<&str> = turns[0]["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["text"].as_str().unwrap())
+            .collect();
+        assert_eq!(texts, ["hi", "hello", "again"]);
     }
 
     #[test]

@@ -171,6 +171,9 @@ const MIGRATIONS: &[&str] = &[
     // 5: sessions by the host's id alone. Hooks, verbs and the app name a session by it; the
     // (host, session_id) index cannot serve that, so each lookup scanned every session.
     "CREATE INDEX sessions_by_session_id ON sessions (session_id);",
+    // 6: lines held until their parent is read, and the ids of the latest lines read, so the
+    // next call keeps the host's chain order (docs/decisions/0022).
+    "ALTER TABLE cursors ADD COLUMN line_order TEXT;",
 ];
 
 /// The schema version this build writes.

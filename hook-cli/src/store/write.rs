@@ -35,6 +35,8 @@ pub struct Cursor {
     pub file_id: String,
     /// The turn still open at `offset` (the next non-prompt entry belongs to it).
     pub turn: Option<i64>,
+    /// The ingest's line-ordering state at `offset` (JSON; see `ingest::order`).
+    pub line_order: Option<String>,
 }
 
 pub struct Writer<'c> {
@@ -289,12 +291,15 @@ impl<'c> Writer<'c> {
     pub fn cursor(&self, path: &str) -> Result<Option<Cursor>> {
         Ok(self
             .tx
-            .prepare_cached("SELECT offset, file_id, turn FROM cursors WHERE path = ?1")?
+            .prepare_cached(
+                "SELECT offset, file_id, turn, line_order FROM cursors WHERE path = ?1",
+            )?
             .query_row([path], |r| {
                 Ok(Cursor {
                     offset: r.get(0)?,
                     file_id: r.get(1)?,
                     turn: r.get(2)?,
+                    line_order: r.get(3)?,
                 })
             })
             .optional()?)
@@ -303,17 +308,19 @@ impl<'c> Writer<'c> {
     pub fn save_cursor(&self, path: &str, session: i64, cursor: &Cursor) -> Result<()> {
         self.tx
             .prepare_cached(
-                "INSERT INTO cursors (path, session, offset, file_id, turn)
-                 VALUES (?1, ?2, ?3, ?4, ?5)
+                "INSERT INTO cursors (path, session, offset, file_id, turn, line_order)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
                  ON CONFLICT (path) DO UPDATE SET session = excluded.session,
-                    offset = excluded.offset, file_id = excluded.file_id, turn = excluded.turn",
+                    offset = excluded.offset, file_id = excluded.file_id, turn = excluded.turn,
+                    line_order = excluded.line_order",
             )?
             .execute(params![
                 path,
                 session,
                 cursor.offset,
                 cursor.file_id,
-                cursor.turn
+                cursor.turn,
+                cursor.line_order
             ])?;
         Ok(())
     }

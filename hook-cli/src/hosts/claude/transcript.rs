@@ -16,7 +16,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 use xxhash_rust::xxh3::xxh3_64;
 
-use crate::ingest::{LineParser, Record};
+use crate::ingest::{LineParser, Link, Record};
 use crate::model::{DetailKind, Usage};
 
 /// A JSON string borrowed from the line, copied only when it holds escapes: most fields of
@@ -37,6 +37,8 @@ struct Entry<'a> {
     kind: Text<'a>,
     #[serde(default, borrow)]
     uuid: Option<Text<'a>>,
+    #[serde(rename = "parentUuid", default, borrow)]
+    parent_uuid: Option<Text<'a>>,
     #[serde(default, borrow)]
     timestamp: Option<Text<'a>>,
     #[serde(rename = "isSidechain", default)]
@@ -148,7 +150,7 @@ pub struct TranscriptParser {
 }
 
 impl LineParser for TranscriptParser {
-    fn parse_line(&mut self, line: &str, out: &mut Vec<Record>) -> Result<(), String> {
+    fn parse_line(&mut self, line: &str, out: &mut Vec<Record>) -> Result<Option<Link>, String> {
         let mut entry: Entry = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
         if !self.cwd_seen {
             if let Some(cwd) = &entry.cwd {
@@ -158,15 +160,10 @@ impl LineParser for TranscriptParser {
                 });
             }
         }
+        let link = link(&entry);
         match &*entry.kind {
-            "user" => {
-                user_entry(&mut entry, out);
-                Ok(())
-            }
-            "assistant" => {
-                assistant_entry(&mut entry, out);
-                Ok(())
-            }
+            "user" => user_entry(&mut entry, out),
+            "assistant" => assistant_entry(&mut entry, out),
             "system" => {
                 let body = match entry.content {
                     Some(raw) => as_text(raw),
@@ -179,29 +176,41 @@ impl LineParser for TranscriptParser {
                     entry.subtype.as_deref().map(str::to_string),
                     body,
                 ));
-                Ok(())
             }
             "attachment" => {
-                let Some(raw) = entry.attachment else {
-                    return Ok(());
-                };
-                let name = serde_json::from_str::<Typed>(raw.get())
-                    .ok()
-                    .map(|t| t.kind.to_string())
-                    .filter(|k| !k.is_empty());
-                out.push(detail(
-                    &entry,
-                    "",
-                    DetailKind::Attachment,
-                    name,
-                    raw.get().to_string(),
-                ));
-                Ok(())
+                if let Some(raw) = entry.attachment {
+                    let name = serde_json::from_str::<Typed>(raw.get())
+                        .ok()
+                        .map(|t| t.kind.to_string())
+                        .filter(|k| !k.is_empty());
+                    out.push(detail(
+                        &entry,
+                        "",
+                        DetailKind::Attachment,
+                        name,
+                        raw.get().to_string(),
+                    ));
+                }
             }
             // Bookkeeping (file snapshots, modes, titles, queue operations): not conversation.
-            _ => Ok(()),
+            _ => {}
         }
+        Ok(link)
     }
+}
+
+/// The entry's place in the session's chain (`uuid`, `parentUuid`); none for bookkeeping
+/// lines, which have no uuid.
+fn link(entry: &Entry) -> Option<Link> {
+    let id = |t: &Option<Text>| {
+        t.as_deref()
+            .filter(|s| !s.is_empty())
+            .map(|s| xxh3_64(s.as_bytes()))
+    };
+    Some(Link {
+        id: id(&entry.uuid)?,
+        parent: id(&entry.parent_uuid),
+    })
 }
 
 fn user_entry(entry: &mut Entry, out: &mut Vec<Record>) {
