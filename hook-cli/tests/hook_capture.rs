@@ -37,6 +37,16 @@ impl Env {
         }
     }
 
+    /// The folder `import --from` takes: the hosts' projects folder.
+    fn projects(&self) -> String {
+        self.transcripts
+            .parent()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string()
+    }
+
     fn transcript(&self, session: &str) -> PathBuf {
         self.transcripts.join(format!("{session}.jsonl"))
     }
@@ -161,13 +171,7 @@ fn import_leaves_projects_with_capture_off_alone() {
         r#"{"capture_off": ["/home/dev"]}"#,
     )
     .unwrap();
-    let from = env
-        .transcripts
-        .parent()
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .to_string();
+    let from = env.projects();
     let done = env.json(&["import", "--from", &from, "--json"]);
     assert_eq!(
         (done["transcripts"].as_u64(), done["left_alone"].as_u64()),
@@ -208,19 +212,10 @@ fn live_capture_equals_import_of_the_finished_transcripts() {
     live.hook(&live.payload("27-Stop.json"));
     live.hook(&live.payload("32-SessionEnd.json"));
 
-    let imported = Env::new();
-    for session in [BEFORE_CLEAR, AFTER_CLEAR] {
-        imported.append(session, &sample(session));
-    }
-    let out = imported.throughline(
-        &[
-            "import",
-            "--from",
-            imported.transcripts.parent().unwrap().to_str().unwrap(),
-        ],
-        b"",
-    );
-    assert!(out.status.success(), "{out:?}");
+    let imported = imported(&[
+        (BEFORE_CLEAR, &sample(BEFORE_CLEAR)),
+        (AFTER_CLEAR, &sample(AFTER_CLEAR)),
+    ]);
 
     for session in [BEFORE_CLEAR, AFTER_CLEAR] {
         assert_eq!(
@@ -308,13 +303,7 @@ fn imported(transcripts: &[(&str, &[u8])]) -> Env {
     for (session, content) in transcripts {
         env.append(session, content);
     }
-    let from = env
-        .transcripts
-        .parent()
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .to_string();
+    let from = env.projects();
     let out = env.throughline(&["import", "--from", &from], b"");
     assert!(out.status.success(), "{out:?}");
     env
