@@ -178,7 +178,9 @@ pub fn ingest(
             w.apply(session, &mut cursor.turn, record)?;
         }
         report.records += chunk.records.len() as u64;
-        order_state = Some(chunk.order);
+        if chunk.order.is_some() {
+            order_state = chunk.order;
+        }
         // A chunk ends on a line boundary: with the cursor saved, what is stored is whole.
         if w.commit_due(chunk.bytes) {
             cursor.line_order = order_state.as_ref().map(State::to_json);
@@ -330,8 +332,9 @@ struct Chunk {
     problems: Vec<String>,
     earliest: Option<String>,
     latest: Option<String>,
-    /// Where line ordering stands after this chunk: what a cursor saved after it keeps.
-    order: State,
+    /// Where line ordering stands after this chunk's lines: what a cursor saved after it
+    /// keeps. `None` for a chunk of no lines (the last turn's one-liner).
+    order: Option<State>,
 }
 
 impl Chunk {
@@ -493,7 +496,7 @@ impl<R: BufRead> Lines<'_, R> {
             }
             self.line = line;
         }
-        chunk.order = self.order.state();
+        chunk.order = Some(self.order.state());
         Ok((chunk.bytes > 0 || !chunk.records.is_empty()).then_some(chunk))
     }
 
@@ -649,7 +652,28 @@ mod tests {
     }
 
     #[test]
-    fn a_call_that_finds_only_part_of_a_line_keeps_what_the_cursor_knew() {
+    fn the_next_call_knows_the_lines_read_before() {
+        // After a hook's few lines, a backlog read on threads, and a call that found only
+        // part of a line: a line whose parent was read by an earlier call is stored at once.
+        for (first_answer, split_next) in [
+            ("hello".to_string(), false),
+            ("hello ".repeat(60_000), false),
+            ("hello".to_string(), true),
+        ] {
+            let turns = read_in_calls(&first_answer, split_next);
+            let texts: Vec<&str> = turns[0]["messages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["text"].as_str().unwrap())
+                .collect();
+            assert_eq!(texts, ["hi", first_answer.as_str(), "again"]);
+        }
+    }
+
+    /// Reads a prompt and `first_answer` in one call, then a reply to that answer in a second
+    /// (in two, when `split_next`: the first finds half the line); returns the memory.
+    fn read_in_calls(first_answer: &str, split_next: bool) -> Vec<serde_json::Value> {
         use crate::home::Home;
         use crate::model::Host;
         use crate::store::Store;
@@ -666,7 +690,8 @@ mod tests {
             serde_json::json!({"id": id, "role": "assistant",
                 "content": [{"type": "text", "text": text}]})
         };
-        let read = |store: &mut Store| {
+        let read = |store: &mut Store, text: &str| {
+            std::fs::write(&transcript, text).unwrap();
             crate::capture::capture_transcript(store, Host::Claude, "s1", &transcript).unwrap();
         };
         let mut store = Store::open(&Home::at(dir.path().join("home"))).unwrap();
@@ -676,27 +701,14 @@ mod tests {
             None,
             serde_json::json!({"role": "user", "content": "hi"}),
         );
-        text += &line("assistant", "a1", Some("u1"), answer("m1", "hello"));
-        std::fs::write(&transcript, &text).unwrap();
-        read(&mut store);
-
+        text += &line("assistant", "a1", Some("u1"), answer("m1", first_answer));
+        read(&mut store, &text);
         let next = line("assistant", "a2", Some("a1"), answer("m2", "again"));
-        let (first_half, second_half) = next.split_at(next.len() / 2);
-        text += first_half;
-        std::fs::write(&transcript, &text).unwrap();
-        read(&mut store);
-        text += second_half;
-        std::fs::write(&transcript, &text).unwrap();
-        read(&mut store);
-
-        let turns = memory(&store, "s1");
-        let texts: Vec<&str> = turns[0]["messages"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m["text"].as_str().unwrap())
-            .collect();
-        assert_eq!(texts, ["hi", "hello", "again"]);
+        if split_next {
+            read(&mut store, &(text.clone() + &next[..next.len() / 2]));
+        }
+        read(&mut store, &(text + &next));
+        memory(&store, "s1")
     }
 
     #[test]
