@@ -127,7 +127,7 @@ pub fn ingest(
     let Resume {
         mut file,
         len,
-        mut cursor,
+        cursor,
         restarted,
     } = match resume(w, path, &shown)? {
         Opened::At(resume) => resume,
@@ -162,29 +162,30 @@ pub fn ingest(
         placed: Vec::new(),
         chunk_bytes: FIRST_CHUNK_BYTES,
     };
-    // What the cursor keeps unless a chunk changes it (none does when only part of a line
-    // was written).
-    let mut order_state = state;
-    let mut earliest: Option<String> = None;
-    let mut latest: Option<String> = None;
+    let mut progress = Progress {
+        cursor,
+        // Kept unless a chunk changes it (none does when only part of a line was written).
+        order: state,
+        earliest: None,
+        latest: None,
+    };
     let mut store_chunk = |chunk: Chunk| -> Result<(), IngestError> {
-        cursor.offset += chunk.bytes;
+        progress.cursor.offset += chunk.bytes;
         report.bytes += chunk.bytes;
         report.lines += chunk.lines;
         report.problems.extend(chunk.problems);
-        widen(&mut earliest, chunk.earliest, |new, old| new < old);
-        widen(&mut latest, chunk.latest, |new, old| new > old);
+        widen(&mut progress.earliest, chunk.earliest, |new, old| new < old);
+        widen(&mut progress.latest, chunk.latest, |new, old| new > old);
         for record in &chunk.records {
-            w.apply(session, &mut cursor.turn, record)?;
+            w.apply(session, &mut progress.cursor.turn, record)?;
         }
         report.records += chunk.records.len() as u64;
         if chunk.order.is_some() {
-            order_state = chunk.order;
+            progress.order = chunk.order;
         }
         // A chunk ends on a line boundary: with the cursor saved, what is stored is whole.
         if w.commit_due(chunk.bytes) {
-            cursor.line_order = order_state.as_ref().map(State::to_json);
-            save_progress(w, &shown, session.id, &cursor, &earliest, &latest)?;
+            progress.save(w, &shown, session.id)?;
             w.commit_and_continue()?;
         }
         Ok(())
@@ -236,24 +237,26 @@ pub fn ingest(
                 .map_err(io_err)
         })?;
     }
-    cursor.line_order = order_state.as_ref().map(State::to_json);
-    save_progress(w, &shown, session.id, &cursor, &earliest, &latest)?;
+    progress.save(w, &shown, session.id)?;
     Ok(report)
 }
 
-/// Stores how far the transcript at `path` was read and the time span read so far: what a
-/// commit needs to be whole.
-fn save_progress(
-    w: &Writer,
-    path: &str,
-    session: i64,
-    cursor: &store::Cursor,
-    earliest: &Option<String>,
-    latest: &Option<String>,
-) -> Result<(), IngestError> {
-    w.save_cursor(path, session, cursor)?;
-    w.touch_session(session, earliest.as_deref(), latest.as_deref())?;
-    Ok(())
+/// How far a transcript was read: the cursor, the line-ordering state there, and the time
+/// span read so far. Saved with each commit, which it makes whole.
+struct Progress {
+    cursor: store::Cursor,
+    order: Option<State>,
+    earliest: Option<String>,
+    latest: Option<String>,
+}
+
+impl Progress {
+    fn save(&mut self, w: &Writer, path: &str, session: i64) -> Result<(), IngestError> {
+        self.cursor.line_order = self.order.as_ref().map(State::to_json);
+        w.save_cursor(path, session, &self.cursor)?;
+        w.touch_session(session, self.earliest.as_deref(), self.latest.as_deref())?;
+        Ok(())
+    }
 }
 
 /// A transcript opened where its reading stopped.

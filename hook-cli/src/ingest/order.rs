@@ -109,17 +109,14 @@ impl Order {
             return;
         };
         let is_prompt = records.iter().any(|r| matches!(r, Record::Prompt { .. }));
-        let waits = match link.parent {
-            Some(parent) => !self.is_known(parent),
-            None => false,
-        };
+        let waits = !self.trust_unknown && link.parent.is_some_and(|p| !self.is_known(p));
         if is_prompt {
             // A prompt opens a turn whatever came before; held lines it follows belong to
             // the turn before it, so they go first.
             if let Some(parent) = link.parent.filter(|&p| self.is_held(p)) {
                 self.let_go_chain_of(parent, out);
             }
-        } else if waits && !self.trust_unknown {
+        } else if waits {
             let at = records.iter().find_map(|r| r.at().map(str::to_string));
             self.held.push(Held {
                 link,
