@@ -1,5 +1,5 @@
 //! Handing a session's memory to the next one: after `/clear` (linked exactly by the host's
-//! prompt id), after an explicit handoff (`/tl`, `throughline handoff`, the app's button),
+//! prompt id or by the host process the window runs in), after an explicit handoff (`/tl`, `throughline handoff`, the app's button),
 //! and after compaction. Decides, per hook event, what — if anything — the host receives.
 
 use std::time::Duration;
@@ -8,7 +8,7 @@ use crate::capture;
 use crate::clock;
 use crate::config::Config;
 use crate::home::Home;
-use crate::hosts::{EventKind, HookEvent};
+use crate::hosts::{EventKind, HookEvent, HostProcess};
 use crate::memory;
 use crate::model::Session;
 use crate::store::{Handoff, Result, Store, Trigger};
@@ -22,44 +22,106 @@ pub enum Reply {
     Block(String),
 }
 
+/// How long a host process's record of its session is kept without a new SessionStart.
+const STALE_CLEARS: Duration = Duration::from_secs(90 * 24 * 3600);
+
 /// The prompt that marks a handoff; `/tl cancel` withdraws it.
 const COMMAND: &str = "/tl";
 
-/// Works out the reply to a hook event whose capture is done. `owner_pid` names the host
-/// process, for clients that send no prompt id with `/clear`.
+/// Works out the reply to a hook event whose capture is done. `owner` names the host
+/// process the hook runs under, which a `/clear` never leaves (decision 0023).
 pub fn respond(
     store: &mut Store,
     home: &Home,
     config: &Config,
     event: &HookEvent,
-    owner_pid: impl Fn() -> Option<u32>,
+    owner: impl Fn() -> Option<HostProcess>,
 ) -> Result<Option<Reply>> {
     match event.kind {
         EventKind::SessionEnd if event.reason.as_deref() == Some("clear") => {
-            if let Some(key) = clear_key(event, &owner_pid) {
+            let keys = clear_keys(event.prompt_id.as_deref(), owner());
+            if !keys.is_empty() {
                 let w = store.write()?;
                 let session = w.session_of(&event.session_id)?;
-                w.record_clear(&key, session, &clock::now())?;
+                for key in &keys {
+                    w.record_clear(key, session, &clock::now())?;
+                }
                 w.commit()?;
             }
             Ok(None)
         }
-        EventKind::SessionStart => match event.source.as_deref() {
-            Some("clear") => on_clear(store, home, config, event, &owner_pid),
-            Some("compact") => on_compact(store, home, config, event),
-            // Resumed sessions get their history from the host; new ones wait for a prompt.
-            _ => Ok(None),
-        },
+        EventKind::SessionStart => {
+            let owner = owner();
+            let linked = follow_host_process(store, event, owner)?;
+            match event.source.as_deref() {
+                Some("clear") if linked => on_clear(store, home, config, event),
+                Some("clear") => {
+                    crate::log::line(
+                        home,
+                        "handoff",
+                        &format!(
+                            "session {} was started by /clear, but the session it cleared is \
+                             not known (no prompt id, no Claude Code process found): nothing \
+                             handed on",
+                            event.session_id
+                        ),
+                    );
+                    Ok(None)
+                }
+                Some("compact") => on_compact(store, home, config, event),
+                // Resumed sessions get their history from the host; new ones wait for a prompt.
+                _ => Ok(None),
+            }
+        }
         EventKind::UserPrompt => on_prompt(store, home, config, event),
         _ => Ok(None),
     }
 }
 
-fn clear_key(event: &HookEvent, owner_pid: &impl Fn() -> Option<u32>) -> Option<String> {
-    match &event.prompt_id {
-        Some(id) if !id.is_empty() => Some(format!("prompt:{id}")),
-        _ => owner_pid().map(|pid| format!("pid:{pid}")),
+/// The names a `/clear` is recorded under: the prompt id the host sends with it, and the host
+/// process. Clients differ in which one the SessionStart that follows still carries.
+fn clear_keys(prompt_id: Option<&str>, owner: Option<HostProcess>) -> Vec<String> {
+    let prompt = prompt_id
+        .filter(|id| !id.is_empty())
+        .map(|id| format!("prompt:{id}"));
+    prompt.into_iter().chain(owner.map(|p| p.key())).collect()
+}
+
+/// At a SessionStart: link a session started by `/clear` to the one it cleared, then record
+/// that the host process is in this session now, so that the next `/clear` in the same
+/// window finds it even if the host cancels the SessionEnd hook. True when linked.
+fn follow_host_process(
+    store: &mut Store,
+    event: &HookEvent,
+    owner: Option<HostProcess>,
+) -> Result<bool> {
+    let keys = clear_keys(event.prompt_id.as_deref(), owner);
+    if keys.is_empty() {
+        return Ok(false);
     }
+    let now = clock::now();
+    let w = store.write()?;
+    let session = w.session_of(&event.session_id)?;
+    let mut linked = false;
+    if event.source.as_deref() == Some("clear") {
+        for key in &keys {
+            if let Some(predecessor) = w.take_clear(key)? {
+                w.link(session, predecessor, Trigger::Clear, &now)?;
+                w.forget_clears(predecessor)?;
+                linked = true;
+                break;
+            }
+        }
+    }
+    if let Some(process) = owner {
+        w.record_clear(&process.key(), session, &now)?;
+        // One row per run of the host; a window untouched this long is not coming back.
+        if let Some(stale) = clock::before(&now, STALE_CLEARS) {
+            w.forget_clears_before(&stale)?;
+        }
+    }
+    w.commit()?;
+    Ok(linked)
 }
 
 fn on_clear(
@@ -67,18 +129,7 @@ fn on_clear(
     home: &Home,
     config: &Config,
     event: &HookEvent,
-    owner_pid: &impl Fn() -> Option<u32>,
 ) -> Result<Option<Reply>> {
-    let Some(key) = clear_key(event, owner_pid) else {
-        return Ok(None);
-    };
-    let w = store.write()?;
-    let Some(predecessor) = w.take_clear(&key)? else {
-        return Ok(None);
-    };
-    let successor = w.session_of(&event.session_id)?;
-    w.link(successor, predecessor, Trigger::Clear, &clock::now())?;
-    w.commit()?;
     if !config.inject_on_clear {
         return Ok(None);
     }

@@ -79,8 +79,10 @@ fn handle(home: &Home, host_name: &str) -> Result<(), String> {
             ),
         );
     }
-    let reply = handoff::respond(&mut store, home, &config, &event, || hosts::owner_pid(host))
-        .map_err(|e| format!("session {}: handoff: {e}", event.session_id))?;
+    let reply = handoff::respond(&mut store, home, &config, &event, || {
+        hosts::owner_process(host)
+    })
+    .map_err(|e| format!("session {}: handoff: {e}", event.session_id))?;
     if let Some(out) = reply.and_then(|r| hosts::encode_reply(host, event.kind, &r)) {
         // The only thing a hook ever prints: what the host should act on.
         let mut stdout = std::io::stdout().lock();

@@ -57,15 +57,16 @@ impl World {
         kind: EventKind,
         edit: impl FnOnce(&mut HookEvent),
     ) -> Option<Reply> {
-        self.fire_with_pid(session, cwd, kind, None, edit)
+        self.fire_in(None, session, cwd, kind, edit)
     }
 
-    fn fire_with_pid(
+    /// A hook event fired by the host process `process` (`None`: none could be found).
+    fn fire_in(
         &mut self,
+        process: Option<HostProcess>,
         session: &str,
         cwd: &str,
         kind: EventKind,
-        pid: Option<u32>,
         edit: impl FnOnce(&mut HookEvent),
     ) -> Option<Reply> {
         let mut event = HookEvent {
@@ -83,20 +84,53 @@ impl World {
         edit(&mut event);
         capture::capture_event(&mut self.store, Host::Claude, &event, false).unwrap();
         let config = crate::config::load(&self.home).config;
-        respond(&mut self.store, &self.home, &config, &event, || pid).unwrap()
+        respond(&mut self.store, &self.home, &config, &event, || process).unwrap()
     }
 
-    /// `/clear` in the window running `old`: the host ends it and starts `new`.
+    /// `/clear` in the window running `old`, as Claude Code 2.1.197 does it: the host ends
+    /// it and starts `new`, both events carrying `prompt_id`.
     fn clear(&mut self, old: &str, new: &str, cwd: &str, prompt_id: Option<&str>) -> Option<Reply> {
-        let id = prompt_id.map(str::to_string);
-        let end_id = id.clone();
-        self.fire_with_pid(old, cwd, EventKind::SessionEnd, Some(4242), |e| {
+        self.clear_in(WINDOW, old, new, cwd, prompt_id, prompt_id)
+    }
+
+    /// `/clear` in the window of host process `process`, with the prompt ids the host sends
+    /// at SessionEnd and at SessionStart.
+    fn clear_in(
+        &mut self,
+        process: HostProcess,
+        old: &str,
+        new: &str,
+        cwd: &str,
+        end_prompt_id: Option<&str>,
+        start_prompt_id: Option<&str>,
+    ) -> Option<Reply> {
+        self.end_by_clear(process, old, cwd, end_prompt_id);
+        self.start_by_clear(process, new, cwd, start_prompt_id)
+    }
+
+    fn end_by_clear(&mut self, process: HostProcess, old: &str, cwd: &str, id: Option<&str>) {
+        self.fire_in(Some(process), old, cwd, EventKind::SessionEnd, |e| {
             e.reason = Some("clear".into());
-            e.prompt_id = end_id;
+            e.prompt_id = id.map(str::to_string);
         });
-        self.fire_with_pid(new, cwd, EventKind::SessionStart, Some(4242), |e| {
+    }
+
+    fn start_by_clear(
+        &mut self,
+        process: HostProcess,
+        new: &str,
+        cwd: &str,
+        id: Option<&str>,
+    ) -> Option<Reply> {
+        self.fire_in(Some(process), new, cwd, EventKind::SessionStart, |e| {
             e.source = Some("clear".into());
-            e.prompt_id = id;
+            e.prompt_id = id.map(str::to_string);
+        })
+    }
+
+    fn start_in(&mut self, process: HostProcess, session: &str, cwd: &str) -> Option<Reply> {
+        self.fire_in(Some(process), session, cwd, EventKind::SessionStart, |e| {
+            e.source = Some("startup".into())
         })
     }
 
@@ -106,6 +140,12 @@ impl World {
         })
     }
 }
+
+/// The Claude Code process of the window most tests run in.
+const WINDOW: HostProcess = HostProcess {
+    pid: 4242,
+    started: 1_000,
+};
 
 fn injected(reply: Option<Reply>) -> String {
     match reply {
@@ -187,6 +227,99 @@ fn without_a_prompt_id_the_host_process_links_the_pair() {
     w.turn("A", "/p", "work before clear", "done");
     let text = injected(w.clear("A", "B", "/p", None));
     assert!(text.contains("work before clear"));
+}
+
+#[test]
+fn a_session_start_without_the_prompt_id_of_its_session_end_is_linked_by_the_process() {
+    // Claude Code 2.1.332: SessionEnd(clear) carries `prompt_id`, SessionStart(clear) none.
+    let mut w = World::new();
+    w.start_in(WINDOW, "A", "/p");
+    w.turn("A", "/p", "Use port 8443 for staging.", "Noted.");
+    let text = injected(w.clear_in(WINDOW, "A", "B", "/p", Some("end-only"), None));
+    assert!(text.contains("Use port 8443 for staging."), "{text}");
+    // The prompt-id record went with the link: nothing is left to take twice.
+    assert_eq!(
+        w.fire("Z", "/p", EventKind::SessionStart, |e| {
+            e.source = Some("clear".into());
+            e.prompt_id = Some("end-only".into());
+        }),
+        None
+    );
+}
+
+#[test]
+fn a_cancelled_session_end_still_links_by_the_process_the_session_started_in() {
+    let mut w = World::new();
+    w.start_in(WINDOW, "A", "/p");
+    w.turn("A", "/p", "work in A", "done");
+    // The host gave up on the SessionEnd hook: only SessionStart(clear) arrives.
+    let text = injected(w.start_by_clear(WINDOW, "B", "/p", None));
+    assert!(text.contains("work in A"), "{text}");
+    w.turn("B", "/p", "work in B", "done");
+    let text = injected(w.start_by_clear(WINDOW, "C", "/p", None));
+    assert!(
+        text.contains("work in B") && text.contains("work in A"),
+        "{text}"
+    );
+}
+
+#[test]
+fn windows_of_one_project_never_cross_whatever_the_order() {
+    let one = HostProcess {
+        pid: 100,
+        started: 7,
+    };
+    let two = HostProcess {
+        pid: 200,
+        started: 8,
+    };
+    let mut w = World::new();
+    w.start_in(one, "W1", "/p");
+    w.start_in(two, "W2", "/p");
+    w.turn("W1", "/p", "window one work", "one");
+    w.turn("W2", "/p", "window two work", "two");
+    // Window two clears first, then window one; neither sends a prompt id at SessionStart.
+    w.end_by_clear(two, "W2", "/p", Some("e2"));
+    w.end_by_clear(one, "W1", "/p", Some("e1"));
+    let first = injected(w.start_by_clear(one, "W1b", "/p", None));
+    let second = injected(w.start_by_clear(two, "W2b", "/p", None));
+    assert!(first.contains("window one work") && !first.contains("window two work"));
+    assert!(second.contains("window two work") && !second.contains("window one work"));
+}
+
+#[test]
+fn a_restart_never_looks_like_a_clear() {
+    let mut w = World::new();
+    w.start_in(WINDOW, "A", "/p");
+    w.turn("A", "/p", "work in A", "done");
+    w.fire_in(Some(WINDOW), "A", "/p", EventKind::SessionEnd, |e| {
+        e.reason = Some("prompt_input_exit".into())
+    });
+    // A new run of the client, even one that got the same pid back from the system.
+    let again = HostProcess {
+        pid: WINDOW.pid,
+        started: WINDOW.started + 50,
+    };
+    assert_eq!(w.start_in(again, "B", "/p"), None);
+    assert_eq!(w.turn("B", "/p", "fresh start", "ok"), None);
+    assert_eq!(
+        w.start_by_clear(
+            HostProcess {
+                pid: 999,
+                started: 1
+            },
+            "C",
+            "/p",
+            None
+        ),
+        None,
+        "a process that never ran a session has nothing to hand on"
+    );
+    let log = std::fs::read_to_string(w.home.log_path()).unwrap_or_default();
+    assert!(
+        log.contains("session C was started by /clear, but the session it cleared is not known"),
+        "the miss is logged: {log}"
+    );
 }
 
 #[test]

@@ -57,10 +57,26 @@ pub fn encode_reply(host: Host, event: EventKind, reply: &Reply) -> Option<Strin
     }
 }
 
+/// One run of a host program: a process id and its start time, so that a pid the system
+/// hands out again later is a different process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HostProcess {
+    pub pid: u32,
+    /// Clock ticks after boot (`/proc/<pid>/stat`, field 22).
+    pub started: u64,
+}
+
+impl HostProcess {
+    /// How the store names this process.
+    pub fn key(&self) -> String {
+        format!("proc:{}:{}", self.pid, self.started)
+    }
+}
+
 /// The host process a hook runs under, when the host registers its processes.
-pub fn owner_pid(host: Host) -> Option<u32> {
+pub fn owner_process(host: Host) -> Option<HostProcess> {
     match host {
-        Host::Claude => claude::process::owner_pid(),
+        Host::Claude => claude::process::owner(),
     }
 }
 

@@ -76,6 +76,9 @@ pub struct InjectionFilter {
 }
 
 impl Writer<'_> {
+    /// Records that `/clear` of `session` may be asked for under `key`: a prompt id
+    /// (`prompt:<id>`) or a host process (`proc:<pid>:<start>`, refreshed at every
+    /// SessionStart in that process).
     pub fn record_clear(&self, key: &str, session: i64, at: &str) -> Result<()> {
         self.tx
             .prepare_cached(
@@ -93,6 +96,22 @@ impl Writer<'_> {
             .query_row([key], |r| r.get(0))
             .optional()?;
         Ok(found)
+    }
+
+    /// Drops every name a `/clear` of `session` was recorded under, once it is taken.
+    pub fn forget_clears(&self, session: i64) -> Result<()> {
+        self.tx
+            .prepare_cached("DELETE FROM pending_clears WHERE session = ?1")?
+            .execute([session])?;
+        Ok(())
+    }
+
+    /// Drops the records of host processes not heard from since `before`.
+    pub fn forget_clears_before(&self, before: &str) -> Result<()> {
+        self.tx
+            .prepare_cached("DELETE FROM pending_clears WHERE at < ?1")?
+            .execute([before])?;
+        Ok(())
     }
 
     /// Links `successor` to its predecessor; a session keeps its first link.
