@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::home::Home;
+use crate::hosts::claude::version;
 use crate::install::{InstallError, Registration};
 use crate::store::{Health, SessionFilter, Store, Trigger};
 use crate::{clock, config, memory};
@@ -70,8 +71,41 @@ pub fn checks(
     fixes: &Fixes,
 ) -> Vec<Check> {
     let mut checks = registration_checks(registration, binary, fixes);
+    checks.push(client_check(version::installed()));
     checks.extend(store_checks(home));
     checks
+}
+
+/// The Claude Code release the person runs, against the range the end-to-end suites test.
+fn client_check(installed: Option<version::Installed>) -> Check {
+    let range = format!("{}–{}", version::OLDEST_TESTED, version::NEWEST_TESTED);
+    let Some(found) = installed else {
+        return Check::new(
+            "client",
+            Status::Note,
+            format!("no `claude` found on PATH to check its version (tested: {range})"),
+        );
+    };
+    let what = format!("Claude Code {} ({})", found.version, found.path.display());
+    match version::tested(&found.version) {
+        Some(version::Tested::Yes) => Check::new(
+            "client",
+            Status::Ok,
+            format!("{what}, within the tested releases {range}"),
+        ),
+        Some(version::Tested::Older) => Check::new(
+            "client",
+            Status::Note,
+            format!("{what} is older than every release Throughline is tested with ({range})"),
+        )
+        .fix("update Claude Code: claude update"),
+        _ => Check::new(
+            "client",
+            Status::Note,
+            format!("{what} is newer than the releases Throughline is tested with ({range})"),
+        )
+        .fix("update Throughline: a newer one may be tested with this release"),
+    }
 }
 
 /// Whether the hooks, `/tl` and the MCP server are in place and run `binary`.
@@ -351,5 +385,35 @@ fn failures_check(home: &Home, health: &Health) -> Check {
             format!("no failure since the last capture; earlier: {line}"),
         ),
         None => Check::new("hook log", Status::Ok, "no hook failures logged"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn client(v: &str) -> Check {
+        client_check(Some(version::Installed {
+            path: PathBuf::from("/usr/bin/claude"),
+            version: v.to_string(),
+        }))
+    }
+
+    #[test]
+    fn the_client_check_names_the_version_and_warns_outside_the_tested_range() {
+        let inside = client(version::NEWEST_TESTED);
+        assert_eq!(inside.status, Status::Ok);
+        assert!(
+            inside.message.contains(version::NEWEST_TESTED),
+            "{}",
+            inside.message
+        );
+        let older = client("2.0.1");
+        assert_eq!((older.status, older.fix.is_some()), (Status::Note, true));
+        assert!(older.message.contains("older"), "{}", older.message);
+        let newer = client("9.0.0");
+        assert_eq!((newer.status, newer.fix.is_some()), (Status::Note, true));
+        assert!(newer.message.contains("newer"), "{}", newer.message);
+        assert_eq!(client_check(None).status, Status::Note);
     }
 }

@@ -172,7 +172,7 @@ fn a_real_session_is_captured_losslessly_and_replay_adds_nothing() {
     let submitted: Vec<String> = env
         .payloads_of("UserPromptSubmit")
         .iter()
-        .map(|p| p["prompt"].as_str().unwrap_or_default().to_string())
+        .map(|p| support::model_server::unwrap_pasted(p["prompt"].as_str().unwrap_or_default()))
         .collect();
     assert_eq!(
         submitted, prompts,

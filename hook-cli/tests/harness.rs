@@ -266,3 +266,17 @@ fn interactive_clear_links_sessions_and_drops_history() {
         .all(|p| !event_name(p).is_empty()));
     eprintln!("interactive harness run took {:?}", started.elapsed());
 }
+
+#[test]
+fn the_pinned_clients_are_the_range_doctor_calls_tested() {
+    use throughline::hosts::claude::version::{NEWEST_TESTED, OLDEST_TESTED};
+    let harness = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/claude-code");
+    assert_eq!(
+        (
+            support::claude::pinned_version(&harness, "oldest"),
+            support::claude::pinned_version(&harness, "current")
+        ),
+        (OLDEST_TESTED.to_string(), NEWEST_TESTED.to_string()),
+        "hook-cli/tests/claude-code/package.json and hosts/claude/version.rs name the same releases"
+    );
+}

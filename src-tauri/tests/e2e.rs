@@ -97,15 +97,6 @@ fn hook_cli() -> PathBuf {
     cli
 }
 
-/// The client the hook CLI's tests pin (`npm ci --prefix hook-cli/tests/claude-code`).
-fn use_pinned_claude() {
-    if std::env::var_os("THROUGHLINE_CLAUDE_BIN").is_none() {
-        let pinned = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../hook-cli/tests/claude-code/node_modules/.bin/claude");
-        std::env::set_var("THROUGHLINE_CLAUDE_BIN", pinned);
-    }
-}
-
 fn desktop_entries(home: &Path) -> Vec<PathBuf> {
     std::fs::read_dir(home.join(".config/autostart"))
         .map(|dir| dir.map(|e| e.unwrap().path()).collect())
@@ -132,7 +123,6 @@ async fn the_window_shows_live_sessions_and_settings() {
 
     // A Claude Code installation whose hooks write the app's store; the app runs in its HOME,
     // so the threshold it writes lands in the settings this client reads.
-    use_pinned_claude();
     let server = ModelServer::start(
         Script::new()
             .on_prompt(

@@ -38,29 +38,93 @@ pub const RUN_TIMEOUT: Duration = Duration::from_secs(120);
 
 const API_KEY: &str = "sk-ant-api03-throughline-harness-key-0123456789abcdefghij";
 
-/// Where the Claude Code binary lives: `THROUGHLINE_CLAUDE_BIN`, else the copy pinned by
-/// `hook-cli/tests/claude-code/package.json`.
+/// The pinned clients, by the alias `hook-cli/tests/claude-code/package.json` installs them
+/// under: the current release and the oldest one supported.
+pub const PINNED: &[&str] = &["current", "oldest"];
+
+/// The Claude Code binary the tests drive, checked once by its `--version`:
+/// `THROUGHLINE_CLAUDE_BIN` (any binary; `THROUGHLINE_CLAUDE_VERSION`, when set, is the version
+/// it must report), else the pinned client `THROUGHLINE_CLAUDE` names (`current`, the
+/// default, or `oldest`).
 pub fn claude_bin() -> PathBuf {
-    if let Some(p) = std::env::var_os("THROUGHLINE_CLAUDE_BIN").filter(|p| !p.is_empty()) {
+    static CHECKED: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    CHECKED
+        .get_or_init(|| {
+            let (bin, expected) = chosen_client();
+            let reported = reported_version(&bin);
+            if let Some(expected) = expected {
+                assert_eq!(
+                    reported,
+                    expected,
+                    "{} reports version {reported}, not the {expected} the tests expect",
+                    bin.display()
+                );
+            }
+            eprintln!("Claude Code {reported} at {}", bin.display());
+            bin
+        })
+        .clone()
+}
+
+/// The binary to run, and the version it must report.
+fn chosen_client() -> (PathBuf, Option<String>) {
+    let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+    if let Some(p) = var("THROUGHLINE_CLAUDE_BIN") {
         let p = PathBuf::from(p);
         assert!(
             p.exists(),
             "THROUGHLINE_CLAUDE_BIN={} does not exist",
             p.display()
         );
-        return p;
+        return (p, var("THROUGHLINE_CLAUDE_VERSION"));
     }
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/claude-code/node_modules");
-    let bin = dir.join(".bin/claude");
-    if bin.exists() {
-        return bin;
-    }
-    panic!(
-        "the Claude Code CLI is not installed at {}.\n\
-         Install the pinned copy with:\n    npm ci --prefix hook-cli/tests/claude-code\n\
+    let alias = var("THROUGHLINE_CLAUDE").unwrap_or_else(|| PINNED[0].to_string());
+    assert!(
+        PINNED.contains(&alias.as_str()),
+        "THROUGHLINE_CLAUDE={alias}: the pinned clients are {PINNED:?}"
+    );
+    // The app's tests include this file too: the path holds from either crate.
+    let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("../hook-cli/tests/claude-code");
+    let bin = harness.join(format!("node_modules/claude-code-{alias}/claude"));
+    assert!(
+        bin.exists(),
+        "the pinned Claude Code ({alias}) is not installed at {}.\n\
+         Install the pinned clients with:\n    npm ci --prefix hook-cli/tests/claude-code\n\
          (or point THROUGHLINE_CLAUDE_BIN at a claude binary)",
         bin.display()
     );
+    (bin, Some(pinned_version(&harness, &alias)))
+}
+
+/// The version `package.json` pins for `alias` (`npm:<package>@<version>`).
+pub fn pinned_version(harness: &Path, alias: &str) -> String {
+    let manifest: Value = serde_json::from_str(
+        &fs::read_to_string(harness.join("package.json")).expect("read the harness package.json"),
+    )
+    .expect("the harness package.json is JSON");
+    let spec = manifest["dependencies"][format!("claude-code-{alias}")]
+        .as_str()
+        .unwrap_or_else(|| panic!("package.json pins no claude-code-{alias}"));
+    spec.rsplit_once('@')
+        .map(|(_, v)| v.to_string())
+        .unwrap_or_else(|| {
+            panic!("package.json pins claude-code-{alias} as {spec}, without a version")
+        })
+}
+
+/// What `claude --version` prints first (`2.1.332 (Claude Code)` → `2.1.332`).
+fn reported_version(bin: &Path) -> String {
+    let out = Command::new(bin)
+        .arg("--version")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("run {} --version: {e}", bin.display()));
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.split_whitespace()
+        .next()
+        .unwrap_or_else(|| panic!("{} --version printed nothing", bin.display()))
+        .to_string()
 }
 
 /// Quote `s` for a POSIX shell.

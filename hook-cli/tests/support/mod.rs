@@ -7,8 +7,9 @@
 //! * [`throughline`]: the real `throughline` as every hook, on a temp store.
 //! * [`scenario`]: a long, realistic coding session with facts planted in it.
 //!
-//! Use from an integration test with `mod support;`. The client comes from
-//! `THROUGHLINE_CLAUDE_BIN`, else from `npm ci --prefix hook-cli/tests/claude-code`; the
+//! Use from an integration test with `mod support;`. The client is one of the two pinned by
+//! `npm ci --prefix hook-cli/tests/claude-code`, chosen by `THROUGHLINE_CLAUDE=current|oldest`,
+//! or any binary named by `THROUGHLINE_CLAUDE_BIN` (see [`claude::claude_bin`]); the
 //! interactive driver needs `tmux`. `THROUGHLINE_KEEP_TEST_DIRS=1` keeps each test's temp HOME,
 //! project and hook log for a post-mortem.
 #![allow(dead_code, unused_imports)]

@@ -4,6 +4,7 @@ mod payload;
 pub mod process;
 mod status;
 mod transcript;
+pub mod version;
 
 use std::fs;
 use std::path::PathBuf;
