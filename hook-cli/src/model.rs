@@ -126,10 +126,41 @@ pub const STANDARD_WINDOW: u64 = 200_000;
 /// The window of the 1M-context variants (model ids ending in `[1m]`).
 pub const LONG_WINDOW: u64 = 1_000_000;
 
-/// The context window a session works in: the 1M variant when the model id says so, or when
-/// the context already exceeds the standard window (the id does not always carry the suffix).
+/// Models whose own window is 1M tokens without the `[1m]` suffix, as Claude Code's model
+/// catalog lists them (2.1.197 and 2.1.332): Opus 4.7 and 4.8, and every model of generation
+/// 5 (`claude-opus-5-5`, `claude-sonnet-5`, `claude-haiku-5-5`, ...).
+const NATIVE_1M: &[&str] = &["claude-opus-4-7", "claude-opus-4-8"];
+
+/// Whether `model` (any spelling: a provider prefix, a date, `-fast`) is a native 1M model.
+fn native_1m(model: &str) -> bool {
+    let Some(at) = model.find("claude-") else {
+        return false;
+    };
+    let id = &model[at..];
+    if NATIVE_1M.iter().any(|m| {
+        id.strip_prefix(m)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('-'))
+    }) {
+        return true;
+    }
+    // claude-<family>-<major>[-<minor>...]; the old naming puts the version first
+    // (claude-3-7-sonnet).
+    let mut parts = id.split('-').skip(1);
+    let family_first = parts
+        .next()
+        .is_some_and(|f| f.starts_with(|c: char| c.is_ascii_alphabetic()));
+    let major = parts.next().and_then(|m| m.parse::<u32>().ok());
+    family_first && major.is_some_and(|m| (5..1000).contains(&m))
+}
+
+/// The context window a session works in: 1M when the model id carries the `[1m]` suffix or
+/// names a native 1M model, or when the context already exceeds the standard window (the id
+/// does not always carry the suffix).
 pub fn context_window(model: Option<&str>, used: u64) -> u64 {
-    let long_model = model.is_some_and(|m| m.to_ascii_lowercase().ends_with("[1m]"));
+    let long_model = model.is_some_and(|m| {
+        let m = m.to_ascii_lowercase();
+        m.ends_with("[1m]") || native_1m(&m)
+    });
     if long_model || used > STANDARD_WINDOW {
         LONG_WINDOW
     } else {
@@ -367,18 +398,22 @@ mod tests {
             turns: 0,
             start_model: start.map(Into::into),
         };
-        let long = session(Some("claude-opus-4-8[1m]"));
-        assert_eq!(long.window(Some("claude-opus-4-8"), 10), LONG_WINDOW);
+        let long = session(Some("claude-sonnet-4-6[1m]"));
+        assert_eq!(long.window(Some("claude-sonnet-4-6"), 10), LONG_WINDOW);
         assert_eq!(long.window(None, 0), LONG_WINDOW);
         assert_eq!(long.window(Some("claude-haiku-4-5"), 10), STANDARD_WINDOW);
-        let standard = session(Some("claude-opus-4-8"));
+        let standard = session(Some("claude-sonnet-4-6"));
         assert_eq!(
-            standard.window(Some("claude-opus-4-8"), 10),
+            standard.window(Some("claude-sonnet-4-6"), 10),
             STANDARD_WINDOW
         );
         assert_eq!(
-            session(None).window(Some("claude-opus-4-8"), 10),
+            session(None).window(Some("claude-sonnet-4-6"), 10),
             STANDARD_WINDOW
+        );
+        assert_eq!(
+            session(Some("claude-opus-5-5")).window(Some("claude-opus-5-5"), 10),
+            LONG_WINDOW
         );
     }
 
@@ -393,6 +428,36 @@ mod tests {
             context_window(Some("claude-sonnet-4-5"), 200_001),
             1_000_000
         );
+    }
+
+    #[test]
+    fn native_1m_models_are_known_in_every_spelling() {
+        for long in [
+            "claude-opus-5-5",
+            "claude-opus-4-8",
+            "claude-opus-4-7-20260101",
+            "us.anthropic.claude-opus-5-5",
+            "claude-sonnet-5",
+            "claude-haiku-5-5",
+            "claude-opus-6",
+        ] {
+            assert_eq!(context_window(Some(long), 10), LONG_WINDOW, "{long}");
+        }
+        for standard in [
+            "claude-opus-4-6",
+            "claude-opus-4-5",
+            "claude-sonnet-4-6",
+            "claude-haiku-4-5-20251001",
+            "claude-3-7-sonnet",
+            "claude-opus-4-80",
+            "gpt-5",
+        ] {
+            assert_eq!(
+                context_window(Some(standard), 10),
+                STANDARD_WINDOW,
+                "{standard}"
+            );
+        }
     }
 
     fn entry(index: u32, kind: DetailKind, id: &str, body: &str) -> Detail {

@@ -59,8 +59,9 @@ fn imported_sessions_are_live_with_their_real_context_use() {
         let used = context_in(&path);
         assert!(used > 0, "the fixture {id} has usage");
         assert_eq!(m.used, used, "{id}");
-        assert_eq!(m.window, 200_000);
-        assert_eq!(m.percent as u64, (used * 100 + 100_000) / 200_000);
+        // Claude Code's model catalog gives Opus 4.8 a 1M window of its own.
+        assert_eq!(m.window, 1_000_000);
+        assert_eq!(m.percent as u64, (used * 100 + 500_000) / 1_000_000);
         assert_eq!(m.level, Level::of(m.percent));
         assert_eq!(m.model.as_deref(), Some("claude-opus-4-8"));
         assert!(m.turns > 0);
@@ -95,7 +96,10 @@ fn a_session_the_client_started_on_the_1m_model_is_measured_against_1m() {
         .iter()
         .find(|m| m.session_id != event.session_id)
         .unwrap();
-    assert_eq!(other.window, 200_000, "no payload named its model");
+    assert_eq!(
+        other.window, 1_000_000,
+        "no payload named its model, and claude-opus-4-8 is a native 1M model"
+    );
 }
 
 #[test]

@@ -198,7 +198,7 @@ async fn the_window_shows_live_sessions_and_settings() {
             .await
             .unwrap();
         assert!(text.contains("claude-opus-4-8"), "{text}");
-        assert!(text.contains("/200k tokens of context"), "{text}");
+        assert!(text.contains("/1M tokens of context"), "{text}");
     }
 
     // A real Claude Code session, open in a terminal: its hooks capture it, its gauge appears.
@@ -206,9 +206,10 @@ async fn the_window_shows_live_sessions_and_settings() {
     terminal.prompt(DEPLOY_PROMPT);
     let live = claude.session_ids()[0].clone();
     // Its card appears with the session's start; its gauge moves as soon as the client writes
-    // the answer's usage to the transcript, before any hook reads it. The client started on
-    // the 1M-context model, which only its SessionStart payload names.
-    let card = format!("//li[@data-session='{live}'][contains(., 'claude-opus-4-8')]");
+    // the answer's usage to the transcript, before any hook reads it. The client runs its
+    // default model, a 1M-context Opus (claude-opus-4-8[1m] on 2.1.197, claude-opus-5-5 on
+    // 2.1.332).
+    let card = format!("//li[@data-session='{live}'][contains(., 'claude-opus-')]");
     let (text, gauge) = fresh(&client, Locator::XPath(&card), async |card| {
         let gauge = card.find(Locator::Css("svg.gauge")).await?;
         Ok((card.text().await?, gauge.attr("aria-label").await?))

@@ -47,23 +47,36 @@ pub const PINNED: &[&str] = &["current", "oldest"];
 /// it must report), else the pinned client `THROUGHLINE_CLAUDE` names (`current`, the
 /// default, or `oldest`).
 pub fn claude_bin() -> PathBuf {
-    static CHECKED: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    CHECKED
-        .get_or_init(|| {
-            let (bin, expected) = chosen_client();
-            let reported = reported_version(&bin);
-            if let Some(expected) = expected {
-                assert_eq!(
-                    reported,
-                    expected,
-                    "{} reports version {reported}, not the {expected} the tests expect",
-                    bin.display()
-                );
-            }
-            eprintln!("Claude Code {reported} at {}", bin.display());
-            bin
-        })
-        .clone()
+    checked_client().0.clone()
+}
+
+/// The version the client under test reports (`2.1.332`).
+pub fn client_version() -> &'static str {
+    &checked_client().1
+}
+
+/// Whether the client under test is `version` or newer (`"2.1.332"`).
+pub fn client_at_least(version: &str) -> bool {
+    let parts = |v: &str| -> Vec<u64> { v.split('.').map(|p| p.parse().unwrap_or(0)).collect() };
+    parts(client_version()) >= parts(version)
+}
+
+fn checked_client() -> &'static (PathBuf, String) {
+    static CHECKED: std::sync::OnceLock<(PathBuf, String)> = std::sync::OnceLock::new();
+    CHECKED.get_or_init(|| {
+        let (bin, expected) = chosen_client();
+        let reported = reported_version(&bin);
+        if let Some(expected) = expected {
+            assert_eq!(
+                reported,
+                expected,
+                "{} reports version {reported}, not the {expected} the tests expect",
+                bin.display()
+            );
+        }
+        eprintln!("Claude Code {reported} at {}", bin.display());
+        (bin, reported)
+    })
 }
 
 /// The binary to run, and the version it must report.
