@@ -216,9 +216,10 @@ fn compacts_at(percent: u64) {
     let reported = done.before.answer.as_ref().expect("answered").input_tokens;
     eprintln!(
         "compact at {percent}%: compacted before turn {turns}, last usage {reported} input tokens \
-         (threshold {}); next request {} chars of messages, memory {} units ({} turns verbatim), \
-         session {}",
+         (threshold {}); messages {} chars before, {} after; memory {} units ({} turns \
+         verbatim), session {}",
         (EFFECTIVE_WINDOW * percent / 100).min(EFFECTIVE_WINDOW - DEFAULT_MARGIN),
+        done.before.messages_chars(),
         done.after.messages_chars(),
         units(&done.text),
         done.injection["verbatim"].as_array().map_or(0, Vec::len),
@@ -265,8 +266,9 @@ fn a_manual_compact_brings_back_the_recent_turns() {
         .count();
     assert_eq!(compact_starts, 1);
     eprintln!(
-        "/compact after {TURNS} turns: next request {} chars of messages, memory {} units \
+        "/compact after {TURNS} turns: messages {} chars before, {} after; memory {} units \
          ({} turns verbatim)",
+        done.before.messages_chars(),
         done.after.messages_chars(),
         units(&done.text),
         done.injection["verbatim"].as_array().map_or(0, Vec::len)

@@ -26,8 +26,8 @@ pub struct Args {
     /// to leave it to the client. Written to env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE in
     /// ~/.claude/settings.json, with autoCompactWindow (the model's whole window, unless you
     /// set one), without which some clients ignore the threshold. It can only bring compaction
-    /// earlier: the client never waits past 13,000 tokens short of the window (about 92% of a
-    /// 200k window, 98% of 1M). Sessions started afterwards use it.
+    /// earlier: above about 92 (200k-token windows) or 98 (1M) it changes nothing, the
+    /// client's own threshold being lower. Sessions started afterwards use it.
     #[arg(long, value_name = "PERCENT|off")]
     autocompact: Option<String>,
     /// Print JSON

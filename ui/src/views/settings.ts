@@ -181,7 +181,7 @@ function renderAutocompact(threshold: AutoCompact, actions: SettingsActions): HT
       h(
         "p",
         { class: "hint" },
-        `It can only bring compaction earlier: Claude Code never waits past 13,000 tokens short of the window (about 92% of a 200k window, 98% of 1M), so a higher value changes nothing. Written to env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE in ${threshold.settings}, with autoCompactWindow (the model's whole window, unless you set one), for sessions started afterwards.`,
+        `It can only bring compaction earlier: above about 92% (200k-token windows) or 98% (1M) it changes nothing, Claude Code's own threshold being lower. Written to env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE in ${threshold.settings}, with autoCompactWindow (the model's whole window, unless you set one), for sessions started afterwards.`,
       ),
     ),
   );
