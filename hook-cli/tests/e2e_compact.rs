@@ -111,6 +111,18 @@ fn after_compaction(
         world.env.debug_context()
     );
 
+    let summary = world.server.script().compaction_summary;
+    let summary = summary
+        .split("<summary>")
+        .nth(1)
+        .expect("a summary block")
+        .trim_start();
+    assert!(
+        after.messages_contain(&summary[..40]),
+        "the scripted summary replaced the conversation:\n{}",
+        messages_text(after)
+    );
+
     let starts = world.env.payloads_of("SessionStart");
     let compact = starts
         .iter()
