@@ -103,6 +103,24 @@ pub fn autocompact_check(
         );
     }
     let percent = threshold.percent?;
+    if let Some(window) = threshold.window.as_ref().filter(|_| !threshold.applies()) {
+        return Some(
+            Check::new(
+                "compact",
+                Status::Problem,
+                format!(
+                    "{} in {settings} is {window}, which Claude Code drops: the threshold of \
+                     {percent}% may never apply",
+                    claude::WINDOW_KEY
+                ),
+            )
+            .fix(format!(
+                "make {} a number from 100000 to 1000000, or remove it and run: {} {percent}",
+                claude::WINDOW_KEY,
+                fixes.threshold
+            )),
+        );
+    }
     if !threshold.applies() {
         return Some(
             Check::new(
@@ -444,6 +462,18 @@ mod tests {
         assert_eq!(
             check.fix.as_deref(),
             Some("throughline config --autocompact 30")
+        );
+    }
+
+    #[test]
+    fn a_window_the_client_drops_is_a_problem() {
+        let check =
+            autocompact_check(&Ok(threshold(Some(30.0), None, Some(5_000))), &fixes()).unwrap();
+        assert_eq!(check.status, Status::Problem);
+        assert!(
+            check.message.contains("is 5000, which Claude Code drops"),
+            "{}",
+            check.message
         );
     }
 

@@ -93,8 +93,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let shown = match (threshold.percent, &threshold.ignored) {
         (Some(p), _) if !threshold.applies() => format!(
-            "{p}% (ignored by clients that find no window for the model: no {} in the file; \
-             set the threshold again to add it)",
+            "{p}% (ignored by clients that find no window for the model: no {} they accept in \
+             the file; `throughline doctor` says what to do)",
             claude::WINDOW_KEY
         ),
         (Some(p), _) => format!("{p}%"),

@@ -278,10 +278,19 @@ pub struct AutoCompact {
 
 impl AutoCompact {
     /// Whether the client applies the threshold whatever the model: it is set and a window is
-    /// named for it.
+    /// named for it in a form the client accepts.
     pub fn applies(&self) -> bool {
-        self.percent.is_some() && self.window.is_some()
+        self.percent.is_some() && self.window.as_ref().is_some_and(window_accepted)
     }
+}
+
+/// A window of 100,000 to 1,000,000 tokens, or (2.1.332) one per model; the client drops
+/// anything else without a word.
+fn window_accepted(window: &Value) -> bool {
+    window.is_object()
+        || window
+            .as_u64()
+            .is_some_and(|tokens| (100_000..=WHOLE_WINDOW).contains(&tokens))
 }
 
 /// Reads `env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` and `autoCompactWindow` from the scope's settings.
@@ -701,6 +710,21 @@ mod tests {
             (Action::Unchanged, 0)
         );
         assert_eq!(fs::read_to_string(&path).unwrap(), mine);
+    }
+
+    #[test]
+    fn a_window_the_client_drops_does_not_make_the_threshold_apply() {
+        for window in ["50000", "\"lots\"", "null", "2000000"] {
+            let text = format!(
+                r#"{{"env": {{"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": "30"}}, "autoCompactWindow": {window}}}"#
+            );
+            let (_dir, scope, _) = project_with(&text);
+            assert!(!autocompact(&scope).unwrap().applies(), "{window}");
+        }
+        let (_dir, scope, _) = project_with(
+            r#"{"env": {"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": "30"}, "autoCompactWindow": {"default": 400000, "byModel": {}}}"#,
+        );
+        assert!(autocompact(&scope).unwrap().applies());
     }
 
     #[test]
