@@ -33,6 +33,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let fixes = Fixes {
         install: install_cmd.clone(),
         repair: install_cmd,
+        threshold: install::command_line(&binary, "config --autocompact"),
     };
     let registration = install::inspect(args.target.host, &scope);
     let checks = doctor::checks(&registration, &binary, &home, &fixes);

@@ -23,6 +23,6 @@ pub mod transcript;
 
 pub use claude::{event_name, ClaudeEnv, ClaudeEnvBuilder, RunOutput};
 pub use model_server::{
-    Block, ModelServer, PromptMatch, RecordedRequest, RequestKind, Script, Step,
+    Block, ModelServer, PromptMatch, RecordedRequest, RequestKind, Script, Step, Usage,
 };
 pub use tmux::Tmux;

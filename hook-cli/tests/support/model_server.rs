@@ -106,6 +106,22 @@ pub struct ScriptedTurn {
     pub steps: Vec<Step>,
 }
 
+/// The input tokens the server reports in a main request's `usage`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Usage {
+    /// About four characters of the request body per token.
+    Estimate,
+    /// This many tokens per prompt in the conversation (user messages without a `tool_result`):
+    /// the context grows by a fixed step each turn, so a test knows at which turn the client's
+    /// auto-compact threshold is crossed.
+    PerPrompt(u64),
+}
+
+/// What the client asks for when it compacts a conversation (auto-compaction and `/compact`
+/// alike): the text of its summary request.
+pub const COMPACTION_REQUEST: &str =
+    "Your task is to create a detailed summary of the conversation so far";
+
 /// What the fake model answers. Turns are tried in order; the first that matches wins.
 #[derive(Clone, Debug)]
 pub struct Script {
@@ -114,6 +130,9 @@ pub struct Script {
     pub fallback_text: String,
     /// Answer to side requests (titles, summaries, requests without tools).
     pub side_text: String,
+    /// Answer to the client's compaction request, in the shape it asks for.
+    pub compaction_summary: String,
+    pub usage: Usage,
 }
 
 impl Default for Script {
@@ -122,6 +141,10 @@ impl Default for Script {
             turns: Vec::new(),
             fallback_text: "Nothing scripted for that; stopping here.".to_string(),
             side_text: "Scripted session".to_string(),
+            compaction_summary: "<analysis>The scripted conversation.</analysis>\n<summary>\n\
+                                 1. Primary Request and Intent: the scripted turns.\n</summary>"
+                .to_string(),
+            usage: Usage::Estimate,
         }
     }
 }
@@ -159,6 +182,16 @@ impl Script {
         self
     }
 
+    pub fn compaction_summary(mut self, text: impl Into<String>) -> Self {
+        self.compaction_summary = text.into();
+        self
+    }
+
+    pub fn usage(mut self, usage: Usage) -> Self {
+        self.usage = usage;
+        self
+    }
+
     fn find(&self, prompt_texts: &[String]) -> Option<usize> {
         self.turns
             .iter()
@@ -173,6 +206,8 @@ pub enum RequestKind {
     Main,
     /// Any other `/v1/messages` request (title generation, summaries, quota probes...).
     Side,
+    /// A `/v1/messages` request asking for a summary of the conversation: the client compacts.
+    Compaction,
     /// `/v1/messages/count_tokens`.
     CountTokens,
     /// Anything else (GETs, unknown paths).
@@ -215,6 +250,10 @@ pub struct RecordedRequest {
 impl RecordedRequest {
     pub fn is_main(&self) -> bool {
         self.kind == RequestKind::Main
+    }
+
+    pub fn is_compaction(&self) -> bool {
+        self.kind == RequestKind::Compaction
     }
 
     pub fn model(&self) -> Option<&str> {
@@ -371,6 +410,31 @@ pub fn unwrap_pasted(text: &str) -> String {
     out
 }
 
+/// Whether the conversation ends with the client's request for a summary of it.
+fn is_compaction(messages: &[Value]) -> bool {
+    messages
+        .iter()
+        .rfind(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+        .is_some_and(|m| {
+            message_texts(m)
+                .iter()
+                .any(|t| t.contains(COMPACTION_REQUEST))
+        })
+}
+
+/// How many prompts the conversation holds: user messages without a `tool_result` block.
+fn prompt_count(messages: &[Value]) -> usize {
+    messages
+        .iter()
+        .filter(|m| {
+            m.get("role").and_then(Value::as_str) == Some("user")
+                && !content_blocks(m)
+                    .iter()
+                    .any(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
+        })
+        .count()
+}
+
 /// Index of the last user message without a `tool_result` block.
 fn prompt_position(messages: &[Value]) -> Option<usize> {
     messages.iter().rposition(|m| {
@@ -484,6 +548,14 @@ impl ModelServer {
         self.requests()
             .into_iter()
             .filter(|r| r.is_main())
+            .collect()
+    }
+
+    /// The client's compaction requests, in arrival order.
+    pub fn compaction_requests(&self) -> Vec<RecordedRequest> {
+        self.requests()
+            .into_iter()
+            .filter(|r| r.is_compaction())
             .collect()
     }
 
@@ -712,7 +784,14 @@ fn handle(req: &HttpRequest, shared: &Arc<Shared>, w: &mut TcpStream) -> std::io
     let route = req.path.split('?').next().unwrap_or("");
     let is_post = req.method.eq_ignore_ascii_case("POST");
     let head_only = req.method.eq_ignore_ascii_case("HEAD");
-    let kind = if is_post && route == "/v1/messages" {
+    let messages = body
+        .get("messages")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
+    let kind = if is_post && route == "/v1/messages" && is_compaction(messages) {
+        RequestKind::Compaction
+    } else if is_post && route == "/v1/messages" {
         let has_tools = body
             .get("tools")
             .and_then(Value::as_array)
@@ -748,9 +827,12 @@ fn handle(req: &HttpRequest, shared: &Arc<Shared>, w: &mut TcpStream) -> std::io
     };
     shared.changed.notify_all();
 
-    let input_tokens = estimate_tokens(&raw_body);
+    let input_tokens = match (kind, script.usage) {
+        (RequestKind::Main, Usage::PerPrompt(step)) => step * prompt_count(messages) as u64,
+        _ => estimate_tokens(&raw_body),
+    };
     let result = match kind {
-        RequestKind::Main | RequestKind::Side => {
+        RequestKind::Main | RequestKind::Side | RequestKind::Compaction => {
             let answer = decide(&script, &body, kind, shared, input_tokens);
             {
                 let mut st = shared.lock();
@@ -834,6 +916,8 @@ fn decide(
                 fill_schema(schema, &script.side_text).to_string(),
             )],
         )
+    } else if kind == RequestKind::Compaction {
+        (None, vec![Block::Text(script.compaction_summary.clone())])
     } else if kind == RequestKind::Side {
         (None, vec![Block::Text(script.side_text.clone())])
     } else {
