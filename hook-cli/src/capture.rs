@@ -109,8 +109,9 @@ fn subagents_of(host: Host, event: &HookEvent, main: &Path) -> Vec<PathBuf> {
     if event.kind == EventKind::SessionEnd {
         return hosts::subagent_transcripts(host, main);
     }
-    let named = event.subagent.as_ref();
-    named
+    event
+        .subagent
+        .as_ref()
         .and_then(|s| hosts::subagent_transcript(host, main, s))
         .into_iter()
         .collect()

@@ -133,8 +133,9 @@ pub fn ingest(
     read(w, session, path, parser, &mut || Ok(None))
 }
 
-/// Reads the transcript at `path` from its cursor; a transcript read from its start puts its
-/// first records in the turn `first_turn` names (None: the session's open turn, as usual).
+/// Reads the transcript at `path` from its cursor. Read from its start, its first records go
+/// to the turn `first_turn` names; None leaves them to the transcript's own prompts (what
+/// comes before the first one is the session's preamble).
 fn read(
     w: &Writer,
     session: &mut SessionRow,
