@@ -376,6 +376,27 @@ fn a_subagent_line_also_in_the_sessions_transcript_is_stored_once() {
     }
 }
 
+/// 2.1.332 runs a subagent in the background: the session may be at its next prompt when
+/// the subagent's first hook comes. The meta file still puts it in the turn of its call.
+#[test]
+fn a_subagent_read_after_the_session_moved_on_joins_the_turn_of_its_call() {
+    for s in [OLDEST, CURRENT] {
+        let env = Env::with_files(&s);
+        let stop = payload_files(&s)
+            .into_iter()
+            .find(|p| p.to_string_lossy().ends_with("-SubagentStop.json"))
+            .unwrap();
+        env.hook(&stop);
+        let memory = env.memory(s.session);
+        assert_eq!(entries(turn(&memory, 1), "subagent").len(), 3, "{}", s.dir);
+        assert!(
+            entries(turn(&memory, 2), "subagent").is_empty(),
+            "{}",
+            s.dir
+        );
+    }
+}
+
 #[test]
 fn without_its_meta_file_a_subagent_joins_the_turn_open_in_the_session() {
     let s = OLDEST;
