@@ -3,7 +3,7 @@
 
 pub mod claude;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::handoff::Reply;
 use crate::ingest::LineParser;
@@ -42,6 +42,18 @@ pub struct HookEvent {
     /// SessionStart: the model the session runs, as the host names it; only here does Claude
     /// Code tell a 1M-context variant (`claude-opus-4-8[1m]`), transcripts drop the suffix.
     pub model: Option<String>,
+    /// The subagent the event is about: the hook runs inside it, it stopped, or the call that
+    /// started it returned. Its transcript is read with the session's.
+    pub subagent: Option<SubagentRef>,
+}
+
+/// A subagent of the session, as a hook payload names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubagentRef {
+    /// The host's id of the subagent (it names its transcript).
+    pub agent_id: String,
+    /// Its transcript, when the payload gives it.
+    pub transcript_path: Option<String>,
 }
 
 pub fn decode_hook(host: Host, payload: &[u8]) -> Result<HookEvent, String> {
@@ -107,5 +119,29 @@ pub fn find_transcripts(
 ) -> std::io::Result<Vec<FoundTranscript>> {
     match host {
         Host::Claude => claude::find_transcripts(root),
+    }
+}
+
+/// The transcript of one subagent of the session whose transcript is `main`.
+pub fn subagent_transcript(host: Host, main: &Path, subagent: &SubagentRef) -> Option<PathBuf> {
+    match host {
+        Host::Claude => match &subagent.transcript_path {
+            Some(path) => Some(PathBuf::from(path)),
+            None => claude::subagents::transcript_of(main, &subagent.agent_id),
+        },
+    }
+}
+
+/// Every subagent transcript of the session whose transcript is `main`.
+pub fn subagent_transcripts(host: Host, main: &Path) -> Vec<PathBuf> {
+    match host {
+        Host::Claude => claude::subagents::transcripts_of(main),
+    }
+}
+
+/// The detail key of the tool call that started the subagent whose transcript is `path`.
+pub fn spawning_call_key(host: Host, path: &Path) -> Option<String> {
+    match host {
+        Host::Claude => claude::subagents::spawning_call_key(path),
     }
 }

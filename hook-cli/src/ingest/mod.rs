@@ -16,9 +16,11 @@ use crate::summary;
 use crate::tail;
 
 mod order;
+mod subagent;
 
 pub use order::Link;
 use order::{Order, State};
+pub use subagent::ingest_subagent;
 
 /// What one transcript line means for the memory. Hosts turn their own lines into these.
 #[derive(Debug, Clone, PartialEq)]
@@ -93,6 +95,16 @@ pub struct Report {
     pub problems: Vec<String>,
 }
 
+impl Report {
+    /// Adds what reading another transcript of the session (a subagent's) did.
+    pub fn add(&mut self, other: Report) {
+        self.bytes += other.bytes;
+        self.lines += other.lines;
+        self.records += other.records;
+        self.problems.extend(other.problems);
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum IngestError {
     #[error("reading {path}: {source}")]
@@ -118,6 +130,19 @@ pub fn ingest(
     path: &Path,
     parser: &mut dyn LineParser,
 ) -> Result<Report, IngestError> {
+    read(w, session, path, parser, &mut || Ok(None))
+}
+
+/// Reads the transcript at `path` from its cursor. Read from its start, its first records go
+/// to the turn `first_turn` names; None leaves them to the transcript's own prompts (what
+/// comes before the first one is the session's preamble).
+fn read(
+    w: &Writer,
+    session: &mut SessionRow,
+    path: &Path,
+    parser: &mut dyn LineParser,
+    first_turn: &mut dyn FnMut() -> Result<Option<i64>, IngestError>,
+) -> Result<Report, IngestError> {
     let mut report = Report::default();
     let shown = path.display().to_string();
     let io_err = |source| IngestError::Io {
@@ -127,7 +152,7 @@ pub fn ingest(
     let Resume {
         mut file,
         len,
-        cursor,
+        mut cursor,
         restarted,
     } = match resume(w, path, &shown)? {
         Opened::At(resume) => resume,
@@ -143,6 +168,9 @@ pub fn ingest(
         return Ok(report);
     }
     let order = Order::new(state.as_ref(), cursor.offset == 0);
+    if cursor.offset == 0 && cursor.turn.is_none() {
+        cursor.turn = first_turn()?;
+    }
 
     file.seek(SeekFrom::Start(cursor.offset)).map_err(io_err)?;
     // Read no further than the size seen now: a file that keeps growing is finished next call.

@@ -224,6 +224,19 @@ impl<'c> Writer<'c> {
             .ok_or_else(|| super::StoreError::NotFound(format!("no session {session_id:?}")))
     }
 
+    /// The turn of `session` holding the detail keyed `key` (e.g. the call that started a
+    /// subagent). Newest turns are looked at first, where such a call nearly always is.
+    pub fn turn_with_detail(&self, session: i64, key: &str) -> Result<Option<i64>> {
+        Ok(self
+            .tx
+            .prepare_cached(
+                "SELECT d.turn FROM turns t JOIN details d ON d.turn = t.id AND d.key = ?2
+                 WHERE t.session = ?1 ORDER BY t.seq DESC LIMIT 1",
+            )?
+            .query_row(params![session, source_key(key)], |r| r.get(0))
+            .optional()?)
+    }
+
     pub fn project_of(&self, session: i64) -> Result<Option<String>> {
         Ok(self
             .tx

@@ -3,6 +3,7 @@
 mod payload;
 pub mod process;
 mod status;
+pub mod subagents;
 mod transcript;
 pub mod version;
 

@@ -385,7 +385,7 @@ fn assistant_entry(entry: &mut Entry, out: &mut Vec<Record>) {
             "tool_use" | "server_tool_use" => {
                 let id = block.id.as_deref().unwrap_or_default().to_string();
                 out.push(Record::Detail {
-                    key: format!("c:{id}"),
+                    key: tool_call_key(&id),
                     kind: DetailKind::ToolCall,
                     name: block.name.as_deref().map(str::to_string),
                     tool_use_id: Some(id),
@@ -420,6 +420,11 @@ fn assistant_entry(entry: &mut Entry, out: &mut Vec<Record>) {
             at,
         });
     }
+}
+
+/// The key of the detail that stores tool call `id` (a subagent's meta file names its call).
+pub(super) fn tool_call_key(id: &str) -> String {
+    format!("c:{id}")
 }
 
 /// Message and tool result content: text or a list of blocks. It holds the tool output, the
