@@ -461,6 +461,19 @@ fn user_line(uuid: &str, text: &str) -> String {
 }
 
 #[test]
+fn a_byte_order_mark_before_the_payload_or_the_transcript_is_ignored() {
+    let env = Env::new();
+    const BOM: &[u8] = b"\xef\xbb\xbf";
+    env.append(
+        BEFORE_CLEAR,
+        &[BOM, user_line("u1", "the first prompt").as_bytes()].concat(),
+    );
+    env.hook(&[BOM, &env.payload("05-Stop.json")].concat());
+    assert!(env.log().is_empty(), "{}", env.log());
+    assert_eq!(prompts(&env.memory(BEFORE_CLEAR)), ["the first prompt"]);
+}
+
+#[test]
 fn malformed_lines_are_skipped_with_their_position_and_the_rest_is_kept() {
     let env = Env::new();
     env.append(BEFORE_CLEAR, user_line("u1", "first").as_bytes());
