@@ -630,3 +630,84 @@ fn a_hook_killed_mid_write_loses_and_duplicates_nothing() {
     assert_eq!(prompts(&memory), ["before", "after"]);
     assert_eq!(memory[0]["details"].as_array().unwrap().len(), 40);
 }
+
+/// Real sessions of both clients with every way a prompt reaches the model (see the
+/// transcripts' own prompts): each is a turn with its own answer.
+#[test]
+fn commands_queued_prompts_and_pastes_are_turns_with_their_own_answers() {
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+    for (version, session) in [
+        ("claude-2.1.332", "7934ba4f-0869-45fd-bf0f-7e833733f925"),
+        ("claude-2.1.197", "f340e2f9-0a6b-4f50-9d43-cd0140b3d5db"),
+    ] {
+        let path = format!("{fixtures}/{version}/prompts/{session}.jsonl");
+        let env = imported(&[(session, &fs::read(path).unwrap())]);
+        let memory = env.memory(session);
+        let turn = |prompt: &str| {
+            memory
+                .iter()
+                .find(|t| {
+                    t["messages"][0]["text"]
+                        .as_str()
+                        .unwrap()
+                        .starts_with(prompt)
+                })
+                .unwrap_or_else(|| panic!("{version}: no turn for {prompt:?}"))
+        };
+        let answers = |t: &Value| -> Vec<String> {
+            t["messages"].as_array().unwrap()[1..]
+                .iter()
+                .map(|m| m["text"].as_str().unwrap().to_string())
+                .collect()
+        };
+        assert_eq!(memory.len(), 7, "{version}: {:#?}", prompts(&memory));
+        // The scripted model answers "ANSWER to: <the end of the prompt it got>".
+        let command = turn("/worktree-pr 幫我發 pr 給 marco please");
+        assert_eq!(
+            answers(command),
+            ["ANSWER to:  from the current worktree.  Instructions from the person: 幫我發 pr 給 marco please"],
+            "{version}"
+        );
+        // The command file as the model got it is in the turn's detail.
+        assert!(
+            command["details"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|d| d["kind"] == "meta"
+                    && d["body"]
+                        .as_str()
+                        .unwrap()
+                        .starts_with("Open a pull request")),
+            "{version}: {command:#}"
+        );
+        assert_eq!(
+            answers(turn("SLOW one please")),
+            ["ANSWER to: SLOW one please"]
+        );
+        assert_eq!(
+            answers(turn("queued while working")),
+            ["ANSWER to: queued while working"]
+        );
+        // Delivered while Bash ran: its turn starts there and holds the answer after it.
+        let tool = turn("TOOL run a slow command");
+        assert!(answers(tool).is_empty(), "{version}: {tool:#}");
+        assert_eq!(tool["detail_summary"], "Bash", "{version}");
+        let queued = turn("mid-turn queued note");
+        assert_eq!(answers(queued), ["ANSWER to: TOOL run a slow command"]);
+        let paste = turn("Look at this log: ");
+        let text = paste["messages"][0]["text"].as_str().unwrap();
+        assert!(
+            !text.contains("pasted_content") && text.ends_with("and tell me"),
+            "{text}"
+        );
+        // The person's words are found.
+        let found = env.json(&["search", "marco", "--all", "--json"]);
+        let hits = found.as_array().unwrap();
+        assert!(
+            hits.iter()
+                .any(|h| h["role"] == "user" && h["turn"] == command["code"]),
+            "{version}: {found:#}"
+        );
+    }
+}
