@@ -711,3 +711,81 @@ fn commands_queued_prompts_and_pastes_are_turns_with_their_own_answers() {
         );
     }
 }
+
+/// A session that goes on after the host appended copies of its first turn's lines (same
+/// uuids and message ids, chained off the current entry) to the transcript.
+fn with_copies_of_the_first_turn(with_prompt: bool) -> (String, String) {
+    let sample = String::from_utf8(sample(BEFORE_CLEAR)).unwrap();
+    let lines: Vec<&str> = sample.lines().collect();
+    let is_prompt = |l: &str| {
+        l.contains(r#""type":"user""#)
+            && l.contains(r#""content":"#)
+            && serde_json::from_str::<Value>(l).unwrap()["message"]["content"].is_string()
+    };
+    let first = lines.iter().position(|l| is_prompt(l)).unwrap();
+    let second = first
+        + 1
+        + lines[first + 1..]
+            .iter()
+            .position(|l| is_prompt(l))
+            .unwrap();
+    let start = if with_prompt { first } else { first + 1 };
+    let copies: String = lines[start..second]
+        .iter()
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let leaf = lines.iter().rev().find_map(|l| {
+        serde_json::from_str::<Value>(l).unwrap()["uuid"]
+            .as_str()
+            .map(str::to_string)
+    });
+    let next = serde_json::json!({"type": "user", "uuid": "n1", "parentUuid": leaf,
+        "timestamp": "2026-11-30T08:50:00.000Z", "cwd": "/home/dev/toy", "isSidechain": false,
+        "promptId": "p-next", "message": {"role": "user", "content": "One more question."}});
+    let reply = serde_json::json!({"type": "assistant", "uuid": "n2", "parentUuid": "n1",
+        "timestamp": "2026-11-30T08:50:01.000Z", "isSidechain": false,
+        "message": {"id": "msg_next", "role": "assistant", "model": "claude-opus-4-8",
+            "content": [{"type": "text", "text": "The one more answer."}],
+            "usage": {"input_tokens": 5, "output_tokens": 3}}});
+    (copies, format!("{next}\n{reply}\n"))
+}
+
+#[test]
+fn copies_the_host_appends_again_are_stored_once_where_they_first_were() {
+    let expected = imported(&[(BEFORE_CLEAR, &sample(BEFORE_CLEAR))]).memory(BEFORE_CLEAR);
+    for with_prompt in [false, true] {
+        let (copies, next) = with_copies_of_the_first_turn(with_prompt);
+        let whole = [
+            sample(BEFORE_CLEAR),
+            copies.clone().into(),
+            next.clone().into(),
+        ]
+        .concat();
+        let import = imported(&[(BEFORE_CLEAR, &whole)]);
+        // Live: one hook after the session, one after the copies, one after the next turn.
+        let mut live = Env::new();
+        live.now = Some("2026-11-30T09:00:00.000Z".into());
+        for piece in [sample(BEFORE_CLEAR), copies.into(), next.into()] {
+            live.append(BEFORE_CLEAR, &piece);
+            live.hook(&live.payload("27-Stop.json"));
+        }
+        for env in [&import, &live] {
+            let memory = env.memory(BEFORE_CLEAR);
+            assert_eq!(
+                memory[..5],
+                expected[..],
+                "with the prompt copied: {with_prompt}"
+            );
+            assert_eq!(
+                memory[5]["messages"],
+                serde_json::json!([
+                    {"role": "user", "text": "One more question.", "at": "2026-11-30T08:50:00.000Z"},
+                    {"role": "assistant", "text": "The one more answer.", "at": "2026-11-30T08:50:01.000Z"}
+                ]),
+                "with the prompt copied: {with_prompt}"
+            );
+            assert!(memory[5]["details"].as_array().unwrap().is_empty());
+            assert_eq!(memory.len(), 6);
+        }
+    }
+}

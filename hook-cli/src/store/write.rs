@@ -47,6 +47,9 @@ pub struct Writer<'c> {
     copier: Option<&'c Checkpointer>,
     /// The turn whose one-liner came with the records (see [`Record::Summary`]).
     summarized: Cell<Option<i64>>,
+    /// The open turn in which a copy of an earlier entry was left out: the reader's one-liner
+    /// counts the copy, so the turn is summarised from what was stored.
+    copies_in: Cell<Option<i64>>,
     /// Transcript bytes stored since the last commit (see [`Writer::commit_due`]).
     pending: Cell<u64>,
     /// Which transaction of this process the writer is in (see [`SessionRow::next_seq`]).
@@ -91,6 +94,7 @@ impl<'c> Writer<'c> {
             conn,
             copier,
             summarized: Default::default(),
+            copies_in: Default::default(),
             pending: Cell::new(0),
             transaction: Cell::new(next_transaction()),
         }
@@ -335,7 +339,11 @@ impl<'c> Writer<'c> {
         match record {
             Record::Summary { text } => {
                 if let Some(id) = *turn {
-                    self.store_summary(id, text)?;
+                    if self.copies_in.get() == Some(id) {
+                        self.summarize(id)?;
+                    } else {
+                        self.store_summary(id, text)?;
+                    }
                     self.summarized.set(Some(id));
                 }
             }
@@ -345,7 +353,14 @@ impl<'c> Writer<'c> {
                 }
             }
             Record::Prompt { key, text, at } => {
-                let id = self.open_turn(session, key, at.as_deref())?;
+                let (id, existed) = self.open_turn(session, key, at.as_deref())?;
+                // A turn opened before the open one is a copy the host appended again: the
+                // open turn goes on. (A transcript read again from its start reopens its
+                // turns in their order, each after the one before.)
+                if let Some(open) = turn.filter(|&open| existed && id < open) {
+                    self.copies_in.set(Some(open));
+                    return Ok(());
+                }
                 // The turn before is complete now: give it its one-line summary (L1), unless
                 // the reader already sent it.
                 if let Some(previous) = turn.filter(|&t| t != id) {
@@ -358,7 +373,11 @@ impl<'c> Writer<'c> {
             }
             Record::Answer { key, text, at } => {
                 let id = self.current_turn(session, turn, at.as_deref())?;
-                self.insert_message(session.id, id, "assistant", text, at.as_deref(), key)?;
+                let stored =
+                    self.insert_message(session.id, id, "assistant", text, at.as_deref(), key)?;
+                if !stored && self.stored_in_another_turn(session.id, id, key)? {
+                    self.copies_in.set(Some(id));
+                }
             }
             Record::Detail {
                 key,
@@ -370,11 +389,13 @@ impl<'c> Writer<'c> {
                 at,
             } => {
                 let id = self.current_turn(session, turn, at.as_deref())?;
+                // Stored once per session: a later copy of the entry adds nothing.
                 self.hot(
                     &self.hot.detail,
                     "INSERT OR IGNORE INTO details
                         (session, turn, kind, name, tool_use_id, body, is_error, at, key)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
+                     WHERE NOT EXISTS (SELECT 1 FROM details WHERE session = ?1 AND key = ?9)",
                 )?
                 .execute(params![
                     session.id,
@@ -472,6 +493,7 @@ impl<'c> Writer<'c> {
         Ok(())
     }
 
+    /// Stores an L2 message once per session; false when it was stored before.
     fn insert_message(
         &self,
         session: i64,
@@ -480,14 +502,25 @@ impl<'c> Writer<'c> {
         text: &str,
         at: Option<&str>,
         key: &str,
-    ) -> Result<()> {
-        self.hot(
-            &self.hot.message,
-            "INSERT OR IGNORE INTO messages (session, turn, role, text, at, key)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        )?
-        .execute(params![session, turn, role, text, at, source_key(key)])?;
-        Ok(())
+    ) -> Result<bool> {
+        let added = self
+            .hot(
+                &self.hot.message,
+                "INSERT OR IGNORE INTO messages (session, turn, role, text, at, key)
+                 SELECT ?1, ?2, ?3, ?4, ?5, ?6
+                 WHERE NOT EXISTS (SELECT 1 FROM messages WHERE session = ?1 AND key = ?6)",
+            )?
+            .execute(params![session, turn, role, text, at, source_key(key)])?;
+        Ok(added == 1)
+    }
+
+    fn stored_in_another_turn(&self, session: i64, turn: i64, key: &str) -> Result<bool> {
+        Ok(self
+            .tx
+            .prepare_cached(
+                "SELECT 1 FROM messages WHERE session = ?1 AND key = ?2 AND turn <> ?3",
+            )?
+            .exists(params![session, source_key(key), turn])?)
     }
 
     /// The open turn, or the session's preamble turn when no prompt came yet.
@@ -500,13 +533,19 @@ impl<'c> Writer<'c> {
         if let Some(id) = *turn {
             return Ok(id);
         }
-        let id = self.open_turn(session, PREAMBLE_KEY, at)?;
+        let (id, _) = self.open_turn(session, PREAMBLE_KEY, at)?;
         *turn = Some(id);
         Ok(id)
     }
 
-    /// Finds the turn keyed `key`, or creates it after the session's last turn.
-    fn open_turn(&self, session: &mut SessionRow, key: &str, at: Option<&str>) -> Result<i64> {
+    /// Finds the turn keyed `key` (true: it existed), or creates it after the session's last
+    /// turn.
+    fn open_turn(
+        &self,
+        session: &mut SessionRow,
+        key: &str,
+        at: Option<&str>,
+    ) -> Result<(i64, bool)> {
         let seq = if key == PREAMBLE_KEY {
             0
         } else {
@@ -530,14 +569,14 @@ impl<'c> Writer<'c> {
                 if seq > 0 {
                     session.next_seq = Some((self.transaction.get(), seq + 1));
                 }
-                return Ok(id);
+                return Ok((id, false));
             }
             // Nothing inserted: either the turn exists (a re-read) or the code is taken.
             if let Some(id) = existing
                 .query_row(params![session.id, key], |r| r.get(0))
                 .optional()?
             {
-                return Ok(id);
+                return Ok((id, true));
             }
         }
         Err(rusqlite::Error::StatementChangedRows(0).into())
