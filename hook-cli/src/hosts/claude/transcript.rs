@@ -378,7 +378,8 @@ const PASTED: &str = "[Pasted text]";
 const PASTED_END: &str = "[End of pasted text]";
 
 /// The prompt with each `<pasted_content id="…">…</pasted_content id="…">` (2.1.332) written
-/// as [`PASTED`] … [`PASTED_END`] around the pasted text, kept as it was.
+/// as [`PASTED`] … [`PASTED_END`] around the pasted text, kept as it was. The blank lines the
+/// client puts around a paste are dropped at the ends of the prompt.
 fn unwrap_pastes(text: String) -> String {
     if !text.contains(PASTE_OPEN) {
         return text;
@@ -402,8 +403,11 @@ fn unwrap_pastes(text: String) -> String {
         out.push_str(PASTED_END);
         rest = &pasted[len + close.len()..];
     }
+    if out.is_empty() {
+        return text;
+    }
     out.push_str(rest);
-    out
+    out.trim().to_string()
 }
 
 fn tool_result(entry: &Entry, block: &mut Block, out: &mut Vec<Record>) {

@@ -344,6 +344,11 @@ fn paste_tags_are_replaced_only_when_they_pair_up() {
         text("a <pasted_content id=\"1\">x</pasted_content id=\"1\"> b <pasted_content id=\"e5\">\ny\n</pasted_content id=\"e5\">"),
         "a [Pasted text]x[End of pasted text] b [Pasted text]\ny\n[End of pasted text]"
     );
+    // A prompt that is all paste (2.1.332 puts blank lines around it).
+    assert_eq!(
+        text("\n\n<pasted_content id=\"e5e0\">\nRun it twice:\n- once\n</pasted_content id=\"e5e0\">\n"),
+        "[Pasted text]\nRun it twice:\n- once\n[End of pasted text]"
+    );
     // Unpaired or mismatched tags are the person's own text.
     for kept in [
         "<pasted_content id=\"1\">x",
