@@ -712,8 +712,9 @@ fn commands_queued_prompts_and_pastes_are_turns_with_their_own_answers() {
     }
 }
 
-/// A session that goes on after the host appended copies of its first turn's lines (same
-/// uuids and message ids, chained off the current entry) to the transcript.
+/// The sample session going on minutes later with one more prompt, after which the host
+/// appends copies of the first turn's lines (same uuids and message ids, chained off the
+/// current entry): what follows the sample, as the prompt and copies, then the answer.
 fn with_copies_of_the_first_turn(with_prompt: bool) -> (String, String) {
     let sample = String::from_utf8(sample(BEFORE_CLEAR)).unwrap();
     let lines: Vec<&str> = sample.lines().collect();
@@ -747,25 +748,25 @@ fn with_copies_of_the_first_turn(with_prompt: bool) -> (String, String) {
         "message": {"id": "msg_next", "role": "assistant", "model": "claude-opus-4-8",
             "content": [{"type": "text", "text": "The one more answer."}],
             "usage": {"input_tokens": 5, "output_tokens": 3}}});
-    (copies, format!("{next}\n{reply}\n"))
+    (format!("{next}\n{copies}"), format!("{reply}\n"))
 }
 
 #[test]
 fn copies_the_host_appends_again_are_stored_once_where_they_first_were() {
     let expected = imported(&[(BEFORE_CLEAR, &sample(BEFORE_CLEAR))]).memory(BEFORE_CLEAR);
     for with_prompt in [false, true] {
-        let (copies, next) = with_copies_of_the_first_turn(with_prompt);
+        let (copies, answer) = with_copies_of_the_first_turn(with_prompt);
         let whole = [
             sample(BEFORE_CLEAR),
             copies.clone().into(),
-            next.clone().into(),
+            answer.clone().into(),
         ]
         .concat();
         let import = imported(&[(BEFORE_CLEAR, &whole)]);
-        // Live: one hook after the session, one after the copies, one after the next turn.
+        // Live: one hook after the session, one after the copies, one after the answer.
         let mut live = Env::new();
         live.now = Some("2026-11-30T09:00:00.000Z".into());
-        for piece in [sample(BEFORE_CLEAR), copies.into(), next.into()] {
+        for piece in [sample(BEFORE_CLEAR), copies.into(), answer.into()] {
             live.append(BEFORE_CLEAR, &piece);
             live.hook(&live.payload("27-Stop.json"));
         }

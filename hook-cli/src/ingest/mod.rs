@@ -17,7 +17,7 @@ use crate::tail;
 
 mod order;
 
-pub use order::Link;
+pub use order::{Link, HOLD};
 use order::{Order, State};
 
 /// What one transcript line means for the memory. Hosts turn their own lines into these.

@@ -50,6 +50,9 @@ pub struct Writer<'c> {
     /// The open turn in which a copy of an earlier entry was left out: the reader's one-liner
     /// counts the copy, so the turn is summarised from what was stored.
     copies_in: Cell<Option<i64>>,
+    /// A turn and the time before which its entries may be copies (see
+    /// [`Writer::may_be_copy`]), read once per transaction.
+    copies_before: RefCell<Option<(i64, Option<String>)>>,
     /// Transcript bytes stored since the last commit (see [`Writer::commit_due`]).
     pending: Cell<u64>,
     /// Which transaction of this process the writer is in (see [`SessionRow::next_seq`]).
@@ -76,6 +79,7 @@ pub(super) const COMMIT_EVERY: u64 = 8 << 20;
 struct Hot<'c> {
     detail: OnceCell<RefCell<Statement<'c>>>,
     message: OnceCell<RefCell<Statement<'c>>>,
+    message_stored: OnceCell<RefCell<Statement<'c>>>,
     api_call: OnceCell<RefCell<Statement<'c>>>,
 }
 
@@ -95,6 +99,7 @@ impl<'c> Writer<'c> {
             copier,
             summarized: Default::default(),
             copies_in: Default::default(),
+            copies_before: Default::default(),
             pending: Cell::new(0),
             transaction: Cell::new(next_transaction()),
         }
@@ -373,10 +378,9 @@ impl<'c> Writer<'c> {
             }
             Record::Answer { key, text, at } => {
                 let id = self.current_turn(session, turn, at.as_deref())?;
-                let stored =
-                    self.insert_message(session.id, id, "assistant", text, at.as_deref(), key)?;
-                if !stored && self.stored_in_another_turn(session.id, id, key)? {
-                    self.copies_in.set(Some(id));
+                match self.insert_message(session.id, id, "assistant", text, at.as_deref(), key)? {
+                    Some(first) if first != id => self.copies_in.set(Some(id)),
+                    _ => {}
                 }
             }
             Record::Detail {
@@ -390,12 +394,18 @@ impl<'c> Writer<'c> {
             } => {
                 let id = self.current_turn(session, turn, at.as_deref())?;
                 // Stored once per session: a later copy of the entry adds nothing.
+                let key = source_key(key);
+                if self.may_be_copy(id, at.as_deref())?
+                    && self.detail_in_another_turn(session.id, id, key)?
+                {
+                    self.copies_in.set(Some(id));
+                    return Ok(());
+                }
                 self.hot(
                     &self.hot.detail,
                     "INSERT OR IGNORE INTO details
                         (session, turn, kind, name, tool_use_id, body, is_error, at, key)
-                     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
-                     WHERE NOT EXISTS (SELECT 1 FROM details WHERE session = ?1 AND key = ?9)",
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                 )?
                 .execute(params![
                     session.id,
@@ -406,7 +416,7 @@ impl<'c> Writer<'c> {
                     body,
                     is_error,
                     at,
-                    source_key(key)
+                    key
                 ])?;
             }
             Record::ApiCall {
@@ -493,7 +503,46 @@ impl<'c> Writer<'c> {
         Ok(())
     }
 
-    /// Stores an L2 message once per session; false when it was stored before.
+    /// Whether a detail of the open turn `turn` may be a copy of an earlier entry: the turn
+    /// already holds one, or the entry is older than the turn by more than lines of one
+    /// turn are ever apart. Only then is the session searched for it: an index of every
+    /// detail by session, its keys in random order, halved the speed of `import`.
+    fn may_be_copy(&self, turn: i64, at: Option<&str>) -> Result<bool> {
+        if self.copies_in.get() == Some(turn) {
+            return Ok(true);
+        }
+        let Some(at) = at else {
+            return Ok(false);
+        };
+        let mut cached = self.copies_before.borrow_mut();
+        if cached.as_ref().is_none_or(|(id, _)| *id != turn) {
+            let start: Option<String> = self
+                .tx
+                .prepare_cached("SELECT started_at FROM turns WHERE id = ?1")?
+                .query_row([turn], |r| r.get(0))?;
+            let before = start.and_then(|s| crate::clock::before(&s, crate::ingest::HOLD));
+            *cached = Some((turn, before));
+        }
+        Ok(cached
+            .as_ref()
+            .and_then(|(_, before)| before.as_deref())
+            .is_some_and(|before| at < before))
+    }
+
+    /// Whether the session holds detail `key` in a turn other than `turn`: a probe of the
+    /// (turn, key) index per turn of the session.
+    fn detail_in_another_turn(&self, session: i64, turn: i64, key: i64) -> Result<bool> {
+        Ok(self
+            .tx
+            .prepare_cached(
+                "SELECT 1 FROM details WHERE key = ?2
+                   AND turn IN (SELECT id FROM turns WHERE session = ?1 AND id <> ?3)",
+            )?
+            .exists(params![session, key, turn])?)
+    }
+
+    /// Stores an L2 message once per session; returns the turn it was stored in before, if
+    /// it was.
     fn insert_message(
         &self,
         session: i64,
@@ -502,25 +551,24 @@ impl<'c> Writer<'c> {
         text: &str,
         at: Option<&str>,
         key: &str,
-    ) -> Result<bool> {
-        let added = self
+    ) -> Result<Option<i64>> {
+        let key = source_key(key);
+        let stored = self
             .hot(
+                &self.hot.message_stored,
+                "SELECT turn FROM messages WHERE session = ?1 AND key = ?2",
+            )?
+            .query_row(params![session, key], |r| r.get(0))
+            .optional()?;
+        if stored.is_none() {
+            self.hot(
                 &self.hot.message,
                 "INSERT OR IGNORE INTO messages (session, turn, role, text, at, key)
-                 SELECT ?1, ?2, ?3, ?4, ?5, ?6
-                 WHERE NOT EXISTS (SELECT 1 FROM messages WHERE session = ?1 AND key = ?6)",
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?
-            .execute(params![session, turn, role, text, at, source_key(key)])?;
-        Ok(added == 1)
-    }
-
-    fn stored_in_another_turn(&self, session: i64, turn: i64, key: &str) -> Result<bool> {
-        Ok(self
-            .tx
-            .prepare_cached(
-                "SELECT 1 FROM messages WHERE session = ?1 AND key = ?2 AND turn <> ?3",
-            )?
-            .exists(params![session, source_key(key), turn])?)
+            .execute(params![session, turn, role, text, at, key])?;
+        }
+        Ok(stored)
     }
 
     /// The open turn, or the session's preamble turn when no prompt came yet.
