@@ -790,3 +790,35 @@ fn copies_the_host_appends_again_are_stored_once_where_they_first_were() {
         }
     }
 }
+
+/// The same sessions read by a hook after every fifth line store what an import stores.
+#[test]
+fn commands_queued_prompts_and_pastes_are_captured_live_as_imported() {
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+    for (version, session) in [
+        ("claude-2.1.332", "7934ba4f-0869-45fd-bf0f-7e833733f925"),
+        ("claude-2.1.197", "f340e2f9-0a6b-4f50-9d43-cd0140b3d5db"),
+    ] {
+        let text =
+            fs::read_to_string(format!("{fixtures}/{version}/prompts/{session}.jsonl")).unwrap();
+        let expected = imported(&[(session, text.as_bytes())]).memory(session);
+        let mut live = Env::new();
+        live.now = Some("2026-12-01T12:00:00.000Z".into());
+        let stop = serde_json::json!({"session_id": session, "hook_event_name": "Stop",
+            "transcript_path": live.transcript(session), "cwd": "/home/dev/toy"});
+        let lines: Vec<&str> = text.lines().collect();
+        for piece in lines.chunks(5) {
+            live.append(
+                session,
+                piece
+                    .iter()
+                    .map(|l| format!("{l}\n"))
+                    .collect::<String>()
+                    .as_bytes(),
+            );
+            live.hook(stop.to_string().as_bytes());
+        }
+        assert!(live.log().is_empty(), "{version}: {}", live.log());
+        assert_eq!(live.memory(session), expected, "{version}");
+    }
+}
