@@ -2,7 +2,7 @@
 """Capture benchmark: hook call cost per event kind against a large store, ingest
 throughput, and store size per MB of transcript.
 
-    bench/capture.py [--turns 100000] [--runs 300] [--keep] [--base OTHER_BIN]
+    bench/capture.py [--turns 100000] [--runs 300] [--keep] [--bin PATH] [--base OTHER_BIN]
 
 Builds the CLI as installed (scripts/build-cli), writes synthetic transcripts
 (bench/synth.py), imports them (timed: throughput), then times whole `throughline hook
@@ -114,11 +114,12 @@ def main():
     ap.add_argument("--turns", type=int, default=100_000)
     ap.add_argument("--runs", type=int, default=300)
     ap.add_argument("--keep", action="store_true", help="keep bench/out for inspection")
+    ap.add_argument("--bin", help="time this build instead of building the CLI (an A/B of two builds)")
     ap.add_argument("--base", help="another build of throughline, timed alternately with this one")
     args = ap.parse_args()
 
     global BIN
-    BIN = build_cli()
+    BIN = args.bin or build_cli()
     out, corpus, home, env = synthetic_corpus("capture", args.turns, output_bytes=800)
     transcript_bytes = dir_bytes(corpus)
     # Ingest alone; the search index is built after, and timed apart.

@@ -56,6 +56,12 @@ pub struct SubagentRef {
     pub transcript_path: Option<String>,
 }
 
+/// `bytes` without a leading UTF-8 byte order mark. Some tools write one before JSON (a
+/// payload piped through them, a transcript saved by an editor) and serde rejects it.
+pub fn without_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes)
+}
+
 pub fn decode_hook(host: Host, payload: &[u8]) -> Result<HookEvent, String> {
     match host {
         Host::Claude => claude::decode_hook(payload),

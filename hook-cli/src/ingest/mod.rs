@@ -18,7 +18,7 @@ use crate::tail;
 mod order;
 mod subagent;
 
-pub use order::Link;
+pub use order::{Link, HOLD};
 use order::{Order, State};
 pub use subagent::ingest_subagent;
 
@@ -512,7 +512,11 @@ impl<R: BufRead> Lines<'_, R> {
             chunk.bytes += n as u64;
             chunk.lines += 1;
             let line = std::mem::take(&mut self.line);
-            let body = trim_line_end(&line);
+            let mut body = trim_line_end(&line);
+            if at_byte == 0 {
+                // A file an editor saved may start with a byte order mark.
+                body = crate::hosts::without_bom(body);
+            }
             if !body.iter().all(u8::is_ascii_whitespace) {
                 match std::str::from_utf8(body) {
                     Ok(text) => self.take_line(text, Some(at_byte), &mut chunk),

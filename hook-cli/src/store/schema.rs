@@ -174,6 +174,10 @@ const MIGRATIONS: &[&str] = &[
     // 6: lines held until their parent is read, and the ids of the latest lines read, so the
     // next call keeps the host's chain order (docs/decisions/0022).
     "ALTER TABLE cursors ADD COLUMN line_order TEXT;",
+    // 7: L2 messages by their source within a session. A host may append copies of earlier
+    // entries later in a transcript; each is stored once, where it first was
+    // (docs/decisions/0027).
+    "CREATE INDEX messages_by_source ON messages (session, key);",
 ];
 
 /// The schema version this build writes.

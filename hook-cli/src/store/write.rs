@@ -47,6 +47,12 @@ pub struct Writer<'c> {
     copier: Option<&'c Checkpointer>,
     /// The turn whose one-liner came with the records (see [`Record::Summary`]).
     summarized: Cell<Option<i64>>,
+    /// The open turn in which a copy of an earlier entry was left out: the reader's one-liner
+    /// counts the copy, so the turn is summarised from what was stored.
+    copies_in: Cell<Option<i64>>,
+    /// A turn and the time before which its entries may be copies (see
+    /// [`Writer::may_be_copy`]), read once per transaction.
+    copies_before: RefCell<Option<(i64, Option<String>)>>,
     /// Transcript bytes stored since the last commit (see [`Writer::commit_due`]).
     pending: Cell<u64>,
     /// Which transaction of this process the writer is in (see [`SessionRow::next_seq`]).
@@ -73,6 +79,7 @@ pub(super) const COMMIT_EVERY: u64 = 8 << 20;
 struct Hot<'c> {
     detail: OnceCell<RefCell<Statement<'c>>>,
     message: OnceCell<RefCell<Statement<'c>>>,
+    message_stored: OnceCell<RefCell<Statement<'c>>>,
     api_call: OnceCell<RefCell<Statement<'c>>>,
 }
 
@@ -91,6 +98,8 @@ impl<'c> Writer<'c> {
             conn,
             copier,
             summarized: Default::default(),
+            copies_in: Default::default(),
+            copies_before: Default::default(),
             pending: Cell::new(0),
             transaction: Cell::new(next_transaction()),
         }
@@ -348,7 +357,11 @@ impl<'c> Writer<'c> {
         match record {
             Record::Summary { text } => {
                 if let Some(id) = *turn {
-                    self.store_summary(id, text)?;
+                    if self.copies_in.get() == Some(id) {
+                        self.summarize(id)?;
+                    } else {
+                        self.store_summary(id, text)?;
+                    }
                     self.summarized.set(Some(id));
                 }
             }
@@ -358,7 +371,14 @@ impl<'c> Writer<'c> {
                 }
             }
             Record::Prompt { key, text, at } => {
-                let id = self.open_turn(session, key, at.as_deref())?;
+                let (id, existed) = self.open_turn(session, key, at.as_deref())?;
+                // A turn opened before the open one is a copy the host appended again: the
+                // open turn goes on. (A transcript read again from its start reopens its
+                // turns in their order, each after the one before.)
+                if let Some(open) = turn.filter(|&open| existed && id < open) {
+                    self.copies_in.set(Some(open));
+                    return Ok(());
+                }
                 // The turn before is complete now: give it its one-line summary (L1), unless
                 // the reader already sent it.
                 if let Some(previous) = turn.filter(|&t| t != id) {
@@ -371,7 +391,10 @@ impl<'c> Writer<'c> {
             }
             Record::Answer { key, text, at } => {
                 let id = self.current_turn(session, turn, at.as_deref())?;
-                self.insert_message(session.id, id, "assistant", text, at.as_deref(), key)?;
+                match self.insert_message(session.id, id, "assistant", text, at.as_deref(), key)? {
+                    Some(first) if first != id => self.copies_in.set(Some(id)),
+                    _ => {}
+                }
             }
             Record::Detail {
                 key,
@@ -383,6 +406,14 @@ impl<'c> Writer<'c> {
                 at,
             } => {
                 let id = self.current_turn(session, turn, at.as_deref())?;
+                // Stored once per session: a later copy of the entry adds nothing.
+                let key = source_key(key);
+                if self.may_be_copy(id, at.as_deref())?
+                    && self.detail_in_another_turn(session.id, id, key)?
+                {
+                    self.copies_in.set(Some(id));
+                    return Ok(());
+                }
                 self.hot(
                     &self.hot.detail,
                     "INSERT OR IGNORE INTO details
@@ -398,7 +429,7 @@ impl<'c> Writer<'c> {
                     body,
                     is_error,
                     at,
-                    source_key(key)
+                    key
                 ])?;
             }
             Record::ApiCall {
@@ -485,6 +516,46 @@ impl<'c> Writer<'c> {
         Ok(())
     }
 
+    /// Whether a detail of the open turn `turn` may be a copy of an earlier entry: the turn
+    /// already holds one, or the entry is older than the turn by more than lines of one
+    /// turn are ever apart. Only then is the session searched for it: an index of every
+    /// detail by session, its keys in random order, halved the speed of `import`.
+    fn may_be_copy(&self, turn: i64, at: Option<&str>) -> Result<bool> {
+        if self.copies_in.get() == Some(turn) {
+            return Ok(true);
+        }
+        let Some(at) = at else {
+            return Ok(false);
+        };
+        let mut cached = self.copies_before.borrow_mut();
+        if cached.as_ref().is_none_or(|(id, _)| *id != turn) {
+            let start: Option<String> = self
+                .tx
+                .prepare_cached("SELECT started_at FROM turns WHERE id = ?1")?
+                .query_row([turn], |r| r.get(0))?;
+            let before = start.and_then(|s| crate::clock::before(&s, crate::ingest::HOLD));
+            *cached = Some((turn, before));
+        }
+        Ok(cached
+            .as_ref()
+            .and_then(|(_, before)| before.as_deref())
+            .is_some_and(|before| at < before))
+    }
+
+    /// Whether the session holds detail `key` in a turn other than `turn`: a probe of the
+    /// (turn, key) index per turn of the session.
+    fn detail_in_another_turn(&self, session: i64, turn: i64, key: i64) -> Result<bool> {
+        Ok(self
+            .tx
+            .prepare_cached(
+                "SELECT 1 FROM details WHERE key = ?2
+                   AND turn IN (SELECT id FROM turns WHERE session = ?1 AND id <> ?3)",
+            )?
+            .exists(params![session, key, turn])?)
+    }
+
+    /// Stores an L2 message once per session; returns the turn it was stored in before, if
+    /// it was.
     fn insert_message(
         &self,
         session: i64,
@@ -493,14 +564,24 @@ impl<'c> Writer<'c> {
         text: &str,
         at: Option<&str>,
         key: &str,
-    ) -> Result<()> {
-        self.hot(
-            &self.hot.message,
-            "INSERT OR IGNORE INTO messages (session, turn, role, text, at, key)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        )?
-        .execute(params![session, turn, role, text, at, source_key(key)])?;
-        Ok(())
+    ) -> Result<Option<i64>> {
+        let key = source_key(key);
+        let stored = self
+            .hot(
+                &self.hot.message_stored,
+                "SELECT turn FROM messages WHERE session = ?1 AND key = ?2",
+            )?
+            .query_row(params![session, key], |r| r.get(0))
+            .optional()?;
+        if stored.is_none() {
+            self.hot(
+                &self.hot.message,
+                "INSERT OR IGNORE INTO messages (session, turn, role, text, at, key)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?
+            .execute(params![session, turn, role, text, at, key])?;
+        }
+        Ok(stored)
     }
 
     /// The open turn, or the session's preamble turn when no prompt came yet.
@@ -513,13 +594,19 @@ impl<'c> Writer<'c> {
         if let Some(id) = *turn {
             return Ok(id);
         }
-        let id = self.open_turn(session, PREAMBLE_KEY, at)?;
+        let (id, _) = self.open_turn(session, PREAMBLE_KEY, at)?;
         *turn = Some(id);
         Ok(id)
     }
 
-    /// Finds the turn keyed `key`, or creates it after the session's last turn.
-    fn open_turn(&self, session: &mut SessionRow, key: &str, at: Option<&str>) -> Result<i64> {
+    /// Finds the turn keyed `key` (true: it existed), or creates it after the session's last
+    /// turn.
+    fn open_turn(
+        &self,
+        session: &mut SessionRow,
+        key: &str,
+        at: Option<&str>,
+    ) -> Result<(i64, bool)> {
         let seq = if key == PREAMBLE_KEY {
             0
         } else {
@@ -543,14 +630,14 @@ impl<'c> Writer<'c> {
                 if seq > 0 {
                     session.next_seq = Some((self.transaction.get(), seq + 1));
                 }
-                return Ok(id);
+                return Ok((id, false));
             }
             // Nothing inserted: either the turn exists (a re-read) or the code is taken.
             if let Some(id) = existing
                 .query_row(params![session.id, key], |r| r.get(0))
                 .optional()?
             {
-                return Ok(id);
+                return Ok((id, true));
             }
         }
         Err(rusqlite::Error::StatementChangedRows(0).into())

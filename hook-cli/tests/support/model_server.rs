@@ -92,11 +92,35 @@ pub enum PromptMatch {
 
 impl PromptMatch {
     fn matches(&self, texts: &[String]) -> bool {
+        let texts = texts.iter().map(|t| without_paste_tags(t));
         match self {
-            PromptMatch::Exact(p) => texts.iter().any(|t| t == p || t.trim() == p.trim()),
-            PromptMatch::Contains(p) => texts.iter().any(|t| t.contains(p.as_str())),
+            PromptMatch::Exact(p) => texts.into_iter().any(|t| t.trim() == p.trim()),
+            PromptMatch::Contains(p) => texts.into_iter().any(|t| t.contains(p.as_str())),
         }
     }
+}
+
+/// The prompt as the person typed it: since 2.1.332 the client wraps pasted text in
+/// `<pasted_content id="…">` tags, also in the request.
+pub fn without_paste_tags(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("<pasted_content id=\"") {
+        out.push_str(&rest[..at]);
+        let tag = rest[at..].find('>').map_or(rest.len() - at, |end| end + 1);
+        rest = &rest[at + tag..];
+        rest = rest.strip_prefix('\n').unwrap_or(rest);
+        if let Some(close) = rest.find("</pasted_content id=\"") {
+            let pasted = &rest[..close];
+            out.push_str(pasted.strip_suffix('\n').unwrap_or(pasted));
+            let tag = rest[close..]
+                .find('>')
+                .map_or(rest.len() - close, |end| end + 1);
+            rest = &rest[close + tag..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The scripted answer to one prompt.

@@ -75,6 +75,7 @@ impl Payload<'_> {
 }
 
 pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
+    let bytes = crate::hosts::without_bom(bytes);
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err("empty hook payload on stdin".into());
     }
@@ -205,6 +206,16 @@ mod tests {
         ] {
             assert_eq!(post("Agent", response), None, "{response}");
         }
+    }
+
+    #[test]
+    fn a_byte_order_mark_before_the_json_is_ignored() {
+        let e = decode_hook(b"\xef\xbb\xbf{\"session_id\":\"s\",\"hook_event_name\":\"Stop\"}")
+            .unwrap();
+        assert_eq!((e.kind, e.session_id.as_str()), (EventKind::Stop, "s"));
+        // Only one mark, and only at the start.
+        assert!(decode_hook(b"\xef\xbb\xbf\xef\xbb\xbf{\"session_id\":\"s\"}").is_err());
+        assert!(decode_hook(b"\xef\xbb\xbf").unwrap_err().contains("empty"));
     }
 
     #[test]
