@@ -172,7 +172,7 @@ fn a_real_session_is_captured_losslessly_and_replay_adds_nothing() {
     let submitted_raw: Vec<String> = env
         .payloads_of("UserPromptSubmit")
         .iter()
-        .map(|p| support::model_server::unwrap_pasted(p["prompt"].as_str().unwrap_or_default()))
+        .map(|p| p["prompt"].as_str().unwrap_or_default().to_string())
         .collect();
     let submitted: Vec<String> = submitted_raw
         .iter()

@@ -394,44 +394,12 @@ fn content_blocks(message: &Value) -> Vec<Value> {
     }
 }
 
-/// The text blocks of a message, as the person typed them (without the client's paste
-/// wrapper: [`unwrap_pasted`]).
 fn message_texts(message: &Value) -> Vec<String> {
     content_blocks(message)
         .iter()
         .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
-        .filter_map(|b| b.get("text").and_then(Value::as_str).map(unwrap_pasted))
+        .filter_map(|b| b.get("text").and_then(Value::as_str).map(str::to_string))
         .collect()
-}
-
-/// A prompt as the person typed or pasted it. Claude Code 2.1.332 wraps a long paste as
-/// `\n\n<pasted_content id="e590">\n…\n</pasted_content id="e590">\n`, an id the person never
-/// sees; older clients send the paste as it is.
-pub fn unwrap_pasted(text: &str) -> String {
-    const OPEN: &str = "<pasted_content id=\"";
-    let mut out = String::new();
-    let mut rest = text;
-    let mut wrapped = false;
-    while let Some(at) = rest.find(OPEN) {
-        let after_open = &rest[at + OPEN.len()..];
-        let Some(id_end) = after_open.find("\">") else {
-            break;
-        };
-        let close = format!("</pasted_content id=\"{}\">", &after_open[..id_end]);
-        let body = &after_open[id_end + 2..];
-        let Some(body_end) = body.find(&close) else {
-            break;
-        };
-        out.push_str(&rest[..at]);
-        out.push_str(body[..body_end].trim_matches('\n'));
-        rest = &body[body_end + close.len()..];
-        wrapped = true;
-    }
-    out.push_str(rest);
-    if wrapped {
-        out = out.trim().to_string();
-    }
-    out
 }
 
 /// Whether the conversation ends with the client's request for a summary of it.
