@@ -162,7 +162,7 @@ pub fn transcript_cwd(host: Host, path: &Path) -> Option<String> {
             continue;
         }
         let cwd = records.iter().find_map(|r| match r {
-            ingest::Record::Meta { cwd } => cwd.clone(),
+            ingest::Record::Meta { cwd, .. } => cwd.clone(),
             _ => None,
         });
         if cwd.is_some() {

@@ -25,8 +25,12 @@ pub use subagent::ingest_subagent;
 /// What one transcript line means for the memory. Hosts turn their own lines into these.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Record {
-    /// Facts about the session the transcript carries (used when no hook payload has them).
-    Meta { cwd: Option<String> },
+    /// Facts about the session the transcript carries (used when no hook payload has them):
+    /// its working directory, and the version of the client writing it.
+    Meta {
+        cwd: Option<String>,
+        client_version: Option<String>,
+    },
     /// The person's words: starts a new turn. `key` is stable across re-reads.
     Prompt {
         key: String,

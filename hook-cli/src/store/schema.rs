@@ -178,6 +178,8 @@ const MIGRATIONS: &[&str] = &[
     // entries later in a transcript; each is stored once, where it first was
     // (docs/decisions/0027).
     "CREATE INDEX messages_by_source ON messages (session, key);",
+    // 8: the client release writing the session: what a model's window is depends on it.
+    "ALTER TABLE sessions ADD COLUMN client_version TEXT;",
 ];
 
 /// The schema version this build writes.

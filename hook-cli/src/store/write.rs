@@ -261,6 +261,17 @@ impl<'c> Writer<'c> {
         Ok(())
     }
 
+    /// The client release now writing the session (a resumed session may run a newer one).
+    fn set_client_version(&self, session: i64, version: &str) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "UPDATE sessions SET client_version = ?2
+                 WHERE id = ?1 AND client_version IS NOT ?2",
+            )?
+            .execute(params![session, version])?;
+        Ok(())
+    }
+
     pub fn session_started(
         &self,
         session: i64,
@@ -365,9 +376,15 @@ impl<'c> Writer<'c> {
                     self.summarized.set(Some(id));
                 }
             }
-            Record::Meta { cwd } => {
+            Record::Meta {
+                cwd,
+                client_version,
+            } => {
                 if let (false, Some(cwd)) = (session.has_cwd, cwd) {
                     self.set_cwd(session, cwd)?;
+                }
+                if let Some(version) = client_version {
+                    self.set_client_version(session.id, version)?;
                 }
             }
             Record::Prompt { key, text, at } => {

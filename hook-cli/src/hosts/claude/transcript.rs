@@ -53,6 +53,9 @@ struct Entry<'a> {
     api_error: bool,
     #[serde(default, borrow)]
     cwd: Option<Text<'a>>,
+    /// The client release that wrote the line (`2.1.332`).
+    #[serde(default, borrow)]
+    version: Option<Text<'a>>,
     #[serde(default, borrow)]
     message: Option<ApiMessage<'a>>,
     #[serde(default, borrow)]
@@ -183,6 +186,7 @@ impl LineParser for TranscriptParser {
                 self.cwd_seen = true;
                 out.push(Record::Meta {
                     cwd: Some(cwd.to_string()),
+                    client_version: entry.version.as_deref().map(str::to_string),
                 });
             }
         }
