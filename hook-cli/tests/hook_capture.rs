@@ -3,71 +3,42 @@
 
 mod support;
 
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
+use support::store_env::StoreEnv;
 use support::throughline::bin;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/claude-2.1.197");
 const BEFORE_CLEAR: &str = "f839b538-b1ae-45df-beaa-8b044d1f240c";
 const AFTER_CLEAR: &str = "0f1b393e-f41a-4e1e-9a85-60441f844f13";
 
-struct Env {
-    _dir: tempfile::TempDir,
-    home: PathBuf,
-    transcripts: PathBuf,
-    /// The clock of every command, when frozen.
-    now: Option<String>,
+/// The store and projects folder of [`StoreEnv`], with transcripts named by session.
+struct Env(StoreEnv);
+
+impl std::ops::Deref for Env {
+    type Target = StoreEnv;
+    fn deref(&self) -> &StoreEnv {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Env {
+    fn deref_mut(&mut self) -> &mut StoreEnv {
+        &mut self.0
+    }
 }
 
 impl Env {
     fn new() -> Env {
-        let dir = tempfile::tempdir().unwrap();
-        let home = dir.path().join("home");
-        let transcripts = dir.path().join("projects/-home-dev-toy");
-        fs::create_dir_all(&transcripts).unwrap();
-        Env {
-            home,
-            transcripts,
-            _dir: dir,
-            now: None,
-        }
-    }
-
-    /// The folder `import --from` takes: the hosts' projects folder.
-    fn projects(&self) -> String {
-        self.transcripts
-            .parent()
-            .unwrap()
-            .to_str()
-            .unwrap()
-            .to_string()
+        Env(StoreEnv::new())
     }
 
     fn transcript(&self, session: &str) -> PathBuf {
-        self.transcripts.join(format!("{session}.jsonl"))
-    }
-
-    fn throughline(&self, args: &[&str], stdin: &[u8]) -> Output {
-        let mut command = Command::new(bin());
-        if let Some(now) = &self.now {
-            command.env("THROUGHLINE_NOW", now);
-        }
-        let mut child = command
-            .args(args)
-            .env("THROUGHLINE_HOME", &self.home)
-            .env_remove("THROUGHLINE_GUARD")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        // A hook may exit before reading stdin (an unknown host): a closed pipe is fine.
-        let _ = child.stdin.take().unwrap().write_all(stdin);
-        child.wait_with_output().unwrap()
+        self.path(&format!("{session}.jsonl"))
     }
 
     /// Runs the hook and checks the contract: exit 0, and nothing on stdout but one line of
@@ -96,38 +67,8 @@ impl Env {
         serde_json::to_vec(&v).unwrap()
     }
 
-    fn json(&self, args: &[&str]) -> Value {
-        let out = self.throughline(args, b"");
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice(&out.stdout).unwrap()
-    }
-
-    /// Every turn of a session with its full detail: the memory as a reader sees it.
-    fn memory(&self, session: &str) -> Vec<Value> {
-        let shown = self.json(&["show", session, "--json"]);
-        shown["turns"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| self.json(&["detail", t["code"].as_str().unwrap(), "--json"]))
-            .collect()
-    }
-
-    fn log(&self) -> String {
-        fs::read_to_string(self.home.join("throughline.log")).unwrap_or_default()
-    }
-
     fn append(&self, session: &str, bytes: &[u8]) {
-        let mut f = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(self.transcript(session))
-            .unwrap();
-        f.write_all(bytes).unwrap();
+        self.append_to(&format!("{session}.jsonl"), bytes);
     }
 }
 

@@ -5,13 +5,11 @@
 
 mod support;
 
-use std::fs::{self, OpenOptions};
-use std::io::Write;
+use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
-use support::throughline::bin;
+use support::store_env::StoreEnv;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
@@ -66,24 +64,19 @@ fn payload_files(s: &Sample) -> Vec<PathBuf> {
     files
 }
 
-struct Env {
-    _dir: tempfile::TempDir,
-    home: PathBuf,
-    /// `~/.claude/projects/-home-dev-toy` of this environment.
-    project: PathBuf,
+/// The store and projects folder of [`StoreEnv`], holding one recorded session.
+struct Env(StoreEnv);
+
+impl std::ops::Deref for Env {
+    type Target = StoreEnv;
+    fn deref(&self) -> &StoreEnv {
+        &self.0
+    }
 }
 
 impl Env {
     fn new() -> Env {
-        let dir = tempfile::tempdir().unwrap();
-        let home = dir.path().join("home");
-        let project = dir.path().join("projects/-home-dev-toy");
-        fs::create_dir_all(&project).unwrap();
-        Env {
-            _dir: dir,
-            home,
-            project,
-        }
+        Env(StoreEnv::new())
     }
 
     /// An environment holding the whole recorded session, the way `import` finds it.
@@ -95,48 +88,12 @@ impl Env {
         env
     }
 
-    fn path(&self, rel: &str) -> PathBuf {
-        self.project.join(rel)
-    }
-
     fn append(&self, rel: &str, bytes: &[u8]) {
-        let path = self.path(rel);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        let mut f = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .unwrap();
-        f.write_all(bytes).unwrap();
-    }
-
-    fn throughline(&self, args: &[&str], stdin: &[u8]) -> Output {
-        let mut child = Command::new(bin())
-            .args(args)
-            .env("THROUGHLINE_HOME", &self.home)
-            .env_remove("THROUGHLINE_GUARD")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let _ = child.stdin.take().unwrap().write_all(stdin);
-        child.wait_with_output().unwrap()
-    }
-
-    fn json(&self, args: &[&str]) -> Value {
-        let out = self.throughline(args, b"");
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice(&out.stdout).unwrap()
+        self.append_to(rel, bytes);
     }
 
     fn import(&self) -> Value {
-        let from = self.project.parent().unwrap().to_str().unwrap().to_string();
-        self.json(&["import", "--from", &from, "--json"])
+        self.json(&["import", "--from", &self.projects(), "--json"])
     }
 
     /// Runs a recorded payload with its paths pointed at this environment; the hook
@@ -151,24 +108,9 @@ impl Env {
         assert!(out.stdout.is_empty(), "{out:?}");
     }
 
-    /// Every turn of the session in full: the memory as a reader sees it.
-    fn memory(&self, session: &str) -> Vec<Value> {
-        let shown = self.json(&["show", session, "--json"]);
-        shown["turns"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| self.json(&["detail", t["code"].as_str().unwrap(), "--json"]))
-            .collect()
-    }
-
     fn counts(&self) -> Value {
         let s = &self.json(&["status", "--json"])["store"];
         serde_json::json!([s["turns"], s["messages"], s["details"], s["api_calls"]])
-    }
-
-    fn log(&self) -> String {
-        fs::read_to_string(self.home.join("throughline.log")).unwrap_or_default()
     }
 }
 

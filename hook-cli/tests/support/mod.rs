@@ -6,6 +6,7 @@
 //! * [`transcript`]: reading Claude Code's JSONL transcripts.
 //! * [`throughline`]: the real `throughline` as every hook, on a temp store.
 //! * [`scenario`]: a long, realistic coding session with facts planted in it.
+//! * [`store_env`]: a temp store and projects folder for recorded payloads and transcripts.
 //!
 //! Use from an integration test with `mod support;`. The client is one of the two pinned by
 //! `npm ci --prefix hook-cli/tests/claude-code`, chosen by `THROUGHLINE_CLAUDE=current|oldest`,
@@ -17,6 +18,7 @@
 pub mod claude;
 pub mod model_server;
 pub mod scenario;
+pub mod store_env;
 pub mod throughline;
 pub mod tmux;
 pub mod transcript;
