@@ -17,7 +17,7 @@ use rusqlite::Connection;
 use throughline::home::Home;
 use throughline::ingest::Record;
 use throughline::model::{DetailKind, Host};
-use throughline::render::Pointer;
+use throughline::render::{Paint, Pointer};
 use throughline::search::{self, Request};
 use throughline::store::Store;
 
@@ -571,7 +571,10 @@ fn main() {
         let start = Instant::now();
         let hits = search::search(&store, &request(&f.query)).unwrap();
         fact_times.push(start.elapsed());
-        let rendered: Vec<String> = hits.iter().map(|h| h.render(Pointer::Mcp)).collect();
+        let rendered: Vec<String> = hits
+            .iter()
+            .map(|h| h.render(Pointer::Mcp, Paint::Plain))
+            .collect();
         chars_returned += rendered.join("\n\n").chars().count();
         let role = match f.place {
             Place::Prompt => "user",

@@ -18,11 +18,72 @@ pub enum Pointer {
 impl Pointer {
     /// How to see one turn in full, or one part of it (`("tool", 2)`, `("item", 5)`).
     pub fn detail(self, turn: &str, part: Option<(&str, u32)>) -> String {
-        match (self, part) {
-            (Pointer::Cli, Some((flag, n))) => format!("throughline detail {turn} --{flag} {n}"),
-            (Pointer::Cli, None) => format!("throughline detail {turn}"),
-            (Pointer::Mcp, _) => format!("detail {}", detail_arguments(turn, part)),
+        self.detail_lines(turn, part, None)
+    }
+
+    /// The same, for only lines `from..=to` of the part's output or body.
+    pub fn detail_lines(
+        self,
+        turn: &str,
+        part: Option<(&str, u32)>,
+        lines: Option<(usize, usize)>,
+    ) -> String {
+        match self {
+            Pointer::Cli => {
+                let mut out = format!("throughline detail {turn}");
+                if let Some((flag, n)) = part {
+                    out.push_str(&format!(" --{flag} {n}"));
+                    if let Some((from, to)) = lines {
+                        out.push_str(&format!(" --lines {from}-{to}"));
+                    }
+                }
+                out
+            }
+            Pointer::Mcp => {
+                let mut args = detail_arguments(turn, part);
+                if let (Some(_), Some((from, to))) = (part, lines) {
+                    args["lines"] = format!("{from}-{to}").into();
+                }
+                format!("detail {args}")
+            }
         }
+    }
+}
+
+/// How matches and line numbers stand out: not at all for a program or a model, which get the
+/// stored text exactly, and in colour for a person at a terminal (as ripgrep does).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Paint {
+    Plain,
+    Color,
+}
+
+impl Paint {
+    fn styled(self, style: anstyle::Style, text: &str) -> String {
+        match self {
+            Paint::Plain => text.to_string(),
+            Paint::Color => format!("{}{text}{}", style.render(), style.render_reset()),
+        }
+    }
+
+    /// A match inside a line.
+    pub fn matched(self, text: &str) -> String {
+        let red = anstyle::Style::new()
+            .bold()
+            .fg_color(Some(anstyle::AnsiColor::Red.into()));
+        self.styled(red, text)
+    }
+
+    /// A line number, `400:` as `grep -n` prints it.
+    pub fn line_number(self, number: usize) -> String {
+        let green = anstyle::Style::new().fg_color(Some(anstyle::AnsiColor::Green.into()));
+        format!("{}:", self.styled(green, &number.to_string()))
+    }
+
+    /// The heading of a hit.
+    pub fn heading(self, text: &str) -> String {
+        let magenta = anstyle::Style::new().fg_color(Some(anstyle::AnsiColor::Magenta.into()));
+        self.styled(magenta, text)
     }
 }
 
@@ -33,6 +94,14 @@ pub fn detail_arguments(turn: &str, part: Option<(&str, u32)>) -> serde_json::Va
         args[field] = n.into();
     }
     args
+}
+
+/// `(number, line)` pairs as `grep -n` prints them, one a line.
+pub fn numbered_lines(lines: &[(usize, &str)], paint: Paint) -> String {
+    lines
+        .iter()
+        .map(|(n, line)| format!("{}{line}\n", paint.line_number(*n)))
+        .collect()
 }
 
 /// Up to `max` characters of `text` from character `offset`, and where the next part starts
@@ -175,6 +244,18 @@ mod tests {
     }
 
     #[test]
+    fn plain_paint_leaves_the_text_as_it_is() {
+        assert_eq!(Paint::Plain.matched("«x»"), "«x»");
+        assert_eq!(Paint::Plain.line_number(400), "400:");
+        let red = Paint::Color.matched("x");
+        assert!(red.starts_with("\u{1b}[") && red.contains('x') && red.ends_with("\u{1b}[0m"));
+        assert_eq!(
+            numbered_lines(&[(3, "a"), (9, "b c")], Paint::Plain),
+            "3:a\n9:b c\n"
+        );
+    }
+
+    #[test]
     fn pointers_for_a_person_and_for_a_model() {
         assert_eq!(
             Pointer::Cli.detail("abc1234", None),
@@ -187,6 +268,19 @@ mod tests {
         assert_eq!(
             Pointer::Mcp.detail("abc1234", Some(("item", 5))),
             r#"detail {"turn":"abc1234","item":5}"#
+        );
+        assert_eq!(
+            Pointer::Cli.detail_lines("abc1234", Some(("tool", 1)), Some((390, 410))),
+            "throughline detail abc1234 --tool 1 --lines 390-410"
+        );
+        assert_eq!(
+            Pointer::Mcp.detail_lines("abc1234", Some(("tool", 1)), Some((390, 410))),
+            r#"detail {"turn":"abc1234","tool":1,"lines":"390-410"}"#
+        );
+        assert_eq!(
+            Pointer::Cli.detail_lines("abc1234", None, Some((1, 2))),
+            "throughline detail abc1234",
+            "lines belong to one entry"
         );
     }
 }

@@ -1,19 +1,20 @@
 //! Search over the memory: turns what a person or a model typed into a safe full-text query,
-//! runs it through the store and cuts each hit down to a marked snippet with a pointer to the
-//! whole entry. The `search` verb and the MCP `search` tool are thin layers over [`search`].
+//! runs it through the store and cuts each hit down to the lines that show the match, exactly
+//! as stored, with a pointer to the whole entry. The `search` verb and the MCP `search` tool
+//! are thin layers over [`search`].
+
+pub mod excerpt;
 
 use serde::Serialize;
 
 use crate::clock;
 use crate::model::{EntryRef, Layer};
-use crate::render::Pointer;
+use crate::render::{Paint, Pointer};
 use crate::store::{Matched, Matcher, SearchFilter, Store, StoreError};
+pub use excerpt::Excerpt;
 
-/// Characters of context on each side of the first match in a snippet.
-const SNIPPET_CONTEXT: usize = 120;
-/// Marks around each match in a snippet.
-pub const MARK_OPEN: &str = "«";
-pub const MARK_CLOSE: &str = "»";
+/// Lines on each side of a match that a hit's `--lines` pointer reads.
+const LINES_AROUND: usize = 10;
 /// Trigram index terms need at least this many characters; shorter words are matched by scan.
 const MIN_INDEXED_CHARS: usize = 3;
 
@@ -47,10 +48,13 @@ pub struct Request {
 pub struct Hit {
     #[serde(flatten)]
     pub entry: EntryRef,
-    /// The entry around its first match, matches between « and ».
-    pub snippet: String,
+    /// The lines where the query's terms occur closest together, verbatim, with where each
+    /// match is.
+    pub excerpts: Vec<Excerpt>,
     /// Characters of the whole entry.
     pub chars: usize,
+    /// Lines of the whole entry.
+    pub lines: usize,
     /// Lower is better.
     pub score: f64,
 }
@@ -140,8 +144,9 @@ pub fn search(store: &Store, request: &Request) -> Result<Vec<Hit>, SearchError>
 
 fn hit(m: Matched, terms: &[String]) -> Hit {
     Hit {
-        snippet: snippet(&m.text, terms),
+        excerpts: excerpt::excerpts(&m.text, terms),
         chars: m.text.chars().count(),
+        lines: excerpt::line_count(&m.text),
         entry: m.entry,
         score: m.score,
     }
@@ -164,97 +169,6 @@ fn since_time(since: &str, now: &str) -> Result<String, SearchError> {
     Ok(since.to_string())
 }
 
-/// Where `needle` first occurs in `hay` at or after byte `from`, ignoring case.
-fn find_ignoring_case(hay: &str, needle: &str, from: usize) -> Option<(usize, usize)> {
-    let folded = |s: &str| {
-        s.chars()
-            .flat_map(char::to_lowercase)
-            .collect::<Vec<char>>()
-    };
-    let needle = folded(needle);
-    let first = *needle.first()?;
-    for (start, c) in hay[from..].char_indices() {
-        if !c.to_lowercase().any(|l| l == first) {
-            continue;
-        }
-        let start = from + start;
-        let mut want = needle.iter();
-        let mut end = start;
-        let mut matched = true;
-        'chars: for (i, c) in hay[start..].char_indices() {
-            for l in c.to_lowercase() {
-                match want.next() {
-                    Some(w) if *w == l => {}
-                    Some(_) => {
-                        matched = false;
-                        break 'chars;
-                    }
-                    None => break 'chars,
-                }
-            }
-            end = start + i + c.len_utf8();
-            if want.len() == 0 {
-                break;
-            }
-        }
-        if matched && want.len() == 0 {
-            return Some((start, end));
-        }
-    }
-    None
-}
-
-/// The text around the first match of any term, on one line, each match marked.
-pub fn snippet(text: &str, terms: &[String]) -> String {
-    let first = terms
-        .iter()
-        .filter_map(|t| find_ignoring_case(text, t, 0))
-        .min_by_key(|(start, _)| *start);
-    let (start, end) = first.unwrap_or((0, 0));
-    let from = floor_chars_back(text, start, SNIPPET_CONTEXT);
-    let to = ceil_chars_forward(text, end, SNIPPET_CONTEXT);
-    let window = &text[from..to];
-    let mut out = String::new();
-    if from > 0 {
-        out.push('…');
-    }
-    let mut at = 0;
-    while at < window.len() {
-        let next = terms
-            .iter()
-            .filter_map(|t| find_ignoring_case(window, t, at))
-            .min_by_key(|(s, e)| (*s, std::cmp::Reverse(*e)));
-        let Some((s, e)) = next else { break };
-        out.push_str(&window[at..s]);
-        out.push_str(MARK_OPEN);
-        out.push_str(&window[s..e]);
-        out.push_str(MARK_CLOSE);
-        at = e;
-    }
-    out.push_str(&window[at..]);
-    if to < text.len() {
-        out.push('…');
-    }
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn floor_chars_back(text: &str, byte: usize, chars: usize) -> usize {
-    text[..byte]
-        .char_indices()
-        .rev()
-        .nth(chars.saturating_sub(1))
-        .map(|(i, _)| i)
-        .unwrap_or(0)
-}
-
-fn ceil_chars_forward(text: &str, byte: usize, chars: usize) -> usize {
-    text[byte..]
-        .char_indices()
-        .nth(chars)
-        .map(|(i, _)| byte + i)
-        .unwrap_or(text.len())
-}
-
 impl Hit {
     /// Which part of the turn holds the hit: `("tool", N)`, `("item", N)` or the conversation.
     fn part(&self) -> Option<(&'static str, u32)> {
@@ -271,8 +185,8 @@ impl Hit {
         style.detail(&self.entry.turn, self.part())
     }
 
-    /// Three lines: where the hit is, its snippet, and how to get the whole entry.
-    pub fn render(&self, style: Pointer) -> String {
+    /// Where the hit is, its lines, and how to get them with the lines around, or all of it.
+    pub fn render(&self, pointer: Pointer, paint: Paint) -> String {
         let e = &self.entry;
         let who = match &e.tool {
             Some(tool) => format!("{} {tool}", e.role),
@@ -282,17 +196,66 @@ impl Hit {
             e.at.as_deref()
                 .map(|a| a.get(..16).unwrap_or(a).replace('T', " "))
                 .unwrap_or_default();
-        format!(
-            "turn {}  {}  session {}  {}\n  {}\n  more ({} chars): {}",
+        let mut out = paint.heading(&format!(
+            "turn {}  {}  session {}  {}",
             e.turn,
             at,
             e.session_id.get(..8).unwrap_or(&e.session_id),
-            who,
-            self.snippet,
-            self.chars,
-            self.pointer(style)
-        )
+            who
+        ));
+        for x in &self.excerpts {
+            out.push_str("\n  ");
+            if self.lines > 1 {
+                out.push_str(&paint.line_number(x.line));
+            }
+            if x.column > 0 {
+                out.push('…');
+            }
+            out.push_str(&painted(x, paint));
+            if x.more {
+                out.push('…');
+            }
+        }
+        let part = self.part();
+        match self.excerpts.first() {
+            Some(x) if part.is_some() && self.lines > 2 * LINES_AROUND + 1 => {
+                let around = (
+                    x.line.saturating_sub(LINES_AROUND).max(1),
+                    (x.line + LINES_AROUND).min(self.lines),
+                );
+                out.push_str(&format!(
+                    "\n  around it: {}\n  all {} lines ({} chars): {}",
+                    pointer.detail_lines(&e.turn, part, Some(around)),
+                    self.lines,
+                    self.chars,
+                    self.pointer(pointer)
+                ));
+            }
+            _ => out.push_str(&format!(
+                "\n  more ({} chars): {}",
+                self.chars,
+                self.pointer(pointer)
+            )),
+        }
+        out
     }
+}
+
+/// An excerpt's text with its matches painted.
+fn painted(x: &Excerpt, paint: Paint) -> String {
+    if paint == Paint::Plain {
+        return x.text.clone();
+    }
+    let chars: Vec<char> = x.text.chars().collect();
+    let mut out = String::new();
+    let mut at = 0;
+    for [start, end] in &x.matches {
+        out.extend(&chars[at..*start]);
+        out.push_str(&paint.matched(&chars[*start..*end].iter().collect::<String>()));
+        at = *end;
+    }
+    out.extend(&chars[at..]);
+    out
 }
 
 #[cfg(test)]

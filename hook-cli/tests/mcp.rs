@@ -123,7 +123,10 @@ fn the_model_finds_an_earlier_session_through_the_mcp_server() {
     assert_eq!(results.len(), 2, "{results:#?}\n{}", env.debug_context());
     let (_, found, failed) = &results[0];
     assert!(!failed, "search failed: {found}");
-    assert!(found.contains("«QUASAR-4417»"), "{found}");
+    assert!(
+        found.contains(FACT),
+        "the line comes back as stored: {found}"
+    );
     assert!(
         found.contains(&format!("\"turn\":\"{turn}\"")),
         "points at the turn: {found}"

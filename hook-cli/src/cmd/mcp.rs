@@ -12,7 +12,7 @@ use serde::Deserialize;
 use throughline::home::Home;
 use throughline::model::Layer;
 use throughline::recall;
-use throughline::render::{self, Pointer};
+use throughline::render::{self, Paint, Pointer};
 use throughline::search;
 use throughline::store::{SessionFilter, Store};
 
@@ -157,7 +157,10 @@ impl Memory {
                 None => "no matches".to_string(),
             });
         }
-        let shown: Vec<String> = hits.iter().map(|h| h.render(Pointer::Mcp)).collect();
+        let shown: Vec<String> = hits
+            .iter()
+            .map(|h| h.render(Pointer::Mcp, Paint::Plain))
+            .collect();
         Ok(page(&shown.join("\n\n"), 0, |_| {
             "ask for fewer hits (limit) or narrow the search".to_string()
         }))

@@ -30,7 +30,10 @@ pub struct Args {
     /// How many hits at most
     #[arg(long, default_value_t = 10)]
     limit: u32,
-    /// Print JSON
+    /// Colour matches and line numbers: auto (only on a terminal), always, never
+    #[arg(long, value_enum, default_value_t, value_name = "WHEN")]
+    color: super::ColorWhen,
+    /// Print JSON: each hit's lines exactly as stored, with the matches' character offsets
     #[arg(long)]
     json: bool,
 }
@@ -67,7 +70,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             None => println!("no matches"),
         }
     } else {
-        let shown: Vec<String> = hits.iter().map(|h| h.render(Pointer::Cli)).collect();
+        let paint = args.color.paint();
+        let shown: Vec<String> = hits.iter().map(|h| h.render(Pointer::Cli, paint)).collect();
         println!("{}", shown.join("\n\n"));
     }
     // Like grep: exit 1 when nothing matched, so scripts can tell.
