@@ -4,6 +4,7 @@
 
 use crate::clock;
 use crate::model::{Detail, DetailKind, Role, Session, ToolExchange, Turn, TurnDetail};
+use crate::search::excerpt;
 use crate::summary;
 
 /// How a rendering points at more.
@@ -206,6 +207,102 @@ pub fn tool_exchange(turn: &str, exchange: &ToolExchange) -> String {
     out
 }
 
+/// Which lines of one tool output (or one entry) to show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lines {
+    /// Lines `from..=to`, numbered from 1.
+    Range(usize, usize),
+    /// The lines holding any of these words (ignoring case), like `grep -n`.
+    Grep(Vec<String>),
+}
+
+impl Lines {
+    /// `400-420`, `400-` (to the end) or `400` (one line).
+    pub fn parse_range(s: &str) -> Result<Lines, String> {
+        let bad = || format!("lines {s:?}: give a range of line numbers such as 400-420 or 400-");
+        let number = |n: &str| n.trim().parse::<usize>().ok().filter(|n| *n > 0);
+        let (from, to) = match s.split_once('-') {
+            Some((from, "")) => (number(from).ok_or_else(bad)?, usize::MAX),
+            Some((from, to)) => (number(from).ok_or_else(bad)?, number(to).ok_or_else(bad)?),
+            None => {
+                let n = number(s).ok_or_else(bad)?;
+                (n, n)
+            }
+        };
+        if to < from {
+            return Err(bad());
+        }
+        Ok(Lines::Range(from, to))
+    }
+
+    /// The words of a `--grep`, split as a search query is.
+    pub fn grep(words: &str) -> Result<Lines, String> {
+        let terms = crate::search::terms(words);
+        if terms.is_empty() {
+            return Err("--grep needs one or more words".into());
+        }
+        Ok(Lines::Grep(terms))
+    }
+
+    /// The chosen lines of `text`, as `(number, line)`.
+    pub fn of<'t>(&self, text: &'t str) -> Vec<(usize, &'t str)> {
+        match self {
+            Lines::Range(from, to) => excerpt::lines(text, *from, *to),
+            Lines::Grep(terms) => excerpt::grep(text, terms),
+        }
+    }
+}
+
+/// What `--lines` and `--grep` read: the N-th tool call's output or the N-th entry's body, with
+/// the words that name it (`turn k3f9a2c, tool call 2, output`).
+pub fn part_body(
+    detail: &TurnDetail,
+    tool: Option<u32>,
+    item: Option<u32>,
+) -> Result<(String, String), String> {
+    let code = &detail.turn.code;
+    match (tool, item) {
+        (Some(n), _) => {
+            let exchange = detail.tool_exchange(n).map_err(|e| e.to_string())?;
+            let body = exchange
+                .result
+                .map(|r| r.body)
+                .ok_or_else(|| format!("turn {code}, tool call {n} has no output recorded"))?;
+            Ok((format!("turn {code}, tool call {n}, output"), body))
+        }
+        (None, Some(n)) => {
+            let entry = detail.item(n).map_err(|e| e.to_string())?;
+            Ok((format!("turn {code}, entry {n}"), entry.body.clone()))
+        }
+        (None, None) => Err(format!(
+            "lines are read from one tool output or entry: name the tool call or the entry \
+             (`detail {code}` lists them)"
+        )),
+    }
+}
+
+/// Some lines of `text` (the output or body that `what` names), numbered like `grep -n`,
+/// under a heading that says which and out of how many.
+pub fn some_lines(what: &str, text: &str, lines: &Lines, paint: Paint) -> String {
+    let chosen = lines.of(text);
+    let total = excerpt::line_count(text);
+    let which = match lines {
+        Lines::Range(..) if chosen.is_empty() => {
+            return format!("{what} has {total} lines: none in that range\n")
+        }
+        Lines::Range(..) => format!(
+            "lines {}-{}",
+            chosen[0].0,
+            chosen.last().map_or(0, |(n, _)| *n)
+        ),
+        Lines::Grep(terms) => format!("{} lines holding {}", chosen.len(), terms.join(" or ")),
+    };
+    format!(
+        "{what}, {which} of {total}:\n{}",
+        numbered_lines(&chosen, paint)
+    )
+}
+
 /// `0f1b393e    12 turns  3m ago      live                claude-opus-4`
 pub fn session_line(s: &Session) -> String {
     let when = s
@@ -241,6 +338,32 @@ mod tests {
         let (rest, next) = page(&text, 16, 10);
         assert_eq!((rest, next), ("日本語のテキスト".to_string(), None));
         assert_eq!(page(&text, 99, 10), (String::new(), None));
+    }
+
+    #[test]
+    fn line_ranges_and_greps_say_what_they_show() {
+        assert_eq!(Lines::parse_range("400-420"), Ok(Lines::Range(400, 420)));
+        assert_eq!(Lines::parse_range("7"), Ok(Lines::Range(7, 7)));
+        assert_eq!(Lines::parse_range("5-"), Ok(Lines::Range(5, usize::MAX)));
+        for bad in ["", "0-3", "9-2", "a-b", "-4", "1-2-3"] {
+            let err = Lines::parse_range(bad).unwrap_err();
+            assert!(err.contains("such as 400-420"), "{bad:?}: {err}");
+        }
+        assert!(Lines::grep("  ").is_err());
+        let text = "alpha\nbeta\ngamma\nBETA max";
+        let plain = Paint::Plain;
+        assert_eq!(
+            some_lines("output", text, &Lines::Range(2, 3), plain),
+            "output, lines 2-3 of 4:\n2:beta\n3:gamma\n"
+        );
+        assert_eq!(
+            some_lines("output", text, &Lines::grep("beta").unwrap(), plain),
+            "output, 2 lines holding beta of 4:\n2:beta\n4:BETA max\n"
+        );
+        assert_eq!(
+            some_lines("output", text, &Lines::Range(9, 10), plain),
+            "output has 4 lines: none in that range\n"
+        );
     }
 
     #[test]
