@@ -444,7 +444,7 @@ fn timed(label: &str, store: &Store, queries: &[&str]) {
     for q in queries {
         for _ in 0..3 {
             let start = Instant::now();
-            let hits = search::search(store, &request(q)).unwrap();
+            let hits = search::search(store, &request(q)).unwrap().hits;
             times.push(start.elapsed());
             std::hint::black_box(hits);
         }
@@ -569,7 +569,7 @@ fn main() {
     let mut by_kind: HashMap<(Place, bool), (usize, usize)> = HashMap::new();
     for (i, f) in facts.iter().enumerate() {
         let start = Instant::now();
-        let hits = search::search(&store, &request(&f.query)).unwrap();
+        let hits = search::search(&store, &request(&f.query)).unwrap().hits;
         fact_times.push(start.elapsed());
         let rendered: Vec<String> = hits
             .iter()

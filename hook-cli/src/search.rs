@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::clock;
 use crate::model::{EntryRef, Layer};
 use crate::render::{Paint, Pointer};
-use crate::store::{Matched, Matcher, SearchFilter, Store, StoreError};
+use crate::store::{Matched, Matcher, SearchFilter, Store, StoreError, RANK_WINDOW, SCAN_ROWS};
 pub use excerpt::Excerpt;
 
 /// Lines on each side of a match that a hit's `--lines` pointer reads.
@@ -59,6 +59,14 @@ pub struct Hit {
     pub score: f64,
 }
 
+/// The hits of a search, and, said plainly, what part of the memory it could not look at.
+#[derive(Debug, Clone, Default)]
+pub struct Found {
+    pub hits: Vec<Hit>,
+    /// One sentence per limit the search ran into; empty when it looked at everything.
+    pub partial: Vec<String>,
+}
+
 /// The user's words as search terms: whitespace separates terms, a `"quoted phrase"` is one
 /// term, and every other character (quotes included) is literal.
 pub fn terms(query: &str) -> Vec<String> {
@@ -103,7 +111,7 @@ fn is_indexed(term: &str) -> bool {
 
 /// Runs a search: indexed terms through FTS5 (BM25 weighted by recency), shorter terms as
 /// substring filters, or, when no term is long enough, a scan of the most recent entries.
-pub fn search(store: &Store, request: &Request) -> Result<Vec<Hit>, SearchError> {
+pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
     let terms = terms(&request.query);
     if terms.is_empty() {
         return Err(SearchError::Empty);
@@ -137,9 +145,34 @@ pub fn search(store: &Store, request: &Request) -> Result<Vec<Hit>, SearchError>
         fts: fts.as_deref(),
         contains: &contains,
     };
-    store.index_pending()?;
-    let found = store.search(&matcher, &filter)?;
-    Ok(found.into_iter().map(|m| hit(m, &terms)).collect())
+    let indexed = store.index_pending()?;
+    let (found, coverage) = store.search(&matcher, &filter)?;
+    let mut partial = Vec::new();
+    if indexed.behind {
+        partial.push(format!(
+            "{} entries stored moments ago are not searchable yet (another process was writing \
+             the memory); search again to include them",
+            store.unindexed()?
+        ));
+    }
+    if let Some((read, total)) = coverage.scanned {
+        partial.push(format!(
+            "words under three characters ({}) cannot use the index: only the newest {SCAN_ROWS} \
+             entries of each layer were read ({read} of about {total}); add a word of three or \
+             more characters to search the whole memory",
+            contains.join(" ")
+        ));
+    }
+    if coverage.windowed {
+        partial.push(format!(
+            "more than {RANK_WINDOW} entries match: only the newest {RANK_WINDOW} of each layer \
+             were ranked; add words, --since or --session to narrow the search"
+        ));
+    }
+    Ok(Found {
+        hits: found.into_iter().map(|m| hit(m, &terms)).collect(),
+        partial,
+    })
 }
 
 fn hit(m: Matched, terms: &[String]) -> Hit {

@@ -154,17 +154,19 @@ impl Memory {
             since: args.since,
             limit: args.limit.unwrap_or(DEFAULT_HITS).clamp(1, MAX_HITS),
         };
-        let hits = search::search(&store, &request).map_err(|e| e.to_string())?;
-        if hits.is_empty() {
-            return Ok(match project {
+        let found = search::search(&store, &request).map_err(|e| e.to_string())?;
+        let mut shown: Vec<String> = found
+            .hits
+            .iter()
+            .map(|h| h.render(Pointer::Mcp, Paint::Plain))
+            .collect();
+        if shown.is_empty() {
+            shown.push(match project {
                 Some(p) => format!("no matches in {p}; search again with all_projects: true"),
                 None => "no matches".to_string(),
             });
         }
-        let shown: Vec<String> = hits
-            .iter()
-            .map(|h| h.render(Pointer::Mcp, Paint::Plain))
-            .collect();
+        shown.extend(found.partial.iter().map(|limit| format!("note: {limit}")));
         Ok(page(&shown.join("\n\n"), 0, |_| {
             "ask for fewer hits (limit) or narrow the search".to_string()
         }))

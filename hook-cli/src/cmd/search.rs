@@ -59,9 +59,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         since: args.since,
         limit: args.limit,
     };
-    let hits = search::search(&store, &request)?;
+    let found = search::search(&store, &request)?;
+    let hits = &found.hits;
     if args.json {
-        super::print_json(&hits)?;
+        super::print_json(hits)?;
+        for limit in &found.partial {
+            eprintln!("note: {limit}");
+        }
     } else if hits.is_empty() {
         match &project {
             Some(p) => {
@@ -73,6 +77,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let paint = args.color.paint();
         let shown: Vec<String> = hits.iter().map(|h| h.render(Pointer::Cli, paint)).collect();
         println!("{}", shown.join("\n\n"));
+    }
+    if !args.json {
+        for limit in &found.partial {
+            println!("\nnote: {limit}");
+        }
     }
     // Like grep: exit 1 when nothing matched, so scripts can tell.
     Ok(if hits.is_empty() {

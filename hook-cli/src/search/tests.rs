@@ -11,7 +11,7 @@ fn request(query: &str) -> Request {
 }
 
 fn found(store: &Store, req: &Request) -> Vec<Hit> {
-    search(store, req).unwrap()
+    search(store, req).unwrap().hits
 }
 
 /// A hit's lines with their matches between brackets.
