@@ -5,7 +5,10 @@
 
 pub mod excerpt;
 
+use std::collections::HashMap;
+
 use serde::Serialize;
+use xxhash_rust::xxh3::xxh3_64;
 
 use crate::clock;
 use crate::model::{EntryRef, Layer};
@@ -55,6 +58,9 @@ pub struct Hit {
     pub chars: usize,
     /// Lines of the whole entry.
     pub lines: usize,
+    /// Other entries that show the same (the same text stored twice, a file read again),
+    /// left out of the answer.
+    pub copies: usize,
     /// Lower is better.
     pub score: f64,
 }
@@ -109,19 +115,70 @@ fn is_indexed(term: &str) -> bool {
     term.chars().count() >= MIN_INDEXED_CHARS
 }
 
+/// A term's parts, for a second try when the term as written matches nothing: split at
+/// separators (`parse_header`, `config/retry.toml`, `hook-cli::store`), where a lower-case
+/// letter meets an upper-case one (`parseHeader`) and where the script changes
+/// (`データベース移行` → `データベース`, `移行`). Single characters and short runs of
+/// hiragana (particles such as の) are left out.
+pub fn parts(term: &str) -> Vec<String> {
+    #[derive(PartialEq, Clone, Copy)]
+    enum Script {
+        Other,
+        Hiragana,
+        Katakana,
+        Han,
+        Hangul,
+    }
+    let script = |c: char| match c {
+        '\u{3040}'..='\u{309f}' => Script::Hiragana,
+        '\u{30a0}'..='\u{30ff}' | '\u{31f0}'..='\u{31ff}' => Script::Katakana,
+        '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}' | '\u{f900}'..='\u{faff}' => Script::Han,
+        '\u{ac00}'..='\u{d7af}' => Script::Hangul,
+        _ => Script::Other,
+    };
+    let mut out: Vec<String> = Vec::new();
+    let mut part = String::new();
+    let mut last: Option<char> = None;
+    let flush = |part: &mut String, out: &mut Vec<String>| {
+        let chars = part.chars().count();
+        let particle = part.chars().all(|c| script(c) == Script::Hiragana) && chars < 3;
+        if chars > 1 && !particle {
+            out.push(std::mem::take(part));
+        }
+        part.clear();
+    };
+    for c in term.chars() {
+        if !c.is_alphanumeric() {
+            flush(&mut part, &mut out);
+            last = None;
+            continue;
+        }
+        if let Some(l) = last {
+            if script(l) != script(c) || (l.is_lowercase() && c.is_uppercase()) {
+                flush(&mut part, &mut out);
+            }
+        }
+        part.push(c);
+        last = Some(c);
+    }
+    flush(&mut part, &mut out);
+    out
+}
+
+/// Entries asked of the store per hit shown: copies of the same text are shown once, and a
+/// file read many times must not take every place.
+const CANDIDATES_PER_HIT: u32 = 4;
+
 /// Runs a search: indexed terms through FTS5 (BM25 weighted by recency), shorter terms as
 /// substring filters, or, when no term is long enough, a scan of the most recent entries.
+/// A query that finds nothing as written is tried again with its terms split into parts.
+/// Entries showing the same lines (the same text stored twice, a file read again) are shown
+/// once, the best ranked.
 pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
     let terms = terms(&request.query);
     if terms.is_empty() {
         return Err(SearchError::Empty);
     }
-    let fts = fts_expression(&terms);
-    let contains: Vec<String> = terms
-        .iter()
-        .filter(|t| !is_indexed(t))
-        .map(|t| t.to_ascii_lowercase())
-        .collect();
     let session = match &request.session {
         Some(id) => Some(store.session(id)?.id),
         None => None,
@@ -139,22 +196,59 @@ pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
         tool: request.tool.clone(),
         since,
         now,
-        limit: request.limit,
-    };
-    let matcher = Matcher {
-        fts: fts.as_deref(),
-        contains: &contains,
+        limit: request
+            .limit
+            .saturating_mul(CANDIDATES_PER_HIT)
+            .saturating_add(10),
+        shown: request.limit,
     };
     let indexed = store.index_pending()?;
-    let (found, coverage) = store.search(&matcher, &filter)?;
-    let mut partial = Vec::new();
+    let mut found = search_terms(store, &terms, &filter, request.limit)?;
+    if found.hits.is_empty() {
+        let split: Vec<String> = terms.iter().flat_map(|t| parts(t)).collect();
+        if !split.is_empty() && split != terms {
+            found = search_terms(store, &split, &filter, request.limit)?;
+            if !found.hits.is_empty() {
+                found.partial.insert(
+                    0,
+                    format!(
+                        "nothing holds {} as written; these hold its parts: {}",
+                        request.query.trim(),
+                        split.join(" ")
+                    ),
+                );
+            }
+        }
+    }
     if indexed.behind {
-        partial.push(format!(
+        found.partial.push(format!(
             "{} entries stored moments ago are not searchable yet (another process was writing \
              the memory); search again to include them",
             store.unindexed()?
         ));
     }
+    Ok(found)
+}
+
+/// One try of a search with these terms.
+fn search_terms(
+    store: &Store,
+    terms: &[String],
+    filter: &SearchFilter,
+    limit: u32,
+) -> Result<Found, SearchError> {
+    let fts = fts_expression(terms);
+    let contains: Vec<String> = terms
+        .iter()
+        .filter(|t| !is_indexed(t))
+        .map(|t| t.to_ascii_lowercase())
+        .collect();
+    let matcher = Matcher {
+        fts: fts.as_deref(),
+        contains: &contains,
+    };
+    let (found, coverage) = store.search(&matcher, filter)?;
+    let mut partial = Vec::new();
     if let Some((read, total)) = coverage.scanned {
         partial.push(format!(
             "words under three characters ({}) cannot use the index: only the newest {SCAN_ROWS} \
@@ -170,13 +264,43 @@ pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
         ));
     }
     Ok(Found {
-        hits: found.into_iter().map(|m| hit(m, &terms)).collect(),
+        hits: shown_once(found, terms, limit as usize),
         partial,
     })
 }
 
+/// The best `limit` hits, each text shown once: an entry whose text, or whose lines shown,
+/// an earlier hit already has counts as a copy of it.
+fn shown_once(found: Vec<Matched>, terms: &[String], limit: usize) -> Vec<Hit> {
+    let mut seen: HashMap<u64, usize> = HashMap::new();
+    let mut hits: Vec<Hit> = Vec::new();
+    for m in found {
+        let text_key = xxh3_64(m.text.as_bytes());
+        if let Some(&i) = seen.get(&text_key) {
+            hits[i].copies += 1;
+            continue;
+        }
+        let hit = hit(m, terms);
+        let lines: Vec<&str> = hit.excerpts.iter().map(|x| x.text.as_str()).collect();
+        let lines_key = xxh3_64(lines.join("\n").as_bytes()) ^ 1;
+        if let Some(&i) = seen.get(&lines_key) {
+            hits[i].copies += 1;
+            seen.insert(text_key, i);
+            continue;
+        }
+        if hits.len() == limit {
+            continue;
+        }
+        seen.insert(text_key, hits.len());
+        seen.insert(lines_key, hits.len());
+        hits.push(hit);
+    }
+    hits
+}
+
 fn hit(m: Matched, terms: &[String]) -> Hit {
     Hit {
+        copies: 0,
         excerpts: excerpt::excerpts(&m.text, terms),
         chars: m.text.chars().count(),
         lines: excerpt::line_count(&m.text),
@@ -248,6 +372,13 @@ impl Hit {
             if x.more {
                 out.push('…');
             }
+        }
+        if self.copies > 0 {
+            out.push_str(&format!(
+                "\n  (the same in {} more {})",
+                self.copies,
+                if self.copies == 1 { "entry" } else { "entries" }
+            ));
         }
         let part = self.part();
         match self.excerpts.first() {

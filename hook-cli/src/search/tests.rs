@@ -201,7 +201,7 @@ fn bm25_ranks_the_entry_most_about_the_words_first() {
 }
 
 #[test]
-fn the_same_text_ranks_higher_in_a_recent_session() {
+fn the_same_text_shows_once_from_its_most_recent_session() {
     // Same text, two sessions a year apart.
     let (_dir, store) = store_with(&[
         Fixture {
@@ -218,12 +218,15 @@ fn the_same_text_ranks_higher_in_a_recent_session() {
         },
     ]);
     let hits = found(&store, &request("descaling"));
-    let sessions: Vec<&str> = hits
+    let sessions: Vec<(&str, usize)> = hits
         .iter()
         .filter(|h| h.entry.role == "user")
-        .map(|h| h.entry.session_id.as_str())
+        .map(|h| (h.entry.session_id.as_str(), h.copies))
         .collect();
-    assert_eq!(sessions, ["b-new", "a-old"]);
+    assert_eq!(sessions, [("b-new", 1)]);
+    assert!(hits[0]
+        .render(Pointer::Cli, Paint::Plain)
+        .contains("(the same in 1 more entry)"));
 }
 
 #[test]
@@ -380,4 +383,86 @@ fn hits_point_at_the_whole_entry() {
         "{rendered}"
     );
     assert!(rendered.contains("tool_result Bash"), "{rendered}");
+}
+
+#[test]
+fn terms_split_into_parts_at_separators_case_and_script() {
+    assert_eq!(parts("parse_header"), ["parse", "header"]);
+    assert_eq!(
+        parts("hook-cli::store/search.rs"),
+        ["hook", "cli", "store", "search", "rs"]
+    );
+    assert_eq!(parts("parseHeaderV2"), ["parse", "Header", "V2"]);
+    assert_eq!(parts("データベース移行"), ["データベース", "移行"]);
+    assert_eq!(parts("設定ファイルの変更"), ["設定", "ファイル", "変更"]);
+    assert!(parts("a.b").is_empty());
+}
+
+#[test]
+fn identifiers_and_cjk_compounds_are_found_by_their_parts() {
+    let (_dir, store) = store_with(&[Fixture {
+        id: "s",
+        project: "/p",
+        at: "2026-11-29T10:00:00.000Z",
+        turns: vec![
+            (
+                "Where does indexing happen?",
+                "In store::search, inside hook-cli, before each query.",
+                vec![],
+            ),
+            ("データベースの移行は明日です。", "了解しました。", vec![]),
+        ],
+    }]);
+    let found = search(&store, &request("hook_cli::store::search")).unwrap();
+    assert_eq!(found.hits.len(), 1, "{found:#?}");
+    assert_eq!(found.hits[0].entry.role, "assistant");
+    assert!(
+        found.partial[0].contains("these hold its parts: hook cli store search"),
+        "{:?}",
+        found.partial
+    );
+    let found = search(&store, &request("データベース移行")).unwrap();
+    assert_eq!(found.hits.len(), 1, "{found:#?}");
+    assert_eq!(marked(&found.hits[0]), "[データベース]の[移行]は明日です。");
+    // Written as stored, no second try is needed or said.
+    let found = search(&store, &request("store::search")).unwrap();
+    assert!(found.partial.is_empty() && found.hits.len() == 1);
+}
+
+#[test]
+fn a_file_read_many_times_does_not_crowd_out_where_a_fact_was_said() {
+    let file = (1..=200)
+        .map(|i| format!("{i}: retry policy for worker {i} uses the default backoff"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let reads: Vec<(&str, &str, &str)> = (0..10)
+        .map(|_| ("Read", r#"{"file_path":"src/retry.rs"}"#, file.as_str()))
+        .collect();
+    let (_dir, store) = store_with(&[Fixture {
+        id: "s",
+        project: "/p",
+        at: "2026-11-29T10:00:00.000Z",
+        turns: vec![
+            (
+                "Decision: the retry policy for uploads is 7 attempts, backoff doubling.",
+                "Noted.",
+                vec![],
+            ),
+            ("Read the retry code again", "Done.", reads),
+        ],
+    }]);
+    let mut req = request("retry policy backoff");
+    req.limit = 3;
+    let hits = found(&store, &req);
+    assert!(
+        hits.iter()
+            .any(|h| h.entry.role == "user" && marked(h).contains("7 attempts")),
+        "{hits:#?}"
+    );
+    let reads: Vec<&Hit> = hits
+        .iter()
+        .filter(|h| h.entry.role == "tool_result")
+        .collect();
+    assert_eq!(reads.len(), 1, "ten reads of one file show once: {hits:#?}");
+    assert_eq!(reads[0].copies, 9);
 }

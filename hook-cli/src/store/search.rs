@@ -36,6 +36,8 @@ pub struct SearchFilter {
     /// The current time, for the recency weight.
     pub now: String,
     pub limit: u32,
+    /// How many hits the answer shows: when no more entries match, none needs ranking.
+    pub shown: u32,
 }
 
 /// How the rows are found.
@@ -275,7 +277,7 @@ impl Store {
         let matches = plans
             .iter()
             .fold(0i64, |n, (_, p)| n.saturating_add(p.matches));
-        let ranked = matches > i64::from(filter.limit);
+        let ranked = matches > i64::from(filter.shown);
         let mut coverage = Coverage {
             windowed: plans.iter().any(|(_, p)| p.start > 0),
             ..Coverage::default()
