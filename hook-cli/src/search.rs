@@ -5,7 +5,7 @@
 
 pub mod excerpt;
 
-use std::collections::HashMap;
+use std::collections::hash_map::{Entry, HashMap};
 
 use serde::Serialize;
 use xxhash_rust::xxh3::xxh3_64;
@@ -118,8 +118,8 @@ fn is_indexed(term: &str) -> bool {
 /// A term's parts, for a second try when the term as written matches nothing: split at
 /// separators (`parse_header`, `config/retry.toml`, `hook-cli::store`), where a lower-case
 /// letter meets an upper-case one (`parseHeader`) and where the script changes
-/// (`データベース移行` → `データベース`, `移行`). Single characters and short runs of
-/// hiragana (particles such as の) are left out.
+/// (`データベース移行` → `データベース`, `移行`). Single letters and short runs of
+/// hiragana (particles such as の) are left out; numbers are kept.
 pub fn parts(term: &str) -> Vec<String> {
     #[derive(PartialEq, Clone, Copy)]
     enum Script {
@@ -142,7 +142,8 @@ pub fn parts(term: &str) -> Vec<String> {
     let flush = |part: &mut String, out: &mut Vec<String>| {
         let chars = part.chars().count();
         let particle = part.chars().all(|c| script(c) == Script::Hiragana) && chars < 3;
-        if chars > 1 && !particle {
+        let number = part.chars().all(|c| c.is_ascii_digit());
+        if (chars > 1 || number) && !particle && chars > 0 {
             out.push(std::mem::take(part));
         }
         part.clear();
@@ -269,31 +270,37 @@ fn search_terms(
     })
 }
 
-/// The best `limit` hits, each text shown once: an entry whose text, or whose lines shown,
-/// an earlier hit already has counts as a copy of it.
+/// The best `limit` hits, each text shown once. Entries holding more of the terms as words
+/// of their own come first (`Quasar-4` asked for: `Quasar-47` holds it only in part), then
+/// by score; an entry whose text, or whose lines shown, an earlier hit already has counts as
+/// a copy of it.
 fn shown_once(found: Vec<Matched>, terms: &[String], limit: usize) -> Vec<Hit> {
-    let mut seen: HashMap<u64, usize> = HashMap::new();
-    let mut hits: Vec<Hit> = Vec::new();
+    let mut texts: HashMap<u64, usize> = HashMap::new();
+    let mut candidates: Vec<(usize, Hit)> = Vec::new();
     for m in found {
-        let text_key = xxh3_64(m.text.as_bytes());
-        if let Some(&i) = seen.get(&text_key) {
-            hits[i].copies += 1;
-            continue;
+        match texts.entry(xxh3_64(m.text.as_bytes())) {
+            Entry::Occupied(first) => candidates[*first.get()].1.copies += 1,
+            Entry::Vacant(slot) => {
+                slot.insert(candidates.len());
+                let whole = excerpt::whole_terms(&m.text, terms);
+                candidates.push((whole, hit(m, terms)));
+            }
         }
-        let hit = hit(m, terms);
+    }
+    // Stable: equally whole matches keep their score order.
+    candidates.sort_by_key(|(whole, _)| std::cmp::Reverse(*whole));
+    let mut shown: HashMap<u64, usize> = HashMap::new();
+    let mut hits: Vec<Hit> = Vec::new();
+    for (_, hit) in candidates {
         let lines: Vec<&str> = hit.excerpts.iter().map(|x| x.text.as_str()).collect();
-        let lines_key = xxh3_64(lines.join("\n").as_bytes()) ^ 1;
-        if let Some(&i) = seen.get(&lines_key) {
-            hits[i].copies += 1;
-            seen.insert(text_key, i);
-            continue;
+        match shown.entry(xxh3_64(lines.join("\n").as_bytes())) {
+            Entry::Occupied(first) => hits[*first.get()].copies += 1 + hit.copies,
+            Entry::Vacant(_) if hits.len() == limit => {}
+            Entry::Vacant(slot) => {
+                slot.insert(hits.len());
+                hits.push(hit);
+            }
         }
-        if hits.len() == limit {
-            continue;
-        }
-        seen.insert(text_key, hits.len());
-        seen.insert(lines_key, hits.len());
-        hits.push(hit);
     }
     hits
 }

@@ -151,7 +151,7 @@ pub fn excerpts(text: &str, terms: &[String]) -> Vec<Excerpt> {
     let found = occurrences(text, terms);
     let Some((start, end)) = closest(&found, terms.len()) else {
         let first = text.split('\n').next().unwrap_or("");
-        return vec![cut(first, 1, &[])];
+        return vec![cut(first, 1, (0, 0), &[])];
     };
     let first_line = text[..start].rfind('\n').map_or(0, |i| i + 1);
     let last_line = text[end..].find('\n').map_or(text.len(), |i| end + i);
@@ -165,8 +165,15 @@ pub fn excerpts(text: &str, terms: &[String]) -> Vec<Excerpt> {
             .filter(|o| o.start >= from && o.end <= to)
             .map(|o| (o.start - from, o.end - from))
             .collect();
-        if !here.is_empty() {
-            out.push(cut(line, number, &here));
+        // The part of the closest span on this line is what a cut line keeps.
+        let focus = here
+            .iter()
+            .filter(|(s, e)| from + s >= start && from + e <= end)
+            .fold(None, |span: Option<(usize, usize)>, &(s, e)| {
+                Some(span.map_or((s, e), |(a, b)| (a.min(s), b.max(e))))
+            });
+        if let Some(focus) = focus {
+            out.push(cut(line, number, focus, &here));
             if out.len() == MAX_EXCERPT_LINES {
                 break;
             }
@@ -176,26 +183,25 @@ pub fn excerpts(text: &str, terms: &[String]) -> Vec<Excerpt> {
     out
 }
 
-/// `line` (number `number`), cut around `matches` (byte ranges in it, by start) when long.
-fn cut(line: &str, number: usize, matches: &[(usize, usize)]) -> Excerpt {
+/// `line` (number `number`), cut around `focus` (a byte range in it) when long, with the
+/// `matches` (byte ranges in it, by start) that the cut keeps.
+fn cut(line: &str, number: usize, focus: (usize, usize), matches: &[(usize, usize)]) -> Excerpt {
     let line = line.strip_suffix('\r').unwrap_or(line);
-    let first = matches.first().map_or(0, |m| m.0).min(line.len());
-    let last = matches
-        .iter()
-        .map(|m| m.1)
-        .max()
-        .unwrap_or(0)
-        .min(line.len());
-    let mut from = chars_back(line, first, LINE_CONTEXT);
-    let mut to = chars_forward(line, last, LINE_CONTEXT);
-    if line[from..to].chars().count() > MAX_LINE_CHARS {
-        // Matches spread over a long line: keep the first ones.
-        from = chars_back(line, first, LINE_CONTEXT.min(MAX_LINE_CHARS / 3));
-        to = chars_forward(line, from, MAX_LINE_CHARS).max(chars_forward(line, first, 0));
-    }
-    if line.chars().count() <= MAX_LINE_CHARS {
-        (from, to) = (0, line.len());
-    }
+    let first = focus.0.min(line.len());
+    let last = focus.1.min(line.len());
+    let (from, to) = if line.chars().count() <= MAX_LINE_CHARS {
+        (0, line.len())
+    } else {
+        let from = chars_back(line, first, LINE_CONTEXT);
+        let to = chars_forward(line, last, LINE_CONTEXT);
+        if line[from..to].chars().count() > MAX_LINE_CHARS {
+            // A focus wider than a cut line: keep its start.
+            let from = chars_back(line, first, LINE_CONTEXT.min(MAX_LINE_CHARS / 3));
+            (from, chars_forward(line, from, MAX_LINE_CHARS))
+        } else {
+            (from, to)
+        }
+    };
     let text = &line[from..to];
     let offset = |byte: usize| text[..byte].chars().count();
     let mut ranges: Vec<[usize; 2]> = Vec::new();
@@ -272,6 +278,23 @@ pub fn grep<'t>(text: &'t str, terms: &[String]) -> Vec<(usize, &'t str)> {
         at = end + 1;
     }
     out
+}
+
+/// How many of the terms occur in `text` at least once as a word of their own: not running
+/// on into a longer ASCII word (`Quasar-4` in `Quasar-47` does not count; scripts written
+/// without spaces always do).
+pub fn whole_terms(text: &str, terms: &[String]) -> usize {
+    let continues = |a: Option<char>, b: Option<char>| matches!((a, b), (Some(a), Some(b)) if a.is_ascii_alphanumeric() && b.is_ascii_alphanumeric());
+    let mut whole = vec![false; terms.len()];
+    for o in occurrences(text, terms) {
+        let (matched, before, after) = (&text[o.start..o.end], &text[..o.start], &text[o.end..]);
+        if !continues(before.chars().next_back(), matched.chars().next())
+            && !continues(matched.chars().next_back(), after.chars().next())
+        {
+            whole[o.term] = true;
+        }
+    }
+    whole.iter().filter(|w| **w).count()
 }
 
 /// How many lines `text` has.
@@ -354,6 +377,22 @@ mod tests {
     }
 
     #[test]
+    fn a_long_line_is_cut_where_the_terms_meet() {
+        let line = format!(
+            "deploy {} key {} The deploy key for Marigold-69 lives in vault.",
+            "filler ".repeat(60),
+            "more ".repeat(60)
+        );
+        let found = excerpts(&line, &terms(&["Marigold-69", "deploy", "key"]));
+        assert!(
+            found[0]
+                .text
+                .contains("The deploy key for Marigold-69 lives in vault."),
+            "{found:?}"
+        );
+    }
+
+    #[test]
     fn case_is_ignored_in_any_script_and_overlaps_merge() {
         assert_eq!(
             shown(&excerpts("ÄBC äbc", &terms(&["äb"]))),
@@ -384,6 +423,18 @@ mod tests {
         );
         assert_eq!(shown(&excerpts(text, &terms(&["absent"]))), ["1:header"]);
         assert_eq!(shown(&excerpts("", &terms(&["x"]))), ["1:"]);
+    }
+
+    #[test]
+    fn whole_terms_do_not_run_on_into_longer_ascii_words() {
+        let t = terms(&["Quasar-4", "key"]);
+        assert_eq!(whole_terms("Quasar-47 key", &t), 1);
+        assert_eq!(whole_terms("Quasar-4 keys; the Quasar-4: key", &t), 2);
+        assert_eq!(
+            whole_terms("キキョウ96号の設定", &terms(&["キキョウ96号"])),
+            1
+        );
+        assert_eq!(whole_terms("nothing here", &t), 0);
     }
 
     #[test]

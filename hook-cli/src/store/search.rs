@@ -241,8 +241,8 @@ fn matched(layer: Layer) -> impl Fn(&Row) -> rusqlite::Result<Matched> {
 }
 
 impl Store {
-    /// Entries matching `matcher` within `filter`, best first, at most `filter.limit`, and
-    /// what part of the memory was looked at.
+    /// Entries matching `matcher` within `filter`, best first, at most `filter.limit` of each
+    /// layer, and what part of the memory was looked at.
     pub fn search(
         &self,
         matcher: &Matcher,
@@ -300,7 +300,6 @@ impl Store {
             found.extend(self.search_layer(layer, matcher, filter, plan.start, ranked)?);
         }
         found.sort_by(|a, b| a.score.total_cmp(&b.score));
-        found.truncate(filter.limit as usize);
         Ok((found, coverage))
     }
 
