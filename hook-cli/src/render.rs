@@ -275,8 +275,8 @@ pub fn part_body(
             Ok((format!("turn {code}, entry {n}"), entry.body.clone()))
         }
         (None, None) => Err(format!(
-            "lines are read from one tool output or entry: name the tool call or the entry \
-             (`detail {code}` lists them)"
+            "lines are read from one tool output or entry: give the tool call's or the entry's \
+             number (`detail {code}` lists them)"
         )),
     }
 }

@@ -1,6 +1,8 @@
-//! Live work beside bulk work: hook calls made while `import` stores a large backlog, or while
-//! the first search after it indexes the backlog, all complete and store what they read, and
-//! searches run meanwhile never fail. Correctness only: how long a hook waits is measured by
+//! The `search` and `detail` verbs as a person or a script runs them: plain stored text unless
+//! colour is asked for, match offsets in `--json`, lines around a hit; and live work beside
+//! bulk work: hook calls made while `import` stores a large backlog, or while the first search
+//! after it indexes the backlog, all complete and store what they read, and searches run
+//! meanwhile never fail. Correctness only: how long a hook waits is measured by
 //! `bench/search_live.py`.
 
 use std::fs::OpenOptions;
@@ -37,10 +39,13 @@ fn write_corpus(dir: &Path, sessions: usize, turns: usize, output_bytes: usize) 
             *parent = Some(uuid);
         };
         for t in 0..turns {
+            // Lines of eight words, as a file read or a log would have.
             let text: String = (0..output_bytes / 8)
-                .map(|i| words[(i * 7 + t + s) % words.len()])
-                .collect::<Vec<_>>()
-                .join(" ");
+                .map(|i| {
+                    let sep = if i % 8 == 7 { "\n" } else { " " };
+                    format!("{}{sep}", words[(i * 7 + t + s) % words.len()])
+                })
+                .collect();
             line(
                 &mut out,
                 &mut parent,
@@ -236,4 +241,96 @@ fn hooks_and_searches_complete_during_an_import_and_a_first_search() {
         "only {during} hooks ran during the first search"
     );
     assert_hooks_complete(&home, &live);
+}
+
+#[test]
+fn output_is_the_stored_text_unless_colour_is_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let mut live = LiveSession::new(dir.path());
+    live.prompt(&home);
+    let stored = &live.prompts[0];
+    let run = |args: &[&str]| {
+        let out = throughline(&home, args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // Piped: no marks, no escapes, the prompt as stored.
+    let plain = run(&["search", "--all", "cache warm"]);
+    assert!(plain.contains(&format!("\n  {stored}\n")), "{plain}");
+    assert!(!plain.contains('\u{1b}') && !plain.contains('«'), "{plain}");
+    assert_eq!(
+        run(&["search", "--all", "--color", "never", "cache warm"]),
+        plain
+    );
+    let coloured = run(&["search", "--all", "--color", "always", "cache warm"]);
+    assert!(
+        coloured.contains("\u{1b}[31mcache\u{1b}[0m") && coloured.contains("keeps the"),
+        "{coloured:?}"
+    );
+    // JSON: the text as stored, and where the match is in it, in characters.
+    let hits: Value =
+        serde_json::from_str(&run(&["search", "--all", "--json", "\"cache warm\""])).unwrap();
+    let excerpt = &hits[0]["excerpts"][0];
+    assert_eq!(excerpt["text"], stored.as_str());
+    let [start, end] = [0, 1].map(|i| excerpt["matches"][0][i].as_u64().unwrap() as usize);
+    let matched: String = stored.chars().skip(start).take(end - start).collect();
+    assert_eq!(matched, "cache warm");
+}
+
+#[test]
+fn detail_reads_some_lines_of_a_long_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus");
+    write_corpus(&corpus, 1, 2, 20_000);
+    let home = dir.path().join("home");
+    let imported = throughline(
+        &home,
+        &["import", "--json", "--from", corpus.to_str().unwrap()],
+    )
+    .output()
+    .unwrap();
+    assert_answered(&imported, "the import");
+    let hits: Value = serde_json::from_slice(
+        &throughline(
+            &home,
+            &[
+                "search",
+                "--all",
+                "--json",
+                "--tool",
+                "Read",
+                "budget layer",
+            ],
+        )
+        .output()
+        .unwrap()
+        .stdout,
+    )
+    .unwrap();
+    let turn = hits[0]["turn"].as_str().unwrap();
+    let run = |args: &[&str]| throughline(&home, args).output().unwrap();
+    let lines = run(&["detail", turn, "--tool", "1", "--lines", "2-3"]);
+    assert!(lines.status.success(), "{lines:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&lines.stdout).lines().count(),
+        3,
+        "a heading and two lines: {lines:?}"
+    );
+    let grep = run(&["detail", turn, "--tool", "1", "--grep", "budget", "--json"]);
+    let grep: Value = serde_json::from_slice(&grep.stdout).unwrap();
+    assert!(grep["total_lines"].as_u64().unwrap() >= 1);
+    assert!(grep["lines"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("budget"));
+    // Lines belong to one output: without --tool or --item the verb says what to add.
+    let bad = run(&["detail", turn, "--lines", "1-2"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("the tool call's or the entry's number"));
+    let bad = run(&["detail", turn, "--tool", "1", "--lines", "9-2"]);
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("such as 400-420"),
+        "{bad:?}"
+    );
 }
