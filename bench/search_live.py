@@ -4,9 +4,9 @@
 
     bench/search_live.py [--sessions 200] [--turns 100] [--output-bytes 4000] [--keep DIR]
 
-A corpus of Claude Code-shaped transcripts (bench/synth.py) is imported twice into fresh
-homes (release build): once by `import` (which indexes at the end), once by
-`import --no-index` followed by a first search that indexes the whole backlog. Beside each,
+A corpus of Claude Code-shaped transcripts (bench/synth.py) is imported into fresh homes
+(release build): by `import --no-index` (storing only), by `import` (which indexes at the
+end), and by `import --no-index` followed by a first search that indexes the whole backlog. Beside each,
 one thread appends a prompt to a live session's transcript and runs
 `throughline hook claude` (UserPromptSubmit) on it, over and over, and another runs
 `throughline search` over and over. Reported: hook latency (median, p99, max) beside the
@@ -148,12 +148,13 @@ def main():
     print(f"corpus: {args.sessions} transcripts, {size / 1e6:.0f} MB")
 
     for label, bulk in (
-        ("import (indexing at the end)", ["import", "--json", "--from", corpus]),
+        ("import --no-index (storing only)", ["import", "--json", "--no-index", "--from", corpus]),
+        ("import (storing, then indexing)", ["import", "--json", "--from", corpus]),
         ("first search after import --no-index", ["search", "--all", "parser store"]),
     ):
-        home = os.path.join(work, label.split()[0] + "-home")
+        home = os.path.join(work, "-".join(label.split()[:2]).strip("-") + "-home")
         shutil.rmtree(home, ignore_errors=True)
-        live = Live(os.path.join(work, label.split()[0] + "-live"), home)
+        live = Live(home + "-live", home)
         live.prompt()
         if bulk[0] == "search":
             subprocess.run([BIN, "import", "--json", "--no-index", "--from", corpus],

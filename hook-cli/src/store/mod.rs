@@ -222,6 +222,19 @@ impl Store {
         Ok(())
     }
 
+    /// After each commit of a bulk step (indexing a backlog): with a background copy, hands it
+    /// the commit; without, copies the WAL into the database every few commits, passively
+    /// (never blocking a writer), so that no large WAL is left for a copy that would.
+    fn bulk_committed(&self, commits: u64) -> Result<()> {
+        match &self.copier {
+            Some(copier) => copier.committed(&self.conn),
+            None if commits.is_multiple_of(COMMITS_PER_WAL) => {
+                checkpoint_as(&self.conn, "PRAGMA wal_checkpoint(PASSIVE)")
+            }
+            None => Ok(()),
+        }
+    }
+
     fn wal_bytes(&self) -> u64 {
         let mut wal = self.path.clone().into_os_string();
         wal.push("-wal");

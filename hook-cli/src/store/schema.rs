@@ -174,6 +174,13 @@ const MIGRATIONS: &[&str] = &[
     // 6: lines held until their parent is read, and the ids of the latest lines read, so the
     // next call keeps the host's chain order (docs/decisions/0022).
     "ALTER TABLE cursors ADD COLUMN line_order TEXT;",
+    // 7: FTS5 merges index segments after a write, sometimes all of a level at once (hundreds
+    // of milliseconds with the write lock held); searches merge in bounded steps instead
+    // (`Store::index_pending`, docs/decisions/0024).
+    "INSERT INTO messages_fts (messages_fts, rank) VALUES ('automerge', 0);
+    INSERT INTO messages_fts (messages_fts, rank) VALUES ('crisismerge', 1000);
+    INSERT INTO details_fts (details_fts, rank) VALUES ('automerge', 0);
+    INSERT INTO details_fts (details_fts, rank) VALUES ('crisismerge', 1000);",
 ];
 
 /// The schema version this build writes.

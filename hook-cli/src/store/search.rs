@@ -58,9 +58,11 @@ struct Plan {
 /// Characters of one L3 body that are indexed; the rest is still stored and shown by `detail`.
 const INDEXED_BODY_CHARS: i64 = 65_536;
 
-/// Bytes of text indexed per transaction: about 10 ms of FTS5 work, so a hook waits no
-/// longer than that for the lock while a backlog is indexed.
-const INDEX_BATCH_BYTES: i64 = 256 << 10;
+/// Bytes of text indexed per transaction: about 10-20 ms of FTS5 work and commit, so a hook
+/// waits no longer than that for the lock while a backlog is indexed.
+const INDEX_BATCH_BYTES: i64 = 128 << 10;
+/// Index pages one merge step writes (FTS5 pages are about 4 KB): a step as short as a batch.
+const MERGE_PAGES: i64 = 64;
 /// Rows looked at per batch, however small.
 const INDEX_BATCH_ROWS: i64 = 2_000;
 
@@ -77,6 +79,8 @@ pub struct Indexed {
 struct IndexOf {
     layer: &'static str,
     fts: &'static str,
+    /// The FTS table's own name, for its commands.
+    name: &'static str,
     table: &'static str,
     text: String,
     /// Bytes the row adds to a batch, read without its text.
@@ -89,6 +93,7 @@ fn indexes() -> [IndexOf; 2] {
         IndexOf {
             layer: "messages",
             fts: "messages_fts (rowid, text)",
+            name: "messages_fts",
             table: "messages",
             text: "text".into(),
             size: "octet_length(text)".into(),
@@ -97,6 +102,7 @@ fn indexes() -> [IndexOf; 2] {
         IndexOf {
             layer: "details",
             fts: "details_fts (rowid, body)",
+            name: "details_fts",
             table: "details",
             text: format!("substr(body, 1, {INDEXED_BODY_CHARS})"),
             size: format!("min(octet_length(body), {INDEXED_BODY_CHARS} * 3)"),
@@ -122,11 +128,22 @@ impl Store {
         if self.conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(true) {
             return Ok(done);
         }
+        let mut commits = 0;
         for index in indexes() {
+            // Each batch adds a segment to the index; a merge step after each keeps their
+            // number (and the cost of a query) down.
             loop {
-                match self.index_batch(&index) {
-                    Ok(None) => break,
-                    Ok(Some(added)) => done.added += added,
+                let step = self.index_batch(&index).and_then(|added| {
+                    done.added += added.unwrap_or(0);
+                    std::thread::sleep(super::YIELD_TO_WAITING);
+                    let more = added.is_some() | self.merge_step(&index)?;
+                    commits += 2;
+                    self.bulk_committed(commits)?;
+                    Ok(more)
+                });
+                match step {
+                    Ok(true) => std::thread::sleep(super::YIELD_TO_WAITING),
+                    Ok(false) => break,
                     Err(StoreError::Sql(e))
                         if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy) =>
                     {
@@ -135,10 +152,30 @@ impl Store {
                     }
                     Err(e) => return Err(e),
                 }
-                std::thread::sleep(super::YIELD_TO_WAITING);
             }
         }
         Ok(done)
+    }
+
+    /// One bounded step of merging an index's segments, in its own transaction; false once
+    /// there was nothing left to merge.
+    fn merge_step(&self, index: &IndexOf) -> Result<bool> {
+        let tx = rusqlite::Transaction::new_unchecked(
+            &self.conn,
+            rusqlite::TransactionBehavior::Immediate,
+        )?;
+        let before = self.conn.total_changes();
+        tx.execute(
+            &format!(
+                "INSERT INTO {0} ({0}, rank) VALUES ('merge', ?1)",
+                index.name
+            ),
+            [MERGE_PAGES],
+        )?;
+        // FTS5's own test: a step that merged nothing changed fewer than two rows.
+        let merged = self.conn.total_changes() - before >= 2;
+        tx.commit()?;
+        Ok(merged)
     }
 
     /// Indexes the next rows of one layer, up to about [`INDEX_BATCH_BYTES`], in one
@@ -151,6 +188,7 @@ impl Store {
             text,
             size,
             searchable,
+            ..
         } = index;
         let tx = rusqlite::Transaction::new_unchecked(
             &self.conn,

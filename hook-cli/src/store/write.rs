@@ -49,7 +49,7 @@ pub struct Writer<'c> {
     /// The turn whose one-liner came with the records (see [`Record::Summary`]).
     summarized: Cell<Option<i64>>,
     /// Transcript bytes stored since the last commit (see [`Writer::commit_due`]).
-    pending: Cell<u64>,
+    pub(super) pending: Cell<u64>,
     /// Which transaction of this process the writer is in (see [`SessionRow::next_seq`]).
     transaction: Cell<u64>,
     /// When the current transaction began (see [`Writer::commit_due`]).
