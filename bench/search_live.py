@@ -152,8 +152,9 @@ def main():
         ("import (storing, then indexing)", ["import", "--json", "--from", corpus]),
         ("first search after import --no-index", ["search", "--all", "parser store"]),
     ):
-        home = os.path.join(work, "-".join(label.split()[:2]).strip("-") + "-home")
+        home = os.path.join(work, "".join(c if c.isalnum() else "-" for c in label) + "-home")
         shutil.rmtree(home, ignore_errors=True)
+        shutil.rmtree(home + "-live", ignore_errors=True)
         live = Live(home + "-live", home)
         live.prompt()
         if bulk[0] == "search":

@@ -720,6 +720,13 @@ fn main() {
         "characters per answer (3 hits as the MCP tool renders them): {:.0}",
         chars_returned as f64 / facts.len() as f64
     );
+    let mut slowest: Vec<(Duration, &str)> = fact_times
+        .iter()
+        .copied()
+        .zip(facts.iter().map(|f| f.query.as_str()))
+        .collect();
+    slowest.sort();
+    fact_times.sort();
     println!(
         "{:<28} p50 {:>7.1?}  p95 {:>7.1?}  max {:>7.1?}  ({} queries)",
         "fact queries (limit 3)",
@@ -733,13 +740,6 @@ fn main() {
         "verbatim@3 through `throughline mcp` and the MCP SDK client: {:.1}% ({exact}/{asked})",
         100.0 * exact as f64 / asked as f64
     );
-    let mut slowest: Vec<(Duration, &str)> = fact_times
-        .iter()
-        .copied()
-        .zip(facts.iter().map(|f| f.query.as_str()))
-        .collect();
-    slowest.sort();
-    fact_times.sort();
     let slow: Vec<String> = slowest
         .iter()
         .rev()

@@ -143,7 +143,7 @@ pub fn parts(term: &str) -> Vec<String> {
         let chars = part.chars().count();
         let particle = part.chars().all(|c| script(c) == Script::Hiragana) && chars < 3;
         let number = part.chars().all(|c| c.is_ascii_digit());
-        if (chars > 1 || number) && !particle && chars > 0 {
+        if chars > 0 && (chars > 1 || number) && !particle {
             out.push(std::mem::take(part));
         }
         part.clear();
@@ -276,26 +276,31 @@ fn search_terms(
 /// a copy of it.
 fn shown_once(found: Vec<Matched>, terms: &[String], limit: usize) -> Vec<Hit> {
     let mut texts: HashMap<u64, usize> = HashMap::new();
-    let mut candidates: Vec<(usize, Hit)> = Vec::new();
+    // (whole terms, the entry, copies of its text)
+    let mut candidates: Vec<(usize, Matched, usize)> = Vec::new();
     for m in found {
         match texts.entry(xxh3_64(m.text.as_bytes())) {
-            Entry::Occupied(first) => candidates[*first.get()].1.copies += 1,
+            Entry::Occupied(first) => candidates[*first.get()].2 += 1,
             Entry::Vacant(slot) => {
                 slot.insert(candidates.len());
-                let whole = excerpt::whole_terms(&m.text, terms);
-                candidates.push((whole, hit(m, terms)));
+                candidates.push((excerpt::whole_terms(&m.text, terms), m, 0));
             }
         }
     }
     // Stable: equally whole matches keep their score order.
-    candidates.sort_by_key(|(whole, _)| std::cmp::Reverse(*whole));
+    candidates.sort_by_key(|(whole, ..)| std::cmp::Reverse(*whole));
     let mut shown: HashMap<u64, usize> = HashMap::new();
     let mut hits: Vec<Hit> = Vec::new();
-    for (_, hit) in candidates {
+    for (_, m, copies) in candidates {
+        if hits.len() == limit {
+            // Excerpts are the costly part: none for entries that cannot be shown.
+            break;
+        }
+        let mut hit = hit(m, terms);
+        hit.copies = copies;
         let lines: Vec<&str> = hit.excerpts.iter().map(|x| x.text.as_str()).collect();
         match shown.entry(xxh3_64(lines.join("\n").as_bytes())) {
             Entry::Occupied(first) => hits[*first.get()].copies += 1 + hit.copies,
-            Entry::Vacant(_) if hits.len() == limit => {}
             Entry::Vacant(slot) => {
                 slot.insert(hits.len());
                 hits.push(hit);
