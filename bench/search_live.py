@@ -102,7 +102,9 @@ def beside(bulk_argv, home, live):
 def lost_hooks(home, live):
     log = os.path.join(home, "throughline.log")
     logged = open(log).read().splitlines() if os.path.exists(log) else []
-    out = subprocess.run([BIN, "search", "--all", "--json", "--limit", "100000", "livefact"],
+    # Scoped to the session: all of it is ranked, however many prompts match.
+    out = subprocess.run([BIN, "search", "--session", "live-session", "--json", "--limit",
+                          "100000", "livefact"],
                          env=env(home), capture_output=True, check=True)
     stored = {h["excerpts"][0]["text"] for h in json.loads(out.stdout) if h["role"] == "user"}
     return logged, [p for p in live.prompts if p not in stored]

@@ -183,7 +183,16 @@ fn assert_hooks_complete(home: &Path, live: &LiveSession) {
     assert!(log.is_empty(), "hooks logged failures:\n{log}");
     let out = throughline(
         home,
-        &["search", "--all", "--json", "--limit", "1000", "livefact"],
+        // Scoped to the session: all of it is ranked, however many prompts match.
+        &[
+            "search",
+            "--session",
+            "live-session",
+            "--json",
+            "--limit",
+            "1000",
+            "livefact",
+        ],
     )
     .output()
     .unwrap();
