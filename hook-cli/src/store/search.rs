@@ -130,10 +130,16 @@ impl Store {
         }
         let mut commits = 0;
         for index in indexes() {
+            // What is stored now, not what an import goes on storing meanwhile: a search
+            // beside one answers instead of following it to its end.
+            let until: i64 = self
+                .conn
+                .prepare_cached(&format!("SELECT coalesce(max(id), 0) FROM {}", index.table))?
+                .query_row([], |r| r.get(0))?;
             // Each batch adds a segment to the index; a merge step after each keeps their
             // number (and the cost of a query) down.
             loop {
-                let step = self.index_batch(&index).and_then(|added| {
+                let step = self.index_batch(&index, until).and_then(|added| {
                     done.added += added.unwrap_or(0);
                     std::thread::sleep(super::YIELD_TO_WAITING);
                     let more = added.is_some() | self.merge_step(&index)?;
@@ -178,9 +184,10 @@ impl Store {
         Ok(merged)
     }
 
-    /// Indexes the next rows of one layer, up to about [`INDEX_BATCH_BYTES`], in one
-    /// transaction. Returns how many entries it added; None when no row was left.
-    fn index_batch(&self, index: &IndexOf) -> Result<Option<u64>> {
+    /// Indexes the next rows of one layer, up to about [`INDEX_BATCH_BYTES`] and no further
+    /// than row `until`, in one transaction. Returns how many entries it added; None when no
+    /// row was left.
+    fn index_batch(&self, index: &IndexOf, until: i64) -> Result<Option<u64>> {
         let IndexOf {
             layer,
             fts,
@@ -204,9 +211,9 @@ impl Store {
         let mut bytes = 0i64;
         {
             let mut stmt = tx.prepare_cached(&format!(
-                "SELECT id, CASE WHEN {searchable} THEN {size} ELSE 0 END FROM {table} WHERE id > ?1 ORDER BY id LIMIT ?2"
+                "SELECT id, CASE WHEN {searchable} THEN {size} ELSE 0 END FROM {table} WHERE id > ?1 AND id <= ?3 ORDER BY id LIMIT ?2"
             ))?;
-            let mut found = stmt.query(params![from, INDEX_BATCH_ROWS])?;
+            let mut found = stmt.query(params![from, INDEX_BATCH_ROWS, until])?;
             while let Some(row) = found.next()? {
                 upto = row.get(0)?;
                 rows += 1;
