@@ -357,17 +357,22 @@ impl TurnDetail {
         })
     }
 
+    /// The N-th detail entry (1-based).
+    pub fn item(&self, number: u32) -> Result<&Detail, NoSuchPart> {
+        self.details
+            .iter()
+            .find(|d| d.index == number)
+            .ok_or_else(|| NoSuchPart {
+                turn: self.turn.code.clone(),
+                what: "detail entries",
+                count: self.details.len(),
+            })
+    }
+
     /// The turn with only its N-th detail entry (1-based).
     pub fn only_item(mut self, number: u32) -> Result<TurnDetail, NoSuchPart> {
-        let count = self.details.len();
+        self.item(number)?;
         self.details.retain(|d| d.index == number);
-        if self.details.is_empty() {
-            return Err(NoSuchPart {
-                turn: self.turn.code,
-                what: "detail entries",
-                count,
-            });
-        }
         Ok(self)
     }
 }

@@ -786,8 +786,13 @@ mod tests {
         capture(&mut store, false);
         let kept = memory(&store, "s1");
         let details = kept[0]["details"].as_array().unwrap().len();
-        assert_eq!(kept.len(), 1, "only the first turn was committed");
-        assert!((1..12).contains(&details), "{details} tool results kept");
+        // Commits come every 8 MiB or sooner, once the lock was held long enough: how much
+        // of the backlog was committed depends on the machine's speed, never nothing.
+        assert!(details >= 1, "{details} tool results kept");
+        assert!(
+            kept.len() == 1 || details == 12,
+            "the second turn only after the first"
+        );
         // The next call goes on from the stored cursor to the same memory as one whole read.
         capture(&mut store, true);
         let mut whole = Store::open(&Home::at(dir.path().join("whole"))).unwrap();

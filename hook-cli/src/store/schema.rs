@@ -180,6 +180,13 @@ const MIGRATIONS: &[&str] = &[
     "CREATE INDEX messages_by_source ON messages (session, key);",
     // 8: the client release writing the session: what a model's window is depends on it.
     "ALTER TABLE sessions ADD COLUMN client_version TEXT;",
+    // 9: FTS5 merges index segments after a write, sometimes all of a level at once (hundreds
+    // of milliseconds with the write lock held); searches merge in bounded steps instead
+    // (`Store::index_pending`, docs/decisions/0029).
+    "INSERT INTO messages_fts (messages_fts, rank) VALUES ('automerge', 0);
+    INSERT INTO messages_fts (messages_fts, rank) VALUES ('crisismerge', 1000);
+    INSERT INTO details_fts (details_fts, rank) VALUES ('automerge', 0);
+    INSERT INTO details_fts (details_fts, rank) VALUES ('crisismerge', 1000);",
 ];
 
 /// The schema version this build writes.

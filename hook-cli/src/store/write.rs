@@ -3,6 +3,7 @@
 
 use std::cell::{Cell, OnceCell, RefCell, RefMut};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use rusqlite::{params, Connection, OptionalExtension, Statement, Transaction};
 use xxhash_rust::xxh3::xxh3_64;
@@ -54,9 +55,11 @@ pub struct Writer<'c> {
     /// [`Writer::may_be_copy`]), read once per transaction.
     copies_before: RefCell<Option<(i64, Option<String>)>>,
     /// Transcript bytes stored since the last commit (see [`Writer::commit_due`]).
-    pending: Cell<u64>,
+    pub(super) pending: Cell<u64>,
     /// Which transaction of this process the writer is in (see [`SessionRow::next_seq`]).
     transaction: Cell<u64>,
+    /// When the current transaction began (see [`Writer::commit_due`]).
+    began: Cell<Instant>,
 }
 
 /// Numbers the write transactions of this process.
@@ -71,6 +74,10 @@ fn next_transaction() -> u64 {
 /// other hooks write in between, within their busy timeout, and that the WAL is copied while
 /// reading goes on.
 pub(super) const COMMIT_EVERY: u64 = 8 << 20;
+
+/// How long a writer holds the write lock before [`Writer::commit_due`], whatever it stored:
+/// a hook waits for the lock at most about this long beside an import or a long backlog.
+pub(super) const HOLD_LOCK_FOR: Duration = Duration::from_millis(25);
 
 /// The statements run once per record, each prepared on first use and kept for the
 /// transaction: finding them in the statement cache (hashing and re-keying the SQL) cost
@@ -102,6 +109,7 @@ impl<'c> Writer<'c> {
             copies_before: Default::default(),
             pending: Cell::new(0),
             transaction: Cell::new(next_transaction()),
+            began: Cell::new(Instant::now()),
         }
     }
 
@@ -122,10 +130,11 @@ impl<'c> Writer<'c> {
     }
 
     /// Counts `bytes` of transcript as stored; true once a commit is due (every
-    /// [`COMMIT_EVERY`]). The caller commits at a point where what it stored is whole.
+    /// [`COMMIT_EVERY`], or after [`HOLD_LOCK_FOR`]). The caller commits at a point where what
+    /// it stored is whole.
     pub fn commit_due(&self, bytes: u64) -> bool {
         self.pending.set(self.pending.get() + bytes);
-        self.pending.get() >= COMMIT_EVERY
+        self.pending.get() >= COMMIT_EVERY || self.began.get().elapsed() >= HOLD_LOCK_FOR
     }
 
     /// Commits what was written and goes on in a new transaction on the same writer.
@@ -136,9 +145,12 @@ impl<'c> Writer<'c> {
         if let Some(copier) = self.copier {
             copier.committed(self.conn)?;
         }
+        // A hook waiting for the lock takes it now.
+        std::thread::sleep(super::YIELD_TO_WAITING);
         // Should this fail, the connection is left outside a transaction and `tx` has
         // nothing to roll back; what was committed stays.
         self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        self.began.set(Instant::now());
         Ok(())
     }
 
