@@ -81,7 +81,7 @@ fn turn_of(request: &RecordedRequest, turns: usize) -> Option<usize> {
 /// the store kept every turn (the session has ended: its last answer is stored).
 ///
 /// An automatic compaction comes after the person's prompt (`in_progress`): that turn is the
-/// latest exchange, still without an answer.
+/// latest exchange, still without an answer, once the client has written its prompt line.
 fn after_compaction(
     world: &World,
     turns_before: usize,
@@ -151,8 +151,11 @@ fn after_compaction(
         messages_text(after)
     );
 
-    // The latest turns come back verbatim, newest first until the budget is spent.
-    let latest = turns_before + usize::from(in_progress);
+    // The latest turns come back verbatim, newest first until the budget is spent. The prompt
+    // in progress is among them when the client had written it to the transcript by then
+    // (it may write it late, decision 0022); the client sends it after the memory anyway.
+    let written = in_progress && text.contains(&prompt(turns_before + 1));
+    let latest = turns_before + usize::from(written);
     let verbatim = injection["verbatim"].as_array().expect("verbatim").len();
     assert!(
         verbatim >= 3,
