@@ -8,19 +8,12 @@ use crate::capture;
 use crate::clock;
 use crate::config::Config;
 use crate::home::Home;
-use crate::hosts::{EventKind, HookEvent, HostProcess};
 use crate::memory;
 use crate::model::Session;
+use crate::record::{EventKind, HookEvent, HostProcess};
 use crate::store::{Handoff, Result, Store, Trigger};
 
-/// What a hook answers the host with.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Reply {
-    /// Text for the model, added to the context of this event.
-    Inject(String),
-    /// Stop the prompt from reaching the model and tell the person why.
-    Block(String),
-}
+pub use crate::record::Reply;
 
 /// How long a host process's record of its session is kept without a new SessionStart.
 const STALE_CLEARS: Duration = Duration::from_secs(90 * 24 * 3600);

@@ -6,8 +6,8 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 
-use crate::ingest::{LineParser, Record};
 use crate::model::Usage;
+use crate::record::{LineParser, Record};
 
 /// How far back [`latest_usage`] looks. An assistant line is rarely longer; past it the caller
 /// falls back to what the store holds.

@@ -1,48 +1,13 @@
 //! One module per host. Each decodes its hook payloads into a [`HookEvent`], parses its
-//! transcript lines into [`Record`](crate::ingest::Record)s and knows where its transcripts live.
+//! transcript lines into [`Record`](crate::record::Record)s and knows where its transcripts live.
 
 pub mod claude;
 
 use std::path::PathBuf;
 
-use crate::handoff::Reply;
-use crate::ingest::LineParser;
 use crate::model::Host;
-
-/// What a hook call is about, whatever host sent it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EventKind {
-    SessionStart,
-    UserPrompt,
-    PreTool,
-    PostTool,
-    Stop,
-    PreCompact,
-    SessionEnd,
-    /// Events Throughline has no use for beyond catching up with the transcript.
-    Other,
-}
-
-/// A decoded hook payload.
-#[derive(Debug, Clone)]
-pub struct HookEvent {
-    pub host: Host,
-    pub kind: EventKind,
-    pub session_id: String,
-    pub transcript_path: Option<String>,
-    pub cwd: Option<String>,
-    /// SessionStart: `startup`, `resume`, `clear` or `compact`.
-    pub source: Option<String>,
-    /// SessionEnd: `clear`, `logout`, `prompt_input_exit`, ...
-    pub reason: Option<String>,
-    /// Shared by the SessionEnd and SessionStart of one `/clear`.
-    pub prompt_id: Option<String>,
-    /// UserPromptSubmit: what the person typed.
-    pub prompt: Option<String>,
-    /// SessionStart: the model the session runs, as the host names it; only here does Claude
-    /// Code tell a 1M-context variant (`claude-opus-4-8[1m]`), transcripts drop the suffix.
-    pub model: Option<String>,
-}
+pub use crate::record::{EventKind, FoundTranscript, HookEvent, HostProcess};
+use crate::record::{LineParser, Reply};
 
 pub fn decode_hook(host: Host, payload: &[u8]) -> Result<HookEvent, String> {
     match host {
@@ -54,22 +19,6 @@ pub fn decode_hook(host: Host, payload: &[u8]) -> Result<HookEvent, String> {
 pub fn encode_reply(host: Host, event: EventKind, reply: &Reply) -> Option<String> {
     match host {
         Host::Claude => claude::encode_reply(event, reply),
-    }
-}
-
-/// One run of a host program: a process id and its start time, so that a pid the system
-/// hands out again later is a different process.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct HostProcess {
-    pub pid: u32,
-    /// Clock ticks after boot (`/proc/<pid>/stat`, field 22).
-    pub started: u64,
-}
-
-impl HostProcess {
-    /// How the store names this process.
-    pub fn key(&self) -> String {
-        format!("proc:{}:{}", self.pid, self.started)
     }
 }
 
@@ -91,14 +40,6 @@ pub fn line_parser(host: Host) -> Box<dyn LineParser> {
     match host {
         Host::Claude => Box::new(claude::TranscriptParser::default()),
     }
-}
-
-/// A transcript found on disk, for `import`.
-#[derive(Debug, Clone)]
-pub struct FoundTranscript {
-    pub session_id: String,
-    pub path: PathBuf,
-    pub bytes: u64,
 }
 
 pub fn find_transcripts(

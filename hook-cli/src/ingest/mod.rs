@@ -10,75 +10,15 @@ use std::path::Path;
 use std::sync::{mpsc, Arc};
 
 use crate::clock;
-use crate::model::{DetailKind, Message, Role, Usage};
+use crate::model::{Message, Role};
 use crate::store::{self, SessionRow, Writer};
 use crate::summary;
 use crate::tail;
 
 mod order;
 
-pub use order::Link;
+pub use crate::record::{LineParser, Link, Record};
 use order::{Order, State};
-
-/// What one transcript line means for the memory. Hosts turn their own lines into these.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Record {
-    /// Facts about the session the transcript carries (used when no hook payload has them).
-    Meta { cwd: Option<String> },
-    /// The person's words: starts a new turn. `key` is stable across re-reads.
-    Prompt {
-        key: String,
-        text: String,
-        at: Option<String>,
-    },
-    /// One assistant text block (L2).
-    Answer {
-        key: String,
-        text: String,
-        at: Option<String>,
-    },
-    /// One L3 entry.
-    Detail {
-        key: String,
-        kind: DetailKind,
-        name: Option<String>,
-        tool_use_id: Option<String>,
-        body: String,
-        is_error: bool,
-        at: Option<String>,
-    },
-    /// The one-line summary (L1) of the turn open until now, worked out by the reader when it
-    /// read that whole turn, so the writer does not read the turn back to summarise it.
-    Summary { text: String },
-    /// Usage of one assistant API message.
-    ApiCall {
-        message_id: String,
-        model: Option<String>,
-        usage: Usage,
-        sidechain: bool,
-        at: Option<String>,
-    },
-}
-
-impl Record {
-    pub fn at(&self) -> Option<&str> {
-        match self {
-            Record::Meta { .. } | Record::Summary { .. } => None,
-            Record::Prompt { at, .. }
-            | Record::Answer { at, .. }
-            | Record::Detail { at, .. }
-            | Record::ApiCall { at, .. } => at.as_deref(),
-        }
-    }
-}
-
-/// Turns one line of a host's transcript into records.
-pub trait LineParser: Send {
-    /// `line` is one complete line without its newline. Returns where the line sits in the
-    /// host's chain of entries, for hosts that link them (see [`order`]). An `Err` names what
-    /// is wrong with the line.
-    fn parse_line(&mut self, line: &str, out: &mut Vec<Record>) -> Result<Option<Link>, String>;
-}
 
 /// What an ingest call did, and what it had to skip (each skip is one short message).
 #[derive(Debug, Default)]
@@ -585,6 +525,7 @@ fn trim_line_end(line: &[u8]) -> &[u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::{DetailKind, Usage};
 
     fn call(id: &str, output: u64, sidechain: bool) -> Record {
         Record::ApiCall {

@@ -8,9 +8,9 @@ use rusqlite::{params, Connection, OptionalExtension, Statement, Transaction};
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::{Checkpointer, Result};
-use crate::ingest::Record;
 use crate::model::{Host, Message, Role};
 use crate::project;
+use crate::record::Record;
 use crate::summary;
 
 /// The part of a session row the writer needs while ingesting.

@@ -13,7 +13,7 @@ pub use payload::{decode_hook, encode_reply};
 pub use status::{decode_status, StatusInput};
 pub use transcript::TranscriptParser;
 
-use super::FoundTranscript;
+use crate::record::FoundTranscript;
 
 /// `$CLAUDE_CONFIG_DIR`, else `~/.claude`: user settings, commands and transcripts.
 pub fn config_dir() -> Option<PathBuf> {

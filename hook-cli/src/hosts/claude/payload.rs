@@ -3,9 +3,9 @@
 
 use serde::Deserialize;
 
-use crate::handoff::Reply;
-use crate::hosts::{EventKind, HookEvent};
 use crate::model::Host;
+use crate::record::Reply;
+use crate::record::{EventKind, HookEvent};
 
 #[derive(Deserialize)]
 struct Payload {

@@ -5,7 +5,7 @@
 
 use std::fs;
 
-use crate::hosts::HostProcess;
+use crate::record::HostProcess;
 
 /// How far up the process tree to look (hook → shell → Claude Code, with room to spare).
 const MAX_DEPTH: usize = 8;
