@@ -8,6 +8,7 @@ use crate::capture;
 use crate::clock;
 use crate::config::Config;
 use crate::home::Home;
+use crate::hosts;
 use crate::memory;
 use crate::model::Session;
 use crate::record::{EventKind, HookEvent, HostProcess};
@@ -54,9 +55,9 @@ pub fn respond(
                         "handoff",
                         &format!(
                             "session {} was started by /clear, but the session it cleared is \
-                             not known (no prompt id, no Claude Code process found): nothing \
-                             handed on",
-                            event.session_id
+                             not known (no prompt id, no {} process found): nothing handed on",
+                            event.session_id,
+                            hosts::agent(event.host).name()
                         ),
                     );
                     Ok(None)

@@ -139,3 +139,35 @@ pub struct FoundTranscript {
     pub path: PathBuf,
     pub bytes: u64,
 }
+
+/// How a host counts the text a hook hands it: its cap on `additionalContext`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InjectionLimit {
+    pub max: usize,
+    pub measure: Measure,
+}
+
+/// A unit text is counted in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Measure {
+    /// UTF-16 code units (JavaScript string length).
+    Utf16,
+    /// Bytes of UTF-8.
+    Utf8,
+}
+
+impl Measure {
+    pub fn of_char(self, c: char) -> usize {
+        match self {
+            Measure::Utf16 => c.len_utf16(),
+            Measure::Utf8 => c.len_utf8(),
+        }
+    }
+
+    pub fn len(self, s: &str) -> usize {
+        match self {
+            Measure::Utf16 => s.chars().map(char::len_utf16).sum(),
+            Measure::Utf8 => s.len(),
+        }
+    }
+}

@@ -26,6 +26,7 @@ fn ctx(total: usize, budget: usize) -> Context {
         chain: vec!["sess-aaaa-bbbb".into()],
         total_turns: total as u64,
         budget,
+        measure: Measure::Utf16,
         verbatim_turns: 6,
     }
 }

@@ -13,7 +13,49 @@ pub use payload::{decode_hook, encode_reply};
 pub use status::{decode_status, StatusInput};
 pub use transcript::TranscriptParser;
 
-use crate::record::FoundTranscript;
+use super::Agent;
+use crate::record::{
+    EventKind, FoundTranscript, HookEvent, HostProcess, InjectionLimit, LineParser, Measure, Reply,
+};
+
+/// Claude Code, to the shared code.
+pub struct ClaudeCode;
+
+/// Claude Code cuts `additionalContext` past 10,000 characters as JavaScript counts them.
+const INJECTION_LIMIT: InjectionLimit = InjectionLimit {
+    max: 9_500,
+    measure: Measure::Utf16,
+};
+
+impl Agent for ClaudeCode {
+    fn name(&self) -> &'static str {
+        "Claude Code"
+    }
+    fn decode_hook(&self, payload: &[u8]) -> Result<HookEvent, String> {
+        decode_hook(payload)
+    }
+    fn encode_reply(&self, event: EventKind, reply: &Reply) -> Option<String> {
+        encode_reply(event, reply)
+    }
+    fn injection_limit(&self) -> InjectionLimit {
+        INJECTION_LIMIT
+    }
+    fn line_parser(&self) -> Box<dyn LineParser> {
+        Box::new(TranscriptParser::default())
+    }
+    fn transcripts_dir(&self) -> Option<PathBuf> {
+        projects_dir()
+    }
+    fn find_transcripts(&self, root: Option<PathBuf>) -> std::io::Result<Vec<FoundTranscript>> {
+        find_transcripts(root)
+    }
+    fn owner_process(&self) -> Option<HostProcess> {
+        process::owner()
+    }
+    fn owner_session(&self) -> Option<String> {
+        process::owner_session()
+    }
+}
 
 /// `$CLAUDE_CONFIG_DIR`, else `~/.claude`: user settings, commands and transcripts.
 pub fn config_dir() -> Option<PathBuf> {
