@@ -35,6 +35,9 @@ pub enum Record {
     /// The one-line summary (L1) of the turn open until now, worked out by the reader when it
     /// read that whole turn, so the writer does not read the turn back to summarise it.
     Summary { text: String },
+    /// The host dropped the session's last `turns` turns from its history (Codex's rollback):
+    /// they leave the memory, and what follows continues the turn before them.
+    Rollback { turns: u32 },
     /// Usage of one assistant API message.
     ApiCall {
         message_id: String,
@@ -48,7 +51,7 @@ pub enum Record {
 impl Record {
     pub fn at(&self) -> Option<&str> {
         match self {
-            Record::Meta { .. } | Record::Summary { .. } => None,
+            Record::Meta { .. } | Record::Summary { .. } | Record::Rollback { .. } => None,
             Record::Prompt { at, .. }
             | Record::Answer { at, .. }
             | Record::Detail { at, .. }

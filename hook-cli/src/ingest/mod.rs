@@ -359,6 +359,14 @@ impl TurnSoFar {
                 self.messages.push(message(Role::User, text));
                 summary
             }
+            // The turn read so far may be among those rolled back: it is not summarised, and
+            // the turn before it already was.
+            Record::Rollback { .. } => {
+                self.prompt_key = None;
+                self.messages.clear();
+                self.keys.clear();
+                None
+            }
             Record::Answer { key, text, .. }
                 if self.prompt_key.is_some() && self.keys.insert(key.clone()) =>
             {
