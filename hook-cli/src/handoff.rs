@@ -19,9 +19,6 @@ pub use crate::record::Reply;
 /// How long a host process's record of its session is kept without a new SessionStart.
 const STALE_CLEARS: Duration = Duration::from_secs(90 * 24 * 3600);
 
-/// The prompt that marks a handoff; `/tl cancel` withdraws it.
-const COMMAND: &str = "/tl";
-
 /// Works out the reply to a hook event whose capture is done. `owner` names the host
 /// process the hook runs under, which a `/clear` never leaves (decision 0023).
 pub fn respond(
@@ -149,7 +146,8 @@ fn on_prompt(
     event: &HookEvent,
 ) -> Result<Option<Reply>> {
     let prompt = event.prompt.as_deref().unwrap_or_default().trim();
-    if let Some(args) = prompt.strip_prefix(COMMAND) {
+    // The host's handoff command (`/tl`); `/tl cancel` withdraws the handoff.
+    if let Some(args) = prompt.strip_prefix(hosts::agent(event.host).handoff_command()) {
         if args.is_empty() || args.starts_with(char::is_whitespace) {
             return command(store, config, &event.session_id, args.trim()).map(Some);
         }

@@ -4,6 +4,8 @@
 //! host is one more module and one more arm in [`agent`].
 
 pub mod claude;
+pub mod codex;
+pub mod process;
 
 use std::path::PathBuf;
 
@@ -18,6 +20,8 @@ pub trait Agent: Sync {
     fn decode_hook(&self, payload: &[u8]) -> Result<HookEvent, String>;
     /// The host's stdout form of a reply, if the event can carry one.
     fn encode_reply(&self, event: EventKind, reply: &Reply) -> Option<String>;
+    /// The prompt that offers a handoff (`/tl`); the hook blocks it before the model sees it.
+    fn handoff_command(&self) -> &'static str;
     /// How much a hook's `additionalContext` may hold, counted the way the host counts.
     fn injection_limit(&self) -> InjectionLimit;
     fn line_parser(&self) -> Box<dyn LineParser>;
@@ -34,6 +38,7 @@ pub trait Agent: Sync {
 pub fn agent(host: Host) -> &'static dyn Agent {
     match host {
         Host::Claude => &claude::ClaudeCode,
+        Host::Codex => &codex::Codex,
     }
 }
 

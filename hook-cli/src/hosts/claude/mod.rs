@@ -37,6 +37,9 @@ impl Agent for ClaudeCode {
     fn encode_reply(&self, event: EventKind, reply: &Reply) -> Option<String> {
         encode_reply(event, reply)
     }
+    fn handoff_command(&self) -> &'static str {
+        "/tl"
+    }
     fn injection_limit(&self) -> InjectionLimit {
         INJECTION_LIMIT
     }
