@@ -71,7 +71,13 @@ pub fn checks(
     fixes: &Fixes,
 ) -> Vec<Check> {
     let mut checks = registration_checks(registration, binary, fixes);
-    checks.push(client_check(version::installed()));
+    checks.extend(client_and_store_checks(home));
+    checks
+}
+
+/// The checks that do not depend on a registration: the client release and the store.
+pub fn client_and_store_checks(home: &Home) -> Vec<Check> {
+    let mut checks = vec![client_check(version::installed())];
     checks.extend(store_checks(home));
     checks
 }
@@ -181,6 +187,17 @@ fn hooks_check(registration: &Registration, binary: &Path, fixes: &Fixes) -> Che
             ),
         )
         .fix(&fixes.repair);
+    }
+    if !registration.untrusted.is_empty() {
+        return Check::new(
+            "hooks",
+            Status::Problem,
+            format!(
+                "hooks in {settings} are not trusted yet, so they do not run: {}",
+                registration.untrusted.join(", ")
+            ),
+        )
+        .fix("trust them in Codex: answer its start-up review, or type /hooks and press t");
     }
     Check::new(
         "hooks",

@@ -13,10 +13,10 @@ use throughline::store::Store;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Which agent's transcripts: claude
+    /// Which agent's transcripts: claude or codex
     #[arg(long, default_value = "claude")]
     host: String,
-    /// Folder to read instead of the host's own (for Claude Code, ~/.claude/projects)
+    /// Folder to read instead of the host's own (~/.claude/projects, ~/.codex/sessions)
     #[arg(long)]
     from: Option<PathBuf>,
     /// Leave the search index to the first search instead of building it now
@@ -50,7 +50,7 @@ struct Imported {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let host = Host::parse(&args.host)
-        .ok_or_else(|| anyhow::anyhow!("unknown host {:?}; known: claude", args.host))?;
+        .ok_or_else(|| anyhow::anyhow!("unknown host {:?}; known: claude, codex", args.host))?;
     let agent = hosts::agent(host);
     let found = agent.find_transcripts(args.from.clone()).map_err(|e| {
         let folder = args.from.clone().or_else(|| agent.transcripts_dir());

@@ -41,15 +41,7 @@ pub const SLASH_COMMAND: &str = "tl";
 
 /// The `hooks` object for `program` (a shell word: an absolute path, or `throughline` on PATH).
 pub fn hooks_object(program: &str) -> Map<String, Value> {
-    HOOKS
-        .iter()
-        .map(|spec| {
-            (
-                spec.event.to_string(),
-                json!([hook_groups::group(spec, HOST, program)]),
-            )
-        })
-        .collect()
+    hook_groups::object(HOOKS, HOST, program)
 }
 
 /// `commands/tl.md`. The UserPromptSubmit hook answers `/tl` itself (and blocks the prompt, so
@@ -267,7 +259,7 @@ pub fn set_autocompact(scope: &Scope, percent: Option<u8>) -> Result<Change, Ins
         .entry("env")
         .or_insert_with(|| Value::Object(Map::new()));
     let Value::Object(vars) = env else {
-        return Err(hook_groups::malformed(&settings, "`env`"));
+        return Err(hook_groups::malformed(&settings, "`env`", "Claude Code"));
     };
     let mut details = Vec::new();
     match percent {
@@ -339,7 +331,7 @@ fn add_mcp_server(file: &mut JsonFile, binary: &Path) -> Result<Vec<String>, Ins
         .entry("mcpServers")
         .or_insert_with(|| Value::Object(Map::new()));
     let Value::Object(servers) = servers else {
-        return Err(hook_groups::malformed(file, "`mcpServers`"));
+        return Err(hook_groups::malformed(file, "`mcpServers`", "Claude Code"));
     };
     let wanted = mcp_entry(binary);
     Ok(match servers.get(MCP_SERVER) {

@@ -43,6 +43,19 @@ fn handler(spec: &HookSpec, host: &str, program: &str) -> Value {
     handler
 }
 
+/// The host's name for messages, from the word hook commands pass.
+fn name_of(host: &str) -> &'static str {
+    crate::model::Host::parse(host).map_or("its program", |h| crate::hosts::agent(h).name())
+}
+
+/// The `hooks` object of `specs` alone.
+pub fn object(specs: &[HookSpec], host: &str, program: &str) -> Map<String, Value> {
+    specs
+        .iter()
+        .map(|spec| (spec.event.to_string(), json!([group(spec, host, program)])))
+        .collect()
+}
+
 pub fn group(spec: &HookSpec, host: &str, program: &str) -> Value {
     if spec.tool_event {
         json!({ "matcher": "*", "hooks": [handler(spec, host, program)] })
@@ -51,10 +64,10 @@ pub fn group(spec: &HookSpec, host: &str, program: &str) -> Value {
     }
 }
 
-pub fn malformed(file: &JsonFile, what: &str) -> InstallError {
+pub fn malformed(file: &JsonFile, what: &str, program: &str) -> InstallError {
     InstallError::NotJson {
         path: file.path().to_path_buf(),
-        reason: format!("{what} is not what its program expects"),
+        reason: format!("{what} is not what {program} expects"),
     }
 }
 
@@ -73,7 +86,7 @@ pub fn add(
         .entry("hooks")
         .or_insert_with(|| Value::Object(Map::new()));
     let Value::Object(events) = hooks else {
-        return Err(malformed(file, "`hooks`"));
+        return Err(malformed(file, "`hooks`", name_of(host)));
     };
     let mut bad_event = None;
     for spec in specs {
@@ -107,7 +120,7 @@ pub fn add(
         }
     }
     if let Some(event) = bad_event {
-        return Err(malformed(file, &format!("`hooks.{event}`")));
+        return Err(malformed(file, &format!("`hooks.{event}`"), name_of(host)));
     }
     let mut details = Vec::new();
     if !added.is_empty() {

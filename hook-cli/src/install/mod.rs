@@ -143,6 +143,22 @@ pub fn inspect(host: Host, scope: &Scope) -> Result<Registration, InstallError> 
     }
 }
 
+/// The folder a host keeps its user settings in (`~/.claude`, `~/.codex`).
+pub fn config_dir(host: Host) -> Option<PathBuf> {
+    match host {
+        Host::Claude => crate::hosts::claude::config_dir(),
+        Host::Codex => crate::hosts::codex::home(),
+    }
+}
+
+/// The `hooks` object a host's settings get, for adding by hand.
+pub fn hooks_object(host: Host, program: &str) -> serde_json::Map<String, serde_json::Value> {
+    match host {
+        Host::Claude => claude::hooks_object(program),
+        Host::Codex => hook_groups::object(codex::HOOKS, "codex", program),
+    }
+}
+
 /// The running binary, absolute and with links resolved: what hooks must call.
 pub fn current_binary() -> io::Result<PathBuf> {
     std::env::current_exe()?.canonicalize()
