@@ -1,0 +1,130 @@
+//! The real Codex CLI (`codex exec`, then `codex exec resume`) against a scripted Responses API
+//! server, every hook running the real `throughline hook codex`: what the store keeps is
+//! exactly what was typed, said and run.
+
+mod support;
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+use support::codex::CodexEnv;
+use support::responses_server::{message_text, Reply, ResponsesServer};
+use throughline::home::Home;
+use throughline::model::{DetailKind, Host};
+use throughline::store::Store;
+
+#[test]
+fn a_resumed_session_with_shell_calls_is_captured_exactly() {
+    let first = "Count the files here and note them. 決定: UTF-8 only.";
+    let second = "Now show what the note holds";
+    let first_answer = "There are two files; notes.txt has 2 lines.\n\n決定 kept: UTF-8 only.";
+    let second_answer = "notes.txt holds `alpha` and `beta`.";
+    let server = ResponsesServer::start(vec![
+        (
+            "Count the files",
+            vec![
+                Reply::Shell("printf 'alpha\\nbeta\\n' > notes.txt && ls -a".into()),
+                Reply::Shell("wc -l notes.txt; echo done >&2".into()),
+                Reply::Text(first_answer.into()),
+            ],
+        ),
+        (
+            "Now show",
+            vec![
+                Reply::Shell("cat notes.txt".into()),
+                Reply::Text(second_answer.into()),
+            ],
+        ),
+    ]);
+    let bin = support::throughline::bin();
+    let env = CodexEnv::new(&server, &bin);
+    env.exec(&[first]);
+    env.exec(&["resume", "--last", second]);
+
+    let sessions = throughline::hosts::agent(Host::Codex)
+        .find_transcripts(Some(env.home.path().join(".codex/sessions")))
+        .unwrap();
+    assert_eq!(sessions.len(), 1, "resume appends to the same rollout");
+    let store = Store::open(&Home::at(env.store.path())).unwrap();
+    let session = store.session(&sessions[0].session_id).unwrap();
+    assert_eq!(session.host, Host::Codex);
+    let turns: Vec<_> = store
+        .turns(&session)
+        .unwrap()
+        .into_iter()
+        .filter(|t| t.seq > 0)
+        .map(|t| store.turn_detail(&t.code).unwrap())
+        .collect();
+    let conversation: Vec<Vec<&str>> = turns
+        .iter()
+        .map(|t| t.turn.messages.iter().map(|m| m.text.as_str()).collect())
+        .collect();
+    assert_eq!(
+        conversation,
+        [vec![first, first_answer], vec![second, second_answer]]
+    );
+
+    // Every command the model asked for, and the output it was given, to the byte.
+    let mut outputs: HashMap<String, String> = HashMap::new();
+    let mut calls: Vec<(String, String)> = Vec::new();
+    for request in server.requests() {
+        for item in request["input"].as_array().unwrap() {
+            match item["type"].as_str() {
+                Some("function_call_output") => {
+                    let output = match &item["output"] {
+                        Value::String(s) => s.clone(),
+                        other => message_text(&serde_json::json!({ "content": other })),
+                    };
+                    outputs.insert(item["call_id"].as_str().unwrap().into(), output);
+                }
+                Some("function_call") => {
+                    let call = (
+                        item["call_id"].as_str().unwrap().to_string(),
+                        item["arguments"].as_str().unwrap().to_string(),
+                    );
+                    if !calls.contains(&call) {
+                        calls.push(call);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(calls.len(), 3, "{calls:?}");
+    let mut stored_calls = Vec::new();
+    for turn in &turns {
+        for d in turn
+            .details
+            .iter()
+            .filter(|d| d.kind == DetailKind::ToolCall)
+        {
+            let id = d.tool_use_id.clone().unwrap();
+            stored_calls.push((id.clone(), d.body.clone()));
+            let result = turn
+                .details
+                .iter()
+                .find(|r| r.kind == DetailKind::ToolResult && r.tool_use_id.as_ref() == Some(&id))
+                .expect("every call has its result");
+            assert_eq!(Some(&result.body), outputs.get(&id), "output of {id}");
+        }
+    }
+    assert_eq!(stored_calls, calls);
+    let listing = &outputs[&calls[0].0];
+    assert!(listing.contains("notes.txt"), "{listing}");
+    assert!(outputs[&calls[1].0].contains("2 notes.txt"));
+    assert!(outputs[&calls[2].0].contains("alpha\nbeta\n"));
+    assert_eq!(
+        (turns[0].tool_calls().count(), turns[1].tool_calls().count()),
+        (2, 1)
+    );
+
+    // Search, recall and show read Codex sessions like any other.
+    let found = env.throughline(&bin, &["search", "決定", "--json"]);
+    let text = String::from_utf8_lossy(&found.stdout);
+    assert!(
+        found.status.success() && text.contains(&turns[0].turn.code),
+        "{text}"
+    );
+    let shown = env.throughline(&bin, &["detail", &turns[1].turn.code, "--tool", "1"]);
+    assert!(String::from_utf8_lossy(&shown.stdout).contains("alpha"));
+}
