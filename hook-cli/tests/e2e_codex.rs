@@ -118,6 +118,19 @@ fn a_resumed_session_with_shell_calls_is_captured_exactly() {
         (2, 1)
     );
 
+    // A resumed session gets its history from Codex: nothing is injected.
+    let injected = store
+        .injections(&throughline::store::InjectionFilter {
+            limit: Some(10),
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(injected.is_empty(), "{injected:?}");
+    assert!(server
+        .requests()
+        .iter()
+        .all(|r| !request_text(r).contains("Throughline memory")));
+
     // Search, recall and show read Codex sessions like any other.
     let found = env.throughline(&bin, &["search", "決定", "--json"]);
     let text = String::from_utf8_lossy(&found.stdout);
@@ -127,4 +140,99 @@ fn a_resumed_session_with_shell_calls_is_captured_exactly() {
     );
     let shown = env.throughline(&bin, &["detail", &turns[1].turn.code, "--tool", "1"]);
     assert!(String::from_utf8_lossy(&shown.stdout).contains("alpha"));
+}
+
+/// The text of every message item of a request.
+fn request_text(request: &Value) -> String {
+    request["input"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["type"] == "message")
+        .map(message_text)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The request that carried the prompt containing `needle` as its latest user message.
+fn request_for(server: &ResponsesServer, needle: &str) -> Option<Value> {
+    server.requests().into_iter().find(|r| {
+        let input = r["input"].as_array().unwrap();
+        input
+            .iter()
+            .rev()
+            .find(|i| i["type"] == "message" && i["role"] == "user")
+            .is_some_and(|i| message_text(i).contains(needle))
+    })
+}
+
+#[test]
+fn clear_in_the_tui_hands_on_the_recent_turns_and_a_second_window_never_gets_them() {
+    use support::codex::{wait_for, CodexTui, TUI_TIMEOUT};
+    let server = ResponsesServer::start(vec![
+        (
+            "port for the dev server",
+            vec![Reply::Text(
+                "Noted: the dev server listens on port 8731.".into(),
+            )],
+        ),
+        (
+            "parser in window B",
+            vec![Reply::Text("Parser work noted.".into())],
+        ),
+        (
+            "Which port did we pick",
+            vec![Reply::Text("Port 8731.".into())],
+        ),
+        ("B again", vec![Reply::Text("Still on the parser.".into())]),
+    ]);
+    let bin = support::throughline::bin();
+    let env = CodexEnv::new(&server, &bin);
+    let a = CodexTui::start(&env, "a");
+    a.submit("Use 8731 as the port for the dev server");
+    wait_for("window A's answer", TUI_TIMEOUT, || {
+        a.screen().contains("listens on port 8731")
+    });
+    let b = CodexTui::start(&env, "b");
+    b.submit("I work on the parser in window B");
+    wait_for("window B's answer", TUI_TIMEOUT, || {
+        b.screen().contains("Parser work noted")
+    });
+
+    a.submit("/clear");
+    // Codex starts the new session only at its first prompt: the memory comes with it.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    a.submit("Which port did we pick?");
+    wait_for("the answer after /clear", TUI_TIMEOUT, || {
+        a.screen().contains("Port 8731.")
+    });
+    let after_clear = request_for(&server, "Which port did we pick").unwrap();
+    let text = request_text(&after_clear);
+    assert!(text.contains("# Throughline memory"), "{text}");
+    assert!(
+        text.contains("Use 8731 as the port for the dev server"),
+        "{text}"
+    );
+    assert!(text.contains("listens on port 8731"), "{text}");
+    assert!(!text.contains("parser in window B"), "{text}");
+
+    b.submit("B again");
+    wait_for("window B's second answer", TUI_TIMEOUT, || {
+        b.screen().contains("Still on the parser")
+    });
+    let in_b = request_text(&request_for(&server, "B again").unwrap());
+    assert!(!in_b.contains("Throughline memory"), "{in_b}");
+    assert!(!in_b.contains("8731"), "{in_b}");
+
+    // The injection log says the same: one /clear handoff, from window A's first session.
+    let store = Store::open(&Home::at(env.store.path())).unwrap();
+    let injections = store
+        .injections(&throughline::store::InjectionFilter {
+            limit: Some(10),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(injections.len(), 1, "{injections:?}");
+    let memory = &injections[0];
+    assert!(memory.text.len() <= 9_500, "{} bytes", memory.text.len());
 }

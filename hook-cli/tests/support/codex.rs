@@ -100,3 +100,115 @@ impl CodexEnv {
         out
     }
 }
+
+/// How long the TUI may take to come up or to finish a turn.
+pub const TUI_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Polls `check` until it holds or `timeout` passes; the error names what was awaited.
+pub fn wait_for(what: &str, timeout: std::time::Duration, mut check: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + timeout;
+    while !check() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+/// The interactive Codex TUI in a tmux server of its own, killed when dropped.
+pub struct CodexTui {
+    socket: String,
+    root: PathBuf,
+}
+
+impl CodexTui {
+    /// Starts `codex` in `env`'s project (trusted up front, hooks run without review) and
+    /// waits for its prompt.
+    pub fn start(env: &CodexEnv, name: &str) -> CodexTui {
+        let config = env.home.path().join(".codex/config.toml");
+        let mut text = std::fs::read_to_string(&config).unwrap();
+        let project = env.project.path().canonicalize().unwrap();
+        let trust = format!("[projects.\"{}\"]", project.display());
+        if !text.contains(&trust) {
+            text += &format!("\n{trust}\ntrust_level = \"trusted\"\n");
+            std::fs::write(&config, text).unwrap();
+        }
+        let tui = CodexTui {
+            socket: format!("tl-codex-{}-{name}", std::process::id()),
+            root: env.home.path().to_path_buf(),
+        };
+        let command = format!(
+            "env HOME={} SCRIPTED_KEY=test THROUGHLINE_HOME={} {} --dangerously-bypass-hook-trust --no-alt-screen",
+            sh(env.home.path()),
+            sh(env.store.path()),
+            sh(&codex_bin())
+        );
+        let out = tui
+            .tmux()
+            .args([
+                "new-session",
+                "-d",
+                "-s",
+                "cx",
+                "-x",
+                "200",
+                "-y",
+                "50",
+                "-c",
+            ])
+            .arg(env.project.path())
+            .arg(command)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        wait_for("the Codex prompt", TUI_TIMEOUT, || {
+            tui.screen().contains("Ask Codex")
+        });
+        tui
+    }
+
+    fn tmux(&self) -> Command {
+        let mut cmd = Command::new("tmux");
+        cmd.env("TMUX_TMPDIR", &self.root)
+            .arg("-L")
+            .arg(&self.socket);
+        cmd
+    }
+
+    pub fn screen(&self) -> String {
+        let out = self
+            .tmux()
+            .args(["capture-pane", "-p", "-t", "cx"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Types `text` and submits it.
+    pub fn submit(&self, text: &str) {
+        self.tmux()
+            .args(["send-keys", "-t", "cx", "-l", text])
+            .status()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        self.tmux()
+            .args(["send-keys", "-t", "cx", "Enter"])
+            .status()
+            .unwrap();
+    }
+}
+
+impl Drop for CodexTui {
+    fn drop(&mut self) {
+        let _ = self.tmux().arg("kill-server").status();
+    }
+}
+
+fn sh(path: &Path) -> String {
+    format!("'{}'", path.display().to_string().replace('\'', "'\\''"))
+}
