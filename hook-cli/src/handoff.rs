@@ -147,9 +147,10 @@ fn on_prompt(
 ) -> Result<Option<Reply>> {
     let prompt = event.prompt.as_deref().unwrap_or_default().trim();
     // The host's handoff command (`/tl`); `/tl cancel` withdraws the handoff.
-    if let Some(args) = prompt.strip_prefix(hosts::agent(event.host).handoff_command()) {
+    let name = hosts::agent(event.host).handoff_command();
+    if let Some(args) = prompt.strip_prefix(name) {
         if args.is_empty() || args.starts_with(char::is_whitespace) {
-            return command(store, config, &event.session_id, args.trim()).map(Some);
+            return command(store, config, &event.session_id, name, args.trim()).map(Some);
         }
     }
     if !store.is_fresh(&event.session_id)? {
@@ -182,7 +183,13 @@ fn store_project(w: &crate::store::Writer, session: i64) -> Result<String> {
 
 /// `/tl` typed in a session: offer (or with `cancel`, withdraw) its handoff. The prompt is
 /// blocked, so it costs the conversation nothing.
-fn command(store: &mut Store, config: &Config, session_id: &str, args: &str) -> Result<Reply> {
+fn command(
+    store: &mut Store,
+    config: &Config,
+    session_id: &str,
+    name: &str,
+    args: &str,
+) -> Result<Reply> {
     let message = if args == "cancel" {
         let project = store.session(session_id)?.project.unwrap_or_default();
         match cancel(store, &project)? {
@@ -194,7 +201,7 @@ fn command(store: &mut Store, config: &Config, session_id: &str, args: &str) -> 
         // A span, not a clock time: stored times are UTC and the person's clock may not be.
         format!(
             "Throughline: handoff ready. The next new chat in {} within {} minutes starts with \
-             this session's memory. `/tl cancel` withdraws it.",
+             this session's memory. `{name} cancel` withdraws it.",
             h.project, config.handoff_minutes
         )
     };

@@ -168,7 +168,7 @@ fn request_for(server: &ResponsesServer, needle: &str) -> Option<Value> {
 
 #[test]
 fn clear_in_the_tui_hands_on_the_recent_turns_and_a_second_window_never_gets_them() {
-    use support::codex::{wait_for, CodexTui, TUI_TIMEOUT};
+    use support::codex::CodexTui;
     let server = ResponsesServer::start(vec![
         (
             "port for the dev server",
@@ -190,22 +190,16 @@ fn clear_in_the_tui_hands_on_the_recent_turns_and_a_second_window_never_gets_the
     let env = CodexEnv::new(&server, &bin);
     let a = CodexTui::start(&env, "a");
     a.submit("Use 8731 as the port for the dev server");
-    wait_for("window A's answer", TUI_TIMEOUT, || {
-        a.screen().contains("listens on port 8731")
-    });
+    a.wait_screen("listens on port 8731");
     let b = CodexTui::start(&env, "b");
     b.submit("I work on the parser in window B");
-    wait_for("window B's answer", TUI_TIMEOUT, || {
-        b.screen().contains("Parser work noted")
-    });
+    b.wait_screen("Parser work noted");
 
     a.submit("/clear");
     // Codex starts the new session only at its first prompt: the memory comes with it.
     std::thread::sleep(std::time::Duration::from_millis(500));
     a.submit("Which port did we pick?");
-    wait_for("the answer after /clear", TUI_TIMEOUT, || {
-        a.screen().contains("Port 8731.")
-    });
+    a.wait_screen("Port 8731.");
     let after_clear = request_for(&server, "Which port did we pick").unwrap();
     let text = request_text(&after_clear);
     assert!(text.contains("# Throughline memory"), "{text}");
@@ -217,9 +211,7 @@ fn clear_in_the_tui_hands_on_the_recent_turns_and_a_second_window_never_gets_the
     assert!(!text.contains("parser in window B"), "{text}");
 
     b.submit("B again");
-    wait_for("window B's second answer", TUI_TIMEOUT, || {
-        b.screen().contains("Still on the parser")
-    });
+    b.wait_screen("Still on the parser");
     let in_b = request_text(&request_for(&server, "B again").unwrap());
     assert!(!in_b.contains("Throughline memory"), "{in_b}");
     assert!(!in_b.contains("8731"), "{in_b}");
@@ -235,4 +227,40 @@ fn clear_in_the_tui_hands_on_the_recent_turns_and_a_second_window_never_gets_the
     assert_eq!(injections.len(), 1, "{injections:?}");
     let memory = &injections[0];
     assert!(memory.text.len() <= 9_500, "{} bytes", memory.text.len());
+}
+
+#[test]
+fn tl_is_blocked_before_any_request_and_the_next_new_session_takes_the_memory() {
+    use support::codex::CodexTui;
+    let server = ResponsesServer::start(vec![
+        (
+            "release checklist",
+            vec![Reply::Text("Checklist: tag v2.4.1, then publish.".into())],
+        ),
+        (
+            "carry on",
+            vec![Reply::Text("Carrying on with v2.4.1.".into())],
+        ),
+    ]);
+    let bin = support::throughline::bin();
+    let env = CodexEnv::new(&server, &bin);
+    let tui = CodexTui::start(&env, "tl");
+    tui.submit("Write the release checklist");
+    tui.wait_screen("tag v2.4.1");
+    // The turn is over (its Stop hook ran) once the TUI says how long it worked.
+    tui.wait_screen("Worked for");
+    let before = server.requests().len();
+    // `$tl` names the skill install put in place; the hook blocks it.
+    tui.submit_skill("$tl");
+    tui.wait_screen("`$tl cancel` withdraws it");
+    assert_eq!(server.requests().len(), before, "$tl reached the model");
+    drop(tui);
+
+    env.exec(&["carry on from where we were"]);
+    let text = request_text(&request_for(&server, "carry on").unwrap());
+    assert!(text.contains("# Throughline memory"), "{text}");
+    assert!(
+        text.contains("Checklist: tag v2.4.1, then publish."),
+        "{text}"
+    );
 }

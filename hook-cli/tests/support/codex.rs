@@ -191,13 +191,41 @@ impl CodexTui {
 
     /// Types `text` and submits it.
     pub fn submit(&self, text: &str) {
-        self.tmux()
-            .args(["send-keys", "-t", "cx", "-l", text])
-            .status()
-            .unwrap();
+        self.keys(&["-l", text]);
         std::thread::sleep(std::time::Duration::from_millis(300));
+        self.keys(&["Enter"]);
+    }
+}
+
+impl CodexTui {
+    /// Waits until the screen shows `needle`; on time-out the error shows the screen.
+    pub fn wait_screen(&self, needle: &str) {
+        let deadline = std::time::Instant::now() + TUI_TIMEOUT;
+        while !self.screen().contains(needle) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "timed out waiting for {needle:?} on the screen:\n{}",
+                self.screen()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    }
+
+    /// Types a `$skill` mention, picks it from the list the TUI opens, and submits it.
+    pub fn submit_skill(&self, mention: &str) {
+        self.keys(&["-l", mention]);
+        self.wait_screen("[Skill]");
+        // Keys that follow typing closely are taken as part of a paste.
+        std::thread::sleep(std::time::Duration::from_millis(1000));
+        self.keys(&["Enter"]);
+        std::thread::sleep(std::time::Duration::from_millis(1000));
+        self.keys(&["Enter"]);
+    }
+
+    fn keys(&self, keys: &[&str]) {
         self.tmux()
-            .args(["send-keys", "-t", "cx", "Enter"])
+            .args(["send-keys", "-t", "cx"])
+            .args(keys)
             .status()
             .unwrap();
     }
