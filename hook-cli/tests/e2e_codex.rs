@@ -188,10 +188,12 @@ fn clear_in_the_tui_hands_on_the_recent_turns_and_a_second_window_never_gets_the
     ]);
     let bin = support::throughline::bin();
     let env = CodexEnv::new(&server, &bin);
-    let a = CodexTui::start(&env, "a");
+    // Launched as a person does: the hooks are reviewed and trusted, and run in each
+    // window's own process (install turned the shared background server off).
+    let a = CodexTui::start_reviewed(&env, "a", true);
     a.submit("Use 8731 as the port for the dev server");
     a.wait_screen("listens on port 8731");
-    let b = CodexTui::start(&env, "b");
+    let b = CodexTui::start_reviewed(&env, "b", false);
     b.submit("I work on the parser in window B");
     b.wait_screen("Parser work noted");
 

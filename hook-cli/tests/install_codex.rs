@@ -126,7 +126,14 @@ fn install_keeps_the_person_s_files_a_second_run_changes_nothing_uninstall_resto
         binary.display()
     );
     assert!(config.contains(&ours), "{config}");
-    assert_eq!(config.replacen(&ours, "", 1), CONFIG);
+    // Each window runs its own hooks, so /clear is told from a second window.
+    let feature = "\n[features]\ndaemon_auto_start = false # set by throughline install: each \
+                   window runs its own hooks\n";
+    assert!(config.ends_with(feature), "{config}");
+    assert_eq!(
+        config.replacen(&ours, "", 1).replacen(feature, "", 1),
+        CONFIG
+    );
     let skill = fs::read_to_string(codex.join("skills/tl/SKILL.md")).unwrap();
     assert!(skill.contains("name: tl"), "{skill}");
 
@@ -205,4 +212,25 @@ fn a_config_toml_that_does_not_parse_is_refused_untouched() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("not valid TOML"), "{err}");
     assert_eq!(snapshot(&codex), before);
+}
+
+#[test]
+fn the_person_s_own_daemon_setting_is_kept_and_survives_uninstall() {
+    for setting in ["true", "false"] {
+        let dir = tempfile::tempdir().unwrap();
+        let codex = dir.path().join(".codex");
+        fs::create_dir_all(&codex).unwrap();
+        let mine = format!("[features]\ndaemon_auto_start = {setting}\n");
+        fs::write(codex.join("config.toml"), &mine).unwrap();
+        let text = ok(run(dir.path(), &["install", "--host", "codex"]));
+        assert_eq!(
+            text.contains("kept your [features] daemon_auto_start = true"),
+            setting == "true",
+            "{text}"
+        );
+        let config = fs::read_to_string(codex.join("config.toml")).unwrap();
+        assert!(config.starts_with(&mine), "{config}");
+        ok(run(dir.path(), &["uninstall", "--host", "codex"]));
+        assert_eq!(fs::read_to_string(codex.join("config.toml")).unwrap(), mine);
+    }
 }

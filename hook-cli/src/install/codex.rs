@@ -90,8 +90,9 @@ pub fn install(options: &Options) -> Result<Report, InstallError> {
     }
     let mut changes = vec![saved_json(&hooks, details)?];
     changes.push(install_skill(&files.skill, &program)?);
-    let mcp_details = add_mcp_server(&mut config, &options.binary)?;
-    changes.push(config.save(mcp_details)?);
+    let mut config_details = add_mcp_server(&mut config, &options.binary)?;
+    config_details.extend(own_process_hooks(&mut config)?);
+    changes.push(config.save(config_details)?);
     Ok(Report {
         host: Host::Codex,
         changes,
@@ -119,11 +120,67 @@ pub fn uninstall(scope: &Scope) -> Result<Report, InstallError> {
             }
         }
     }
+    mcp_details.extend(remove_own_process_hooks(&mut config));
     changes.push(config.save(mcp_details)?);
     Ok(Report {
         host: Host::Codex,
         changes,
     })
+}
+
+/// The feature that starts Codex's shared background server, whose hooks run under one
+/// process for every window: with it off, each window runs its own, and `/clear` in one
+/// window is told from another (decision 0025).
+const DAEMON_FEATURE: &str = "daemon_auto_start";
+/// Marks the setting as Throughline's, so that uninstall removes it and nothing else.
+const SET_BY_US: &str = " # set by throughline install: each window runs its own hooks";
+
+fn own_process_hooks(config: &mut TomlFile) -> Result<Vec<String>, InstallError> {
+    let malformed = config.malformed("`features`");
+    let features = config
+        .doc
+        .entry("features")
+        .or_insert_with(|| Item::Table(Table::new()))
+        .as_table_like_mut()
+        .ok_or(malformed)?;
+    Ok(match features.get(DAEMON_FEATURE).and_then(Item::as_bool) {
+        Some(false) => Vec::new(),
+        Some(true) => vec![format!(
+            "kept your [features] {DAEMON_FEATURE} = true: while Codex runs hooks in its shared              background server, /clear hands nothing on (`$tl` still does)"
+        )],
+        None => {
+            let mut off = toml_edit::Value::from(false);
+            off.decor_mut().set_suffix(SET_BY_US);
+            features.insert(DAEMON_FEATURE, Item::Value(off));
+            vec![format!(
+                "set [features] {DAEMON_FEATURE} = false, so each window runs its own hooks and                  /clear hands on the right session"
+            )]
+        }
+    })
+}
+
+fn remove_own_process_hooks(config: &mut TomlFile) -> Vec<String> {
+    let Some(features) = config
+        .doc
+        .get_mut("features")
+        .and_then(Item::as_table_like_mut)
+    else {
+        return Vec::new();
+    };
+    let ours = features
+        .get(DAEMON_FEATURE)
+        .and_then(Item::as_value)
+        .and_then(|v| v.decor().suffix())
+        .and_then(|s| s.as_str())
+        .is_some_and(|s| s == SET_BY_US);
+    if !ours {
+        return Vec::new();
+    }
+    features.remove(DAEMON_FEATURE);
+    if features.is_empty() {
+        config.doc.remove("features");
+    }
+    vec![format!("removed [features] {DAEMON_FEATURE}")]
 }
 
 pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {

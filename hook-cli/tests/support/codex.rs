@@ -126,6 +126,33 @@ impl CodexTui {
     /// Starts `codex` in `env`'s project (trusted up front, hooks run without review) and
     /// waits for its prompt.
     pub fn start(env: &CodexEnv, name: &str) -> CodexTui {
+        Self::launch(env, name, &["--dangerously-bypass-hook-trust"])
+    }
+
+    /// Starts `codex` as a person does. The first window after install asks to review the
+    /// new hooks (`review`), and the person trusts them all; later windows run them as trusted.
+    pub fn start_reviewed(env: &CodexEnv, name: &str, review: bool) -> CodexTui {
+        let tui = Self::launch(env, name, &[]);
+        if review {
+            tui.wait_screen("Hooks need review");
+            tui.keys(&["2"]);
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            tui.keys(&["Enter"]);
+            tui.wait_screen("Ask Codex");
+        }
+        tui
+    }
+
+    fn launch(env: &CodexEnv, name: &str, args: &[&str]) -> CodexTui {
+        Self::launch_waiting(env, name, args, |screen| screen.contains("Ask Codex"))
+    }
+
+    fn launch_waiting(
+        env: &CodexEnv,
+        name: &str,
+        args: &[&str],
+        ready: impl Fn(&str) -> bool,
+    ) -> CodexTui {
         let config = env.home.path().join(".codex/config.toml");
         let mut text = std::fs::read_to_string(&config).unwrap();
         let project = env.project.path().canonicalize().unwrap();
@@ -139,10 +166,11 @@ impl CodexTui {
             root: env.home.path().to_path_buf(),
         };
         let command = format!(
-            "env HOME={} SCRIPTED_KEY=test THROUGHLINE_HOME={} {} --dangerously-bypass-hook-trust --no-alt-screen",
+            "env HOME={} SCRIPTED_KEY=test THROUGHLINE_HOME={} {} --no-alt-screen {}",
             sh(env.home.path()),
             sh(env.store.path()),
-            sh(&codex_bin())
+            sh(&codex_bin()),
+            args.join(" ")
         );
         let out = tui
             .tmux()
@@ -166,9 +194,7 @@ impl CodexTui {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        wait_for("the Codex prompt", TUI_TIMEOUT, || {
-            tui.screen().contains("Ask Codex")
-        });
+        wait_for("the Codex TUI", TUI_TIMEOUT, || ready(&tui.screen()));
         tui
     }
 

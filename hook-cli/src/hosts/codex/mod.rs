@@ -68,14 +68,24 @@ impl Agent for Codex {
         Ok(found.into_iter().map(|(_, t)| t).collect())
     }
     /// The `codex` process nearest above the hook: a `/clear` stays in it, a second window is
-    /// another one.
+    /// another one. Hooks run by the shared background server (`codex app-server`) have the
+    /// same parent in every window: no process can tell the windows apart, so there is none
+    /// (decision 0025).
     fn owner_process(&self) -> Option<HostProcess> {
-        nearest_ancestor(|pid| command_name(pid).as_deref() == Some(PROCESS_NAME))
+        let owner = nearest_ancestor(|pid| command_name(pid).as_deref() == Some(PROCESS_NAME))?;
+        let args = std::fs::read(format!("/proc/{}/cmdline", owner.pid)).ok()?;
+        (!is_shared_server(&args)).then_some(owner)
     }
     /// Codex names no session for a process; `throughline handoff` takes `--session`.
     fn owner_session(&self) -> Option<String> {
         None
     }
+}
+
+/// Whether a `codex` command line (NUL-separated) runs the app server that every TUI window
+/// of the user shares.
+fn is_shared_server(cmdline: &[u8]) -> bool {
+    cmdline.split(|&b| b == 0).nth(1) == Some(b"app-server")
 }
 
 /// `$CODEX_HOME`, else `~/.codex`: configuration, hooks and rollouts.
@@ -132,6 +142,19 @@ fn session_of(path: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_shared_server_is_no_window_s_process() {
+        let daemon = b"/home/me/.codex/packages/app-server-daemon/releases/0.171.0/bin/codex\0app-server\0--listen\0unix://\0--managed-daemon\0";
+        assert!(is_shared_server(daemon));
+        assert!(!is_shared_server(
+            b"/usr/lib/codex/bin/codex\0--no-alt-screen\0"
+        ));
+        assert!(!is_shared_server(
+            b"/usr/lib/codex/bin/codex\0exec\0app-server\0"
+        ));
+        assert!(!is_shared_server(b"codex\0"));
+    }
 
     #[test]
     fn rollouts_are_found_by_day_with_the_session_id_from_their_name() {
