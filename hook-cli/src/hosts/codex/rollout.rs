@@ -138,11 +138,24 @@ const HOST_TEXT: &[(&str, &str)] = &[
 const GOAL_OPEN: &str = "<codex_internal_context source=\"goal\">";
 const GOAL_CLOSE: &str = "</codex_internal_context>";
 
-#[derive(Default)]
 pub struct RolloutParser {
     cwd_seen: bool,
     /// The model of the latest `turn_context`: usage lines do not name it.
     model: Option<String>,
+    /// Whether the Codex turn read now began with a user message. A turn without one is
+    /// Codex's own (a compaction): what the model writes there is not said to the person.
+    prompted: bool,
+}
+
+impl Default for RolloutParser {
+    fn default() -> Self {
+        RolloutParser {
+            cwd_seen: false,
+            model: None,
+            // A read that starts inside a turn takes it for the person's.
+            prompted: true,
+        }
+    }
 }
 
 impl LineParser for RolloutParser {
@@ -156,7 +169,14 @@ impl LineParser for RolloutParser {
         match &*line.kind {
             "response_item" => {
                 let item: Item = serde_json::from_str(payload.get()).map_err(invalid)?;
-                response_item(item, payload, at, out);
+                let before = out.len();
+                response_item(item, payload, at, self.prompted, out);
+                if out[before..]
+                    .iter()
+                    .any(|r| matches!(r, Record::Prompt { .. }))
+                {
+                    self.prompted = true;
+                }
             }
             "event_msg" => {
                 let event: Event = serde_json::from_str(payload.get()).map_err(invalid)?;
@@ -221,6 +241,7 @@ impl RolloutParser {
                     at,
                 });
             }
+            "task_started" => self.prompted = false,
             "task_complete" => out.push(detail(
                 format!("done:{turn}"),
                 DetailKind::System,
@@ -249,7 +270,14 @@ impl RolloutParser {
     }
 }
 
-fn response_item(item: Item, raw: &RawValue, at: Option<String>, out: &mut Vec<Record>) {
+/// One history item; `prompted` says whether its turn began with a user message.
+fn response_item(
+    item: Item,
+    raw: &RawValue,
+    at: Option<String>,
+    prompted: bool,
+    out: &mut Vec<Record>,
+) {
     let id = item.id.as_deref().unwrap_or_default();
     match &*item.kind {
         "message" => {
@@ -259,10 +287,21 @@ fn response_item(item: Item, raw: &RawValue, at: Option<String>, out: &mut Vec<R
                 Some("assistant") => {
                     for part in &parts {
                         let text = part.text.as_deref().unwrap_or_default();
-                        out.push(Record::Answer {
-                            key: format!("a:{id}:{:016x}", xxh3_64(text.as_bytes())),
-                            text: text.to_string(),
-                            at: at.clone(),
+                        let key = format!("a:{id}:{:016x}", xxh3_64(text.as_bytes()));
+                        out.push(if prompted {
+                            Record::Answer {
+                                key,
+                                text: text.to_string(),
+                                at: at.clone(),
+                            }
+                        } else {
+                            detail(
+                                key,
+                                DetailKind::Meta,
+                                Some("compact_summary"),
+                                text.to_string(),
+                                at.clone(),
+                            )
                         });
                     }
                 }

@@ -323,3 +323,30 @@ fn a_rollback_removes_the_turns_and_what_follows_continues_the_one_before() {
     assert_eq!(turns[2]["seq"], 2);
     assert_eq!(found(&store, "summarize differently"), 1);
 }
+
+#[test]
+fn what_the_model_writes_in_a_compaction_turn_is_not_said_to_the_person() {
+    // As Codex 0.171.0 wrote a `/compact`: a turn with no user message, the model's summary,
+    // then the compacted history.
+    let lines = [
+        r#"{"timestamp":"t1","type":"event_msg","payload":{"type":"task_started","turn_id":"tc"}}"#,
+        r#"{"timestamp":"t2","type":"response_item","payload":{"type":"message","id":"msg_2","role":"assistant","content":[{"type":"output_text","text":"Summary: the port is 8731."}]}}"#,
+        r#"{"timestamp":"t3","type":"compacted","payload":{"message":"Another language model started to solve this problem and produced a summary"}}"#,
+        r#"{"timestamp":"t4","type":"event_msg","payload":{"type":"task_complete","turn_id":"tc"}}"#,
+        r#"{"timestamp":"t5","type":"event_msg","payload":{"type":"task_started","turn_id":"t2"}}"#,
+    ];
+    let mut text = lines.join("\n");
+    text.push('\n');
+    text += &user_line("after compact");
+    let records = parse_all(&text);
+    assert!(
+        !records.iter().any(|r| matches!(r, Record::Answer { .. })),
+        "{records:?}"
+    );
+    let summaries = records
+        .iter()
+        .filter(|r| matches!(r, Record::Detail { name: Some(n), .. } if n == "compact_summary"))
+        .count();
+    assert_eq!(summaries, 2);
+    assert_eq!(prompts(&records), ["after compact"]);
+}
