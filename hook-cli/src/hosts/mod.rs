@@ -61,10 +61,3 @@ pub fn owner_session(host: Host) -> Option<String> {
 pub fn line_parser(host: Host) -> Box<dyn LineParser> {
     agent(host).line_parser()
 }
-
-pub fn find_transcripts(
-    host: Host,
-    root: Option<PathBuf>,
-) -> std::io::Result<Vec<FoundTranscript>> {
-    agent(host).find_transcripts(root)
-}
