@@ -18,9 +18,6 @@ use super::{
 use crate::hosts::claude as host;
 use crate::model::Host;
 
-/// The host name hook commands pass (`throughline hook claude`).
-const HOST: &str = "claude";
-
 /// SessionStart and UserPromptSubmit may inject memory, so the client must wait for them;
 /// PreCompact captures everything before the client compacts; SessionEnd gets little time
 /// from the client anyway; the rest only capture.
@@ -41,7 +38,7 @@ pub const SLASH_COMMAND: &str = "tl";
 
 /// The `hooks` object for `program` (a shell word: an absolute path, or `throughline` on PATH).
 pub fn hooks_object(program: &str) -> Map<String, Value> {
-    hook_groups::object(HOOKS, HOST, program)
+    hook_groups::object(HOOKS, Host::Claude, program)
 }
 
 /// `commands/tl.md`. The UserPromptSubmit hook answers `/tl` itself (and blocks the prompt, so
@@ -117,7 +114,7 @@ pub fn install(options: &Options) -> Result<Report, InstallError> {
     let mut settings = JsonFile::load_for_edit(&files.settings)?;
     let mut mcp = JsonFile::load_for_edit(&files.mcp)?;
 
-    let mut settings_details = hook_groups::add(&mut settings, HOOKS, HOST, &program)?;
+    let mut settings_details = hook_groups::add(&mut settings, HOOKS, Host::Claude, &program)?;
     let mut kept = Vec::new();
     if options.statusline {
         add_statusline(&mut settings, &program, &mut settings_details, &mut kept);

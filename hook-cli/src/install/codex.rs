@@ -19,9 +19,6 @@ use super::{
 use crate::hosts::codex as host;
 use crate::model::Host;
 
-/// The host name hook commands pass (`throughline hook codex`).
-const HOST: &str = "codex";
-
 /// SessionStart and UserPromptSubmit may inject memory; the rest capture. Codex runs tool
 /// events for every tool without a matcher, and clamps SessionEnd to 3 s (0.171.0).
 pub const HOOKS: &[HookSpec] = &[
@@ -80,7 +77,7 @@ pub fn install(options: &Options) -> Result<Report, InstallError> {
     // Read and check every file before writing any, so a refusal changes nothing.
     let mut hooks = JsonFile::load_for_edit(&files.hooks)?;
     let mut config = TomlFile::load_for_edit(&files.config)?;
-    let mut details = hook_groups::add(&mut hooks, HOOKS, HOST, &program)?;
+    let mut details = hook_groups::add(&mut hooks, HOOKS, Host::Codex, &program)?;
     if !details.is_empty() {
         details.push(
             "trust them in Codex: it asks at start-up (\"Hooks need review\"), or type /hooks \

@@ -5,13 +5,15 @@ use serde_json::{json, Map, Value};
 
 use super::json_file::JsonFile;
 use super::{is_throughline_hook, InstallError};
+use crate::hosts;
+use crate::model::Host;
 
 /// One hook Throughline registers.
 pub struct HookSpec {
     pub event: &'static str,
     /// Tool events take a matcher; `*` is every tool.
     pub tool_event: bool,
-    /// Seconds Claude Code waits before giving up on the hook.
+    /// Seconds the host waits before giving up on the hook.
     pub timeout: u32,
     /// Capture-only events run in the background, so they never slow the agent down.
     pub run_async: bool,
@@ -31,10 +33,10 @@ pub const fn spec(
     }
 }
 
-fn handler(spec: &HookSpec, host: &str, program: &str) -> Value {
+fn handler(spec: &HookSpec, host: Host, program: &str) -> Value {
     let mut handler = json!({
         "type": "command",
-        "command": format!("{program} hook {host}"),
+        "command": format!("{program} hook {}", host.as_str()),
         "timeout": spec.timeout,
     });
     if spec.run_async {
@@ -43,20 +45,15 @@ fn handler(spec: &HookSpec, host: &str, program: &str) -> Value {
     handler
 }
 
-/// The host's name for messages, from the word hook commands pass.
-fn name_of(host: &str) -> &'static str {
-    crate::model::Host::parse(host).map_or("its program", |h| crate::hosts::agent(h).name())
-}
-
 /// The `hooks` object of `specs` alone.
-pub fn object(specs: &[HookSpec], host: &str, program: &str) -> Map<String, Value> {
+pub fn object(specs: &[HookSpec], host: Host, program: &str) -> Map<String, Value> {
     specs
         .iter()
         .map(|spec| (spec.event.to_string(), json!([group(spec, host, program)])))
         .collect()
 }
 
-pub fn group(spec: &HookSpec, host: &str, program: &str) -> Value {
+pub fn group(spec: &HookSpec, host: Host, program: &str) -> Value {
     if spec.tool_event {
         json!({ "matcher": "*", "hooks": [handler(spec, host, program)] })
     } else {
@@ -76,7 +73,7 @@ pub fn malformed(file: &JsonFile, what: &str, program: &str) -> InstallError {
 pub fn add(
     file: &mut JsonFile,
     specs: &[HookSpec],
-    host: &str,
+    host: Host,
     program: &str,
 ) -> Result<Vec<String>, InstallError> {
     let mut added = Vec::new();
@@ -86,7 +83,7 @@ pub fn add(
         .entry("hooks")
         .or_insert_with(|| Value::Object(Map::new()));
     let Value::Object(events) = hooks else {
-        return Err(malformed(file, "`hooks`", name_of(host)));
+        return Err(malformed(file, "`hooks`", hosts::agent(host).name()));
     };
     let mut bad_event = None;
     for spec in specs {
@@ -120,7 +117,11 @@ pub fn add(
         }
     }
     if let Some(event) = bad_event {
-        return Err(malformed(file, &format!("`hooks.{event}`"), name_of(host)));
+        return Err(malformed(
+            file,
+            &format!("`hooks.{event}`"),
+            hosts::agent(host).name(),
+        ));
     }
     let mut details = Vec::new();
     if !added.is_empty() {

@@ -155,7 +155,7 @@ pub fn config_dir(host: Host) -> Option<PathBuf> {
 pub fn hooks_object(host: Host, program: &str) -> serde_json::Map<String, serde_json::Value> {
     match host {
         Host::Claude => claude::hooks_object(program),
-        Host::Codex => hook_groups::object(codex::HOOKS, "codex", program),
+        Host::Codex => hook_groups::object(codex::HOOKS, Host::Codex, program),
     }
 }
 
