@@ -118,3 +118,40 @@ fn import_and_hooks_agree_on_the_session_and_every_verb_reads_it() {
     ));
     assert!(found.to_string().contains("exec_command"), "{found}");
 }
+
+#[test]
+fn a_hook_given_garbage_exits_0_prints_nothing_and_logs_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    for payload in [
+        &b""[..],
+        b"{\"session_id\":",
+        b"\xff\xfe",
+        b"{\"hook_event_name\":\"Stop\"}",
+    ] {
+        let out = throughline(dir.path(), &["hook", "codex"], payload);
+        assert!(out.status.success());
+        assert_eq!(out.stdout, b"");
+    }
+    let log = fs::read_to_string(dir.path().join("memory/throughline.log")).unwrap();
+    assert_eq!(log.lines().count(), 4, "{log}");
+    assert!(log.lines().all(|l| l.contains("hook codex")), "{log}");
+    // A rollout that is not one is read past line by line, each bad line named once.
+    let rollout = dir.path().join("rollout.jsonl");
+    fs::write(
+        &rollout,
+        "not json\n{\"type\":\"response_item\",\"payload\":{\"type\":1}}\n",
+    )
+    .unwrap();
+    let payload = format!(
+        r#"{{"session_id":"s1","transcript_path":"{}","cwd":"/p","hook_event_name":"Stop"}}"#,
+        rollout.display()
+    );
+    let out = throughline(dir.path(), &["hook", "codex"], payload.as_bytes());
+    assert!(out.status.success() && out.stdout.is_empty());
+    let log = fs::read_to_string(dir.path().join("memory/throughline.log")).unwrap();
+    assert_eq!(
+        log.lines().filter(|l| l.contains("skipped line")).count(),
+        2,
+        "{log}"
+    );
+}
