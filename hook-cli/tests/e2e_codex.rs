@@ -169,6 +169,7 @@ fn request_for(server: &ResponsesServer, needle: &str) -> Option<Value> {
 #[test]
 fn clear_in_the_tui_hands_on_the_recent_turns_and_a_second_window_never_gets_them() {
     use support::codex::CodexTui;
+    let _tui = support::codex::one_tui_at_a_time();
     let server = ResponsesServer::start(vec![
         (
             "port for the dev server",
@@ -234,6 +235,7 @@ fn clear_in_the_tui_hands_on_the_recent_turns_and_a_second_window_never_gets_the
 #[test]
 fn tl_is_blocked_before_any_request_and_the_next_new_session_takes_the_memory() {
     use support::codex::CodexTui;
+    let _tui = support::codex::one_tui_at_a_time();
     let server = ResponsesServer::start(vec![
         (
             "release checklist",
@@ -273,6 +275,7 @@ fn tl_is_blocked_before_any_request_and_the_next_new_session_takes_the_memory() 
 #[test]
 fn compaction_brings_back_the_recent_turns_verbatim() {
     use support::codex::CodexTui;
+    let _tui = support::codex::one_tui_at_a_time();
     let server = ResponsesServer::start(vec![
         (
             "Pick a cache size",
@@ -306,5 +309,60 @@ fn compaction_brings_back_the_recent_turns_verbatim() {
     assert!(
         !text.contains("You: Summary: a cache was chosen."),
         "{text}"
+    );
+}
+
+#[test]
+fn under_the_shared_background_server_clear_hands_nothing_on_rather_than_the_wrong_window() {
+    use support::codex::{CodexTui, DaemonGuard};
+    let _tui = support::codex::one_tui_at_a_time();
+    let server = ResponsesServer::start(vec![
+        (
+            "port for the dev server",
+            vec![Reply::Text("Noted: port 8731.".into())],
+        ),
+        (
+            "parser in window B",
+            vec![Reply::Text("Parser work noted.".into())],
+        ),
+        (
+            "Which port did we pick",
+            vec![Reply::Text("Not known here.".into())],
+        ),
+    ]);
+    let bin = support::throughline::bin();
+    let env = CodexEnv::new(&server, &bin);
+    // The person turned Codex's shared server back on: install leaves their setting alone.
+    let config = env.home.path().join(".codex/config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let ours = text
+        .lines()
+        .find(|l| l.starts_with("daemon_auto_start"))
+        .unwrap();
+    std::fs::write(&config, text.replace(ours, "daemon_auto_start = true")).unwrap();
+    let out = env.throughline(&bin, &["install", "--host", "codex"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("kept your [features] daemon_auto_start = true"),
+        "{said}"
+    );
+    let _daemon = DaemonGuard::new(&env);
+
+    let a = CodexTui::start_reviewed(&env, "da", true);
+    a.submit("Use 8731 as the port for the dev server");
+    a.wait_screen("Noted: port 8731.");
+    let b = CodexTui::start_reviewed(&env, "db", false);
+    b.submit("I work on the parser in window B");
+    b.wait_screen("Parser work noted");
+    a.submit("/clear");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    a.submit("Which port did we pick?");
+    a.wait_screen("Not known here.");
+    let text = request_text(&request_for(&server, "Which port did we pick").unwrap());
+    assert!(!text.contains("Throughline memory"), "{text}");
+    let log = std::fs::read_to_string(env.store.path().join("throughline.log")).unwrap_or_default();
+    assert!(
+        log.contains("was started by /clear") && log.contains("no Codex process"),
+        "{log}"
     );
 }

@@ -88,8 +88,16 @@ pub fn install(options: &Options) -> Result<Report, InstallError> {
     let mut changes = vec![saved_json(&hooks, details)?];
     changes.push(install_skill(&files.skill, &program)?);
     let mut config_details = add_mcp_server(&mut config, &options.binary)?;
-    config_details.extend(own_process_hooks(&mut config)?);
+    let kept = match own_process_hooks(&mut config)? {
+        Setting::Added(detail) => {
+            config_details.push(detail);
+            None
+        }
+        Setting::Kept(detail) => Some(change(&config.path, Action::Kept, vec![detail])),
+        Setting::InPlace => None,
+    };
     changes.push(config.save(config_details)?);
+    changes.extend(kept);
     Ok(Report {
         host: Host::Codex,
         changes,
@@ -132,7 +140,15 @@ const DAEMON_FEATURE: &str = "daemon_auto_start";
 /// Marks the setting as Throughline's, so that uninstall removes it and nothing else.
 const SET_BY_US: &str = " # set by throughline install: each window runs its own hooks";
 
-fn own_process_hooks(config: &mut TomlFile) -> Result<Vec<String>, InstallError> {
+/// What became of a setting Throughline wants.
+enum Setting {
+    Added(String),
+    /// The person set it otherwise; what that means, for them to read.
+    Kept(String),
+    InPlace,
+}
+
+fn own_process_hooks(config: &mut TomlFile) -> Result<Setting, InstallError> {
     let malformed = config.malformed("`features`");
     let features = config
         .doc
@@ -141,17 +157,19 @@ fn own_process_hooks(config: &mut TomlFile) -> Result<Vec<String>, InstallError>
         .as_table_like_mut()
         .ok_or(malformed)?;
     Ok(match features.get(DAEMON_FEATURE).and_then(Item::as_bool) {
-        Some(false) => Vec::new(),
-        Some(true) => vec![format!(
-            "kept your [features] {DAEMON_FEATURE} = true: while Codex runs hooks in its shared              background server, /clear hands nothing on (`$tl` still does)"
-        )],
+        Some(false) => Setting::InPlace,
+        Some(true) => Setting::Kept(format!(
+            "kept your [features] {DAEMON_FEATURE} = true: while Codex runs hooks in its shared \
+             background server, /clear hands nothing on (`$tl` still does)"
+        )),
         None => {
             let mut off = toml_edit::Value::from(false);
             off.decor_mut().set_suffix(SET_BY_US);
             features.insert(DAEMON_FEATURE, Item::Value(off));
-            vec![format!(
-                "set [features] {DAEMON_FEATURE} = false, so each window runs its own hooks and                  /clear hands on the right session"
-            )]
+            Setting::Added(format!(
+                "set [features] {DAEMON_FEATURE} = false, so each window runs its own hooks and \
+                 /clear hands on the right session"
+            ))
         }
     })
 }

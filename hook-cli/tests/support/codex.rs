@@ -116,6 +116,14 @@ pub fn wait_for(what: &str, timeout: std::time::Duration, mut check: impl FnMut(
     }
 }
 
+/// Held by each test that drives the TUI: a TUI (and the background server one of them
+/// starts, which copies the client into its HOME) is heavy on a small machine, and two at a
+/// time kept each other past their time-outs.
+pub fn one_tui_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static TUI: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    TUI.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// The interactive Codex TUI in a tmux server of its own, killed when dropped.
 pub struct CodexTui {
     socket: String,
@@ -265,4 +273,31 @@ impl Drop for CodexTui {
 
 fn sh(path: &Path) -> String {
     format!("'{}'", path.display().to_string().replace('\'', "'\\''"))
+}
+
+/// Ends the shared background server the TUI starts in `env`'s HOME (it outlives the TUI) when
+/// dropped: the processes its pid files name.
+pub struct DaemonGuard(PathBuf);
+
+impl DaemonGuard {
+    pub fn new(env: &CodexEnv) -> DaemonGuard {
+        DaemonGuard(env.home.path().join(".codex/app-server-daemon"))
+    }
+}
+
+impl Drop for DaemonGuard {
+    fn drop(&mut self) {
+        // The updater first: it would start the server again.
+        for name in ["daemon-updater.pid", "daemon.pid"] {
+            let Ok(text) = std::fs::read_to_string(self.0.join(name)) else {
+                continue;
+            };
+            let pid = serde_json::from_str::<serde_json::Value>(&text)
+                .ok()
+                .and_then(|v| v["pid"].as_u64());
+            if let Some(pid) = pid {
+                let _ = Command::new("kill").arg(pid.to_string()).status();
+            }
+        }
+    }
 }
