@@ -104,18 +104,6 @@ impl CodexEnv {
 /// How long the TUI may take to come up or to finish a turn.
 pub const TUI_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
-/// Polls `check` until it holds or `timeout` passes; the error names what was awaited.
-pub fn wait_for(what: &str, timeout: std::time::Duration, mut check: impl FnMut() -> bool) {
-    let deadline = std::time::Instant::now() + timeout;
-    while !check() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "timed out waiting for {what}"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-}
-
 /// Held by each test that drives the TUI: a TUI (and the background server one of them
 /// starts, which copies the client into its HOME) is heavy on a small machine, and two at a
 /// time kept each other past their time-outs.
@@ -151,16 +139,8 @@ impl CodexTui {
         tui
     }
 
+    /// Starts `codex ARGS` and waits for its prompt.
     fn launch(env: &CodexEnv, name: &str, args: &[&str]) -> CodexTui {
-        Self::launch_waiting(env, name, args, |screen| screen.contains("Ask Codex"))
-    }
-
-    fn launch_waiting(
-        env: &CodexEnv,
-        name: &str,
-        args: &[&str],
-        ready: impl Fn(&str) -> bool,
-    ) -> CodexTui {
         let config = env.home.path().join(".codex/config.toml");
         let mut text = std::fs::read_to_string(&config).unwrap();
         let project = env.project.path().canonicalize().unwrap();
@@ -202,7 +182,7 @@ impl CodexTui {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        wait_for("the Codex TUI", TUI_TIMEOUT, || ready(&tui.screen()));
+        tui.wait_screen("Ask Codex");
         tui
     }
 
