@@ -2,13 +2,15 @@
 """Capture benchmark: hook call cost per event kind against a large store, ingest
 throughput, and store size per MB of transcript.
 
-    bench/capture.py [--turns 100000] [--runs 300] [--keep]
+    bench/capture.py [--turns 100000] [--runs 300] [--keep] [--bin PATH] [--base OTHER_BIN]
 
 Builds the CLI as installed (scripts/build-cli), writes synthetic transcripts
 (bench/synth.py), imports them (timed: throughput), then times whole `throughline hook
 claude` processes per event kind, each preceded (untimed) by a realistic append to the
 session's transcript, interleaved with spawns of /bin/true so the ratio holds on a noisy
 machine. Peak memory is the child's max RSS from wait4. Prints a Markdown report.
+With --base, every timed call of this build is paired with one of OTHER_BIN on the same store
+(each after its own append, in alternating order), and the report adds their ratio.
 """
 import argparse
 import json
@@ -55,16 +57,19 @@ def first_transcript(corpus):
 FIXTURE = os.path.join(ROOT, "hook-cli", "tests", "fixtures", "claude-2.1.197", "hooks")
 
 
-def spawn(argv, stdin_path, env):
-    """Runs argv with stdin from a file; returns seconds."""
+def spawn(argv, stdin_path, env, cpu=None):
+    """Runs argv with stdin from a file; returns seconds. Appends the child's CPU seconds
+    (user + system, which other load on the machine disturbs less) to `cpu` if given."""
     with open(stdin_path, "rb") as stdin:
         start = time.perf_counter()
         pid = os.posix_spawn(argv[0], argv, env, file_actions=[
             (os.POSIX_SPAWN_DUP2, stdin.fileno(), 0),
             (os.POSIX_SPAWN_OPEN, 1, "/dev/null", os.O_WRONLY, 0),
         ])
-        _, status = os.waitpid(pid, 0)
+        _, status, usage = os.wait4(pid, 0)
         elapsed = time.perf_counter() - start
+    if cpu is not None:
+        cpu.append(usage.ru_utime + usage.ru_stime)
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"{argv} exited with {status}")
     return elapsed
@@ -109,10 +114,12 @@ def main():
     ap.add_argument("--turns", type=int, default=100_000)
     ap.add_argument("--runs", type=int, default=300)
     ap.add_argument("--keep", action="store_true", help="keep bench/out for inspection")
+    ap.add_argument("--bin", help="time this build instead of building the CLI (an A/B of two builds)")
+    ap.add_argument("--base", help="another build of throughline, timed alternately with this one")
     args = ap.parse_args()
 
     global BIN
-    BIN = build_cli()
+    BIN = args.bin or build_cli()
     out, corpus, home, env = synthetic_corpus("capture", args.turns, output_bytes=800)
     transcript_bytes = dir_bytes(corpus)
     # Ingest alone; the search index is built after, and timed apart.
@@ -145,32 +152,45 @@ def main():
         with open(payloads[event], "w") as f:
             json.dump(p, f)
 
+    def timed_call(binary, event, payload, line, cpu):
+        with open(transcript, "a") as f:
+            f.write(appended_line(event, session_id, line))
+        return spawn([binary, "hook", "claude"], payload, env, cpu)
+
     rows = []
     true_times = []
     for event, payload in payloads.items():
-        hook_times = []
+        hook_times, base_times, hook_cpu, base_cpu = [], [], [], []
         for i in range(args.runs):
-            with open(transcript, "a") as f:
-                f.write(appended_line(event, session_id, i))
             true_times.append(spawn(["/bin/true"], payload, env))
-            hook_times.append(spawn([BIN, "hook", "claude"], payload, env))
+            if args.base and i % 2:
+                base_times.append(timed_call(args.base, event, payload, 2 * i, base_cpu))
+            hook_times.append(timed_call(BIN, event, payload, 2 * i + 1, hook_cpu))
+            if args.base and not i % 2:
+                base_times.append(timed_call(args.base, event, payload, 2 * i, base_cpu))
         with open(transcript, "a") as f:
-            f.write(appended_line(event, session_id, args.runs))
-        rows.append((event, hook_times, peak_rss_kib([BIN, "hook", "claude"], payload, env)))
+            f.write(appended_line(event, session_id, 2 * args.runs))
+        paired = (statistics.median(hook_times) / statistics.median(base_times),
+                  statistics.median(hook_cpu) / statistics.median(base_cpu)) if args.base else None
+        rows.append((event, hook_times, paired,
+                     peak_rss_kib([BIN, "hook", "claude"], payload, env)))
 
     true_median = statistics.median(true_times)
     log = os.path.join(home, "throughline.log")
     problems = open(log).read() if os.path.exists(log) else ""
-    print(f"## Capture benchmark ({time.strftime('%Y-%m-%d')}, `bench/capture.py --turns {args.turns} --runs {args.runs}`)\n")
+    base_flag = " --base BASE" if args.base else ""
+    print(f"## Capture benchmark ({time.strftime('%Y-%m-%d')}, `bench/capture.py --turns {args.turns} --runs {args.runs}{base_flag}`)\n")
     print(f"Store: {status['store']['turns']:,} turns in {status['store']['sessions']:,} sessions, "
           f"{db_bytes / 2**20:.0f} MiB. `/bin/true` median {true_median * 1000:.2f} ms.\n")
-    print("| event | median ms | p95 ms | median / `/bin/true` | peak RSS MiB |")
-    print("|---|---|---|---|---|")
-    for event, times, rss in rows:
+    against_base = " median / base | CPU / base |" if args.base else ""
+    print(f"| event | median ms | p95 ms | median / `/bin/true` |{against_base} peak RSS MiB |")
+    print("|---|---|---|---|" + ("---|---|" if args.base else "") + "---|")
+    for event, times, paired, rss in rows:
         times.sort()
         med = statistics.median(times)
         p95 = times[int(len(times) * 0.95) - 1]
-        print(f"| {event} | {med * 1000:.2f} | {p95 * 1000:.2f} | {med / true_median:.1f}× | {rss / 1024:.1f} |")
+        ratios = f" {paired[0]:.2f}× | {paired[1]:.2f}× |" if paired else ""
+        print(f"| {event} | {med * 1000:.2f} | {p95 * 1000:.2f} | {med / true_median:.1f}× |{ratios} {rss / 1024:.1f} |")
     print(f"\nIngest (`import --no-index` of {transcript_bytes / 2**20:.0f} MiB of transcripts): "
           f"{import_s:.1f} s, **{transcript_bytes / 2**20 / import_s:.0f} MiB/s**. Store size: "
           f"{db_bytes / transcript_bytes:.2f} MiB per MiB of transcript.")

@@ -2,15 +2,18 @@
 """Handoff benchmark: what the memory adds to the first prompt of the next session, and
 what /clear keeps.
 
-    bench/handoff.py [--turns 100000] [--runs 300] [--keep] [--sizes]
+    bench/handoff.py [--turns 100000] [--runs 300] [--client 2.1.332|2.1.197] [--keep] [--sizes]
 
 Latency: builds the CLI as installed (scripts/build-cli), writes synthetic transcripts
 (bench/synth.py) and imports them, then times whole `throughline hook claude` processes
 against that store:
 
-* SessionStart(source=clear) that links to the session a SessionEnd(reason=clear) with the
-  same prompt id ended, and injects its memory, against SessionStart(source=startup) of a
-  new session, which injects nothing;
+* SessionStart(source=clear) that links to the session a SessionEnd(reason=clear) ended,
+  and injects its memory, against SessionStart(source=startup) of a new session, which
+  injects nothing. With `--client 2.1.332` (the default) the pair shares no prompt id, as
+  that release sends it: this process registers itself as the Claude Code process the hooks
+  run under (`$CLAUDE_CONFIG_DIR/sessions/<pid>.json`), which is what links them; with
+  `--client 2.1.197` both carry the same prompt id;
 * the first UserPromptSubmit of a new session that takes a waiting handoff (`/tl`) and
   injects, against one with no handoff waiting.
 
@@ -47,7 +50,7 @@ def spawn(argv, payload, env, scratch):
 
 
 def event(name, session_id, scratch, **fields):
-    """A hook payload as Claude Code 2.1.197 sends it; a new session has no transcript yet."""
+    """A hook payload as Claude Code sends it; a new session has no transcript yet."""
     p = {"session_id": session_id, "cwd": PROJECT, "hook_event_name": name,
          "transcript_path": os.path.join(scratch, f"{session_id}.jsonl")}
     p.update(fields)
@@ -77,6 +80,14 @@ def latency(args):
     transcript = capture.first_transcript(corpus)
     old = os.path.basename(transcript)[:-len(".jsonl")]
 
+    # The hooks' parent, this process, is the Claude Code window they run in.
+    config_dir = os.path.join(out, "claude-config")
+    os.makedirs(os.path.join(config_dir, "sessions"))
+    with open(os.path.join(config_dir, "sessions", f"{os.getpid()}.json"), "w") as f:
+        json.dump({"pid": os.getpid(), "sessionId": old, "version": args.client}, f)
+    env = dict(env, CLAUDE_CONFIG_DIR=config_dir)
+    start_has_prompt_id = args.client == "2.1.197"
+
     rows = {k: [] for k in ("true", "clear", "startup", "take", "plain", "end")}
     for i in range(args.runs):
         prompt_id = f"bench-clear-{i}"
@@ -84,8 +95,10 @@ def latency(args):
         end["transcript_path"] = transcript
         rows["end"].append(spawn([BIN, "hook", "claude"], end, env, scratch))
         rows["true"].append(spawn(["/bin/true"], {}, env, scratch))
-        rows["clear"].append(spawn([BIN, "hook", "claude"], event(
-            "SessionStart", str(uuid.uuid4()), scratch, source="clear", prompt_id=prompt_id), env, scratch))
+        clear = event("SessionStart", str(uuid.uuid4()), scratch, source="clear")
+        if start_has_prompt_id:
+            clear["prompt_id"] = prompt_id
+        rows["clear"].append(spawn([BIN, "hook", "claude"], clear, env, scratch))
         rows["startup"].append(spawn([BIN, "hook", "claude"], event(
             "SessionStart", str(uuid.uuid4()), scratch, source="startup", prompt_id=f"bench-start-{i}"),
             env, scratch))
@@ -134,11 +147,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--turns", type=int, default=100_000)
     ap.add_argument("--runs", type=int, default=300)
+    ap.add_argument("--client", choices=["2.1.332", "2.1.197"], default="2.1.332",
+                    help="the release whose /clear payloads the hooks get")
     ap.add_argument("--keep", action="store_true", help="keep bench/out/handoff for inspection")
     ap.add_argument("--sizes", action="store_true", help="also measure /clear with the real client")
     args = ap.parse_args()
     print(f"## Handoff benchmark ({time.strftime('%Y-%m-%d')}, `bench/handoff.py --turns {args.turns} "
-          f"--runs {args.runs}{' --sizes' if args.sizes else ''}`)\n")
+          f"--runs {args.runs} --client {args.client}{' --sizes' if args.sizes else ''}`)\n")
     latency(args)
     if args.sizes:
         print()

@@ -1,12 +1,17 @@
-//! Search benchmark (run by `bench/search.sh`): builds a memory of generated sessions with
-//! planted facts — in prompts, in assistant text and inside tool output, in English and
-//! Japanese, each next to decoys that share its code name — then reports
+//! Search benchmark (run by `bench/search.py`): builds a memory of generated sessions with
+//! planted facts — in prompts, in assistant text, inside tool output and on line 400 of a
+//! 20 KB tool output, in English and Japanese, and about identifiers with separators
+//! (`kestrel_pool.max-idle:47`), each next to decoys that share its code name, and for some
+//! a file mentioning the code read ten times — then reports
 //!
+//! * verbatim@3: how often the fact's sentence comes back exactly as stored in the first three
+//!   hits as the MCP `search` tool renders them, and the same through `throughline mcp` with
+//!   the official MCP SDK's client (rmcp);
 //! * recall@3: how often the entry holding a fact is among the first three hits;
-//! * characters returned per fact found (the hits as the MCP `search` tool renders them);
+//! * characters per answer (the three hits as the MCP `search` tool renders them);
 //! * query latency (p50 / p95) of the fact queries, of frequent words and of short words;
-//! * what the index costs capture: one turn stored with the FTS triggers, with uncapped
-//!   triggers and with none, as a ratio to none; and the index's share of the database.
+//! * how long indexing the whole memory takes (the first search) and the index's share of
+//!   the database.
 //!
 //! `BENCH_TURNS` sets the size (default 100,000 turns), `BENCH_DIR` keeps the database.
 
@@ -17,7 +22,7 @@ use rusqlite::Connection;
 use throughline::home::Home;
 use throughline::ingest::Record;
 use throughline::model::{DetailKind, Host};
-use throughline::render::Pointer;
+use throughline::render::{Paint, Pointer};
 use throughline::search::{self, Request};
 use throughline::store::Store;
 
@@ -182,15 +187,38 @@ enum Place {
     Prompt,
     Answer,
     ToolOutput,
+    /// Line 400 of a 20 KB tool output.
+    DeepOutput,
 }
+
+/// What kind of fact, for the report.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+enum Kind {
+    English,
+    Japanese,
+    /// An identifier with separators, asked for as written.
+    Identifier,
+    /// The same, asked for with other separators: found by its parts.
+    IdentifierParts,
+}
+
+/// Lines of a deep output, and the line holding the fact.
+const DEEP_LINES: usize = 420;
+const DEEP_LINE: usize = 400;
+/// How often the file that mentions a fact's code is read, in as many sessions.
+const READS_OF_A_FILE: usize = 10;
+const IDENTIFIER_FACTS: usize = 60;
 
 struct Fact {
     text: String,
     query: String,
     decoy: String,
+    /// A file that names the code and the query's words without the fact, read many times.
+    file: Option<String>,
     session: usize,
     seq: usize,
     place: Place,
+    kind: Kind,
 }
 
 /// Words with a Zipf-like spread, as in real text: the vocabulary's first words (the short
@@ -284,14 +312,63 @@ fn make_facts(rng: &mut fastrand::Rng, sessions: usize) -> Vec<Fact> {
                 format!("{code}の設定を変更しました。"),
             ),
         };
-        let place = [Place::Prompt, Place::Answer, Place::ToolOutput][facts.len() / 6 % 3];
+        let place = [
+            Place::Prompt,
+            Place::Answer,
+            Place::ToolOutput,
+            Place::DeepOutput,
+        ][facts.len() / 6 % 4];
+        // Every third fact's code is also all over a file that is read again and again.
+        let file = (facts.len() % 3 == 0).then(|| {
+            (0..40)
+                .map(|i| format!("{i}: {} — {} notes, see the runbook", code, query))
+                .collect::<Vec<_>>()
+                .join("\n")
+        });
         facts.push(Fact {
             text,
             query,
             decoy,
+            file,
             session,
             seq,
             place,
+            kind: if japanese {
+                Kind::Japanese
+            } else {
+                Kind::English
+            },
+        });
+    }
+    while facts.len() < FACTS + IDENTIFIER_FACTS {
+        let name = NAMES_EN[rng.usize(..NAMES_EN.len())].to_lowercase();
+        let (n, v) = (rng.u32(1..100), rng.u32(100..10_000));
+        let setting = ["max-idle", "retry-after", "queue-depth"][rng.usize(..3)];
+        let ident = format!("{name}_pool.{setting}:{n}");
+        let (session, seq) = (rng.usize(..sessions), rng.usize(1..=TURNS_PER_SESSION));
+        if !taken.insert(ident.clone()) || !taken.insert(format!("{session}/{seq}")) {
+            continue;
+        }
+        let by_parts = facts.len() % 2 == 0;
+        // Asked for with the separators swapped, the identifier as written is nowhere.
+        let query = if by_parts {
+            format!("{name}-pool {} {n}", setting.replace('-', "_"))
+        } else {
+            ident.clone()
+        };
+        facts.push(Fact {
+            text: format!("{ident} is set to {v} in config/{name}.toml for the deploy."),
+            query,
+            decoy: format!("{name}_pool.{setting} was logged at startup."),
+            file: None,
+            session,
+            seq,
+            place: [Place::Answer, Place::ToolOutput][facts.len() / 2 % 2],
+            kind: if by_parts {
+                Kind::IdentifierParts
+            } else {
+                Kind::Identifier
+            },
         });
     }
     facts
@@ -317,6 +394,7 @@ fn turn_records(
     key: &str,
     at: &str,
     extra: &[(Place, &str)],
+    files: &[&str],
 ) -> Vec<Record> {
     let (vocab, sep) = if japanese {
         (&corpus.ja, "")
@@ -347,9 +425,13 @@ fn turn_records(
             at: at.clone(),
         },
     ];
-    for call in 0..rng.usize(1..=3) {
+    let deep = extra.iter().any(|(p, _)| *p == Place::DeepOutput);
+    let calls = rng.usize(1..=3);
+    for call in 0..calls + files.len() {
         let id = format!("{key}:{call}");
-        let lines = if rng.usize(..200) == 0 {
+        let lines = if call == 0 && deep {
+            DEEP_LINES
+        } else if rng.usize(..200) == 0 {
             4_000
         } else {
             rng.usize(5..60)
@@ -360,10 +442,15 @@ fn turn_records(
         if call == 0 {
             let middle = output.len() / 2;
             for (p, s) in extra {
-                if *p == Place::ToolOutput {
-                    output.insert(middle, s.to_string());
+                match p {
+                    Place::ToolOutput => output.insert(middle, s.to_string()),
+                    Place::DeepOutput => output[DEEP_LINE - 1] = s.to_string(),
+                    _ => {}
                 }
             }
+        }
+        if let Some(file) = call.checked_sub(calls).map(|i| files[i]) {
+            output = vec![file.to_string()];
         }
         out.push(Record::Detail {
             key: format!("c:{id}"),
@@ -396,7 +483,14 @@ fn build(
 ) {
     let sessions = turns.div_ceil(TURNS_PER_SESSION);
     let mut extras: HashMap<(usize, usize), Vec<(Place, &str)>> = HashMap::new();
+    let mut reads: HashMap<(usize, usize), Vec<&str>> = HashMap::new();
     for f in facts {
+        if let Some(file) = &f.file {
+            for _ in 0..READS_OF_A_FILE {
+                let at = (rng.usize(..sessions), rng.usize(1..=TURNS_PER_SESSION));
+                reads.entry(at).or_default().push(file);
+            }
+        }
         extras
             .entry((f.session, f.seq))
             .or_default()
@@ -425,9 +519,10 @@ fn build(
         let mut turn = None;
         for seq in 1..=TURNS_PER_SESSION.min(turns - s * TURNS_PER_SESSION) {
             let extra = extras.get(&(s, seq)).cloned().unwrap_or_default();
+            let files = reads.get(&(s, seq)).cloned().unwrap_or_default();
             let at = session_time(s, sessions, seq);
             // Facts in Japanese sit in Japanese turns and the other way round, like real work.
-            for r in turn_records(rng, corpus, japanese, &seq.to_string(), &at, &extra) {
+            for r in turn_records(rng, corpus, japanese, &seq.to_string(), &at, &extra, &files) {
                 w.apply(&mut session, &mut turn, &r).unwrap();
             }
         }
@@ -444,7 +539,7 @@ fn timed(label: &str, store: &Store, queries: &[&str]) {
     for q in queries {
         for _ in 0..3 {
             let start = Instant::now();
-            let hits = search::search(store, &request(q)).unwrap();
+            let hits = search::search(store, &request(q)).unwrap().hits;
             times.push(start.elapsed());
             std::hint::black_box(hits);
         }
@@ -459,69 +554,62 @@ fn timed(label: &str, store: &Store, queries: &[&str]) {
     );
 }
 
+/// The answer as the MCP `search` tool gives it: the hits, then any note on what was not
+/// looked at.
+fn mcp_answer(found: &search::Found) -> String {
+    let mut parts: Vec<String> = found
+        .hits
+        .iter()
+        .map(|h| h.render(Pointer::Mcp, Paint::Plain))
+        .collect();
+    parts.extend(found.partial.iter().map(|p| format!("note: {p}")));
+    parts.join("\n\n")
+}
+
+/// The fact queries asked of `throughline mcp` on this memory through the official MCP SDK's
+/// client, as a host asks them: how many answers hold the fact's sentence as stored.
+fn through_mcp(home: &Home, facts: &[Fact]) -> (usize, usize) {
+    use rmcp::model::CallToolRequestParams;
+    use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
+    use rmcp::ServiceExt;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let command =
+            tokio::process::Command::new(env!("CARGO_BIN_EXE_throughline")).configure(|cmd| {
+                cmd.arg("mcp").env("THROUGHLINE_HOME", home.dir());
+            });
+        let client = ().serve(TokioChildProcess::new(command).unwrap()).await.unwrap();
+        let mut exact = 0;
+        for f in facts {
+            let arguments = serde_json::json!({"query": f.query, "all_projects": true, "limit": 3});
+            let result = client
+                .call_tool(
+                    CallToolRequestParams::new("search")
+                        .with_arguments(arguments.as_object().unwrap().clone()),
+                )
+                .await
+                .unwrap();
+            let text: String = result
+                .content
+                .iter()
+                .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
+                .collect();
+            exact += usize::from(text.contains(&f.text));
+        }
+        client.cancel().await.unwrap();
+        (exact, facts.len())
+    })
+}
+
 fn request(query: &str) -> Request {
     Request {
         query: query.to_string(),
         limit: 3,
         ..Request::default()
     }
-}
-
-/// A typical turn's tool output, and a heavy one (a big log or file read among them).
-const TYPICAL: &[usize] = &[2_000, 8_000];
-const HEAVY: &[usize] = &[4_000, 40_000, 1_000_000];
-
-/// Median time to store one turn (prompt, answer, tool calls with outputs of these sizes),
-/// committed, as a hook would.
-fn capture_cost(
-    store: &mut Store,
-    corpus: &Corpus,
-    label: &str,
-    sizes: &[usize],
-    rounds: usize,
-    rng: &mut fastrand::Rng,
-) -> Duration {
-    let mut times = Vec::new();
-    for i in 0..rounds {
-        let key = format!("{label}-{i}");
-        let mut records = turn_records(rng, corpus, false, &key, "2026-11-30T00:00:00.000Z", &[]);
-        records.retain(|r| !matches!(r, Record::Detail { .. }));
-        for (n, &size) in sizes.iter().enumerate() {
-            let id = format!("{key}:big{n}");
-            records.push(Record::Detail {
-                key: format!("c:{id}"),
-                kind: DetailKind::ToolCall,
-                name: Some("Bash".into()),
-                tool_use_id: Some(id.clone()),
-                body: "{\"command\":\"make\"}".into(),
-                is_error: false,
-                at: None,
-            });
-            let body = corpus.en.text(rng, size / 6..size / 6 + 1, " ");
-            records.push(Record::Detail {
-                key: format!("r:{id}"),
-                kind: DetailKind::ToolResult,
-                name: None,
-                tool_use_id: Some(id),
-                body,
-                is_error: false,
-                at: None,
-            });
-        }
-        let start = Instant::now();
-        let w = store.write().unwrap();
-        let mut session = w
-            .session(Host::Claude, "bench-capture", Some("/bench/capture"), None)
-            .unwrap();
-        let mut turn = None;
-        for r in &records {
-            w.apply(&mut session, &mut turn, r).unwrap();
-        }
-        w.commit().unwrap();
-        times.push(start.elapsed());
-    }
-    times.sort();
-    times[times.len() / 2]
 }
 
 fn main() {
@@ -535,8 +623,7 @@ fn main() {
         .map(Into::into)
         .unwrap_or_else(|| temp.path().to_path_buf());
     let home = Home::at(dir.join("home"));
-    // BENCH_REUSE=1 queries a memory kept by an earlier run (its capture-cost part is skipped:
-    // that run changed the triggers).
+    // BENCH_REUSE=1 queries a memory kept by an earlier run.
     let reuse = std::env::var_os("BENCH_REUSE").is_some() && home.db_path().exists();
     if !reuse {
         let _ = std::fs::remove_file(home.db_path());
@@ -562,32 +649,77 @@ fn main() {
         bytes as f64 / 1048576.0
     );
 
+    // The first search indexes the whole memory; timed apart from the queries.
+    let started = Instant::now();
+    let indexed = store.index_pending().unwrap();
+    println!(
+        "indexing what was stored: {} entries in {:.1?}",
+        indexed.added,
+        started.elapsed()
+    );
+
     // Retrieval quality.
     let mut found = 0;
+    let mut verbatim = 0;
     let mut chars_returned = 0;
     let mut fact_times = Vec::new();
-    let mut by_kind: HashMap<(Place, bool), (usize, usize)> = HashMap::new();
-    for (i, f) in facts.iter().enumerate() {
+    let mut by_kind: HashMap<(Kind, Place), [usize; 3]> = HashMap::new();
+    let mut missed = Vec::new();
+    for f in &facts {
         let start = Instant::now();
-        let hits = search::search(&store, &request(&f.query)).unwrap();
+        let answer = search::search(&store, &request(&f.query)).unwrap();
         fact_times.push(start.elapsed());
-        let rendered: Vec<String> = hits.iter().map(|h| h.render(Pointer::Mcp)).collect();
-        chars_returned += rendered.join("\n\n").chars().count();
+        let hits = &answer.hits;
+        let shown = mcp_answer(&answer);
+        chars_returned += shown.chars().count();
         let role = match f.place {
             Place::Prompt => "user",
             Place::Answer => "assistant",
-            Place::ToolOutput => "tool_result",
+            Place::ToolOutput | Place::DeepOutput => "tool_result",
         };
         let hit = hits.iter().any(|h| {
             h.entry.session_id == session_id(f.session)
                 && h.entry.role == role
                 && store.turn(&h.entry.turn).unwrap().seq as usize == f.seq
         });
+        let exact = shown.contains(&f.text);
+        if !exact && missed.len() < 3 {
+            missed.push(format!("{:?}", f.query));
+        }
         found += usize::from(hit);
-        let entry = by_kind.entry((f.place, i % 2 == 1)).or_default();
-        entry.0 += usize::from(hit);
-        entry.1 += 1;
+        verbatim += usize::from(exact);
+        let entry = by_kind.entry((f.kind, f.place)).or_default();
+        entry[0] += usize::from(exact);
+        entry[1] += usize::from(hit);
+        entry[2] += 1;
     }
+    let percent = |n: usize| 100.0 * n as f64 / facts.len() as f64;
+    println!(
+        "verbatim@3 (the fact's sentence as stored, in the first 3 hits): {:.1}% ({verbatim}/{})",
+        percent(verbatim),
+        facts.len()
+    );
+    println!(
+        "recall@3 (the entry holding it among them): {:.1}% ({found}/{})",
+        percent(found),
+        facts.len()
+    );
+    let mut kinds: Vec<_> = by_kind.into_iter().collect();
+    kinds.sort_by_key(|((kind, place), _)| (*kind, format!("{place:?}")));
+    for ((kind, place), [exact, hit, all]) in kinds {
+        println!(
+            "  {:<16} {:<11} verbatim {exact}/{all}, entry {hit}/{all}",
+            format!("{kind:?}"),
+            format!("{place:?}")
+        );
+    }
+    if !missed.is_empty() {
+        println!("  not verbatim, e.g.: {}", missed.join(", "));
+    }
+    println!(
+        "characters per answer (3 hits as the MCP tool renders them): {:.0}",
+        chars_returned as f64 / facts.len() as f64
+    );
     let mut slowest: Vec<(Duration, &str)> = fact_times
         .iter()
         .copied()
@@ -596,30 +728,17 @@ fn main() {
     slowest.sort();
     fact_times.sort();
     println!(
-        "recall@3: {:.1}% ({found}/{})",
-        100.0 * found as f64 / facts.len() as f64,
-        facts.len()
-    );
-    let mut kinds: Vec<_> = by_kind.into_iter().collect();
-    kinds.sort_by_key(|((p, ja), _)| (format!("{p:?}"), *ja));
-    for ((place, ja), (hit, all)) in kinds {
-        println!(
-            "  {:<11} {}: {hit}/{all}",
-            format!("{place:?}"),
-            if ja { "Japanese" } else { "English" }
-        );
-    }
-    println!(
-        "characters returned per fact found: {:.0}",
-        chars_returned as f64 / found.max(1) as f64
-    );
-    println!(
         "{:<28} p50 {:>7.1?}  p95 {:>7.1?}  max {:>7.1?}  ({} queries)",
         "fact queries (limit 3)",
         percentile(&fact_times, 0.5),
         percentile(&fact_times, 0.95),
-        fact_times.last().unwrap(),
+        fact_times.iter().max().unwrap(),
         fact_times.len()
+    );
+    let (exact, asked) = through_mcp(&home, &facts);
+    println!(
+        "verbatim@3 through `throughline mcp` and the MCP SDK client: {:.1}% ({exact}/{asked})",
+        100.0 * exact as f64 / asked as f64
     );
     let slow: Vec<String> = slowest
         .iter()
@@ -659,35 +778,4 @@ fn main() {
         all_bytes as f64 / 1048576.0,
         100.0 * index_bytes as f64 / all_bytes as f64
     );
-    if reuse {
-        return;
-    }
-    let rounds = 15;
-    let cost = |label: &str, store: &mut Store, rng: &mut fastrand::Rng| {
-        [TYPICAL, HEAVY].map(|sizes| capture_cost(store, &corpus, label, sizes, rounds, rng))
-    };
-    let capped = cost("capped", &mut store, &mut rng);
-    raw.execute_batch(
-        "DROP TRIGGER details_fts_insert;
-         CREATE TRIGGER details_fts_insert AFTER INSERT ON details
-         WHEN new.kind IN ('tool_call', 'tool_result', 'thinking', 'subagent') BEGIN
-             INSERT INTO details_fts (rowid, body) VALUES (new.id, new.body);
-         END;",
-    )
-    .unwrap();
-    let uncapped = cost("uncapped", &mut store, &mut rng);
-    raw.execute_batch("DROP TRIGGER details_fts_insert; DROP TRIGGER messages_fts_insert;")
-        .unwrap();
-    let none = cost("none", &mut store, &mut rng);
-    for (i, shape) in ["2 KB + 8 KB", "4 KB + 40 KB + 1 MB"].iter().enumerate() {
-        println!(
-            "storing one turn ({shape} of tool output), median of {rounds}: no index {:.1?}, \
-             index capped at 64 KiB {:.1?} ({:.2}x), uncapped {:.1?} ({:.2}x)",
-            none[i],
-            capped[i],
-            capped[i].as_secs_f64() / none[i].as_secs_f64(),
-            uncapped[i],
-            uncapped[i].as_secs_f64() / none[i].as_secs_f64()
-        );
-    }
 }

@@ -1,7 +1,7 @@
 //! Capture: bring a session's memory up to date, from a hook event or from a transcript found
 //! on disk. Both paths share the same code, so live capture and `import` store the same memory.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::clock;
 use crate::hosts::{self, EventKind, HookEvent};
@@ -38,15 +38,22 @@ pub fn capture_event(
     }
     let report = match &event.transcript_path {
         Some(path) if paused => {
-            ingest::skip(&w, &session, Path::new(path))?;
+            let main = Path::new(path);
+            ingest::skip(&w, &session, main)?;
+            for subagent in subagents_of(host, event, main) {
+                ingest::skip(&w, &session, &subagent)?;
+            }
             Report::default()
         }
-        Some(path) => ingest::ingest(
-            &w,
-            &mut session,
-            Path::new(path),
-            hosts::line_parser(host).as_mut(),
-        )?,
+        Some(path) => {
+            let main = Path::new(path);
+            let mut report =
+                ingest::ingest(&w, &mut session, main, hosts::line_parser(host).as_mut())?;
+            for subagent in subagents_of(host, event, main) {
+                read_subagent(&w, host, &mut session, main, &subagent, &mut report)?;
+            }
+            report
+        }
         None => Report::default(),
     };
     if event.kind == EventKind::SessionEnd {
@@ -87,9 +94,58 @@ pub fn ingest_transcript(
 ) -> Result<Report, IngestError> {
     let shown = path.to_string_lossy();
     let mut session = w.session(host, session_id, None, Some(&shown))?;
-    let report = ingest::ingest(w, &mut session, path, hosts::line_parser(host).as_mut())?;
+    let mut report = ingest::ingest(w, &mut session, path, hosts::line_parser(host).as_mut())?;
+    for subagent in hosts::subagent_transcripts(host, path) {
+        read_subagent(w, host, &mut session, path, &subagent, &mut report)?;
+    }
     w.summarize_unsummarized(session.id)?;
     Ok(report)
+}
+
+/// The subagent transcripts an event gives cause to read: the one it names (the hook runs in
+/// that subagent, it stopped, or its call returned), and at SessionEnd all of them, for what
+/// a subagent wrote after its last hook.
+fn subagents_of(host: Host, event: &HookEvent, main: &Path) -> Vec<PathBuf> {
+    if event.kind == EventKind::SessionEnd {
+        return hosts::subagent_transcripts(host, main);
+    }
+    event
+        .subagent
+        .as_ref()
+        .and_then(|s| hosts::subagent_transcript(host, main, s))
+        .into_iter()
+        .collect()
+}
+
+/// Reads what a subagent transcript gained into the turn that started the subagent: the turn
+/// holding the call its host names (decision 0025), else the turn open in the session's own
+/// transcript, where a subagent running now was started. A subagent transcript that cannot
+/// be read becomes a problem of the report: the session's own capture goes on.
+fn read_subagent(
+    w: &Writer,
+    host: Host,
+    session: &mut SessionRow,
+    main: &Path,
+    path: &Path,
+    report: &mut Report,
+) -> Result<(), IngestError> {
+    let session_id = session.id;
+    let mut first_turn = || -> Result<Option<i64>, IngestError> {
+        if let Some(key) = hosts::spawning_call_key(host, path) {
+            if let Some(turn) = w.turn_with_detail(session_id, &key)? {
+                return Ok(Some(turn));
+            }
+        }
+        let main = main.display().to_string();
+        Ok(w.cursor(&main)?.and_then(|c| c.turn))
+    };
+    let mut parser = hosts::line_parser(host);
+    match ingest::ingest_subagent(w, session, path, parser.as_mut(), &mut first_turn) {
+        Ok(read) => report.add(read),
+        Err(e @ IngestError::Io { .. }) => report.problems.push(e.to_string()),
+        Err(e) => return Err(e),
+    }
+    Ok(())
 }
 
 /// The working directory a transcript was recorded in, from its first lines (for `import`,
@@ -106,7 +162,7 @@ pub fn transcript_cwd(host: Host, path: &Path) -> Option<String> {
             continue;
         }
         let cwd = records.iter().find_map(|r| match r {
-            ingest::Record::Meta { cwd } => cwd.clone(),
+            ingest::Record::Meta { cwd, .. } => cwd.clone(),
             _ => None,
         });
         if cwd.is_some() {

@@ -9,7 +9,8 @@ use serde::Serialize;
 
 use crate::home::Home;
 use crate::hosts::claude::version;
-use crate::install::{InstallError, Registration};
+use crate::install::claude::{self, AutoCompact};
+use crate::install::{InstallError, Registration, Scope};
 use crate::store::{Health, SessionFilter, Store, Trigger};
 use crate::{clock, config, memory};
 
@@ -55,6 +56,8 @@ pub struct Fixes {
     /// When something is registered but missing or out of date (install is idempotent, so
     /// the CLI says the same as for `install`).
     pub repair: String,
+    /// How the person sets Claude Code's auto-compact threshold again; the percent follows.
+    pub threshold: String,
 }
 
 /// True when no check found a problem.
@@ -71,13 +74,15 @@ pub fn checks(
     fixes: &Fixes,
 ) -> Vec<Check> {
     let mut checks = registration_checks(registration, binary, fixes);
-    checks.extend(client_and_store_checks(home));
+    checks.extend(client_and_store_checks(home, fixes));
     checks
 }
 
-/// The checks that do not depend on a registration: the client release and the store.
-pub fn client_and_store_checks(home: &Home) -> Vec<Check> {
+/// The checks that do not depend on a registration: Claude Code's release and auto-compact
+/// threshold, and the store.
+pub fn client_and_store_checks(home: &Home, fixes: &Fixes) -> Vec<Check> {
     let mut checks = vec![client_check(version::installed())];
+    checks.extend(autocompact_check(&claude::autocompact(&Scope::User), fixes));
     checks.extend(store_checks(home));
     checks
 }
@@ -112,6 +117,70 @@ fn client_check(installed: Option<version::Installed>) -> Check {
         )
         .fix("update Throughline: a newer one may be tested with this release"),
     }
+}
+
+/// Whether the auto-compact threshold in Claude Code's user settings takes effect; nothing to
+/// say while none is set.
+pub fn autocompact_check(
+    threshold: &Result<AutoCompact, InstallError>,
+    fixes: &Fixes,
+) -> Option<Check> {
+    let threshold = match threshold {
+        Ok(t) => t,
+        Err(e) => return Some(Check::new("compact", Status::Problem, e.to_string())),
+    };
+    let settings = threshold.settings.display();
+    if let Some(raw) = &threshold.ignored {
+        return Some(
+            Check::new(
+                "compact",
+                Status::Problem,
+                format!(
+                    "{} in {settings} is {raw:?}, not a percent: Claude Code ignores it",
+                    claude::AUTOCOMPACT_ENV
+                ),
+            )
+            .fix(format!("{} <percent>", fixes.threshold)),
+        );
+    }
+    let percent = threshold.percent?;
+    if let Some(window) = threshold.window.as_ref().filter(|_| !threshold.applies()) {
+        return Some(
+            Check::new(
+                "compact",
+                Status::Problem,
+                format!(
+                    "{} in {settings} is {window}, which Claude Code drops: the threshold of \
+                     {percent}% may never apply",
+                    claude::WINDOW_KEY
+                ),
+            )
+            .fix(format!(
+                "make {} a number from 100000 to 1000000, or remove it and run: {} {percent}",
+                claude::WINDOW_KEY,
+                fixes.threshold
+            )),
+        );
+    }
+    if !threshold.applies() {
+        return Some(
+            Check::new(
+                "compact",
+                Status::Problem,
+                format!(
+                "the auto-compact threshold of {percent}% in {settings} has no {}: Claude Code \
+                 2.1.197 (and any version, for a model it knows no window for) never applies it",
+                claude::WINDOW_KEY
+            ),
+            )
+            .fix(format!("{} {percent}", fixes.threshold)),
+        );
+    }
+    Some(Check::new(
+        "compact",
+        Status::Ok,
+        format!("Claude Code compacts sessions at {percent}% of the window ({settings})"),
+    ))
 }
 
 /// Whether the hooks, `/tl` and the MCP server are in place and run `binary`.
@@ -408,6 +477,7 @@ fn failures_check(home: &Home, health: &Health) -> Check {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     fn client(v: &str) -> Check {
         client_check(Some(version::Installed {
@@ -432,5 +502,77 @@ mod tests {
         assert_eq!((newer.status, newer.fix.is_some()), (Status::Note, true));
         assert!(newer.message.contains("newer"), "{}", newer.message);
         assert_eq!(client_check(None).status, Status::Note);
+    }
+
+    fn fixes() -> Fixes {
+        Fixes {
+            install: "install".into(),
+            repair: "repair".into(),
+            threshold: "throughline config --autocompact".into(),
+        }
+    }
+
+    fn threshold(percent: Option<f64>, ignored: Option<&str>, window: Option<u64>) -> AutoCompact {
+        AutoCompact {
+            settings: PathBuf::from("/home/dev/.claude/settings.json"),
+            percent,
+            ignored: ignored.map(String::from),
+            window: window.map(Value::from),
+        }
+    }
+
+    #[test]
+    fn no_threshold_is_nothing_to_report() {
+        assert!(autocompact_check(&Ok(threshold(None, None, None)), &fixes()).is_none());
+        assert!(autocompact_check(&Ok(threshold(None, None, Some(400_000))), &fixes()).is_none());
+    }
+
+    #[test]
+    fn a_threshold_without_a_window_is_a_problem_with_its_fix() {
+        let check = autocompact_check(&Ok(threshold(Some(30.0), None, None)), &fixes()).unwrap();
+        assert_eq!(check.status, Status::Problem);
+        assert!(
+            check.message.contains("has no autoCompactWindow"),
+            "{}",
+            check.message
+        );
+        assert_eq!(
+            check.fix.as_deref(),
+            Some("throughline config --autocompact 30")
+        );
+    }
+
+    #[test]
+    fn a_window_the_client_drops_is_a_problem() {
+        let check =
+            autocompact_check(&Ok(threshold(Some(30.0), None, Some(5_000))), &fixes()).unwrap();
+        assert_eq!(check.status, Status::Problem);
+        assert!(
+            check.message.contains("is 5000, which Claude Code drops"),
+            "{}",
+            check.message
+        );
+    }
+
+    #[test]
+    fn a_threshold_with_a_window_applies() {
+        let check =
+            autocompact_check(&Ok(threshold(Some(30.0), None, Some(1_000_000))), &fixes()).unwrap();
+        assert_eq!((check.status, check.fix), (Status::Ok, None));
+        assert!(
+            check.message.contains("at 30% of the window"),
+            "{}",
+            check.message
+        );
+    }
+
+    #[test]
+    fn a_value_that_is_no_percent_is_a_problem() {
+        let check = autocompact_check(&Ok(threshold(None, Some("lots"), None)), &fixes()).unwrap();
+        assert_eq!(check.status, Status::Problem);
+        assert!(check.message.contains("\"lots\""), "{}", check.message);
+        let unreadable = InstallError::Commented(PathBuf::from("/x/settings.json"));
+        let check = autocompact_check(&Err(unreadable), &fixes()).unwrap();
+        assert_eq!(check.status, Status::Problem);
     }
 }

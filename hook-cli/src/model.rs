@@ -132,9 +132,14 @@ pub const STANDARD_WINDOW: u64 = 200_000;
 pub const LONG_WINDOW: u64 = 1_000_000;
 
 /// Models whose own window is 1M tokens without the `[1m]` suffix, as Claude Code's model
-/// catalog lists them (2.1.197 and 2.1.332): Opus 4.7 and 4.8, and every model of generation
-/// 5 (`claude-opus-5-5`, `claude-sonnet-5`, `claude-haiku-5-5`, ...).
+/// catalog lists them: Opus 4.7 and 4.8, and every model of generation 5
+/// (`claude-opus-5-5`, `claude-sonnet-5`, `claude-haiku-5-5`, ...).
 const NATIVE_1M: &[&str] = &["claude-opus-4-7", "claude-opus-4-8"];
+
+/// The first client release seen to run those models in 1M without the suffix: 2.1.197
+/// gives a bare `claude-opus-4-8` or `claude-sonnet-5` 200k (its statusline says so), 2.1.332
+/// gives them 1M. Releases in between are taken to be like 2.1.197, so a gauge errs full.
+const NATIVE_1M_SINCE: [u64; 3] = [2, 1, 332];
 
 /// Whether `model` (any spelling: a provider prefix, a date, `-fast`) is a native 1M model.
 fn native_1m(model: &str) -> bool {
@@ -158,13 +163,20 @@ fn native_1m(model: &str) -> bool {
     family_first && major.is_some_and(|m| (5..1000).contains(&m))
 }
 
-/// The context window a session works in: 1M when the model id carries the `[1m]` suffix or
-/// names a native 1M model, or when the context already exceeds the standard window (the id
-/// does not always carry the suffix).
-pub fn context_window(model: Option<&str>, used: u64) -> u64 {
+/// Whether `version` (`2.1.332`) is a release that runs native 1M models in 1M.
+fn runs_native_1m(version: Option<&str>) -> bool {
+    let parts: Option<Vec<u64>> =
+        version.and_then(|v| v.split('.').map(|p| p.parse().ok()).collect());
+    parts.is_some_and(|v| v.as_slice() >= NATIVE_1M_SINCE.as_slice())
+}
+
+/// The context window a session works in: 1M when the model id carries the `[1m]` suffix, or
+/// names a native 1M model and `client_version` runs those in 1M, or when the context already
+/// exceeds the standard window (the id does not always carry the suffix).
+pub fn context_window(model: Option<&str>, client_version: Option<&str>, used: u64) -> u64 {
     let long_model = model.is_some_and(|m| {
         let m = m.to_ascii_lowercase();
-        m.ends_with("[1m]") || native_1m(&m)
+        m.ends_with("[1m]") || (native_1m(&m) && runs_native_1m(client_version))
     });
     if long_model || used > STANDARD_WINDOW {
         LONG_WINDOW
@@ -192,7 +204,7 @@ impl Session {
         } else {
             latest_model
         };
-        context_window(model, used)
+        context_window(model, self.client_version.as_deref(), used)
     }
 }
 
@@ -226,6 +238,8 @@ pub struct Session {
     pub turns: u64,
     /// The model the host named when the session started; `[1m]` marks a 1M-context variant.
     pub start_model: Option<String>,
+    /// The client release writing the session, as its transcript says.
+    pub client_version: Option<String>,
 }
 
 /// One L2 message.
@@ -348,17 +362,22 @@ impl TurnDetail {
         })
     }
 
+    /// The N-th detail entry (1-based).
+    pub fn item(&self, number: u32) -> Result<&Detail, NoSuchPart> {
+        self.details
+            .iter()
+            .find(|d| d.index == number)
+            .ok_or_else(|| NoSuchPart {
+                turn: self.turn.code.clone(),
+                what: "detail entries",
+                count: self.details.len(),
+            })
+    }
+
     /// The turn with only its N-th detail entry (1-based).
     pub fn only_item(mut self, number: u32) -> Result<TurnDetail, NoSuchPart> {
-        let count = self.details.len();
+        self.item(number)?;
         self.details.retain(|d| d.index == number);
-        if self.details.is_empty() {
-            return Err(NoSuchPart {
-                turn: self.turn.code,
-                what: "detail entries",
-                count,
-            });
-        }
         Ok(self)
     }
 }
@@ -402,6 +421,7 @@ mod tests {
             start_source: None,
             turns: 0,
             start_model: start.map(Into::into),
+            client_version: Some("2.1.332".into()),
         };
         let long = session(Some("claude-sonnet-4-6[1m]"));
         assert_eq!(long.window(Some("claude-sonnet-4-6"), 10), LONG_WINDOW);
@@ -424,19 +444,32 @@ mod tests {
 
     #[test]
     fn the_window_is_200k_unless_the_model_or_the_usage_says_1m() {
-        assert_eq!(context_window(Some("claude-sonnet-4-5"), 150_000), 200_000);
-        assert_eq!(context_window(None, 0), 200_000);
-        assert_eq!(context_window(Some("claude-sonnet-4-5"), 200_000), 200_000);
-        assert_eq!(context_window(Some("claude-sonnet-4-5[1m]"), 10), 1_000_000);
-        assert_eq!(context_window(Some("claude-opus-4-1[1M]"), 10), 1_000_000);
         assert_eq!(
-            context_window(Some("claude-sonnet-4-5"), 200_001),
+            context_window(Some("claude-sonnet-4-5"), None, 150_000),
+            200_000
+        );
+        assert_eq!(context_window(None, None, 0), 200_000);
+        assert_eq!(
+            context_window(Some("claude-sonnet-4-5"), None, 200_000),
+            200_000
+        );
+        assert_eq!(
+            context_window(Some("claude-sonnet-4-5[1m]"), None, 10),
+            1_000_000
+        );
+        assert_eq!(
+            context_window(Some("claude-opus-4-1[1M]"), None, 10),
+            1_000_000
+        );
+        assert_eq!(
+            context_window(Some("claude-sonnet-4-5"), None, 200_001),
             1_000_000
         );
     }
 
     #[test]
-    fn native_1m_models_are_known_in_every_spelling() {
+    fn native_1m_models_are_known_in_every_spelling_on_the_clients_that_run_them_so() {
+        let context_window = |model, used| context_window(model, Some("2.1.332"), used);
         for long in [
             "claude-opus-5-5",
             "claude-opus-4-8",
@@ -463,6 +496,16 @@ mod tests {
                 "{standard}"
             );
         }
+        // 2.1.197 runs them in 200k unless the id says [1m]; an unknown client likewise.
+        for older in [Some("2.1.197"), Some("2.1.331"), Some("next"), None] {
+            let window = |m| super::context_window(Some(m), older, 10);
+            assert_eq!(window("claude-opus-4-8"), STANDARD_WINDOW, "{older:?}");
+            assert_eq!(window("claude-opus-4-8[1m]"), LONG_WINDOW, "{older:?}");
+        }
+        assert_eq!(
+            super::context_window(Some("claude-opus-5-5"), Some("2.1.400"), 10),
+            LONG_WINDOW
+        );
     }
 
     fn entry(index: u32, kind: DetailKind, id: &str, body: &str) -> Detail {

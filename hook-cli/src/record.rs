@@ -8,8 +8,12 @@ use crate::model::{DetailKind, Host, Usage};
 /// What one transcript line means for the memory. Hosts turn their own lines into these.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Record {
-    /// Facts about the session the transcript carries (used when no hook payload has them).
-    Meta { cwd: Option<String> },
+    /// Facts about the session the transcript carries (used when no hook payload has them):
+    /// its working directory, and the version of the client writing it.
+    Meta {
+        cwd: Option<String>,
+        client_version: Option<String>,
+    },
     /// The person's words: starts a new turn. `key` is stable across re-reads.
     Prompt {
         key: String,
@@ -117,6 +121,18 @@ pub struct HookEvent {
     /// SessionStart: the model the session runs, as the host names it; only here does Claude
     /// Code tell a 1M-context variant (`claude-opus-4-8[1m]`), transcripts drop the suffix.
     pub model: Option<String>,
+    /// The subagent the event is about: the hook runs inside it, it stopped, or the call that
+    /// started it returned. Its transcript is read with the session's.
+    pub subagent: Option<SubagentRef>,
+}
+
+/// A subagent of the session, as a hook payload names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubagentRef {
+    /// The host's id of the subagent (it names its transcript).
+    pub agent_id: String,
+    /// Its transcript, when the payload gives it.
+    pub transcript_path: Option<String>,
 }
 
 /// One run of a host program: a process id and its start time, so that a pid the system

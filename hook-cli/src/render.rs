@@ -4,6 +4,7 @@
 
 use crate::clock;
 use crate::model::{Detail, DetailKind, Role, Session, ToolExchange, Turn, TurnDetail};
+use crate::search::excerpt;
 use crate::summary;
 
 /// How a rendering points at more.
@@ -18,11 +19,72 @@ pub enum Pointer {
 impl Pointer {
     /// How to see one turn in full, or one part of it (`("tool", 2)`, `("item", 5)`).
     pub fn detail(self, turn: &str, part: Option<(&str, u32)>) -> String {
-        match (self, part) {
-            (Pointer::Cli, Some((flag, n))) => format!("throughline detail {turn} --{flag} {n}"),
-            (Pointer::Cli, None) => format!("throughline detail {turn}"),
-            (Pointer::Mcp, _) => format!("detail {}", detail_arguments(turn, part)),
+        self.detail_lines(turn, part, None)
+    }
+
+    /// The same, for only lines `from..=to` of the part's output or body.
+    pub fn detail_lines(
+        self,
+        turn: &str,
+        part: Option<(&str, u32)>,
+        lines: Option<(usize, usize)>,
+    ) -> String {
+        match self {
+            Pointer::Cli => {
+                let mut out = format!("throughline detail {turn}");
+                if let Some((flag, n)) = part {
+                    out.push_str(&format!(" --{flag} {n}"));
+                    if let Some((from, to)) = lines {
+                        out.push_str(&format!(" --lines {from}-{to}"));
+                    }
+                }
+                out
+            }
+            Pointer::Mcp => {
+                let mut args = detail_arguments(turn, part);
+                if let (Some(_), Some((from, to))) = (part, lines) {
+                    args["lines"] = format!("{from}-{to}").into();
+                }
+                format!("detail {args}")
+            }
         }
+    }
+}
+
+/// How matches and line numbers stand out: not at all for a program or a model, which get the
+/// stored text exactly, and in colour for a person at a terminal (as ripgrep does).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Paint {
+    Plain,
+    Color,
+}
+
+impl Paint {
+    fn styled(self, style: anstyle::Style, text: &str) -> String {
+        match self {
+            Paint::Plain => text.to_string(),
+            Paint::Color => format!("{}{text}{}", style.render(), style.render_reset()),
+        }
+    }
+
+    /// A match inside a line.
+    pub fn matched(self, text: &str) -> String {
+        let red = anstyle::Style::new()
+            .bold()
+            .fg_color(Some(anstyle::AnsiColor::Red.into()));
+        self.styled(red, text)
+    }
+
+    /// A line number, `400:` as `grep -n` prints it.
+    pub fn line_number(self, number: usize) -> String {
+        let green = anstyle::Style::new().fg_color(Some(anstyle::AnsiColor::Green.into()));
+        format!("{}:", self.styled(green, &number.to_string()))
+    }
+
+    /// The heading of a hit.
+    pub fn heading(self, text: &str) -> String {
+        let magenta = anstyle::Style::new().fg_color(Some(anstyle::AnsiColor::Magenta.into()));
+        self.styled(magenta, text)
     }
 }
 
@@ -33,6 +95,14 @@ pub fn detail_arguments(turn: &str, part: Option<(&str, u32)>) -> serde_json::Va
         args[field] = n.into();
     }
     args
+}
+
+/// `(number, line)` pairs as `grep -n` prints them, one a line.
+pub fn numbered_lines(lines: &[(usize, &str)], paint: Paint) -> String {
+    lines
+        .iter()
+        .map(|(n, line)| format!("{}{line}\n", paint.line_number(*n)))
+        .collect()
 }
 
 /// Up to `max` characters of `text` from character `offset`, and where the next part starts
@@ -137,6 +207,102 @@ pub fn tool_exchange(turn: &str, exchange: &ToolExchange) -> String {
     out
 }
 
+/// Which lines of one tool output (or one entry) to show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lines {
+    /// Lines `from..=to`, numbered from 1.
+    Range(usize, usize),
+    /// The lines holding any of these words (ignoring case), like `grep -n`.
+    Grep(Vec<String>),
+}
+
+impl Lines {
+    /// `400-420`, `400-` (to the end) or `400` (one line).
+    pub fn parse_range(s: &str) -> Result<Lines, String> {
+        let bad = || format!("lines {s:?}: give a range of line numbers such as 400-420 or 400-");
+        let number = |n: &str| n.trim().parse::<usize>().ok().filter(|n| *n > 0);
+        let (from, to) = match s.split_once('-') {
+            Some((from, "")) => (number(from).ok_or_else(bad)?, usize::MAX),
+            Some((from, to)) => (number(from).ok_or_else(bad)?, number(to).ok_or_else(bad)?),
+            None => {
+                let n = number(s).ok_or_else(bad)?;
+                (n, n)
+            }
+        };
+        if to < from {
+            return Err(bad());
+        }
+        Ok(Lines::Range(from, to))
+    }
+
+    /// The words of a `--grep`, split as a search query is.
+    pub fn grep(words: &str) -> Result<Lines, String> {
+        let terms = crate::search::terms(words);
+        if terms.is_empty() {
+            return Err("--grep needs one or more words".into());
+        }
+        Ok(Lines::Grep(terms))
+    }
+
+    /// The chosen lines of `text`, as `(number, line)`.
+    pub fn of<'t>(&self, text: &'t str) -> Vec<(usize, &'t str)> {
+        match self {
+            Lines::Range(from, to) => excerpt::lines(text, *from, *to),
+            Lines::Grep(terms) => excerpt::grep(text, terms),
+        }
+    }
+}
+
+/// What `--lines` and `--grep` read: the N-th tool call's output or the N-th entry's body, with
+/// the words that name it (`turn k3f9a2c, tool call 2, output`).
+pub fn part_body(
+    detail: &TurnDetail,
+    tool: Option<u32>,
+    item: Option<u32>,
+) -> Result<(String, String), String> {
+    let code = &detail.turn.code;
+    match (tool, item) {
+        (Some(n), _) => {
+            let exchange = detail.tool_exchange(n).map_err(|e| e.to_string())?;
+            let body = exchange
+                .result
+                .map(|r| r.body)
+                .ok_or_else(|| format!("turn {code}, tool call {n} has no output recorded"))?;
+            Ok((format!("turn {code}, tool call {n}, output"), body))
+        }
+        (None, Some(n)) => {
+            let entry = detail.item(n).map_err(|e| e.to_string())?;
+            Ok((format!("turn {code}, entry {n}"), entry.body.clone()))
+        }
+        (None, None) => Err(format!(
+            "lines are read from one tool output or entry: give the tool call's or the entry's \
+             number (`detail {code}` lists them)"
+        )),
+    }
+}
+
+/// Some lines of `text` (the output or body that `what` names), numbered like `grep -n`,
+/// under a heading that says which and out of how many.
+pub fn some_lines(what: &str, text: &str, lines: &Lines, paint: Paint) -> String {
+    let chosen = lines.of(text);
+    let total = excerpt::line_count(text);
+    let which = match lines {
+        Lines::Range(..) if chosen.is_empty() => {
+            return format!("{what} has {total} lines: none in that range\n")
+        }
+        Lines::Range(..) => format!(
+            "lines {}-{}",
+            chosen[0].0,
+            chosen.last().map_or(0, |(n, _)| *n)
+        ),
+        Lines::Grep(terms) => format!("{} lines holding {}", chosen.len(), terms.join(" or ")),
+    };
+    format!(
+        "{what}, {which} of {total}:\n{}",
+        numbered_lines(&chosen, paint)
+    )
+}
+
 /// `0f1b393e    12 turns  3m ago      live                claude-opus-4`
 pub fn session_line(s: &Session) -> String {
     let when = s
@@ -175,6 +341,44 @@ mod tests {
     }
 
     #[test]
+    fn line_ranges_and_greps_say_what_they_show() {
+        assert_eq!(Lines::parse_range("400-420"), Ok(Lines::Range(400, 420)));
+        assert_eq!(Lines::parse_range("7"), Ok(Lines::Range(7, 7)));
+        assert_eq!(Lines::parse_range("5-"), Ok(Lines::Range(5, usize::MAX)));
+        for bad in ["", "0-3", "9-2", "a-b", "-4", "1-2-3"] {
+            let err = Lines::parse_range(bad).unwrap_err();
+            assert!(err.contains("such as 400-420"), "{bad:?}: {err}");
+        }
+        assert!(Lines::grep("  ").is_err());
+        let text = "alpha\nbeta\ngamma\nBETA max";
+        let plain = Paint::Plain;
+        assert_eq!(
+            some_lines("output", text, &Lines::Range(2, 3), plain),
+            "output, lines 2-3 of 4:\n2:beta\n3:gamma\n"
+        );
+        assert_eq!(
+            some_lines("output", text, &Lines::grep("beta").unwrap(), plain),
+            "output, 2 lines holding beta of 4:\n2:beta\n4:BETA max\n"
+        );
+        assert_eq!(
+            some_lines("output", text, &Lines::Range(9, 10), plain),
+            "output has 4 lines: none in that range\n"
+        );
+    }
+
+    #[test]
+    fn plain_paint_leaves_the_text_as_it_is() {
+        assert_eq!(Paint::Plain.matched("«x»"), "«x»");
+        assert_eq!(Paint::Plain.line_number(400), "400:");
+        let red = Paint::Color.matched("x");
+        assert!(red.starts_with("\u{1b}[") && red.contains('x') && red.ends_with("\u{1b}[0m"));
+        assert_eq!(
+            numbered_lines(&[(3, "a"), (9, "b c")], Paint::Plain),
+            "3:a\n9:b c\n"
+        );
+    }
+
+    #[test]
     fn pointers_for_a_person_and_for_a_model() {
         assert_eq!(
             Pointer::Cli.detail("abc1234", None),
@@ -187,6 +391,19 @@ mod tests {
         assert_eq!(
             Pointer::Mcp.detail("abc1234", Some(("item", 5))),
             r#"detail {"turn":"abc1234","item":5}"#
+        );
+        assert_eq!(
+            Pointer::Cli.detail_lines("abc1234", Some(("tool", 1)), Some((390, 410))),
+            "throughline detail abc1234 --tool 1 --lines 390-410"
+        );
+        assert_eq!(
+            Pointer::Mcp.detail_lines("abc1234", Some(("tool", 1)), Some((390, 410))),
+            r#"detail {"turn":"abc1234","tool":1,"lines":"390-410"}"#
+        );
+        assert_eq!(
+            Pointer::Cli.detail_lines("abc1234", None, Some((1, 2))),
+            "throughline detail abc1234",
+            "lines belong to one entry"
         );
     }
 }

@@ -1,19 +1,23 @@
 //! Search over the memory: turns what a person or a model typed into a safe full-text query,
-//! runs it through the store and cuts each hit down to a marked snippet with a pointer to the
-//! whole entry. The `search` verb and the MCP `search` tool are thin layers over [`search`].
+//! runs it through the store and cuts each hit down to the lines that show the match, exactly
+//! as stored, with a pointer to the whole entry. The `search` verb and the MCP `search` tool
+//! are thin layers over [`search`].
+
+pub mod excerpt;
+
+use std::collections::hash_map::{Entry, HashMap};
 
 use serde::Serialize;
+use xxhash_rust::xxh3::xxh3_64;
 
 use crate::clock;
 use crate::model::{EntryRef, Layer};
-use crate::render::Pointer;
-use crate::store::{Matched, Matcher, SearchFilter, Store, StoreError};
+use crate::render::{Paint, Pointer};
+use crate::store::{Matched, Matcher, SearchFilter, Store, StoreError, RANK_WINDOW, SCAN_ROWS};
+pub use excerpt::Excerpt;
 
-/// Characters of context on each side of the first match in a snippet.
-const SNIPPET_CONTEXT: usize = 120;
-/// Marks around each match in a snippet.
-pub const MARK_OPEN: &str = "«";
-pub const MARK_CLOSE: &str = "»";
+/// Lines on each side of a match that a hit's `--lines` pointer reads.
+const LINES_AROUND: usize = 10;
 /// Trigram index terms need at least this many characters; shorter words are matched by scan.
 const MIN_INDEXED_CHARS: usize = 3;
 
@@ -47,12 +51,26 @@ pub struct Request {
 pub struct Hit {
     #[serde(flatten)]
     pub entry: EntryRef,
-    /// The entry around its first match, matches between « and ».
-    pub snippet: String,
+    /// The lines where the query's terms occur closest together, verbatim, with where each
+    /// match is.
+    pub excerpts: Vec<Excerpt>,
     /// Characters of the whole entry.
     pub chars: usize,
+    /// Lines of the whole entry.
+    pub lines: usize,
+    /// Other entries that show the same (the same text stored twice, a file read again),
+    /// left out of the answer.
+    pub copies: usize,
     /// Lower is better.
     pub score: f64,
+}
+
+/// The hits of a search, and, said plainly, what part of the memory it could not look at.
+#[derive(Debug, Clone, Default)]
+pub struct Found {
+    pub hits: Vec<Hit>,
+    /// One sentence per limit the search ran into; empty when it looked at everything.
+    pub partial: Vec<String>,
 }
 
 /// The user's words as search terms: whitespace separates terms, a `"quoted phrase"` is one
@@ -97,19 +115,71 @@ fn is_indexed(term: &str) -> bool {
     term.chars().count() >= MIN_INDEXED_CHARS
 }
 
+/// A term's parts, for a second try when the term as written matches nothing: split at
+/// separators (`parse_header`, `config/retry.toml`, `hook-cli::store`), where a lower-case
+/// letter meets an upper-case one (`parseHeader`) and where the script changes
+/// (`データベース移行` → `データベース`, `移行`). Single letters and short runs of
+/// hiragana (particles such as の) are left out; numbers are kept.
+pub fn parts(term: &str) -> Vec<String> {
+    #[derive(PartialEq, Clone, Copy)]
+    enum Script {
+        Other,
+        Hiragana,
+        Katakana,
+        Han,
+        Hangul,
+    }
+    let script = |c: char| match c {
+        '\u{3040}'..='\u{309f}' => Script::Hiragana,
+        '\u{30a0}'..='\u{30ff}' | '\u{31f0}'..='\u{31ff}' => Script::Katakana,
+        '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}' | '\u{f900}'..='\u{faff}' => Script::Han,
+        '\u{ac00}'..='\u{d7af}' => Script::Hangul,
+        _ => Script::Other,
+    };
+    let mut out: Vec<String> = Vec::new();
+    let mut part = String::new();
+    let mut last: Option<char> = None;
+    let flush = |part: &mut String, out: &mut Vec<String>| {
+        let chars = part.chars().count();
+        let particle = part.chars().all(|c| script(c) == Script::Hiragana) && chars < 3;
+        let number = part.chars().all(|c| c.is_ascii_digit());
+        if chars > 0 && (chars > 1 || number) && !particle {
+            out.push(std::mem::take(part));
+        }
+        part.clear();
+    };
+    for c in term.chars() {
+        if !c.is_alphanumeric() {
+            flush(&mut part, &mut out);
+            last = None;
+            continue;
+        }
+        if let Some(l) = last {
+            if script(l) != script(c) || (l.is_lowercase() && c.is_uppercase()) {
+                flush(&mut part, &mut out);
+            }
+        }
+        part.push(c);
+        last = Some(c);
+    }
+    flush(&mut part, &mut out);
+    out
+}
+
+/// Entries asked of the store per hit shown: copies of the same text are shown once, and a
+/// file read many times must not take every place.
+const CANDIDATES_PER_HIT: u32 = 4;
+
 /// Runs a search: indexed terms through FTS5 (BM25 weighted by recency), shorter terms as
 /// substring filters, or, when no term is long enough, a scan of the most recent entries.
-pub fn search(store: &Store, request: &Request) -> Result<Vec<Hit>, SearchError> {
+/// A query that finds nothing as written is tried again with its terms split into parts.
+/// Entries showing the same lines (the same text stored twice, a file read again) are shown
+/// once, the best ranked.
+pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
     let terms = terms(&request.query);
     if terms.is_empty() {
         return Err(SearchError::Empty);
     }
-    let fts = fts_expression(&terms);
-    let contains: Vec<String> = terms
-        .iter()
-        .filter(|t| !is_indexed(t))
-        .map(|t| t.to_ascii_lowercase())
-        .collect();
     let session = match &request.session {
         Some(id) => Some(store.session(id)?.id),
         None => None,
@@ -127,21 +197,125 @@ pub fn search(store: &Store, request: &Request) -> Result<Vec<Hit>, SearchError>
         tool: request.tool.clone(),
         since,
         now,
-        limit: request.limit,
+        limit: request
+            .limit
+            .saturating_mul(CANDIDATES_PER_HIT)
+            .saturating_add(10),
+        shown: request.limit,
     };
+    let indexed = store.index_pending()?;
+    let mut found = search_terms(store, &terms, &filter, request.limit)?;
+    if found.hits.is_empty() {
+        let split: Vec<String> = terms.iter().flat_map(|t| parts(t)).collect();
+        if !split.is_empty() && split != terms {
+            found = search_terms(store, &split, &filter, request.limit)?;
+            if !found.hits.is_empty() {
+                found.partial.insert(
+                    0,
+                    format!(
+                        "nothing holds {} as written; these hold its parts: {}",
+                        request.query.trim(),
+                        split.join(" ")
+                    ),
+                );
+            }
+        }
+    }
+    if indexed.behind {
+        found.partial.push(format!(
+            "{} entries stored moments ago are not searchable yet (another process was writing \
+             the memory); search again to include them",
+            store.unindexed()?
+        ));
+    }
+    Ok(found)
+}
+
+/// One try of a search with these terms.
+fn search_terms(
+    store: &Store,
+    terms: &[String],
+    filter: &SearchFilter,
+    limit: u32,
+) -> Result<Found, SearchError> {
+    let fts = fts_expression(terms);
+    let contains: Vec<String> = terms
+        .iter()
+        .filter(|t| !is_indexed(t))
+        .map(|t| t.to_ascii_lowercase())
+        .collect();
     let matcher = Matcher {
         fts: fts.as_deref(),
         contains: &contains,
     };
-    store.index_pending()?;
-    let found = store.search(&matcher, &filter)?;
-    Ok(found.into_iter().map(|m| hit(m, &terms)).collect())
+    let (found, coverage) = store.search(&matcher, filter)?;
+    let mut partial = Vec::new();
+    if let Some((read, total)) = coverage.scanned {
+        partial.push(format!(
+            "words under three characters ({}) cannot use the index: only the newest {SCAN_ROWS} \
+             entries of each layer were read ({read} of about {total}); add a word of three or \
+             more characters to search the whole memory",
+            contains.join(" ")
+        ));
+    }
+    if coverage.windowed {
+        partial.push(format!(
+            "more than {RANK_WINDOW} entries match: only the newest {RANK_WINDOW} of each layer \
+             were ranked; add words, --since or --session to narrow the search"
+        ));
+    }
+    Ok(Found {
+        hits: shown_once(found, terms, limit as usize),
+        partial,
+    })
+}
+
+/// The best `limit` hits, each text shown once. Entries holding more of the terms as words
+/// of their own come first (`Quasar-4` asked for: `Quasar-47` holds it only in part), then
+/// by score; an entry whose text, or whose lines shown, an earlier hit already has counts as
+/// a copy of it.
+fn shown_once(found: Vec<Matched>, terms: &[String], limit: usize) -> Vec<Hit> {
+    let mut texts: HashMap<u64, usize> = HashMap::new();
+    // (whole terms, the entry, copies of its text)
+    let mut candidates: Vec<(usize, Matched, usize)> = Vec::new();
+    for m in found {
+        match texts.entry(xxh3_64(m.text.as_bytes())) {
+            Entry::Occupied(first) => candidates[*first.get()].2 += 1,
+            Entry::Vacant(slot) => {
+                slot.insert(candidates.len());
+                candidates.push((excerpt::whole_terms(&m.text, terms), m, 0));
+            }
+        }
+    }
+    // Stable: equally whole matches keep their score order.
+    candidates.sort_by_key(|(whole, ..)| std::cmp::Reverse(*whole));
+    let mut shown: HashMap<u64, usize> = HashMap::new();
+    let mut hits: Vec<Hit> = Vec::new();
+    for (_, m, copies) in candidates {
+        if hits.len() == limit {
+            // Excerpts are the costly part: none for entries that cannot be shown.
+            break;
+        }
+        let mut hit = hit(m, terms);
+        hit.copies = copies;
+        let lines: Vec<&str> = hit.excerpts.iter().map(|x| x.text.as_str()).collect();
+        match shown.entry(xxh3_64(lines.join("\n").as_bytes())) {
+            Entry::Occupied(first) => hits[*first.get()].copies += 1 + hit.copies,
+            Entry::Vacant(slot) => {
+                slot.insert(hits.len());
+                hits.push(hit);
+            }
+        }
+    }
+    hits
 }
 
 fn hit(m: Matched, terms: &[String]) -> Hit {
     Hit {
-        snippet: snippet(&m.text, terms),
+        copies: 0,
+        excerpts: excerpt::excerpts(&m.text, terms),
         chars: m.text.chars().count(),
+        lines: excerpt::line_count(&m.text),
         entry: m.entry,
         score: m.score,
     }
@@ -164,97 +338,6 @@ fn since_time(since: &str, now: &str) -> Result<String, SearchError> {
     Ok(since.to_string())
 }
 
-/// Where `needle` first occurs in `hay` at or after byte `from`, ignoring case.
-fn find_ignoring_case(hay: &str, needle: &str, from: usize) -> Option<(usize, usize)> {
-    let folded = |s: &str| {
-        s.chars()
-            .flat_map(char::to_lowercase)
-            .collect::<Vec<char>>()
-    };
-    let needle = folded(needle);
-    let first = *needle.first()?;
-    for (start, c) in hay[from..].char_indices() {
-        if !c.to_lowercase().any(|l| l == first) {
-            continue;
-        }
-        let start = from + start;
-        let mut want = needle.iter();
-        let mut end = start;
-        let mut matched = true;
-        'chars: for (i, c) in hay[start..].char_indices() {
-            for l in c.to_lowercase() {
-                match want.next() {
-                    Some(w) if *w == l => {}
-                    Some(_) => {
-                        matched = false;
-                        break 'chars;
-                    }
-                    None => break 'chars,
-                }
-            }
-            end = start + i + c.len_utf8();
-            if want.len() == 0 {
-                break;
-            }
-        }
-        if matched && want.len() == 0 {
-            return Some((start, end));
-        }
-    }
-    None
-}
-
-/// The text around the first match of any term, on one line, each match marked.
-pub fn snippet(text: &str, terms: &[String]) -> String {
-    let first = terms
-        .iter()
-        .filter_map(|t| find_ignoring_case(text, t, 0))
-        .min_by_key(|(start, _)| *start);
-    let (start, end) = first.unwrap_or((0, 0));
-    let from = floor_chars_back(text, start, SNIPPET_CONTEXT);
-    let to = ceil_chars_forward(text, end, SNIPPET_CONTEXT);
-    let window = &text[from..to];
-    let mut out = String::new();
-    if from > 0 {
-        out.push('…');
-    }
-    let mut at = 0;
-    while at < window.len() {
-        let next = terms
-            .iter()
-            .filter_map(|t| find_ignoring_case(window, t, at))
-            .min_by_key(|(s, e)| (*s, std::cmp::Reverse(*e)));
-        let Some((s, e)) = next else { break };
-        out.push_str(&window[at..s]);
-        out.push_str(MARK_OPEN);
-        out.push_str(&window[s..e]);
-        out.push_str(MARK_CLOSE);
-        at = e;
-    }
-    out.push_str(&window[at..]);
-    if to < text.len() {
-        out.push('…');
-    }
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn floor_chars_back(text: &str, byte: usize, chars: usize) -> usize {
-    text[..byte]
-        .char_indices()
-        .rev()
-        .nth(chars.saturating_sub(1))
-        .map(|(i, _)| i)
-        .unwrap_or(0)
-}
-
-fn ceil_chars_forward(text: &str, byte: usize, chars: usize) -> usize {
-    text[byte..]
-        .char_indices()
-        .nth(chars)
-        .map(|(i, _)| byte + i)
-        .unwrap_or(text.len())
-}
-
 impl Hit {
     /// Which part of the turn holds the hit: `("tool", N)`, `("item", N)` or the conversation.
     fn part(&self) -> Option<(&'static str, u32)> {
@@ -271,8 +354,8 @@ impl Hit {
         style.detail(&self.entry.turn, self.part())
     }
 
-    /// Three lines: where the hit is, its snippet, and how to get the whole entry.
-    pub fn render(&self, style: Pointer) -> String {
+    /// Where the hit is, its lines, and how to get them with the lines around, or all of it.
+    pub fn render(&self, pointer: Pointer, paint: Paint) -> String {
         let e = &self.entry;
         let who = match &e.tool {
             Some(tool) => format!("{} {tool}", e.role),
@@ -282,17 +365,73 @@ impl Hit {
             e.at.as_deref()
                 .map(|a| a.get(..16).unwrap_or(a).replace('T', " "))
                 .unwrap_or_default();
-        format!(
-            "turn {}  {}  session {}  {}\n  {}\n  more ({} chars): {}",
+        let mut out = paint.heading(&format!(
+            "turn {}  {}  session {}  {}",
             e.turn,
             at,
             e.session_id.get(..8).unwrap_or(&e.session_id),
-            who,
-            self.snippet,
-            self.chars,
-            self.pointer(style)
-        )
+            who
+        ));
+        for x in &self.excerpts {
+            out.push_str("\n  ");
+            if self.lines > 1 {
+                out.push_str(&paint.line_number(x.line));
+            }
+            if x.column > 0 {
+                out.push('…');
+            }
+            out.push_str(&painted(x, paint));
+            if x.more {
+                out.push('…');
+            }
+        }
+        if self.copies > 0 {
+            out.push_str(&format!(
+                "\n  (the same in {} more {})",
+                self.copies,
+                if self.copies == 1 { "entry" } else { "entries" }
+            ));
+        }
+        let part = self.part();
+        match self.excerpts.first() {
+            Some(x) if part.is_some() && self.lines > 2 * LINES_AROUND + 1 => {
+                let around = (
+                    x.line.saturating_sub(LINES_AROUND).max(1),
+                    (x.line + LINES_AROUND).min(self.lines),
+                );
+                out.push_str(&format!(
+                    "\n  around it: {}\n  all {} lines ({} chars): {}",
+                    pointer.detail_lines(&e.turn, part, Some(around)),
+                    self.lines,
+                    self.chars,
+                    self.pointer(pointer)
+                ));
+            }
+            _ => out.push_str(&format!(
+                "\n  more ({} chars): {}",
+                self.chars,
+                self.pointer(pointer)
+            )),
+        }
+        out
     }
+}
+
+/// An excerpt's text with its matches painted.
+fn painted(x: &Excerpt, paint: Paint) -> String {
+    if paint == Paint::Plain {
+        return x.text.clone();
+    }
+    let chars: Vec<char> = x.text.chars().collect();
+    let mut out = String::new();
+    let mut at = 0;
+    for [start, end] in &x.matches {
+        out.extend(&chars[at..*start]);
+        out.push_str(&paint.matched(&chars[*start..*end].iter().collect::<String>()));
+        at = *end;
+    }
+    out.extend(&chars[at..]);
+    out
 }
 
 #[cfg(test)]

@@ -3,71 +3,42 @@
 
 mod support;
 
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
+use support::store_env::StoreEnv;
 use support::throughline::bin;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/claude-2.1.197");
 const BEFORE_CLEAR: &str = "f839b538-b1ae-45df-beaa-8b044d1f240c";
 const AFTER_CLEAR: &str = "0f1b393e-f41a-4e1e-9a85-60441f844f13";
 
-struct Env {
-    _dir: tempfile::TempDir,
-    home: PathBuf,
-    transcripts: PathBuf,
-    /// The clock of every command, when frozen.
-    now: Option<String>,
+/// The store and projects folder of [`StoreEnv`], with transcripts named by session.
+struct Env(StoreEnv);
+
+impl std::ops::Deref for Env {
+    type Target = StoreEnv;
+    fn deref(&self) -> &StoreEnv {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Env {
+    fn deref_mut(&mut self) -> &mut StoreEnv {
+        &mut self.0
+    }
 }
 
 impl Env {
     fn new() -> Env {
-        let dir = tempfile::tempdir().unwrap();
-        let home = dir.path().join("home");
-        let transcripts = dir.path().join("projects/-home-dev-toy");
-        fs::create_dir_all(&transcripts).unwrap();
-        Env {
-            home,
-            transcripts,
-            _dir: dir,
-            now: None,
-        }
-    }
-
-    /// The folder `import --from` takes: the hosts' projects folder.
-    fn projects(&self) -> String {
-        self.transcripts
-            .parent()
-            .unwrap()
-            .to_str()
-            .unwrap()
-            .to_string()
+        Env(StoreEnv::new())
     }
 
     fn transcript(&self, session: &str) -> PathBuf {
-        self.transcripts.join(format!("{session}.jsonl"))
-    }
-
-    fn throughline(&self, args: &[&str], stdin: &[u8]) -> Output {
-        let mut command = Command::new(bin());
-        if let Some(now) = &self.now {
-            command.env("THROUGHLINE_NOW", now);
-        }
-        let mut child = command
-            .args(args)
-            .env("THROUGHLINE_HOME", &self.home)
-            .env_remove("THROUGHLINE_GUARD")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        // A hook may exit before reading stdin (an unknown host): a closed pipe is fine.
-        let _ = child.stdin.take().unwrap().write_all(stdin);
-        child.wait_with_output().unwrap()
+        self.path(&format!("{session}.jsonl"))
     }
 
     /// Runs the hook and checks the contract: exit 0, and nothing on stdout but one line of
@@ -96,38 +67,8 @@ impl Env {
         serde_json::to_vec(&v).unwrap()
     }
 
-    fn json(&self, args: &[&str]) -> Value {
-        let out = self.throughline(args, b"");
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice(&out.stdout).unwrap()
-    }
-
-    /// Every turn of a session with its full detail: the memory as a reader sees it.
-    fn memory(&self, session: &str) -> Vec<Value> {
-        let shown = self.json(&["show", session, "--json"]);
-        shown["turns"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| self.json(&["detail", t["code"].as_str().unwrap(), "--json"]))
-            .collect()
-    }
-
-    fn log(&self) -> String {
-        fs::read_to_string(self.home.join("throughline.log")).unwrap_or_default()
-    }
-
     fn append(&self, session: &str, bytes: &[u8]) {
-        let mut f = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(self.transcript(session))
-            .unwrap();
-        f.write_all(bytes).unwrap();
+        self.append_to(&format!("{session}.jsonl"), bytes);
     }
 }
 
@@ -461,6 +402,19 @@ fn user_line(uuid: &str, text: &str) -> String {
 }
 
 #[test]
+fn a_byte_order_mark_before_the_payload_or_the_transcript_is_ignored() {
+    let env = Env::new();
+    const BOM: &[u8] = b"\xef\xbb\xbf";
+    env.append(
+        BEFORE_CLEAR,
+        &[BOM, user_line("u1", "the first prompt").as_bytes()].concat(),
+    );
+    env.hook(&[BOM, &env.payload("05-Stop.json")].concat());
+    assert!(env.log().is_empty(), "{}", env.log());
+    assert_eq!(prompts(&env.memory(BEFORE_CLEAR)), ["the first prompt"]);
+}
+
+#[test]
 fn malformed_lines_are_skipped_with_their_position_and_the_rest_is_kept() {
     let env = Env::new();
     env.append(BEFORE_CLEAR, user_line("u1", "first").as_bytes());
@@ -616,4 +570,196 @@ fn a_hook_killed_mid_write_loses_and_duplicates_nothing() {
     let memory = env.memory(BEFORE_CLEAR);
     assert_eq!(prompts(&memory), ["before", "after"]);
     assert_eq!(memory[0]["details"].as_array().unwrap().len(), 40);
+}
+
+/// Real sessions of both clients with every way a prompt reaches the model (see the
+/// transcripts' own prompts): each is a turn with its own answer.
+#[test]
+fn commands_queued_prompts_and_pastes_are_turns_with_their_own_answers() {
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+    for (version, session) in [
+        ("claude-2.1.332", "7934ba4f-0869-45fd-bf0f-7e833733f925"),
+        ("claude-2.1.197", "f340e2f9-0a6b-4f50-9d43-cd0140b3d5db"),
+    ] {
+        let path = format!("{fixtures}/{version}/prompts/{session}.jsonl");
+        let env = imported(&[(session, &fs::read(path).unwrap())]);
+        let memory = env.memory(session);
+        let turn = |prompt: &str| {
+            memory
+                .iter()
+                .find(|t| {
+                    t["messages"][0]["text"]
+                        .as_str()
+                        .unwrap()
+                        .starts_with(prompt)
+                })
+                .unwrap_or_else(|| panic!("{version}: no turn for {prompt:?}"))
+        };
+        let answers = |t: &Value| -> Vec<String> {
+            t["messages"].as_array().unwrap()[1..]
+                .iter()
+                .map(|m| m["text"].as_str().unwrap().to_string())
+                .collect()
+        };
+        assert_eq!(memory.len(), 7, "{version}: {:#?}", prompts(&memory));
+        // The scripted model answers "ANSWER to: <the end of the prompt it got>".
+        let command = turn("/worktree-pr 幫我發 pr 給 marco please");
+        assert_eq!(
+            answers(command),
+            ["ANSWER to:  from the current worktree.  Instructions from the person: 幫我發 pr 給 marco please"],
+            "{version}"
+        );
+        // The command file as the model got it is in the turn's detail.
+        assert!(
+            command["details"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|d| d["kind"] == "meta"
+                    && d["body"]
+                        .as_str()
+                        .unwrap()
+                        .starts_with("Open a pull request")),
+            "{version}: {command:#}"
+        );
+        assert_eq!(
+            answers(turn("SLOW one please")),
+            ["ANSWER to: SLOW one please"]
+        );
+        assert_eq!(
+            answers(turn("queued while working")),
+            ["ANSWER to: queued while working"]
+        );
+        // Delivered while Bash ran: its turn starts there and holds the answer after it.
+        let tool = turn("TOOL run a slow command");
+        assert!(answers(tool).is_empty(), "{version}: {tool:#}");
+        assert_eq!(tool["detail_summary"], "Bash", "{version}");
+        let queued = turn("mid-turn queued note");
+        assert_eq!(answers(queued), ["ANSWER to: TOOL run a slow command"]);
+        let paste = turn("Look at this log: ");
+        let text = paste["messages"][0]["text"].as_str().unwrap();
+        assert!(
+            !text.contains("pasted_content") && text.ends_with("and tell me"),
+            "{text}"
+        );
+        // The person's words are found.
+        let found = env.json(&["search", "marco", "--all", "--json"]);
+        let hits = found.as_array().unwrap();
+        assert!(
+            hits.iter()
+                .any(|h| h["role"] == "user" && h["turn"] == command["code"]),
+            "{version}: {found:#}"
+        );
+    }
+}
+
+/// The sample session going on minutes later with one more prompt, after which the host
+/// appends copies of the first turn's lines (same uuids and message ids, chained off the
+/// current entry): what follows the sample, as the prompt and copies, then the answer.
+fn with_copies_of_the_first_turn(with_prompt: bool) -> (String, String) {
+    let sample = String::from_utf8(sample(BEFORE_CLEAR)).unwrap();
+    let lines: Vec<&str> = sample.lines().collect();
+    let is_prompt = |l: &str| {
+        l.contains(r#""type":"user""#)
+            && l.contains(r#""content":"#)
+            && serde_json::from_str::<Value>(l).unwrap()["message"]["content"].is_string()
+    };
+    let first = lines.iter().position(|l| is_prompt(l)).unwrap();
+    let second = first
+        + 1
+        + lines[first + 1..]
+            .iter()
+            .position(|l| is_prompt(l))
+            .unwrap();
+    let start = if with_prompt { first } else { first + 1 };
+    let copies: String = lines[start..second]
+        .iter()
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let leaf = lines.iter().rev().find_map(|l| {
+        serde_json::from_str::<Value>(l).unwrap()["uuid"]
+            .as_str()
+            .map(str::to_string)
+    });
+    let next = serde_json::json!({"type": "user", "uuid": "n1", "parentUuid": leaf,
+        "timestamp": "2026-11-30T08:50:00.000Z", "cwd": "/home/dev/toy", "isSidechain": false,
+        "promptId": "p-next", "message": {"role": "user", "content": "One more question."}});
+    let reply = serde_json::json!({"type": "assistant", "uuid": "n2", "parentUuid": "n1",
+        "timestamp": "2026-11-30T08:50:01.000Z", "isSidechain": false,
+        "message": {"id": "msg_next", "role": "assistant", "model": "claude-opus-4-8",
+            "content": [{"type": "text", "text": "The one more answer."}],
+            "usage": {"input_tokens": 5, "output_tokens": 3}}});
+    (format!("{next}\n{copies}"), format!("{reply}\n"))
+}
+
+#[test]
+fn copies_the_host_appends_again_are_stored_once_where_they_first_were() {
+    let expected = imported(&[(BEFORE_CLEAR, &sample(BEFORE_CLEAR))]).memory(BEFORE_CLEAR);
+    for with_prompt in [false, true] {
+        let (copies, answer) = with_copies_of_the_first_turn(with_prompt);
+        let whole = [
+            sample(BEFORE_CLEAR),
+            copies.clone().into(),
+            answer.clone().into(),
+        ]
+        .concat();
+        let import = imported(&[(BEFORE_CLEAR, &whole)]);
+        // Live: one hook after the session, one after the copies, one after the answer.
+        let mut live = Env::new();
+        live.now = Some("2026-11-30T09:00:00.000Z".into());
+        for piece in [sample(BEFORE_CLEAR), copies.into(), answer.into()] {
+            live.append(BEFORE_CLEAR, &piece);
+            live.hook(&live.payload("27-Stop.json"));
+        }
+        for env in [&import, &live] {
+            let memory = env.memory(BEFORE_CLEAR);
+            assert_eq!(
+                memory[..5],
+                expected[..],
+                "with the prompt copied: {with_prompt}"
+            );
+            assert_eq!(
+                memory[5]["messages"],
+                serde_json::json!([
+                    {"role": "user", "text": "One more question.", "at": "2026-11-30T08:50:00.000Z"},
+                    {"role": "assistant", "text": "The one more answer.", "at": "2026-11-30T08:50:01.000Z"}
+                ]),
+                "with the prompt copied: {with_prompt}"
+            );
+            assert!(memory[5]["details"].as_array().unwrap().is_empty());
+            assert_eq!(memory.len(), 6);
+        }
+    }
+}
+
+/// The same sessions read by a hook after every fifth line store what an import stores.
+#[test]
+fn commands_queued_prompts_and_pastes_are_captured_live_as_imported() {
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+    for (version, session) in [
+        ("claude-2.1.332", "7934ba4f-0869-45fd-bf0f-7e833733f925"),
+        ("claude-2.1.197", "f340e2f9-0a6b-4f50-9d43-cd0140b3d5db"),
+    ] {
+        let text =
+            fs::read_to_string(format!("{fixtures}/{version}/prompts/{session}.jsonl")).unwrap();
+        let expected = imported(&[(session, text.as_bytes())]).memory(session);
+        let mut live = Env::new();
+        live.now = Some("2026-12-01T12:00:00.000Z".into());
+        let stop = serde_json::json!({"session_id": session, "hook_event_name": "Stop",
+            "transcript_path": live.transcript(session), "cwd": "/home/dev/toy"});
+        let lines: Vec<&str> = text.lines().collect();
+        for piece in lines.chunks(5) {
+            live.append(
+                session,
+                piece
+                    .iter()
+                    .map(|l| format!("{l}\n"))
+                    .collect::<String>()
+                    .as_bytes(),
+            );
+            live.hook(stop.to_string().as_bytes());
+        }
+        assert!(live.log().is_empty(), "{version}: {}", live.log());
+        assert_eq!(live.memory(session), expected, "{version}");
+    }
 }

@@ -109,6 +109,10 @@ fn the_model_finds_an_earlier_session_through_the_mcp_server() {
                 "mcp__throughline__detail",
                 json!({ "turn": turn, "tool": 1 }),
             ),
+            Step::new().tool(
+                "mcp__throughline__detail",
+                json!({ "turn": turn, "tool": 1, "grep": "quasar" }),
+            ),
             Step::new().text("It rotates on QUASAR-4417."),
         ],
     ));
@@ -120,10 +124,13 @@ fn the_model_finds_an_earlier_session_through_the_mcp_server() {
         .cloned()
         .expect("a main request");
     let results = last.tool_results();
-    assert_eq!(results.len(), 2, "{results:#?}\n{}", env.debug_context());
+    assert_eq!(results.len(), 3, "{results:#?}\n{}", env.debug_context());
     let (_, found, failed) = &results[0];
     assert!(!failed, "search failed: {found}");
-    assert!(found.contains("«QUASAR-4417»"), "{found}");
+    assert!(
+        found.contains(FACT),
+        "the line comes back as stored: {found}"
+    );
     assert!(
         found.contains(&format!("\"turn\":\"{turn}\"")),
         "points at the turn: {found}"
@@ -142,4 +149,9 @@ fn the_model_finds_an_earlier_session_through_the_mcp_server() {
         detail.contains("cat inventory.txt"),
         "the call's input too: {detail}"
     );
+    // Only the lines holding a word, numbered, without the rest of the output.
+    let (_, lines, failed) = &results[2];
+    assert!(!failed, "detail with grep failed: {lines}");
+    assert!(lines.contains(&format!("\n1:{FACT}\n")), "{lines}");
+    assert!(!lines.contains(OUTPUT_END), "{lines}");
 }

@@ -159,17 +159,18 @@ fn stats_match_the_transcripts_own_usage() {
 #[test]
 fn statusline_reads_claude_codes_json_and_never_fails() {
     let memory = Memory::imported();
-    let payload = |session: &str, used: &str| {
+    let sized = |session: &str, size: &str, used: &str| {
         format!(
             r#"{{"session_id":"{session}","transcript_path":"/x.jsonl","cwd":"/home/dev/toy",
             "model":{{"id":"claude-opus-4-5","display_name":"Opus 4.5"}},
             "workspace":{{"current_dir":"/home/dev/toy","project_dir":"/home/dev/toy"}},
             "version":"2.1.197","cost":{{"total_cost_usd":0.1}},
             "context_window":{{"total_input_tokens":42000,"total_output_tokens":900,
-              "context_window_size":200000,"current_usage":null,
+              "context_window_size":{size},"current_usage":null,
               "used_percentage":{used},"remaining_percentage":null}}}}"#
         )
     };
+    let payload = |session: &str, used: &str| sized(session, "200000", used);
     assert_eq!(
         memory.statusline(&payload(BEFORE_CLEAR, "21")),
         (true, "throughline · 21% of 200k · 5 turns kept".into())
@@ -189,6 +190,25 @@ fn statusline_reads_claude_codes_json_and_never_fails() {
     assert_eq!(
         memory.statusline(&payload("not-a-stored-session", "3")),
         (true, "throughline · 3% of 200k · 0 turns kept".into())
+    );
+    // Numbers in any notation; values out of range shown within it.
+    let shown = |size: &str, used: &str| memory.statusline(&sized(AFTER_CLEAR, size, used)).1;
+    assert_eq!(
+        shown("200000.0", "21.0"),
+        "throughline · 21% of 200k · 1 turn kept"
+    );
+    assert_eq!(shown("2e5", "-5"), "throughline · 0% of 200k · 1 turn kept");
+    assert_eq!(
+        shown("1000000", "123"),
+        "throughline · 100% of 1M · 1 turn kept"
+    );
+    let last = usage_in(AFTER_CLEAR).last_context;
+    assert_eq!(
+        shown("1e12", "null"),
+        format!(
+            "throughline · {}k in context · 1 turn kept",
+            (last + 500) / 1000
+        )
     );
     for garbage in [
         "",

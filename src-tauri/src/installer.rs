@@ -67,6 +67,7 @@ fn fixes() -> Fixes {
     Fixes {
         install: "Press Install.".into(),
         repair: "Press Repair.".into(),
+        threshold: "In Settings, enter the auto-compact threshold again:".into(),
     }
 }
 

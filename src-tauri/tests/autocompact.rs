@@ -21,12 +21,14 @@ fn the_threshold_is_written_into_claude_codes_settings_and_taken_out_again() {
     );
 
     let now = settings::set_autocompact(Some(65)).unwrap();
-    assert_eq!(now.percent, Some(65.0));
+    assert_eq!((now.percent, now.applies()), (Some(65.0), true));
     let written: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(written["env"]["CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"], "65");
     assert_eq!(written["env"]["HTTPS_PROXY"], "http://proxy:3128");
     assert_eq!(written["model"], "opus");
+    // Without a window some clients never apply the threshold (decision 0024).
+    assert_eq!(written["autoCompactWindow"], 1_000_000);
 
     let refused = settings::set_autocompact(Some(0)).unwrap_err();
     assert!(refused.contains("from 1 to 100"), "{refused}");

@@ -59,9 +59,9 @@ fn imported_sessions_are_live_with_their_real_context_use() {
         let used = context_in(&path);
         assert!(used > 0, "the fixture {id} has usage");
         assert_eq!(m.used, used, "{id}");
-        // Claude Code's model catalog gives Opus 4.8 a 1M window of its own.
-        assert_eq!(m.window, 1_000_000);
-        assert_eq!(m.percent as u64, (used * 100 + 500_000) / 1_000_000);
+        // 2.1.197 wrote these: it runs a bare claude-opus-4-8 in 200k.
+        assert_eq!(m.window, 200_000);
+        assert_eq!(m.percent as u64, (used * 100 + 100_000) / 200_000);
         assert_eq!(m.level, Level::of(m.percent));
         assert_eq!(m.model.as_deref(), Some("claude-opus-4-8"));
         assert!(m.turns > 0);
@@ -96,9 +96,35 @@ fn a_session_the_client_started_on_the_1m_model_is_measured_against_1m() {
         .iter()
         .find(|m| m.session_id != event.session_id)
         .unwrap();
+    assert_eq!(other.window, 200_000, "no payload named its model");
+}
+
+#[test]
+fn a_session_of_the_current_client_on_its_default_model_is_measured_against_1m() {
+    // 2.1.332 runs claude-opus-5-5 in 1M without the suffix; the transcript names the release.
+    let dir = tempfile::tempdir().unwrap();
+    let home = Home::at(dir.path().join("home"));
+    let path = Path::new(
+        "../hook-cli/tests/fixtures/claude-2.1.332/prompts/7934ba4f-0869-45fd-bf0f-7e833733f925.jsonl",
+    );
+    capture(&home, &session_id(path), path);
+    let store = Store::open_read_only(&home).unwrap();
+    let meters = meter::read(&store, "2026-12-01T10:45:00.000Z").unwrap();
+    let m = meters
+        .iter()
+        .find(|m| m.session_id == session_id(path))
+        .unwrap();
     assert_eq!(
-        other.window, 1_000_000,
-        "no payload named its model, and claude-opus-4-8 is a native 1M model"
+        (m.model.as_deref(), m.window),
+        (Some("claude-opus-5-5"), 1_000_000)
+    );
+    assert_eq!(
+        store
+            .session(&session_id(path))
+            .unwrap()
+            .client_version
+            .as_deref(),
+        Some("2.1.332")
     );
 }
 

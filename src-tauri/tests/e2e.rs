@@ -198,7 +198,7 @@ async fn the_window_shows_live_sessions_and_settings() {
             .await
             .unwrap();
         assert!(text.contains("claude-opus-4-8"), "{text}");
-        assert!(text.contains("/1M tokens of context"), "{text}");
+        assert!(text.contains("/200k tokens of context"), "{text}");
     }
 
     // A real Claude Code session, open in a terminal: its hooks capture it, its gauge appears.

@@ -83,6 +83,8 @@ export interface AutoCompact {
   percent: number | null;
   /** A value in the file the client ignores. */
   ignored: string | null;
+  /** `autoCompactWindow`, the window the threshold applies to; without it some clients ignore the threshold. */
+  window: unknown;
 }
 
 /** The settings in force and where each value comes from. */

@@ -19,8 +19,8 @@ const noActions: SettingsActions = { onLaunchAtLogin: () => {}, onMemory: () => 
 
 const SETTINGS_JSON = "/home/dev/.claude/settings.json";
 
-function threshold(percent: number | null, ignored: string | null = null): AutoCompact {
-  return { settings: SETTINGS_JSON, percent, ignored };
+function threshold(percent: number | null, ignored: string | null = null, window: unknown = percent === null ? null : 1000000): AutoCompact {
+  return { settings: SETTINGS_JSON, percent, ignored, window };
 }
 
 const PROJECTS: ProjectCapture[] = [
@@ -152,7 +152,8 @@ describe("renderSettings", () => {
     expect(percent.value).toBe("70");
     expect(view.textContent).toContain("reaches 70% of the window");
     expect(view.textContent).toContain(`env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE in ${SETTINGS_JSON}`);
-    expect(view.textContent).toContain("only honours a value that lowers its own threshold");
+    expect(view.textContent).toContain("It can only bring compaction earlier");
+    expect(view.querySelector("[role=alert]")).toBeNull();
     for (const value of ["55", "0", "101", "12.5", ""]) {
       percent.value = value;
       percent.dispatchEvent(new Event("change"));
@@ -168,6 +169,11 @@ describe("renderSettings", () => {
     const unset = renderSettings(state({ autocompact: threshold(null) }), noActions);
     expect(unset.textContent).toContain("Not set: Claude Code compacts at its own default.");
     expect(unset.querySelector<HTMLButtonElement>("#autocompact-default")!.disabled).toBe(true);
+  });
+
+  it("says when the threshold has no window and some clients ignore it", () => {
+    const view = renderSettings(state({ autocompact: threshold(30, null, null) }), noActions);
+    expect(view.querySelector("[role=alert]")!.textContent).toContain("names no autoCompactWindow");
   });
 });
 

@@ -23,8 +23,11 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     capture_on: Option<PathBuf>,
     /// Percent of the context window at which Claude Code compacts by itself (1-100), or `off`
-    /// to leave it to the client; written to env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE in
-    /// ~/.claude/settings.json. The client ignores values above its own default.
+    /// to leave it to the client. Written to env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE in
+    /// ~/.claude/settings.json, with autoCompactWindow (the model's whole window, unless you
+    /// set one), without which some clients ignore the threshold. It can only bring compaction
+    /// earlier: above about 92 (200k-token windows) or 98 (1M) it changes nothing, the
+    /// client's own threshold being lower. Sessions started afterwards use it.
     #[arg(long, value_name = "PERCENT|off")]
     autocompact: Option<String>,
     /// Print JSON
@@ -89,6 +92,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     let shown = match (threshold.percent, &threshold.ignored) {
+        (Some(p), _) if !threshold.applies() => format!(
+            "{p}% (ignored by clients that find no window for the model: no {} they accept in \
+             the file; `throughline doctor` says what to do)",
+            claude::WINDOW_KEY
+        ),
         (Some(p), _) => format!("{p}%"),
         (None, Some(raw)) => format!("{raw:?} (not a percent; Claude Code ignores it)"),
         (None, None) => "the client's default".into(),

@@ -1,7 +1,9 @@
 //! `throughline detail <turn>`: one turn in full — the conversation and every L3 entry — or one
-//! entry of it (`--item N`), or one tool call with its whole output (`--tool N`).
+//! entry of it (`--item N`), or one tool call with its whole output (`--tool N`); of those,
+//! only some lines (`--lines A-B`, `--grep WORDS`), numbered like `grep -n`.
 
-use throughline::render;
+use serde::Serialize;
+use throughline::render::{self, Lines};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -13,14 +15,67 @@ pub struct Args {
     /// Only the N-th tool call of the turn (1-based) with its full output
     #[arg(long)]
     tool: Option<u32>,
+    /// Only these lines of the tool's output or the entry: 400-420, 400- or 400
+    #[arg(long, value_name = "A-B", value_parser = Lines::parse_range, conflicts_with = "grep")]
+    lines: Option<Lines>,
+    /// Only the lines of the tool's output or the entry that hold any of these words
+    #[arg(long, value_name = "WORDS")]
+    grep: Option<String>,
+    /// Colour line numbers: auto (only on a terminal), always, never
+    #[arg(long, value_enum, default_value_t, value_name = "WHEN")]
+    color: super::ColorWhen,
     /// Print JSON
     #[arg(long)]
     json: bool,
 }
 
+/// Some lines of one output or entry, for `--json`.
+#[derive(Serialize)]
+struct SomeLines<'a> {
+    turn: &'a str,
+    tool: Option<u32>,
+    item: Option<u32>,
+    total_lines: usize,
+    lines: Vec<Line<'a>>,
+}
+
+#[derive(Serialize)]
+struct Line<'a> {
+    line: usize,
+    text: &'a str,
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     let store = super::open_for_reading()?;
     let mut detail = store.turn_detail(&args.turn)?;
+    let lines = match (args.lines, &args.grep) {
+        (Some(lines), _) => Some(lines),
+        (None, Some(words)) => Some(Lines::grep(words).map_err(anyhow::Error::msg)?),
+        (None, None) => None,
+    };
+    if let Some(lines) = lines {
+        let code = detail.turn.code.clone();
+        let (what, body) =
+            render::part_body(&detail, args.tool, args.item).map_err(anyhow::Error::msg)?;
+        if args.json {
+            return super::print_json(&SomeLines {
+                turn: &code,
+                tool: args.tool,
+                item: args.item,
+                total_lines: throughline::search::excerpt::line_count(&body),
+                lines: lines
+                    .of(&body)
+                    .into_iter()
+                    .map(|(line, text)| Line { line, text })
+                    .collect(),
+            });
+        }
+        print!(
+            "{}",
+            render::some_lines(&what, &body, &lines, args.color.paint())
+        );
+        return Ok(());
+    }
     if let Some(n) = args.tool {
         let exchange = detail.tool_exchange(n)?;
         if args.json {

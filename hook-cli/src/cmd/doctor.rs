@@ -33,13 +33,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let fixes = Fixes {
         install: install_cmd.clone(),
         repair: install_cmd,
+        threshold: install::command_line(&binary, "config --autocompact"),
     };
     let mut checks = Vec::new();
     for host in args.target.hosts() {
         let registration = install::inspect(host, &scope);
         checks.extend(doctor::registration_checks(&registration, &binary, &fixes));
     }
-    checks.extend(doctor::client_and_store_checks(&home));
+    checks.extend(doctor::client_and_store_checks(&home, &fixes));
 
     let healthy = doctor::healthy(&checks);
     if args.json {

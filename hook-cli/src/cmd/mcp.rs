@@ -12,7 +12,7 @@ use serde::Deserialize;
 use throughline::home::Home;
 use throughline::model::Layer;
 use throughline::recall;
-use throughline::render::{self, Pointer};
+use throughline::render::{self, Lines, Paint, Pointer};
 use throughline::search;
 use throughline::store::{SessionFilter, Store};
 
@@ -65,6 +65,10 @@ struct DetailArgs {
     tool: Option<u32>,
     /// Only the N-th detail entry of the turn (1-based).
     item: Option<u32>,
+    /// With `tool` or `item`: only these lines of the output or entry, e.g. "390-410" or "400-".
+    lines: Option<String>,
+    /// With `tool` or `item`: only the lines holding any of these words, numbered.
+    grep: Option<String>,
     /// Start at this character, to read on where a previous answer stopped.
     #[serde(default)]
     offset: usize,
@@ -150,39 +154,59 @@ impl Memory {
             since: args.since,
             limit: args.limit.unwrap_or(DEFAULT_HITS).clamp(1, MAX_HITS),
         };
-        let hits = search::search(&store, &request).map_err(|e| e.to_string())?;
-        if hits.is_empty() {
-            return Ok(match project {
+        let found = search::search(&store, &request).map_err(|e| e.to_string())?;
+        let mut shown: Vec<String> = found
+            .hits
+            .iter()
+            .map(|h| h.render(Pointer::Mcp, Paint::Plain))
+            .collect();
+        if shown.is_empty() {
+            shown.push(match project {
                 Some(p) => format!("no matches in {p}; search again with all_projects: true"),
                 None => "no matches".to_string(),
             });
         }
-        let shown: Vec<String> = hits.iter().map(|h| h.render(Pointer::Mcp)).collect();
+        shown.extend(found.partial.iter().map(|limit| format!("note: {limit}")));
         Ok(page(&shown.join("\n\n"), 0, |_| {
             "ask for fewer hits (limit) or narrow the search".to_string()
         }))
     }
 
     #[tool(
-        description = "One turn of a past session in full: the conversation and every tool call, output and thought. With `tool`, just that tool call and its complete output; with `item`, one entry. Long answers are paged: pass `offset` to read on."
+        description = "One turn of a past session in full: the conversation and every tool call, output and thought. With `tool`, just that tool call and its complete output; with `item`, one entry; add `lines` (\"390-410\") or `grep` (words) to read only some lines of it, numbered. Long answers are paged: pass `offset` to read on."
     )]
     fn detail(&self, Parameters(args): Parameters<DetailArgs>) -> Result<String, String> {
         let store = open_store()?;
         let detail = store.turn_detail(&args.turn).map_err(|e| e.to_string())?;
         let code = detail.turn.code.clone();
-        let (text, part) = match (args.tool, args.item) {
-            (Some(n), _) => {
+        let lines = match (&args.lines, &args.grep) {
+            (Some(range), _) => Some(Lines::parse_range(range)?),
+            (None, Some(words)) => Some(Lines::grep(words)?),
+            (None, None) => None,
+        };
+        let (text, part) = match (args.tool, args.item, lines) {
+            (tool, item, Some(lines)) => {
+                let (what, body) = render::part_body(&detail, tool, item)?;
+                let part = tool.map(|n| ("tool", n)).or(item.map(|n| ("item", n)));
+                (render::some_lines(&what, &body, &lines, Paint::Plain), part)
+            }
+            (Some(n), _, None) => {
                 let exchange = detail.tool_exchange(n).map_err(|e| e.to_string())?;
                 (render::tool_exchange(&code, &exchange), Some(("tool", n)))
             }
-            (None, Some(n)) => {
+            (None, Some(n), None) => {
                 let item = detail.only_item(n).map_err(|e| e.to_string())?;
                 (render::turn_detail(&item, false), Some(("item", n)))
             }
-            (None, None) => (render::turn_detail(&detail, true), None),
+            (None, None, None) => (render::turn_detail(&detail, true), None),
         };
         Ok(page(&text, args.offset, |next| {
             let mut call = render::detail_arguments(&code, part);
+            for (field, value) in [("lines", &args.lines), ("grep", &args.grep)] {
+                if let Some(value) = value {
+                    call[field] = value.as_str().into();
+                }
+            }
             call["offset"] = next.into();
             format!("detail {call}")
         }))

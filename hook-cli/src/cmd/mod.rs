@@ -107,6 +107,34 @@ impl Command {
     }
 }
 
+/// When matches and line numbers are coloured, as ripgrep's `--color`: `auto` colours only a
+/// terminal (and not with `NO_COLOR` set or `TERM=dumb`), so a pipe, a file or a program
+/// reading the output gets the stored text exactly.
+#[derive(clap::ValueEnum, Clone, Copy, Default, Debug)]
+enum ColorWhen {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorWhen {
+    fn paint(self) -> throughline::render::Paint {
+        use std::io::IsTerminal;
+        use throughline::render::Paint;
+        let auto = || {
+            std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
+        };
+        match self {
+            ColorWhen::Always => Paint::Color,
+            ColorWhen::Auto if auto() => Paint::Color,
+            _ => Paint::Plain,
+        }
+    }
+}
+
 /// The store for reading verbs; says how to get one when there is none yet.
 fn open_for_reading() -> anyhow::Result<Store> {
     Ok(Store::open_read_only(&Home::locate()?)?)

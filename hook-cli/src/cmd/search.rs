@@ -30,7 +30,10 @@ pub struct Args {
     /// How many hits at most
     #[arg(long, default_value_t = 10)]
     limit: u32,
-    /// Print JSON
+    /// Colour matches and line numbers: auto (only on a terminal), always, never
+    #[arg(long, value_enum, default_value_t, value_name = "WHEN")]
+    color: super::ColorWhen,
+    /// Print JSON: each hit's lines exactly as stored, with the matches' character offsets
     #[arg(long)]
     json: bool,
 }
@@ -56,9 +59,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         since: args.since,
         limit: args.limit,
     };
-    let hits = search::search(&store, &request)?;
+    let found = search::search(&store, &request)?;
+    let hits = &found.hits;
     if args.json {
-        super::print_json(&hits)?;
+        super::print_json(hits)?;
+        for limit in &found.partial {
+            eprintln!("note: {limit}");
+        }
     } else if hits.is_empty() {
         match &project {
             Some(p) => {
@@ -67,8 +74,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             None => println!("no matches"),
         }
     } else {
-        let shown: Vec<String> = hits.iter().map(|h| h.render(Pointer::Cli)).collect();
+        let paint = args.color.paint();
+        let shown: Vec<String> = hits.iter().map(|h| h.render(Pointer::Cli, paint)).collect();
         println!("{}", shown.join("\n\n"));
+    }
+    if !args.json {
+        for limit in &found.partial {
+            println!("\nnote: {limit}");
+        }
     }
     // Like grep: exit 1 when nothing matched, so scripts can tell.
     Ok(if hits.is_empty() {

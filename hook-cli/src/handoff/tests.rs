@@ -80,6 +80,7 @@ impl World {
             prompt_id: None,
             prompt: None,
             model: None,
+            subagent: None,
         };
         edit(&mut event);
         capture::capture_event(&mut self.store, Host::Claude, &event, false).unwrap();

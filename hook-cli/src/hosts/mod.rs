@@ -7,10 +7,10 @@ pub mod claude;
 pub mod codex;
 pub mod process;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::model::Host;
-pub use crate::record::{EventKind, FoundTranscript, HookEvent, HostProcess};
+pub use crate::record::{EventKind, FoundTranscript, HookEvent, HostProcess, SubagentRef};
 use crate::record::{InjectionLimit, LineParser, Reply};
 
 /// What the shared code asks a host.
@@ -33,6 +33,12 @@ pub trait Agent: Sync {
     fn owner_process(&self) -> Option<HostProcess>;
     /// The session of the host process this command runs under (e.g. `/tl` from the host).
     fn owner_session(&self) -> Option<String>;
+    /// The transcript of one subagent of the session whose transcript is `main`.
+    fn subagent_transcript(&self, main: &Path, subagent: &SubagentRef) -> Option<PathBuf>;
+    /// Every subagent transcript of the session whose transcript is `main`.
+    fn subagent_transcripts(&self, main: &Path) -> Vec<PathBuf>;
+    /// The detail key of the tool call that started the subagent whose transcript is `path`.
+    fn spawning_call_key(&self, path: &Path) -> Option<String>;
 }
 
 pub fn agent(host: Host) -> &'static dyn Agent {
@@ -40,6 +46,12 @@ pub fn agent(host: Host) -> &'static dyn Agent {
         Host::Claude => &claude::ClaudeCode,
         Host::Codex => &codex::Codex,
     }
+}
+
+/// `bytes` without a leading UTF-8 byte order mark. Some tools write one before JSON (a
+/// payload piped through them, a transcript saved by an editor) and serde rejects it.
+pub fn without_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes)
 }
 
 pub fn decode_hook(host: Host, payload: &[u8]) -> Result<HookEvent, String> {
@@ -60,4 +72,16 @@ pub fn owner_session(host: Host) -> Option<String> {
 
 pub fn line_parser(host: Host) -> Box<dyn LineParser> {
     agent(host).line_parser()
+}
+
+pub fn subagent_transcript(host: Host, main: &Path, subagent: &SubagentRef) -> Option<PathBuf> {
+    agent(host).subagent_transcript(main, subagent)
+}
+
+pub fn subagent_transcripts(host: Host, main: &Path) -> Vec<PathBuf> {
+    agent(host).subagent_transcripts(main)
+}
+
+pub fn spawning_call_key(host: Host, path: &Path) -> Option<String> {
+    agent(host).spawning_call_key(path)
 }

@@ -16,9 +16,12 @@ use crate::summary;
 use crate::tail;
 
 mod order;
+mod subagent;
 
 pub use crate::record::{LineParser, Link, Record};
+pub use order::HOLD;
 use order::{Order, State};
+pub use subagent::ingest_subagent;
 
 /// What an ingest call did, and what it had to skip (each skip is one short message).
 #[derive(Debug, Default)]
@@ -31,6 +34,16 @@ pub struct Report {
     /// The transcript was read before and is gone now (deleted or moved).
     pub missing: bool,
     pub problems: Vec<String>,
+}
+
+impl Report {
+    /// Adds what reading another transcript of the session (a subagent's) did.
+    pub fn add(&mut self, other: Report) {
+        self.bytes += other.bytes;
+        self.lines += other.lines;
+        self.records += other.records;
+        self.problems.extend(other.problems);
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -58,6 +71,19 @@ pub fn ingest(
     path: &Path,
     parser: &mut dyn LineParser,
 ) -> Result<Report, IngestError> {
+    read(w, session, path, parser, &mut || Ok(None))
+}
+
+/// Reads the transcript at `path` from its cursor. Read from its start, its first records go
+/// to the turn `first_turn` names; None leaves them to the transcript's own prompts (what
+/// comes before the first one is the session's preamble).
+fn read(
+    w: &Writer,
+    session: &mut SessionRow,
+    path: &Path,
+    parser: &mut dyn LineParser,
+    first_turn: &mut dyn FnMut() -> Result<Option<i64>, IngestError>,
+) -> Result<Report, IngestError> {
     let mut report = Report::default();
     let shown = path.display().to_string();
     let io_err = |source| IngestError::Io {
@@ -67,7 +93,7 @@ pub fn ingest(
     let Resume {
         mut file,
         len,
-        cursor,
+        mut cursor,
         restarted,
     } = match resume(w, path, &shown)? {
         Opened::At(resume) => resume,
@@ -83,6 +109,9 @@ pub fn ingest(
         return Ok(report);
     }
     let order = Order::new(state.as_ref(), cursor.offset == 0);
+    if cursor.offset == 0 && cursor.turn.is_none() {
+        cursor.turn = first_turn()?;
+    }
 
     file.seek(SeekFrom::Start(cursor.offset)).map_err(io_err)?;
     // Read no further than the size seen now: a file that keeps growing is finished next call.
@@ -432,7 +461,11 @@ impl<R: BufRead> Lines<'_, R> {
             chunk.bytes += n as u64;
             chunk.lines += 1;
             let line = std::mem::take(&mut self.line);
-            let body = trim_line_end(&line);
+            let mut body = trim_line_end(&line);
+            if at_byte == 0 {
+                // A file an editor saved may start with a byte order mark.
+                body = crate::hosts::without_bom(body);
+            }
             if !body.iter().all(u8::is_ascii_whitespace) {
                 match std::str::from_utf8(body) {
                     Ok(text) => self.take_line(text, Some(at_byte), &mut chunk),
@@ -699,8 +732,13 @@ mod tests {
         capture(&mut store, false);
         let kept = memory(&store, "s1");
         let details = kept[0]["details"].as_array().unwrap().len();
-        assert_eq!(kept.len(), 1, "only the first turn was committed");
-        assert!((1..12).contains(&details), "{details} tool results kept");
+        // Commits come every 8 MiB or sooner, once the lock was held long enough: how much
+        // of the backlog was committed depends on the machine's speed, never nothing.
+        assert!(details >= 1, "{details} tool results kept");
+        assert!(
+            kept.len() == 1 || details == 12,
+            "the second turn only after the first"
+        );
         // The next call goes on from the stored cursor to the same memory as one whole read.
         capture(&mut store, true);
         let mut whole = Store::open(&Home::at(dir.path().join("whole"))).unwrap();

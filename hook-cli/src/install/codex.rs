@@ -135,7 +135,7 @@ pub fn uninstall(scope: &Scope) -> Result<Report, InstallError> {
 
 /// The feature that starts Codex's shared background server, whose hooks run under one
 /// process for every window: with it off, each window runs its own, and `/clear` in one
-/// window is told from another (decision 0025).
+/// window is told from another (decision 0032).
 const DAEMON_FEATURE: &str = "daemon_auto_start";
 /// Marks the setting as Throughline's, so that uninstall removes it and nothing else.
 const SET_BY_US: &str = " # set by throughline install: each window runs its own hooks";

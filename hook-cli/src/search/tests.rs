@@ -1,5 +1,5 @@
 use super::*;
-use crate::render::Pointer;
+use crate::render::{Paint, Pointer};
 use crate::test_memory::{store_with, Fixture};
 
 fn request(query: &str) -> Request {
@@ -11,7 +11,29 @@ fn request(query: &str) -> Request {
 }
 
 fn found(store: &Store, req: &Request) -> Vec<Hit> {
-    search(store, req).unwrap()
+    search(store, req).unwrap().hits
+}
+
+/// A hit's lines with their matches between brackets.
+fn marked(hit: &Hit) -> String {
+    hit.excerpts
+        .iter()
+        .map(|x| {
+            let chars: Vec<char> = x.text.chars().collect();
+            let mut out = String::new();
+            let mut at = 0;
+            for [s, e] in &x.matches {
+                out.extend(&chars[at..*s]);
+                out.push('[');
+                out.extend(&chars[*s..*e]);
+                out.push(']');
+                at = *e;
+            }
+            out.extend(&chars[at..]);
+            out
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn corpus() -> (tempfile::TempDir, Store) {
@@ -164,7 +186,7 @@ fn bm25_ranks_the_entry_most_about_the_words_first() {
     let hits = found(&store, &req);
     assert_eq!(hits.len(), 1);
     assert!(
-        hits[0].snippet.starts_with("«kettle» «descaling»"),
+        marked(&hits[0]).starts_with("[kettle] [descaling]"),
         "{hits:#?}"
     );
     // More matches than the answer holds: ranked by BM25 (negative, lower is better).
@@ -179,7 +201,7 @@ fn bm25_ranks_the_entry_most_about_the_words_first() {
 }
 
 #[test]
-fn the_same_text_ranks_higher_in_a_recent_session() {
+fn the_same_text_shows_once_from_its_most_recent_session() {
     // Same text, two sessions a year apart.
     let (_dir, store) = store_with(&[
         Fixture {
@@ -196,12 +218,15 @@ fn the_same_text_ranks_higher_in_a_recent_session() {
         },
     ]);
     let hits = found(&store, &request("descaling"));
-    let sessions: Vec<&str> = hits
+    let sessions: Vec<(&str, usize)> = hits
         .iter()
         .filter(|h| h.entry.role == "user")
-        .map(|h| h.entry.session_id.as_str())
+        .map(|h| (h.entry.session_id.as_str(), h.copies))
         .collect();
-    assert_eq!(sessions, ["b-new", "a-old"]);
+    assert_eq!(sessions, [("b-new", 1)]);
+    assert!(hits[0]
+        .render(Pointer::Cli, Paint::Plain)
+        .contains("(the same in 1 more entry)"));
 }
 
 #[test]
@@ -260,9 +285,9 @@ fn japanese_and_chinese_match_without_spaces() {
     assert_eq!(hits.len(), 1, "{hits:#?}");
     assert_eq!(hits[0].entry.role, "user");
     assert!(
-        hits[0].snippet.contains("«データベース»"),
+        marked(&hits[0]).contains("[データベース]"),
         "{}",
-        hits[0].snippet
+        marked(&hits[0])
     );
     let hits = found(&store, &request("数据库迁移"));
     assert_eq!(hits.len(), 1);
@@ -286,37 +311,59 @@ fn short_terms_fall_back_to_a_scan_and_filter_long_ones() {
         roles.contains(&"user") && roles.contains(&"assistant"),
         "{hits:#?}"
     );
-    assert!(hits.iter().all(|h| h.snippet.contains("«移行»")));
+    assert!(hits.iter().all(|h| marked(h).contains("[移行]")));
     // A long term through the index, a short one as a filter on top.
     let hits = found(&store, &request("policy 9"));
     assert_eq!(hits.len(), 1, "{hits:#?}");
-    assert!(hits[0].snippet.contains("«9»"));
+    assert!(marked(&hits[0]).contains("[9]"));
     // Short ASCII ignores case like the index does.
     assert!(!found(&store, &request("OK")).is_empty());
 }
 
 #[test]
-fn snippets_mark_every_match_around_the_first() {
-    let text = format!(
-        "{}Needle in the haystack, and another needle.{}",
-        "x".repeat(500),
-        "y".repeat(500)
-    );
-    let s = snippet(&text, &["needle".to_string()]);
-    assert!(s.starts_with('…') && s.ends_with('…'), "{s}");
+fn hits_carry_the_stored_text_exactly_and_colour_only_when_asked() {
+    let output = (1..=800)
+        .map(|i| match i {
+            400 => "the deploy key for Quasar-47 lives in  vault\tsecret/ops/1234".to_string(),
+            _ => format!("{i}: deploy notes, key rotation pending"),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let (_dir, store) = store_with(&[Fixture {
+        id: "s",
+        project: "/p",
+        at: "2026-11-29T10:00:00.000Z",
+        turns: vec![(
+            "Show the notes",
+            "Shown.",
+            vec![("Bash", r#"{"command":"cat notes"}"#, output.as_str())],
+        )],
+    }]);
+    let hits = found(&store, &request("Quasar-47 deploy key"));
+    let hit = &hits[0];
+    assert_eq!(hit.lines, 800);
+    assert_eq!(hit.excerpts.len(), 1, "{hit:#?}");
+    assert_eq!(hit.excerpts[0].line, 400);
+    let plain = hit.render(Pointer::Mcp, Paint::Plain);
     assert!(
-        s.contains("«Needle» in the haystack, and another «needle»."),
-        "{s}"
+        plain.contains("\n  400:the deploy key for Quasar-47 lives in  vault\tsecret/ops/1234\n"),
+        "{plain}"
     );
     assert!(
-        s.chars().count() < 2 * SNIPPET_CONTEXT + 60,
-        "{}",
-        s.chars().count()
+        plain.contains(&format!(
+            r#"around it: detail {{"turn":"{}","tool":1,"lines":"390-410"}}"#,
+            hit.entry.turn
+        )),
+        "{plain}"
     );
-    assert_eq!(snippet("ÄBC äbc", &["äb".to_string()]), "«ÄB»C «äb»c");
-    assert_eq!(
-        snippet("line one\n\nline two", &["two".to_string()]),
-        "line one line «two»"
+    assert!(!plain.contains('\u{1b}'));
+    let coloured = hit.render(Pointer::Cli, Paint::Color);
+    assert!(coloured.contains('\u{1b}') && coloured.contains("Quasar-47"));
+    assert!(coloured.contains("--tool 1 --lines 390-410"), "{coloured}");
+    assert!(
+        plain.chars().count() < 600,
+        "an 800-line output is not pulled: {}",
+        plain.chars().count()
     );
 }
 
@@ -330,10 +377,92 @@ fn hits_point_at_the_whole_entry() {
         hit.pointer(Pointer::Mcp),
         format!(r#"detail {{"turn":"{}","tool":1}}"#, hit.entry.turn)
     );
-    let rendered = hit.render(Pointer::Cli);
+    let rendered = hit.render(Pointer::Cli, Paint::Plain);
     assert!(
         rendered.contains(&format!("throughline detail {} --tool 1", hit.entry.turn)),
         "{rendered}"
     );
     assert!(rendered.contains("tool_result Bash"), "{rendered}");
+}
+
+#[test]
+fn terms_split_into_parts_at_separators_case_and_script() {
+    assert_eq!(parts("parse_header"), ["parse", "header"]);
+    assert_eq!(
+        parts("hook-cli::store/search.rs"),
+        ["hook", "cli", "store", "search", "rs"]
+    );
+    assert_eq!(parts("parseHeaderV2"), ["parse", "Header", "V2"]);
+    assert_eq!(parts("データベース移行"), ["データベース", "移行"]);
+    assert_eq!(parts("設定ファイルの変更"), ["設定", "ファイル", "変更"]);
+    assert!(parts("a.b").is_empty());
+}
+
+#[test]
+fn identifiers_and_cjk_compounds_are_found_by_their_parts() {
+    let (_dir, store) = store_with(&[Fixture {
+        id: "s",
+        project: "/p",
+        at: "2026-11-29T10:00:00.000Z",
+        turns: vec![
+            (
+                "Where does indexing happen?",
+                "In store::search, inside hook-cli, before each query.",
+                vec![],
+            ),
+            ("データベースの移行は明日です。", "了解しました。", vec![]),
+        ],
+    }]);
+    let found = search(&store, &request("hook_cli::store::search")).unwrap();
+    assert_eq!(found.hits.len(), 1, "{found:#?}");
+    assert_eq!(found.hits[0].entry.role, "assistant");
+    assert!(
+        found.partial[0].contains("these hold its parts: hook cli store search"),
+        "{:?}",
+        found.partial
+    );
+    let found = search(&store, &request("データベース移行")).unwrap();
+    assert_eq!(found.hits.len(), 1, "{found:#?}");
+    assert_eq!(marked(&found.hits[0]), "[データベース]の[移行]は明日です。");
+    // Written as stored, no second try is needed or said.
+    let found = search(&store, &request("store::search")).unwrap();
+    assert!(found.partial.is_empty() && found.hits.len() == 1);
+}
+
+#[test]
+fn a_file_read_many_times_does_not_crowd_out_where_a_fact_was_said() {
+    let file = (1..=200)
+        .map(|i| format!("{i}: retry policy for worker {i} uses the default backoff"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let reads: Vec<(&str, &str, &str)> = (0..10)
+        .map(|_| ("Read", r#"{"file_path":"src/retry.rs"}"#, file.as_str()))
+        .collect();
+    let (_dir, store) = store_with(&[Fixture {
+        id: "s",
+        project: "/p",
+        at: "2026-11-29T10:00:00.000Z",
+        turns: vec![
+            (
+                "Decision: the retry policy for uploads is 7 attempts, backoff doubling.",
+                "Noted.",
+                vec![],
+            ),
+            ("Read the retry code again", "Done.", reads),
+        ],
+    }]);
+    let mut req = request("retry policy backoff");
+    req.limit = 3;
+    let hits = found(&store, &req);
+    assert!(
+        hits.iter()
+            .any(|h| h.entry.role == "user" && marked(h).contains("7 attempts")),
+        "{hits:#?}"
+    );
+    let reads: Vec<&Hit> = hits
+        .iter()
+        .filter(|h| h.entry.role == "tool_result")
+        .collect();
+    assert_eq!(reads.len(), 1, "ten reads of one file show once: {hits:#?}");
+    assert_eq!(reads[0].copies, 9);
 }

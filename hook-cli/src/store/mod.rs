@@ -23,7 +23,7 @@ pub use chain::{Handoff, Injection, InjectionFilter, Trigger};
 
 pub use health::{Health, HostCapture};
 pub use read::{ContextSpend, ProjectSummary, SessionFilter, StoreStats, LIVE_WINDOW};
-pub use search::{Matched, Matcher, SearchFilter, SCAN_ROWS};
+pub use search::{Coverage, Indexed, Matched, Matcher, SearchFilter, RANK_WINDOW, SCAN_ROWS};
 pub use write::{Cursor, SessionRow, Writer};
 
 use crate::home::Home;
@@ -33,6 +33,40 @@ const WAL_LIMIT: u64 = 1 << 20;
 
 /// How long a writer waits for another writer (a concurrent hook) before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// How often a connection waiting for the write lock tries again. SQLite's own busy handler
+/// backs off to 100 ms between tries, so a hook waiting beside a bulk writer (an import, a
+/// search indexing a backlog), which frees the lock only for a moment between its
+/// transactions, kept missing it until it gave up.
+const BUSY_POLL: Duration = Duration::from_millis(1);
+
+/// How long a bulk writer pauses after each commit, so a connection polling every
+/// [`BUSY_POLL`] takes the lock before the bulk writer takes it again.
+pub(crate) const YIELD_TO_WAITING: Duration = Duration::from_millis(1);
+
+thread_local! {
+    /// Off while a checkpoint that must not wait runs on this thread (see [`checkpoint_as`]).
+    static WAIT_WHEN_BUSY: Cell<bool> = const { Cell::new(true) };
+}
+
+/// Waits up to [`BUSY_TIMEOUT`] for a lock, trying again every [`BUSY_POLL`].
+fn wait_when_busy(conn: &mut Connection) -> rusqlite::Result<()> {
+    let mut waiting_since = None;
+    conn.busy_handler(Some(move |tries: i32| {
+        if !WAIT_WHEN_BUSY.get() {
+            return false;
+        }
+        let now = Instant::now();
+        if tries == 0 {
+            waiting_since = Some(now);
+        }
+        if now - *waiting_since.get_or_insert(now) >= BUSY_TIMEOUT {
+            return false;
+        }
+        thread::sleep(BUSY_POLL);
+        true
+    }))
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -140,8 +174,8 @@ impl Store {
         })
     }
 
-    fn configure(&self) -> Result<()> {
-        self.conn.busy_timeout(BUSY_TIMEOUT)?;
+    fn configure(&mut self) -> Result<()> {
+        wait_when_busy(&mut self.conn)?;
         // Every hook is its own process. By default the last connection to close checkpoints
         // the WAL with two fsyncs (10+ ms per hook), and a WAL left behind is re-read by the
         // next process to rebuild its index. So: no checkpoint on close, and the WAL is
@@ -186,6 +220,19 @@ impl Store {
             self.copier = Some(Checkpointer::spawn(&self.path)?);
         }
         Ok(())
+    }
+
+    /// After each commit of a bulk step (indexing a backlog): with a background copy, hands it
+    /// the commit; without, copies the WAL into the database every few commits, passively
+    /// (never blocking a writer), so that no large WAL is left for a copy that would.
+    fn bulk_committed(&self, commits: u64) -> Result<()> {
+        match &self.copier {
+            Some(copier) => copier.committed(&self.conn),
+            None if commits.is_multiple_of(COMMITS_PER_WAL) => {
+                checkpoint_as(&self.conn, "PRAGMA wal_checkpoint(PASSIVE)")
+            }
+            None => Ok(()),
+        }
     }
 
     fn wal_bytes(&self) -> u64 {
@@ -234,9 +281,9 @@ const EMPTY_WAL: &str = "PRAGMA wal_checkpoint(TRUNCATE)";
 
 /// Runs `pragma` (a `wal_checkpoint`) without waiting: a busy database is left for later.
 fn checkpoint_as(conn: &Connection, pragma: &str) -> Result<()> {
-    conn.busy_timeout(Duration::ZERO)?;
+    WAIT_WHEN_BUSY.set(false);
     let done = conn.query_row(pragma, [], |_| Ok(()));
-    conn.busy_timeout(BUSY_TIMEOUT)?;
+    WAIT_WHEN_BUSY.set(true);
     match done {
         Err(e) if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy) => Ok(()),
         other => Ok(other?),
@@ -263,8 +310,8 @@ impl Checkpointer {
             path: path.to_path_buf(),
             source,
         };
-        let conn = Connection::open(path).map_err(sqlite)?;
-        conn.busy_timeout(BUSY_TIMEOUT).map_err(sqlite)?;
+        let mut conn = Connection::open(path).map_err(sqlite)?;
+        wait_when_busy(&mut conn).map_err(sqlite)?;
         let (ask, asked) = mpsc::sync_channel::<()>(1);
         let (report, done) = mpsc::channel();
         let thread = thread::spawn(move || {

@@ -71,7 +71,8 @@ pub struct ContextSpend {
 
 const SESSION_COLUMNS: &str = "s.id, s.host, s.session_id, s.project, s.cwd, s.transcript_path,
     s.model, s.started_at, s.last_activity, s.ended_at, s.end_reason, s.start_source,
-    (SELECT count(*) FROM turns t WHERE t.session = s.id AND t.seq > 0), s.start_model";
+    (SELECT count(*) FROM turns t WHERE t.session = s.id AND t.seq > 0), s.start_model,
+    s.client_version";
 
 fn session_from(r: &Row) -> rusqlite::Result<Session> {
     let host: String = r.get(1)?;
@@ -90,6 +91,7 @@ fn session_from(r: &Row) -> rusqlite::Result<Session> {
         start_source: r.get(11)?,
         turns: r.get(12)?,
         start_model: r.get(13)?,
+        client_version: r.get(14)?,
     })
 }
 

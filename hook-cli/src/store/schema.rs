@@ -174,6 +174,19 @@ const MIGRATIONS: &[&str] = &[
     // 6: lines held until their parent is read, and the ids of the latest lines read, so the
     // next call keeps the host's chain order (docs/decisions/0022).
     "ALTER TABLE cursors ADD COLUMN line_order TEXT;",
+    // 7: L2 messages by their source within a session. A host may append copies of earlier
+    // entries later in a transcript; each is stored once, where it first was
+    // (docs/decisions/0027).
+    "CREATE INDEX messages_by_source ON messages (session, key);",
+    // 8: the client release writing the session: what a model's window is depends on it.
+    "ALTER TABLE sessions ADD COLUMN client_version TEXT;",
+    // 9: FTS5 merges index segments after a write, sometimes all of a level at once (hundreds
+    // of milliseconds with the write lock held); searches merge in bounded steps instead
+    // (`Store::index_pending`, docs/decisions/0029).
+    "INSERT INTO messages_fts (messages_fts, rank) VALUES ('automerge', 0);
+    INSERT INTO messages_fts (messages_fts, rank) VALUES ('crisismerge', 1000);
+    INSERT INTO details_fts (details_fts, rank) VALUES ('automerge', 0);
+    INSERT INTO details_fts (details_fts, rank) VALUES ('crisismerge', 1000);",
 ];
 
 /// The schema version this build writes.

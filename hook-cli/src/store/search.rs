@@ -8,9 +8,6 @@ use rusqlite::{params, params_from_iter, types::Value, Row};
 use super::{Result, Store, StoreError};
 use crate::model::{EntryRef, Layer};
 
-/// L3 kinds that are indexed (and scanned by the short-query fallback).
-const SEARCHABLE_KINDS: &str = "'tool_call', 'tool_result', 'thinking', 'subagent'";
-
 /// How many of the most recent entries of each layer a query without any indexed term
 /// (every word shorter than three characters) scans.
 pub const SCAN_ROWS: i64 = 5_000;
@@ -39,6 +36,8 @@ pub struct SearchFilter {
     /// The current time, for the recency weight.
     pub now: String,
     pub limit: u32,
+    /// How many hits the answer shows: when no more entries match, none needs ranking.
+    pub shown: u32,
 }
 
 /// How the rows are found.
@@ -59,40 +58,203 @@ struct Plan {
 /// Characters of one L3 body that are indexed; the rest is still stored and shown by `detail`.
 const INDEXED_BODY_CHARS: i64 = 65_536;
 
+/// Bytes of text indexed per transaction: about 10-20 ms of FTS5 work and commit, so a hook
+/// waits no longer than that for the lock while a backlog is indexed.
+const INDEX_BATCH_BYTES: i64 = 128 << 10;
+/// Index pages one merge step writes (FTS5 pages are about 4 KB): a step as short as a batch.
+const MERGE_PAGES: i64 = 64;
+/// Rows looked at per batch, however small.
+const INDEX_BATCH_ROWS: i64 = 2_000;
+
+/// What [`Store::index_pending`] did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Indexed {
+    /// Entries added to the index.
+    pub added: u64,
+    /// Whether entries are left unindexed because another writer held the lock too long.
+    pub behind: bool,
+}
+
+/// One layer's index: its FTS table, the table it indexes and what of a row goes in.
+struct IndexOf {
+    layer: &'static str,
+    fts: &'static str,
+    /// The FTS table's own name, for its commands.
+    name: &'static str,
+    table: &'static str,
+    text: String,
+    /// Bytes the row adds to a batch, read without its text.
+    size: String,
+    searchable: &'static str,
+}
+
+fn indexes() -> [IndexOf; 2] {
+    [
+        IndexOf {
+            layer: "messages",
+            fts: "messages_fts (rowid, text)",
+            name: "messages_fts",
+            table: "messages",
+            text: "text".into(),
+            size: "octet_length(text)".into(),
+            searchable: "1",
+        },
+        IndexOf {
+            layer: "details",
+            fts: "details_fts (rowid, body)",
+            name: "details_fts",
+            table: "details",
+            text: format!("substr(body, 1, {INDEXED_BODY_CHARS})"),
+            size: format!("min(octet_length(body), {INDEXED_BODY_CHARS} * 3)"),
+            searchable: SEARCHABLE_KIND,
+        },
+    ]
+}
+
+/// Whether a `details` row is indexed (and scanned by the short-word fallback).
+const SEARCHABLE_KIND: &str = "kind IN ('tool_call', 'tool_result', 'thinking', 'subagent')";
+
 impl Store {
     /// Indexes what capture stored since the last search, so every stored turn is searchable.
     /// Indexing costs about as much as storing: done here, not on the hook path, it is paid
-    /// once per search instead of on every tool call. Returns how many entries it added;
-    /// a store opened read-only is searched as it is.
-    pub fn index_pending(&self) -> Result<u64> {
+    /// once per search instead of on every tool call. A backlog (the first search after an
+    /// import) is indexed in small transactions, each taken with `BEGIN IMMEDIATE` (so a
+    /// hook's commit can never make it fail) and followed by a pause in which a waiting hook
+    /// takes the lock. Should another writer hold the lock past the busy timeout, the rest is
+    /// left for the next search and `behind` says so. A store opened read-only is searched as
+    /// it is.
+    pub fn index_pending(&self) -> Result<Indexed> {
+        let mut done = Indexed::default();
         if self.conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(true) {
-            return Ok(0);
+            return Ok(done);
         }
-        let tx = self.conn.unchecked_transaction()?;
-        let messages = tx.execute(
-            "INSERT INTO messages_fts (rowid, text)
-             SELECT id, text FROM messages
-             WHERE id > (SELECT upto FROM search_progress WHERE layer = 'messages')",
-            [],
-        )?;
-        let details = tx.execute(
-            &format!(
-                "INSERT INTO details_fts (rowid, body)
-                 SELECT id, substr(body, 1, {INDEXED_BODY_CHARS}) FROM details
-                 WHERE id > (SELECT upto FROM search_progress WHERE layer = 'details')
-                   AND kind IN ({SEARCHABLE_KINDS})"
-            ),
-            [],
-        )?;
-        tx.execute_batch(
-            "UPDATE search_progress SET upto = (SELECT coalesce(max(id), 0) FROM messages)
-             WHERE layer = 'messages';
-             UPDATE search_progress SET upto = (SELECT coalesce(max(id), 0) FROM details)
-             WHERE layer = 'details';",
-        )?;
-        tx.commit()?;
-        Ok((messages + details) as u64)
+        let mut commits = 0;
+        for index in indexes() {
+            // What is stored now, not what an import goes on storing meanwhile: a search
+            // beside one answers instead of following it to its end.
+            let until: i64 = self
+                .conn
+                .prepare_cached(&format!("SELECT coalesce(max(id), 0) FROM {}", index.table))?
+                .query_row([], |r| r.get(0))?;
+            // Each batch adds a segment to the index; a merge step after each keeps their
+            // number (and the cost of a query) down.
+            loop {
+                let step = self.index_batch(&index, until).and_then(|added| {
+                    done.added += added.unwrap_or(0);
+                    std::thread::sleep(super::YIELD_TO_WAITING);
+                    let more = added.is_some() | self.merge_step(&index)?;
+                    commits += 2;
+                    self.bulk_committed(commits)?;
+                    Ok(more)
+                });
+                match step {
+                    Ok(true) => std::thread::sleep(super::YIELD_TO_WAITING),
+                    Ok(false) => break,
+                    Err(StoreError::Sql(e))
+                        if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy) =>
+                    {
+                        done.behind = true;
+                        return Ok(done);
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        Ok(done)
     }
+
+    /// One bounded step of merging an index's segments, in its own transaction; false once
+    /// there was nothing left to merge.
+    fn merge_step(&self, index: &IndexOf) -> Result<bool> {
+        let tx = rusqlite::Transaction::new_unchecked(
+            &self.conn,
+            rusqlite::TransactionBehavior::Immediate,
+        )?;
+        let before = self.conn.total_changes();
+        tx.execute(
+            &format!(
+                "INSERT INTO {0} ({0}, rank) VALUES ('merge', ?1)",
+                index.name
+            ),
+            [MERGE_PAGES],
+        )?;
+        // FTS5's own test: a step that merged nothing changed fewer than two rows.
+        let merged = self.conn.total_changes() - before >= 2;
+        tx.commit()?;
+        Ok(merged)
+    }
+
+    /// Indexes the next rows of one layer, up to about [`INDEX_BATCH_BYTES`] and no further
+    /// than row `until`, in one transaction. Returns how many entries it added; None when no
+    /// row was left.
+    fn index_batch(&self, index: &IndexOf, until: i64) -> Result<Option<u64>> {
+        let IndexOf {
+            layer,
+            fts,
+            table,
+            text,
+            size,
+            searchable,
+            ..
+        } = index;
+        let tx = rusqlite::Transaction::new_unchecked(
+            &self.conn,
+            rusqlite::TransactionBehavior::Immediate,
+        )?;
+        let from: i64 = tx
+            .prepare_cached("SELECT upto FROM search_progress WHERE layer = ?1")?
+            .query_row([layer], |r| r.get(0))?;
+        // The batch ends where the text to index reaches the batch size; `octet_length` reads
+        // a row's size without its text.
+        let mut upto = from;
+        let mut rows = 0u64;
+        let mut bytes = 0i64;
+        {
+            let mut stmt = tx.prepare_cached(&format!(
+                "SELECT id, CASE WHEN {searchable} THEN {size} ELSE 0 END FROM {table} WHERE id > ?1 AND id <= ?3 ORDER BY id LIMIT ?2"
+            ))?;
+            let mut found = stmt.query(params![from, INDEX_BATCH_ROWS, until])?;
+            while let Some(row) = found.next()? {
+                upto = row.get(0)?;
+                rows += 1;
+                bytes += row.get::<_, i64>(1)?;
+                if bytes >= INDEX_BATCH_BYTES {
+                    break;
+                }
+            }
+        }
+        if rows == 0 {
+            return Ok(None);
+        }
+        let added = tx
+            .prepare_cached(&format!(
+                "INSERT INTO {fts} SELECT id, {text} FROM {table}
+             WHERE id > ?1 AND id <= ?2 AND {searchable}"
+            ))?
+            .execute(params![from, upto])?;
+        tx.prepare_cached("UPDATE search_progress SET upto = ?2 WHERE layer = ?1")?
+            .execute(params![layer, upto])?;
+        tx.commit()?;
+        Ok(Some(added as u64))
+    }
+
+    /// Entries captured but not indexed yet.
+    pub fn unindexed(&self) -> Result<u64> {
+        Ok(self.conn.prepare_cached(
+            "SELECT (SELECT count(*) FROM messages WHERE id > (SELECT upto FROM search_progress WHERE layer = 'messages'))
+                  + (SELECT count(*) FROM details WHERE id > (SELECT upto FROM search_progress WHERE layer = 'details'))",
+        )?
+        .query_row([], |r| r.get(0))?)
+    }
+}
+
+/// What part of the memory a search looked at, when not all of it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Coverage {
+    /// Entries read by a scan (no term long enough for the index), and entries in all.
+    pub scanned: Option<(i64, i64)>,
+    /// More entries matched than are ranked ([`RANK_WINDOW`] per layer, the newest).
+    pub windowed: bool,
 }
 
 /// Takes a turn's indexed entries out of the search indexes before the turn is removed
@@ -108,7 +270,7 @@ pub(super) fn unindex_turn(tx: &rusqlite::Transaction, turn: i64) -> Result<()> 
         &format!(
             "INSERT INTO details_fts (details_fts, rowid, body)
              SELECT 'delete', id, substr(body, 1, {INDEXED_BODY_CHARS}) FROM details
-             WHERE turn = ?1 AND kind IN ({SEARCHABLE_KINDS})
+             WHERE turn = ?1 AND {SEARCHABLE_KIND}
                AND id <= (SELECT upto FROM search_progress WHERE layer = 'details')"
         ),
         [turn],
@@ -157,8 +319,13 @@ fn matched(layer: Layer) -> impl Fn(&Row) -> rusqlite::Result<Matched> {
 }
 
 impl Store {
-    /// Entries matching `matcher` within `filter`, best first, at most `filter.limit`.
-    pub fn search(&self, matcher: &Matcher, filter: &SearchFilter) -> Result<Vec<Matched>> {
+    /// Entries matching `matcher` within `filter`, best first, at most `filter.limit` of each
+    /// layer, and what part of the memory was looked at.
+    pub fn search(
+        &self,
+        matcher: &Matcher,
+        filter: &SearchFilter,
+    ) -> Result<(Vec<Matched>, Coverage)> {
         // Readers never migrate: a memory written by an older throughline gets its index from
         // the next writer.
         let indexed = self
@@ -188,14 +355,30 @@ impl Store {
         let matches = plans
             .iter()
             .fold(0i64, |n, (_, p)| n.saturating_add(p.matches));
-        let ranked = matches > i64::from(filter.limit);
+        let ranked = matches > i64::from(filter.shown);
+        let mut coverage = Coverage {
+            windowed: plans.iter().any(|(_, p)| p.start > 0),
+            ..Coverage::default()
+        };
+        if matcher.fts.is_none() {
+            let total: i64 = self
+                .conn
+                .prepare_cached(
+                    "SELECT (SELECT coalesce(max(id), 0) FROM messages)
+                          + (SELECT coalesce(max(id), 0) FROM details)",
+                )?
+                .query_row([], |r| r.get(0))?;
+            let read = SCAN_ROWS * plans.len() as i64;
+            if total > read {
+                coverage.scanned = Some((read, total));
+            }
+        }
         let mut found = Vec::new();
         for (layer, plan) in plans {
             found.extend(self.search_layer(layer, matcher, filter, plan.start, ranked)?);
         }
         found.sort_by(|a, b| a.score.total_cmp(&b.score));
-        found.truncate(filter.limit as usize);
-        Ok(found)
+        Ok((found, coverage))
     }
 
     /// How many entries of a layer match (counting up to [`RANK_WINDOW`], before scoping) and
@@ -258,7 +441,7 @@ impl Store {
                 "recent.id".to_string(),
                 match layer {
                     Layer::L2 => "1".to_string(),
-                    Layer::L3 => format!("d.kind IN ({SEARCHABLE_KINDS})"),
+                    Layer::L3 => format!("d.{SEARCHABLE_KIND}"),
                 },
                 newest_first,
             ),

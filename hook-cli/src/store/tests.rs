@@ -228,10 +228,14 @@ fn hooks_do_not_index_and_a_search_indexes_only_what_is_new() {
     };
     add(&mut store, "u:1");
     assert_eq!(indexed(&store), 0, "capture leaves indexing to searches");
-    assert_eq!(store.index_pending().unwrap(), 1);
-    assert_eq!(store.index_pending().unwrap(), 0);
+    let added = |n| Indexed {
+        added: n,
+        behind: false,
+    };
+    assert_eq!(store.index_pending().unwrap(), added(1));
+    assert_eq!(store.index_pending().unwrap(), added(0));
     add(&mut store, "u:2");
-    assert_eq!(store.index_pending().unwrap(), 1);
+    assert_eq!(store.index_pending().unwrap(), added(1));
     assert_eq!(indexed(&store), 2);
 }
 
@@ -311,11 +315,15 @@ fn a_writer_that_commits_partway_keeps_what_it_committed() {
     let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
     let mut turn = None;
     w.apply(&mut s, &mut turn, &prompt("u:1", "first")).unwrap();
-    assert!(!w.commit_due(1 << 20));
+    // (A commit is also due once the lock was held long enough: not asserted, it is time.)
+    w.commit_due(1 << 20);
+    assert_eq!(w.pending.get(), 1 << 20);
     assert!(w.commit_due(COMMIT_EVERY));
     w.commit_and_continue().unwrap();
-    assert!(
-        !w.commit_due(1 << 20),
+    w.commit_due(1 << 20);
+    assert_eq!(
+        w.pending.get(),
+        1 << 20,
         "the count starts again after a commit"
     );
     // A reader sees the committed part while the writer goes on.
@@ -367,4 +375,93 @@ fn a_session_is_found_by_its_id_through_an_index() {
         )
         .unwrap();
     assert!(plan.starts_with("SEARCH"), "{plan}");
+}
+
+/// A host may append copies of earlier entries (same uuid, same message id) later in a
+/// transcript: they are stored once, in the turn they first came in, and the open turn goes
+/// on with its own one-liner.
+#[test]
+fn copies_of_earlier_entries_are_stored_once_where_they_first_were() {
+    let (_dir, _home, mut store) = temp_store();
+    let prompt = |k: &str, text: &str| Record::Prompt {
+        key: format!("u:{k}"),
+        text: text.into(),
+        at: None,
+    };
+    let answer = |k: &str, text: &str| Record::Answer {
+        key: format!("a:{k}"),
+        text: text.into(),
+        at: None,
+    };
+    let result = Record::Detail {
+        key: "r:t1".into(),
+        kind: DetailKind::ToolResult,
+        name: None,
+        tool_use_id: Some("t1".into()),
+        body: "out".into(),
+        is_error: false,
+        at: None,
+    };
+    // What a reader sends: each turn's one-liner before the prompt that ends it, worked out
+    // from the lines it read (so the copies are in the second one).
+    let summary = |text: &str| Record::Summary { text: text.into() };
+    let records = [
+        prompt("1", "Which fruit?"),
+        answer("m1", "Decision: apples, stored in crate 7."),
+        result.clone(),
+        summary("Which fruit? → apples"),
+        prompt("2", "And the next one?"),
+        answer("m2", "Bananas come next."),
+        // The copies, then what the open turn still says.
+        prompt("1", "Which fruit?"),
+        answer("m1", "Decision: apples, stored in crate 7."),
+        result,
+        answer("m3", "Then cherries, in crate 9."),
+        summary("And the next one? → apples, crate 7, cherries"),
+        prompt("3", "Done?"),
+    ];
+    let w = store.write().unwrap();
+    let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
+    let mut turn = None;
+    for r in &records {
+        w.apply(&mut s, &mut turn, r).unwrap();
+    }
+    w.commit().unwrap();
+
+    let session = store.session("s1").unwrap();
+    let turns = store.turns(&session).unwrap();
+    let texts = |t: &crate::model::Turn| -> Vec<String> {
+        t.messages.iter().map(|m| m.text.clone()).collect()
+    };
+    assert_eq!(turns.len(), 3);
+    assert_eq!(
+        texts(&turns[0]),
+        ["Which fruit?", "Decision: apples, stored in crate 7."]
+    );
+    assert_eq!(
+        texts(&turns[1]),
+        [
+            "And the next one?",
+            "Bananas come next.",
+            "Then cherries, in crate 9."
+        ]
+    );
+    assert_eq!(store.turn_detail(&turns[0].code).unwrap().details.len(), 1);
+    assert!(store
+        .turn_detail(&turns[1].code)
+        .unwrap()
+        .details
+        .is_empty());
+    let one_liner: String = store
+        .conn
+        .query_row(
+            "SELECT m.text FROM summaries m JOIN turns t ON t.id = m.turn WHERE t.code = ?1",
+            [&turns[1].code],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(
+        one_liner.contains("crate 9") && !one_liner.contains("crate 7"),
+        "{one_liner}"
+    );
 }

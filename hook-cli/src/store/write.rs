@@ -3,6 +3,7 @@
 
 use std::cell::{Cell, OnceCell, RefCell, RefMut};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use rusqlite::{params, Connection, OptionalExtension, Statement, Transaction};
 use xxhash_rust::xxh3::xxh3_64;
@@ -47,10 +48,18 @@ pub struct Writer<'c> {
     copier: Option<&'c Checkpointer>,
     /// The turn whose one-liner came with the records (see [`Record::Summary`]).
     summarized: Cell<Option<i64>>,
+    /// The open turn in which a copy of an earlier entry was left out: the reader's one-liner
+    /// counts the copy, so the turn is summarised from what was stored.
+    copies_in: Cell<Option<i64>>,
+    /// A turn and the time before which its entries may be copies (see
+    /// [`Writer::may_be_copy`]), read once per transaction.
+    copies_before: RefCell<Option<(i64, Option<String>)>>,
     /// Transcript bytes stored since the last commit (see [`Writer::commit_due`]).
-    pending: Cell<u64>,
+    pub(super) pending: Cell<u64>,
     /// Which transaction of this process the writer is in (see [`SessionRow::next_seq`]).
     transaction: Cell<u64>,
+    /// When the current transaction began (see [`Writer::commit_due`]).
+    began: Cell<Instant>,
 }
 
 /// Numbers the write transactions of this process.
@@ -66,6 +75,10 @@ fn next_transaction() -> u64 {
 /// reading goes on.
 pub(super) const COMMIT_EVERY: u64 = 8 << 20;
 
+/// How long a writer holds the write lock before [`Writer::commit_due`], whatever it stored:
+/// a hook waits for the lock at most about this long beside an import or a long backlog.
+pub(super) const HOLD_LOCK_FOR: Duration = Duration::from_millis(25);
+
 /// The statements run once per record, each prepared on first use and kept for the
 /// transaction: finding them in the statement cache (hashing and re-keying the SQL) cost
 /// more than some of the inserts themselves.
@@ -73,6 +86,7 @@ pub(super) const COMMIT_EVERY: u64 = 8 << 20;
 struct Hot<'c> {
     detail: OnceCell<RefCell<Statement<'c>>>,
     message: OnceCell<RefCell<Statement<'c>>>,
+    message_stored: OnceCell<RefCell<Statement<'c>>>,
     api_call: OnceCell<RefCell<Statement<'c>>>,
 }
 
@@ -91,8 +105,11 @@ impl<'c> Writer<'c> {
             conn,
             copier,
             summarized: Default::default(),
+            copies_in: Default::default(),
+            copies_before: Default::default(),
             pending: Cell::new(0),
             transaction: Cell::new(next_transaction()),
+            began: Cell::new(Instant::now()),
         }
     }
 
@@ -113,10 +130,11 @@ impl<'c> Writer<'c> {
     }
 
     /// Counts `bytes` of transcript as stored; true once a commit is due (every
-    /// [`COMMIT_EVERY`]). The caller commits at a point where what it stored is whole.
+    /// [`COMMIT_EVERY`], or after [`HOLD_LOCK_FOR`]). The caller commits at a point where what
+    /// it stored is whole.
     pub fn commit_due(&self, bytes: u64) -> bool {
         self.pending.set(self.pending.get() + bytes);
-        self.pending.get() >= COMMIT_EVERY
+        self.pending.get() >= COMMIT_EVERY || self.began.get().elapsed() >= HOLD_LOCK_FOR
     }
 
     /// Commits what was written and goes on in a new transaction on the same writer.
@@ -127,9 +145,12 @@ impl<'c> Writer<'c> {
         if let Some(copier) = self.copier {
             copier.committed(self.conn)?;
         }
+        // A hook waiting for the lock takes it now.
+        std::thread::sleep(super::YIELD_TO_WAITING);
         // Should this fail, the connection is left outside a transaction and `tx` has
         // nothing to roll back; what was committed stays.
         self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        self.began.set(Instant::now());
         Ok(())
     }
 
@@ -224,6 +245,19 @@ impl<'c> Writer<'c> {
             .ok_or_else(|| super::StoreError::NotFound(format!("no session {session_id:?}")))
     }
 
+    /// The turn of `session` holding the detail keyed `key` (e.g. the call that started a
+    /// subagent). Newest turns are looked at first, where such a call nearly always is.
+    pub fn turn_with_detail(&self, session: i64, key: &str) -> Result<Option<i64>> {
+        Ok(self
+            .tx
+            .prepare_cached(
+                "SELECT d.turn FROM turns t JOIN details d ON d.turn = t.id AND d.key = ?2
+                 WHERE t.session = ?1 ORDER BY t.seq DESC LIMIT 1",
+            )?
+            .query_row(params![session, source_key(key)], |r| r.get(0))
+            .optional()?)
+    }
+
     pub fn project_of(&self, session: i64) -> Result<Option<String>> {
         Ok(self
             .tx
@@ -236,6 +270,17 @@ impl<'c> Writer<'c> {
             .prepare_cached("UPDATE sessions SET cwd = ?2, project = ?3 WHERE id = ?1")?
             .execute(params![session.id, cwd, project::root_of(cwd)])?;
         session.has_cwd = true;
+        Ok(())
+    }
+
+    /// The client release now writing the session (a resumed session may run a newer one).
+    fn set_client_version(&self, session: i64, version: &str) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "UPDATE sessions SET client_version = ?2
+                 WHERE id = ?1 AND client_version IS NOT ?2",
+            )?
+            .execute(params![session, version])?;
         Ok(())
     }
 
@@ -335,17 +380,34 @@ impl<'c> Writer<'c> {
         match record {
             Record::Summary { text } => {
                 if let Some(id) = *turn {
-                    self.store_summary(id, text)?;
+                    if self.copies_in.get() == Some(id) {
+                        self.summarize(id)?;
+                    } else {
+                        self.store_summary(id, text)?;
+                    }
                     self.summarized.set(Some(id));
                 }
             }
-            Record::Meta { cwd } => {
+            Record::Meta {
+                cwd,
+                client_version,
+            } => {
                 if let (false, Some(cwd)) = (session.has_cwd, cwd) {
                     self.set_cwd(session, cwd)?;
                 }
+                if let Some(version) = client_version {
+                    self.set_client_version(session.id, version)?;
+                }
             }
             Record::Prompt { key, text, at } => {
-                let id = self.open_turn(session, key, at.as_deref())?;
+                let (id, existed) = self.open_turn(session, key, at.as_deref())?;
+                // A turn opened before the open one is a copy the host appended again: the
+                // open turn goes on. (A transcript read again from its start reopens its
+                // turns in their order, each after the one before.)
+                if let Some(open) = turn.filter(|&open| existed && id < open) {
+                    self.copies_in.set(Some(open));
+                    return Ok(());
+                }
                 // The turn before is complete now: give it its one-line summary (L1), unless
                 // the reader already sent it.
                 if let Some(previous) = turn.filter(|&t| t != id) {
@@ -359,7 +421,10 @@ impl<'c> Writer<'c> {
             Record::Rollback { turns } => *turn = self.roll_back(session, *turns)?,
             Record::Answer { key, text, at } => {
                 let id = self.current_turn(session, turn, at.as_deref())?;
-                self.insert_message(session.id, id, "assistant", text, at.as_deref(), key)?;
+                match self.insert_message(session.id, id, "assistant", text, at.as_deref(), key)? {
+                    Some(first) if first != id => self.copies_in.set(Some(id)),
+                    _ => {}
+                }
             }
             Record::Detail {
                 key,
@@ -371,6 +436,14 @@ impl<'c> Writer<'c> {
                 at,
             } => {
                 let id = self.current_turn(session, turn, at.as_deref())?;
+                // Stored once per session: a later copy of the entry adds nothing.
+                let key = source_key(key);
+                if self.may_be_copy(id, at.as_deref())?
+                    && self.detail_in_another_turn(session.id, id, key)?
+                {
+                    self.copies_in.set(Some(id));
+                    return Ok(());
+                }
                 self.hot(
                     &self.hot.detail,
                     "INSERT OR IGNORE INTO details
@@ -386,7 +459,7 @@ impl<'c> Writer<'c> {
                     body,
                     is_error,
                     at,
-                    source_key(key)
+                    key
                 ])?;
             }
             Record::ApiCall {
@@ -503,6 +576,46 @@ impl<'c> Writer<'c> {
         Ok(())
     }
 
+    /// Whether a detail of the open turn `turn` may be a copy of an earlier entry: the turn
+    /// already holds one, or the entry is older than the turn by more than lines of one
+    /// turn are ever apart. Only then is the session searched for it: an index of every
+    /// detail by session, its keys in random order, halved the speed of `import`.
+    fn may_be_copy(&self, turn: i64, at: Option<&str>) -> Result<bool> {
+        if self.copies_in.get() == Some(turn) {
+            return Ok(true);
+        }
+        let Some(at) = at else {
+            return Ok(false);
+        };
+        let mut cached = self.copies_before.borrow_mut();
+        if cached.as_ref().is_none_or(|(id, _)| *id != turn) {
+            let start: Option<String> = self
+                .tx
+                .prepare_cached("SELECT started_at FROM turns WHERE id = ?1")?
+                .query_row([turn], |r| r.get(0))?;
+            let before = start.and_then(|s| crate::clock::before(&s, crate::ingest::HOLD));
+            *cached = Some((turn, before));
+        }
+        Ok(cached
+            .as_ref()
+            .and_then(|(_, before)| before.as_deref())
+            .is_some_and(|before| at < before))
+    }
+
+    /// Whether the session holds detail `key` in a turn other than `turn`: a probe of the
+    /// (turn, key) index per turn of the session.
+    fn detail_in_another_turn(&self, session: i64, turn: i64, key: i64) -> Result<bool> {
+        Ok(self
+            .tx
+            .prepare_cached(
+                "SELECT 1 FROM details WHERE key = ?2
+                   AND turn IN (SELECT id FROM turns WHERE session = ?1 AND id <> ?3)",
+            )?
+            .exists(params![session, key, turn])?)
+    }
+
+    /// Stores an L2 message once per session; returns the turn it was stored in before, if
+    /// it was.
     fn insert_message(
         &self,
         session: i64,
@@ -511,14 +624,24 @@ impl<'c> Writer<'c> {
         text: &str,
         at: Option<&str>,
         key: &str,
-    ) -> Result<()> {
-        self.hot(
-            &self.hot.message,
-            "INSERT OR IGNORE INTO messages (session, turn, role, text, at, key)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        )?
-        .execute(params![session, turn, role, text, at, source_key(key)])?;
-        Ok(())
+    ) -> Result<Option<i64>> {
+        let key = source_key(key);
+        let stored = self
+            .hot(
+                &self.hot.message_stored,
+                "SELECT turn FROM messages WHERE session = ?1 AND key = ?2",
+            )?
+            .query_row(params![session, key], |r| r.get(0))
+            .optional()?;
+        if stored.is_none() {
+            self.hot(
+                &self.hot.message,
+                "INSERT OR IGNORE INTO messages (session, turn, role, text, at, key)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?
+            .execute(params![session, turn, role, text, at, key])?;
+        }
+        Ok(stored)
     }
 
     /// The open turn, or the session's preamble turn when no prompt came yet.
@@ -531,13 +654,19 @@ impl<'c> Writer<'c> {
         if let Some(id) = *turn {
             return Ok(id);
         }
-        let id = self.open_turn(session, PREAMBLE_KEY, at)?;
+        let (id, _) = self.open_turn(session, PREAMBLE_KEY, at)?;
         *turn = Some(id);
         Ok(id)
     }
 
-    /// Finds the turn keyed `key`, or creates it after the session's last turn.
-    fn open_turn(&self, session: &mut SessionRow, key: &str, at: Option<&str>) -> Result<i64> {
+    /// Finds the turn keyed `key` (true: it existed), or creates it after the session's last
+    /// turn.
+    fn open_turn(
+        &self,
+        session: &mut SessionRow,
+        key: &str,
+        at: Option<&str>,
+    ) -> Result<(i64, bool)> {
         let seq = if key == PREAMBLE_KEY {
             0
         } else {
@@ -561,14 +690,14 @@ impl<'c> Writer<'c> {
                 if seq > 0 {
                     session.next_seq = Some((self.transaction.get(), seq + 1));
                 }
-                return Ok(id);
+                return Ok((id, false));
             }
             // Nothing inserted: either the turn exists (a re-read) or the code is taken.
             if let Some(id) = existing
                 .query_row(params![session.id, key], |r| r.get(0))
                 .optional()?
             {
-                return Ok(id);
+                return Ok((id, true));
             }
         }
         Err(rusqlite::Error::StatementChangedRows(0).into())

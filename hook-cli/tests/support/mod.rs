@@ -7,6 +7,7 @@
 //! * [`throughline`]: the real `throughline` as every hook, on a temp store.
 //! * [`responses_server`] and [`codex`]: the same for the real Codex CLI (`codex exec`).
 //! * [`scenario`]: a long, realistic coding session with facts planted in it.
+//! * [`store_env`]: a temp store and projects folder for recorded payloads and transcripts.
 //!
 //! Use from an integration test with `mod support;`. The client is one of the two pinned by
 //! `npm ci --prefix hook-cli/tests/claude-code`, chosen by `THROUGHLINE_CLAUDE=current|oldest`,
@@ -20,12 +21,13 @@ pub mod codex;
 pub mod model_server;
 pub mod responses_server;
 pub mod scenario;
+pub mod store_env;
 pub mod throughline;
 pub mod tmux;
 pub mod transcript;
 
 pub use claude::{event_name, ClaudeEnv, ClaudeEnvBuilder, RunOutput};
 pub use model_server::{
-    Block, ModelServer, PromptMatch, RecordedRequest, RequestKind, Script, Step,
+    Block, ModelServer, PromptMatch, RecordedRequest, RequestKind, Script, Step, Usage,
 };
 pub use tmux::Tmux;

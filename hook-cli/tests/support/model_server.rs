@@ -92,11 +92,35 @@ pub enum PromptMatch {
 
 impl PromptMatch {
     fn matches(&self, texts: &[String]) -> bool {
+        let texts = texts.iter().map(|t| without_paste_tags(t));
         match self {
-            PromptMatch::Exact(p) => texts.iter().any(|t| t == p || t.trim() == p.trim()),
-            PromptMatch::Contains(p) => texts.iter().any(|t| t.contains(p.as_str())),
+            PromptMatch::Exact(p) => texts.into_iter().any(|t| t.trim() == p.trim()),
+            PromptMatch::Contains(p) => texts.into_iter().any(|t| t.contains(p.as_str())),
         }
     }
+}
+
+/// The prompt as the person typed it: since 2.1.332 the client wraps pasted text in
+/// `<pasted_content id="…">` tags, also in the request.
+pub fn without_paste_tags(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("<pasted_content id=\"") {
+        out.push_str(&rest[..at]);
+        let tag = rest[at..].find('>').map_or(rest.len() - at, |end| end + 1);
+        rest = &rest[at + tag..];
+        rest = rest.strip_prefix('\n').unwrap_or(rest);
+        if let Some(close) = rest.find("</pasted_content id=\"") {
+            let pasted = &rest[..close];
+            out.push_str(pasted.strip_suffix('\n').unwrap_or(pasted));
+            let tag = rest[close..]
+                .find('>')
+                .map_or(rest.len() - close, |end| end + 1);
+            rest = &rest[close + tag..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The scripted answer to one prompt.
@@ -106,6 +130,22 @@ pub struct ScriptedTurn {
     pub steps: Vec<Step>,
 }
 
+/// The input tokens the server reports in a main request's `usage`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Usage {
+    /// About four characters of the request body per token.
+    Estimate,
+    /// This many tokens per prompt in the conversation (user messages without a `tool_result`):
+    /// the context grows by a fixed step each turn, so a test knows at which turn the client's
+    /// auto-compact threshold is crossed.
+    PerPrompt(u64),
+}
+
+/// What the client asks for when it compacts a conversation (auto-compaction and `/compact`
+/// alike): the text of its summary request.
+pub const COMPACTION_REQUEST: &str =
+    "Your task is to create a detailed summary of the conversation so far";
+
 /// What the fake model answers. Turns are tried in order; the first that matches wins.
 #[derive(Clone, Debug)]
 pub struct Script {
@@ -114,6 +154,9 @@ pub struct Script {
     pub fallback_text: String,
     /// Answer to side requests (titles, summaries, requests without tools).
     pub side_text: String,
+    /// Answer to the client's compaction request, in the shape it asks for.
+    pub compaction_summary: String,
+    pub usage: Usage,
 }
 
 impl Default for Script {
@@ -122,6 +165,10 @@ impl Default for Script {
             turns: Vec::new(),
             fallback_text: "Nothing scripted for that; stopping here.".to_string(),
             side_text: "Scripted session".to_string(),
+            compaction_summary: "<analysis>The scripted conversation.</analysis>\n<summary>\n\
+                                 1. Primary Request and Intent: the scripted turns.\n</summary>"
+                .to_string(),
+            usage: Usage::Estimate,
         }
     }
 }
@@ -159,6 +206,16 @@ impl Script {
         self
     }
 
+    pub fn compaction_summary(mut self, text: impl Into<String>) -> Self {
+        self.compaction_summary = text.into();
+        self
+    }
+
+    pub fn usage(mut self, usage: Usage) -> Self {
+        self.usage = usage;
+        self
+    }
+
     fn find(&self, prompt_texts: &[String]) -> Option<usize> {
         self.turns
             .iter()
@@ -173,6 +230,8 @@ pub enum RequestKind {
     Main,
     /// Any other `/v1/messages` request (title generation, summaries, quota probes...).
     Side,
+    /// A `/v1/messages` request asking for a summary of the conversation: the client compacts.
+    Compaction,
     /// `/v1/messages/count_tokens`.
     CountTokens,
     /// Anything else (GETs, unknown paths).
@@ -215,6 +274,10 @@ pub struct RecordedRequest {
 impl RecordedRequest {
     pub fn is_main(&self) -> bool {
         self.kind == RequestKind::Main
+    }
+
+    pub fn is_compaction(&self) -> bool {
+        self.kind == RequestKind::Compaction
     }
 
     pub fn model(&self) -> Option<&str> {
@@ -331,44 +394,37 @@ fn content_blocks(message: &Value) -> Vec<Value> {
     }
 }
 
-/// The text blocks of a message, as the person typed them (without the client's paste
-/// wrapper: [`unwrap_pasted`]).
 fn message_texts(message: &Value) -> Vec<String> {
     content_blocks(message)
         .iter()
         .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
-        .filter_map(|b| b.get("text").and_then(Value::as_str).map(unwrap_pasted))
+        .filter_map(|b| b.get("text").and_then(Value::as_str).map(str::to_string))
         .collect()
 }
 
-/// A prompt as the person typed or pasted it. Claude Code 2.1.332 wraps a long paste as
-/// `\n\n<pasted_content id="e590">\n…\n</pasted_content id="e590">\n`, an id the person never
-/// sees; older clients send the paste as it is.
-pub fn unwrap_pasted(text: &str) -> String {
-    const OPEN: &str = "<pasted_content id=\"";
-    let mut out = String::new();
-    let mut rest = text;
-    let mut wrapped = false;
-    while let Some(at) = rest.find(OPEN) {
-        let after_open = &rest[at + OPEN.len()..];
-        let Some(id_end) = after_open.find("\">") else {
-            break;
-        };
-        let close = format!("</pasted_content id=\"{}\">", &after_open[..id_end]);
-        let body = &after_open[id_end + 2..];
-        let Some(body_end) = body.find(&close) else {
-            break;
-        };
-        out.push_str(&rest[..at]);
-        out.push_str(body[..body_end].trim_matches('\n'));
-        rest = &body[body_end + close.len()..];
-        wrapped = true;
-    }
-    out.push_str(rest);
-    if wrapped {
-        out = out.trim().to_string();
-    }
-    out
+/// Whether the conversation ends with the client's request for a summary of it.
+fn is_compaction(messages: &[Value]) -> bool {
+    messages
+        .iter()
+        .rfind(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+        .is_some_and(|m| {
+            message_texts(m)
+                .iter()
+                .any(|t| t.contains(COMPACTION_REQUEST))
+        })
+}
+
+/// How many prompts the conversation holds: user messages without a `tool_result` block.
+fn prompt_count(messages: &[Value]) -> usize {
+    messages
+        .iter()
+        .filter(|m| {
+            m.get("role").and_then(Value::as_str) == Some("user")
+                && !content_blocks(m)
+                    .iter()
+                    .any(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
+        })
+        .count()
 }
 
 /// Index of the last user message without a `tool_result` block.
@@ -484,6 +540,14 @@ impl ModelServer {
         self.requests()
             .into_iter()
             .filter(|r| r.is_main())
+            .collect()
+    }
+
+    /// The client's compaction requests, in arrival order.
+    pub fn compaction_requests(&self) -> Vec<RecordedRequest> {
+        self.requests()
+            .into_iter()
+            .filter(|r| r.is_compaction())
             .collect()
     }
 
@@ -712,7 +776,14 @@ fn handle(req: &HttpRequest, shared: &Arc<Shared>, w: &mut TcpStream) -> std::io
     let route = req.path.split('?').next().unwrap_or("");
     let is_post = req.method.eq_ignore_ascii_case("POST");
     let head_only = req.method.eq_ignore_ascii_case("HEAD");
-    let kind = if is_post && route == "/v1/messages" {
+    let messages = body
+        .get("messages")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
+    let kind = if is_post && route == "/v1/messages" && is_compaction(messages) {
+        RequestKind::Compaction
+    } else if is_post && route == "/v1/messages" {
         let has_tools = body
             .get("tools")
             .and_then(Value::as_array)
@@ -748,9 +819,12 @@ fn handle(req: &HttpRequest, shared: &Arc<Shared>, w: &mut TcpStream) -> std::io
     };
     shared.changed.notify_all();
 
-    let input_tokens = estimate_tokens(&raw_body);
+    let input_tokens = match (kind, script.usage) {
+        (RequestKind::Main, Usage::PerPrompt(step)) => step * prompt_count(messages) as u64,
+        _ => estimate_tokens(&raw_body),
+    };
     let result = match kind {
-        RequestKind::Main | RequestKind::Side => {
+        RequestKind::Main | RequestKind::Side | RequestKind::Compaction => {
             let answer = decide(&script, &body, kind, shared, input_tokens);
             {
                 let mut st = shared.lock();
@@ -834,6 +908,8 @@ fn decide(
                 fill_schema(schema, &script.side_text).to_string(),
             )],
         )
+    } else if kind == RequestKind::Compaction {
+        (None, vec![Block::Text(script.compaction_summary.clone())])
     } else if kind == RequestKind::Side {
         (None, vec![Block::Text(script.side_text.clone())])
     } else {

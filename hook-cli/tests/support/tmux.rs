@@ -282,6 +282,32 @@ impl<'a> Tmux<'a> {
             .expect("SessionStart(clear) payload")
     }
 
+    /// Run `/compact` and wait until the client has compacted (its `SessionStart` hook with
+    /// `source = "compact"` has finished) and the input box is back. Returns that payload.
+    pub fn compact(&mut self) -> Value {
+        let before =
+            self.count_payloads(|p| event_name(p) == "SessionStart" && source(p) == "compact");
+        self.wait_screen("the input box", UI_TIMEOUT, is_ready);
+        self.type_text("/compact");
+        self.settle_input("/compact");
+        self.keys(&["Enter"]);
+        let payloads = self
+            .env
+            .wait_for_hooks(UI_TIMEOUT, |ps| {
+                ps.iter()
+                    .filter(|p| event_name(p) == "SessionStart" && source(p) == "compact")
+                    .count()
+                    > before
+            })
+            .unwrap_or_else(|e| panic!("/compact did not compact: {e}\n{}", self.context()));
+        self.wait_screen("the input box after /compact", UI_TIMEOUT, is_ready);
+        payloads
+            .into_iter()
+            .filter(|p| event_name(p) == "SessionStart" && source(p) == "compact")
+            .nth(before)
+            .expect("SessionStart(compact) payload")
+    }
+
     /// Run `/exit` and wait for the `SessionEnd` hook and the process to end.
     pub fn exit(&mut self) -> Value {
         let before = self.count_payloads(|p| event_name(p) == "SessionEnd");

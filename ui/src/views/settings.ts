@@ -158,6 +158,13 @@ function renderAutocompact(threshold: AutoCompact, actions: SettingsActions): HT
     threshold.ignored !== null
       ? h("p", { class: "problem", role: "alert" }, `Claude Code ignores the threshold in its settings (${JSON.stringify(threshold.ignored)}): it is not a percent from 1 to 100.`)
       : null,
+    threshold.percent !== null && threshold.window === null
+      ? h(
+          "p",
+          { class: "problem", role: "alert" },
+          `Claude Code may ignore this threshold: ${threshold.settings} names no autoCompactWindow, and without one some versions never compact by themselves. Enter the value again to add it.`,
+        )
+      : null,
     h(
       "div",
       { class: "setting" },
@@ -174,7 +181,7 @@ function renderAutocompact(threshold: AutoCompact, actions: SettingsActions): HT
       h(
         "p",
         { class: "hint" },
-        `Claude Code only honours a value that lowers its own threshold; a higher one changes nothing. Written to env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE in ${threshold.settings}, for sessions started afterwards.`,
+        `It can only bring compaction earlier: above about 92% (200k-token windows) or 98% (1M) it changes nothing, Claude Code's own threshold being lower. Written to env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE in ${threshold.settings}, with autoCompactWindow (the model's whole window, unless you set one), for sessions started afterwards.`,
       ),
     ),
   );

@@ -3,11 +3,12 @@
 mod payload;
 pub mod process;
 mod status;
+pub mod subagents;
 mod transcript;
 pub mod version;
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub use payload::{decode_hook, encode_reply};
 pub use status::{decode_status, StatusInput};
@@ -16,6 +17,7 @@ pub use transcript::TranscriptParser;
 use super::Agent;
 use crate::record::{
     EventKind, FoundTranscript, HookEvent, HostProcess, InjectionLimit, LineParser, Measure, Reply,
+    SubagentRef,
 };
 
 /// Claude Code, to the shared code.
@@ -57,6 +59,18 @@ impl Agent for ClaudeCode {
     }
     fn owner_session(&self) -> Option<String> {
         process::owner_session()
+    }
+    fn subagent_transcript(&self, main: &Path, subagent: &SubagentRef) -> Option<PathBuf> {
+        match &subagent.transcript_path {
+            Some(path) => Some(PathBuf::from(path)),
+            None => subagents::transcript_of(main, &subagent.agent_id),
+        }
+    }
+    fn subagent_transcripts(&self, main: &Path) -> Vec<PathBuf> {
+        subagents::transcripts_of(main)
+    }
+    fn spawning_call_key(&self, path: &Path) -> Option<String> {
+        subagents::spawning_call_key(path)
     }
 }
 

@@ -2,13 +2,14 @@
 //! unknown events and fields are accepted, so a newer client never breaks the hook.
 
 use serde::Deserialize;
+use serde_json::value::RawValue;
 
 use crate::model::Host;
 use crate::record::Reply;
-use crate::record::{EventKind, HookEvent};
+use crate::record::{EventKind, HookEvent, SubagentRef};
 
 #[derive(Deserialize)]
-struct Payload {
+struct Payload<'a> {
     session_id: String,
     #[serde(default)]
     transcript_path: Option<String>,
@@ -26,9 +27,55 @@ struct Payload {
     prompt: Option<String>,
     #[serde(default)]
     model: Option<String>,
+    /// Set in hooks that run inside a subagent, and in SubagentStart/SubagentStop.
+    #[serde(default)]
+    agent_id: Option<String>,
+    /// SubagentStop: the subagent's transcript.
+    #[serde(default)]
+    agent_transcript_path: Option<String>,
+    #[serde(default)]
+    tool_name: Option<String>,
+    /// Left raw: only the answer of a subagent call is read (for its `agentId`), and tool
+    /// output can be large and of any shape.
+    #[serde(default, borrow)]
+    tool_response: Option<&'a RawValue>,
+}
+
+/// The tools that start a subagent: `Agent` (2.1.197 and later), `Task` before.
+const SUBAGENT_TOOLS: &[&str] = &["Agent", "Task"];
+
+#[derive(Deserialize)]
+struct SubagentAnswer {
+    #[serde(rename = "agentId")]
+    agent_id: String,
+}
+
+impl Payload<'_> {
+    /// The subagent the event is about: the one the hook runs in, or the one the returning
+    /// call started (its answer names it).
+    fn subagent(&self) -> Option<SubagentRef> {
+        let spawned = || {
+            let tool = self.tool_name.as_deref()?;
+            if !SUBAGENT_TOOLS.contains(&tool) {
+                return None;
+            }
+            let answer: SubagentAnswer = serde_json::from_str(self.tool_response?.get()).ok()?;
+            Some(answer.agent_id)
+        };
+        let agent_id = self
+            .agent_id
+            .clone()
+            .or_else(spawned)
+            .filter(|id| !id.is_empty())?;
+        Some(SubagentRef {
+            agent_id,
+            transcript_path: self.agent_transcript_path.clone().filter(|p| !p.is_empty()),
+        })
+    }
 }
 
 pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
+    let bytes = crate::hosts::without_bom(bytes);
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err("empty hook payload on stdin".into());
     }
@@ -51,6 +98,7 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
         "SessionEnd" => EventKind::SessionEnd,
         _ => EventKind::Other,
     };
+    let subagent = p.subagent();
     Ok(HookEvent {
         host: Host::Claude,
         kind,
@@ -62,6 +110,7 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
         prompt_id: p.prompt_id,
         prompt: p.prompt,
         model: p.model.filter(|m| !m.is_empty()),
+        subagent,
     })
 }
 
@@ -106,6 +155,67 @@ mod tests {
         let e =
             decode_hook(br#"{"session_id":"s","hook_event_name":"Brand New","x":[1]}"#).unwrap();
         assert_eq!(e.kind, EventKind::Other);
+    }
+
+    #[test]
+    fn a_hook_inside_a_subagent_names_it_and_its_stop_gives_its_transcript() {
+        let inside = decode_hook(
+            br#"{"session_id":"s","transcript_path":"/t/s.jsonl","hook_event_name":"PreToolUse",
+                 "agent_id":"a8aa7eb1bbcf19469","agent_type":"general-purpose","tool_name":"Bash"}"#,
+        )
+        .unwrap();
+        let agent = |path: Option<&str>| SubagentRef {
+            agent_id: "a8aa7eb1bbcf19469".into(),
+            transcript_path: path.map(Into::into),
+        };
+        assert_eq!(inside.subagent, Some(agent(None)));
+        let stop = decode_hook(
+            br#"{"session_id":"s","hook_event_name":"SubagentStop","agent_id":"a8aa7eb1bbcf19469",
+                 "agent_transcript_path":"/t/s/subagents/agent-a8aa7eb1bbcf19469.jsonl",
+                 "last_assistant_message":"done","background_tasks":[]}"#,
+        )
+        .unwrap();
+        assert_eq!(stop.kind, EventKind::Stop);
+        assert_eq!(
+            stop.subagent,
+            Some(agent(Some("/t/s/subagents/agent-a8aa7eb1bbcf19469.jsonl")))
+        );
+    }
+
+    #[test]
+    fn the_answer_of_a_subagent_call_names_the_subagent_and_other_answers_do_not() {
+        let post = |tool: &str, response: &str| {
+            let payload = format!(
+                r#"{{"session_id":"s","hook_event_name":"PostToolUse","tool_name":"{tool}",
+                    "tool_response":{response},"tool_use_id":"toolu_1"}}"#
+            );
+            decode_hook(payload.as_bytes()).unwrap().subagent
+        };
+        let started = r#"{"status":"completed","agentId":"af54","content":[{"type":"text"}]}"#;
+        for tool in ["Agent", "Task"] {
+            assert_eq!(post(tool, started).unwrap().agent_id, "af54");
+        }
+        // Other tools, and answers of any other shape, name no subagent and still decode.
+        assert_eq!(post("Bash", r#"{"agentId":"af54","stdout":"x"}"#), None);
+        for response in [
+            r#""text""#,
+            "[1,2]",
+            "null",
+            r#"{"agentId":7}"#,
+            r#"{"agentId":""}"#,
+        ] {
+            assert_eq!(post("Agent", response), None, "{response}");
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_before_the_json_is_ignored() {
+        let e = decode_hook(b"\xef\xbb\xbf{\"session_id\":\"s\",\"hook_event_name\":\"Stop\"}")
+            .unwrap();
+        assert_eq!((e.kind, e.session_id.as_str()), (EventKind::Stop, "s"));
+        // Only one mark, and only at the start.
+        assert!(decode_hook(b"\xef\xbb\xbf\xef\xbb\xbf{\"session_id\":\"s\"}").is_err());
+        assert!(decode_hook(b"\xef\xbb\xbf").unwrap_err().contains("empty"));
     }
 
     #[test]

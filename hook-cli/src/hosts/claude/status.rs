@@ -1,6 +1,7 @@
 //! The JSON Claude Code pipes to a statusLine command on every prompt render.
 
 use serde::Deserialize;
+use serde_json::value::RawValue;
 
 /// What a statusline needs from the host, whatever host sent it.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -13,32 +14,53 @@ pub struct StatusInput {
 }
 
 #[derive(Deserialize)]
-struct Payload {
+struct Payload<'a> {
     session_id: String,
-    #[serde(default)]
-    context_window: Option<ContextWindow>,
+    #[serde(default, borrow)]
+    context_window: Option<ContextWindow<'a>>,
 }
 
+/// Numbers kept as written: the client has sent `200000` and `200000.0`, and a number
+/// serde cannot hold in its type (a fraction for an integer, `1e400`) must cost only that
+/// field, never the whole line.
 #[derive(Deserialize)]
-struct ContextWindow {
-    #[serde(default)]
-    context_window_size: Option<u64>,
-    #[serde(default)]
-    used_percentage: Option<f64>,
+struct ContextWindow<'a> {
+    #[serde(default, borrow)]
+    context_window_size: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    used_percentage: Option<&'a RawValue>,
 }
+
+/// The largest window taken as real; a bigger one is a broken payload, not a model.
+const MAX_WINDOW: f64 = 100_000_000.0;
 
 /// `None` for anything that is not a statusline payload.
 pub fn decode_status(bytes: &[u8]) -> Option<StatusInput> {
-    let payload: Payload = serde_json::from_slice(bytes).ok()?;
+    let payload: Payload = serde_json::from_slice(crate::hosts::without_bom(bytes)).ok()?;
     if payload.session_id.is_empty() {
         return None;
     }
     let window = payload.context_window;
+    let size = window.as_ref().and_then(|w| number(w.context_window_size));
+    let used = window.as_ref().and_then(|w| number(w.used_percentage));
     Some(StatusInput {
         session_id: payload.session_id,
-        window: window.as_ref().and_then(|w| w.context_window_size),
-        used_percentage: window.and_then(|w| w.used_percentage),
+        window: size
+            .filter(|s| (1.0..=MAX_WINDOW).contains(s))
+            .map(|s| s.round() as u64),
+        // Rounding or a stale count can put it a little outside 0–100.
+        used_percentage: used.map(|u| u.clamp(0.0, 100.0)),
     })
+}
+
+/// A finite JSON number in any notation (`21`, `21.0`, `2.1e1`, `-5`); anything else is
+/// unknown.
+fn number(raw: Option<&RawValue>) -> Option<f64> {
+    let text = raw?.get();
+    if !text.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
+        return None;
+    }
+    text.parse::<f64>().ok().filter(|n| n.is_finite())
 }
 
 #[cfg(test)]
@@ -66,5 +88,43 @@ mod tests {
         assert_eq!(decode_status(early).unwrap().used_percentage, None);
         assert_eq!(decode_status(b"garbage"), None);
         assert_eq!(decode_status(b"{\"session_id\":\"\"}"), None);
+    }
+
+    fn with(size: &str, used: &str) -> (Option<u64>, Option<f64>) {
+        let json = format!(
+            r#"{{"session_id":"s","context_window":{{"context_window_size":{size},"used_percentage":{used}}}}}"#
+        );
+        let input = decode_status(json.as_bytes()).expect("a statusline payload");
+        (input.window, input.used_percentage)
+    }
+
+    #[test]
+    fn every_json_number_shape_is_read() {
+        for size in ["200000", "200000.0", "2e5", "2E+5", "2.0e5", "199999.6"] {
+            assert_eq!(with(size, "21").0, Some(200_000), "{size}");
+        }
+        for used in ["21", "21.0", "2.1e1", "21.4"] {
+            let got = with("200000", used).1.unwrap();
+            assert!((got - 21.0).abs() < 0.5, "{used}: {got}");
+        }
+    }
+
+    #[test]
+    fn out_of_range_values_are_clamped_or_unknown() {
+        assert_eq!(with("200000", "-5").1, Some(0.0));
+        assert_eq!(with("200000", "123").1, Some(100.0));
+        assert_eq!(with("200000", "1e400").1, None);
+        for size in ["0", "-200000", "0.4", "1e12", "1e400"] {
+            assert_eq!(with(size, "21"), (None, Some(21.0)), "{size}");
+        }
+        // Not numbers: that field is unknown, the rest still counts.
+        assert_eq!(with("\"200000\"", "true"), (None, None));
+        assert_eq!(with("{}", "[1]"), (None, None));
+    }
+
+    #[test]
+    fn a_byte_order_mark_before_the_json_is_ignored() {
+        let payload = b"\xef\xbb\xbf{\"session_id\":\"abc\"}";
+        assert_eq!(decode_status(payload).unwrap().session_id, "abc");
     }
 }

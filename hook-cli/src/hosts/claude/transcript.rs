@@ -1,9 +1,11 @@
 //! Claude Code transcript lines (`~/.claude/projects/<project>/<session>.jsonl`).
 //!
 //! A person's prompt is a main-chain `user` entry with text content that is not host text
-//! (tool results, local-command wrappers, caveats, meta or compaction entries). An assistant
-//! API message is written one content block per line, every line repeating the message id
-//! and usage: blocks are keyed by message id and content, so repeats store once.
+//! (tool results, local-command wrappers, caveats, meta or compaction entries), a slash
+//! command that goes to the model, or a prompt the client delivered while the model was
+//! working (a `queued_command` attachment). An assistant API message is written one content
+//! block per line, every line repeating the message id and usage: blocks are keyed by
+//! message id and content, so repeats store once.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -51,6 +53,9 @@ struct Entry<'a> {
     api_error: bool,
     #[serde(default, borrow)]
     cwd: Option<Text<'a>>,
+    /// The client release that wrote the line (`2.1.332`).
+    #[serde(default, borrow)]
+    version: Option<Text<'a>>,
     #[serde(default, borrow)]
     message: Option<ApiMessage<'a>>,
     #[serde(default, borrow)]
@@ -59,6 +64,23 @@ struct Entry<'a> {
     content: Option<&'a RawValue>,
     #[serde(default, borrow)]
     attachment: Option<&'a RawValue>,
+    /// Who wrote the entry (2.1.332 and later on commands; both versions on typed prompts).
+    #[serde(default, borrow)]
+    origin: Option<Origin<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Origin<'a> {
+    #[serde(default, borrow)]
+    kind: Text<'a>,
+}
+
+impl Origin<'_> {
+    /// Entries the client marks as written by someone else (the model, a hook) are not a
+    /// prompt; entries without the mark may be.
+    fn is_human(origin: &Option<Origin>) -> bool {
+        origin.as_ref().is_none_or(|o| &*o.kind == "human")
+    }
 }
 
 #[derive(Deserialize)]
@@ -111,11 +133,18 @@ struct Block<'a> {
     source: Option<ImageSource<'a>>,
 }
 
-/// Only the `type` of an object whose other fields vary by type (attachments).
+/// The fields of an attachment that say what it is; the others vary by type.
 #[derive(Deserialize)]
-struct Typed<'a> {
+struct AttachmentHead<'a> {
     #[serde(rename = "type", default, borrow)]
     kind: Text<'a>,
+    /// `queued_command`: what the person typed while the model was working.
+    #[serde(default, borrow)]
+    prompt: Option<Content<'a>>,
+    #[serde(rename = "commandMode", default, borrow)]
+    command_mode: Option<Text<'a>>,
+    #[serde(default, borrow)]
+    origin: Option<Origin<'a>>,
 }
 
 #[derive(Deserialize)]
@@ -157,6 +186,7 @@ impl LineParser for TranscriptParser {
                 self.cwd_seen = true;
                 out.push(Record::Meta {
                     cwd: Some(cwd.to_string()),
+                    client_version: entry.version.as_deref().map(str::to_string),
                 });
             }
         }
@@ -179,10 +209,15 @@ impl LineParser for TranscriptParser {
             }
             "attachment" => {
                 if let Some(raw) = entry.attachment {
-                    let name = serde_json::from_str::<Typed>(raw.get())
-                        .ok()
-                        .map(|t| t.kind.to_string())
+                    let head = serde_json::from_str::<AttachmentHead>(raw.get()).ok();
+                    let name = head
+                        .as_ref()
+                        .map(|h| h.kind.to_string())
                         .filter(|k| !k.is_empty());
+                    if let Some(prompt) = head.and_then(|h| queued_prompt(&entry, h)) {
+                        out.push(prompt);
+                        return Ok(link);
+                    }
                     out.push(detail(
                         &entry,
                         "",
@@ -273,16 +308,110 @@ fn classify_user_text(entry: &Entry, text: String, out: &mut Vec<Record>) {
         (DetailKind::Meta, Some("compact_summary"))
     } else if entry.meta {
         (DetailKind::Meta, None)
+    } else if let Some(command) = model_command(entry, trimmed) {
+        out.push(prompt(entry, command, at));
+        return;
     } else if HOST_TEXT_TAGS.iter().any(|tag| trimmed.starts_with(tag)) {
         (DetailKind::Command, None)
     } else if trimmed.starts_with(INTERRUPTED) {
         (DetailKind::Meta, Some("interrupted"))
     } else {
-        let key = format!("u:{}", entry_id(entry, &text));
-        out.push(Record::Prompt { key, text, at });
+        out.push(prompt(entry, text, at));
         return;
     };
     out.push(detail(entry, "", kind, name.map(str::to_string), text));
+}
+
+fn prompt(entry: &Entry, text: String, at: Option<String>) -> Record {
+    let key = format!("u:{}", entry_id(entry, &text));
+    Record::Prompt {
+        key,
+        text: unwrap_pastes(text),
+        at,
+    }
+}
+
+/// A slash command that goes to the model (a command file, `/init`), as the person typed it:
+/// `/name args`. The client writes it as `<command-message>` first; a local command
+/// (`/clear`, `/model`) starts with `<command-name>`, is answered by the client itself and
+/// stays host text. The command's expanded text follows as a meta entry (L3).
+fn model_command(entry: &Entry, text: &str) -> Option<String> {
+    if !text.starts_with("<command-message>") || !Origin::is_human(&entry.origin) {
+        return None;
+    }
+    let name = tagged(text, "command-name")?.trim();
+    let args = tagged(text, "command-args").unwrap_or_default().trim();
+    Some(match args {
+        "" => name.to_string(),
+        args => format!("{name} {args}"),
+    })
+}
+
+/// The text between `<tag>` and `</tag>`.
+fn tagged<'t>(text: &'t str, tag: &str) -> Option<&'t str> {
+    let start = text.find(&format!("<{tag}>"))? + tag.len() + 2;
+    let len = text[start..].find(&format!("</{tag}>"))?;
+    Some(&text[start..start + len])
+}
+
+/// A prompt the person typed while the model was working, which the client handed to the
+/// model between two steps of the running turn: it starts a turn there.
+fn queued_prompt(entry: &Entry, head: AttachmentHead) -> Option<Record> {
+    let is_prompt = &*head.kind == "queued_command"
+        && head.command_mode.as_deref() == Some("prompt")
+        && Origin::is_human(&head.origin)
+        && !entry.sidechain;
+    if !is_prompt {
+        return None;
+    }
+    let text = match head.prompt? {
+        Content::Text(text) => text,
+        Content::Blocks(blocks) => blocks
+            .iter()
+            .filter_map(|b| b.text.as_deref())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    };
+    (!text.trim().is_empty()).then(|| prompt(entry, text, timestamp(entry)))
+}
+
+const PASTE_OPEN: &str = "<pasted_content id=\"";
+/// What replaces the client's paste tags in stored prompts: the person never sees their id,
+/// only that a block was pasted.
+const PASTED: &str = "[Pasted text]";
+const PASTED_END: &str = "[End of pasted text]";
+
+/// The prompt with each `<pasted_content id="…">…</pasted_content id="…">` (2.1.332) written
+/// as [`PASTED`] … [`PASTED_END`] around the pasted text, kept as it was. The blank lines the
+/// client puts around a paste are dropped at the ends of the prompt.
+fn unwrap_pastes(text: String) -> String {
+    if !text.contains(PASTE_OPEN) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find(PASTE_OPEN) {
+        let after = &rest[at + PASTE_OPEN.len()..];
+        let Some(id_len) = after.find("\">") else {
+            break;
+        };
+        let id = &after[..id_len];
+        let pasted = &after[id_len + 2..];
+        let close = format!("</pasted_content id=\"{id}\">");
+        let Some(len) = pasted.find(&close) else {
+            break;
+        };
+        out.push_str(&rest[..at]);
+        out.push_str(PASTED);
+        out.push_str(&pasted[..len]);
+        out.push_str(PASTED_END);
+        rest = &pasted[len + close.len()..];
+    }
+    if out.is_empty() {
+        return text;
+    }
+    out.push_str(rest);
+    out.trim().to_string()
 }
 
 fn tool_result(entry: &Entry, block: &mut Block, out: &mut Vec<Record>) {
@@ -385,7 +514,7 @@ fn assistant_entry(entry: &mut Entry, out: &mut Vec<Record>) {
             "tool_use" | "server_tool_use" => {
                 let id = block.id.as_deref().unwrap_or_default().to_string();
                 out.push(Record::Detail {
-                    key: format!("c:{id}"),
+                    key: tool_call_key(&id),
                     kind: DetailKind::ToolCall,
                     name: block.name.as_deref().map(str::to_string),
                     tool_use_id: Some(id),
@@ -420,6 +549,11 @@ fn assistant_entry(entry: &mut Entry, out: &mut Vec<Record>) {
             at,
         });
     }
+}
+
+/// The key of the detail that stores tool call `id` (a subagent's meta file names its call).
+pub(super) fn tool_call_key(id: &str) -> String {
+    format!("c:{id}")
 }
 
 /// Message and tool result content: text or a list of blocks. It holds the tool output, the

@@ -14,6 +14,7 @@ use super::Agent;
 use crate::hosts::process::{command_name, nearest_ancestor};
 use crate::record::{
     EventKind, FoundTranscript, HookEvent, HostProcess, InjectionLimit, LineParser, Measure, Reply,
+    SubagentRef,
 };
 
 /// Codex, to the shared code.
@@ -70,7 +71,7 @@ impl Agent for Codex {
     /// The `codex` process nearest above the hook: a `/clear` stays in it, a second window is
     /// another one. Hooks run by the shared background server (`codex app-server`) have the
     /// same parent in every window: no process can tell the windows apart, so there is none
-    /// (decision 0025).
+    /// (decision 0032).
     fn owner_process(&self) -> Option<HostProcess> {
         let owner = nearest_ancestor(|pid| command_name(pid).as_deref() == Some(PROCESS_NAME))?;
         let args = std::fs::read(format!("/proc/{}/cmdline", owner.pid)).ok()?;
@@ -78,6 +79,16 @@ impl Agent for Codex {
     }
     /// Codex names no session for a process; `throughline handoff` takes `--session`.
     fn owner_session(&self) -> Option<String> {
+        None
+    }
+    // Codex's subagents (its collab agents) are not read yet: only the session's rollout.
+    fn subagent_transcript(&self, _main: &Path, _subagent: &SubagentRef) -> Option<PathBuf> {
+        None
+    }
+    fn subagent_transcripts(&self, _main: &Path) -> Vec<PathBuf> {
+        Vec::new()
+    }
+    fn spawning_call_key(&self, _path: &Path) -> Option<String> {
         None
     }
 }

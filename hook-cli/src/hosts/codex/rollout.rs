@@ -116,6 +116,9 @@ struct Context<'a> {
     cwd: Option<Cow<'a, str>>,
     #[serde(default, borrow)]
     model: Option<Cow<'a, str>>,
+    /// `session_meta`: the Codex release writing the rollout.
+    #[serde(default, borrow)]
+    cli_version: Option<Cow<'a, str>>,
 }
 
 #[derive(Deserialize)]
@@ -188,6 +191,7 @@ impl LineParser for RolloutParser {
                     self.cwd_seen = true;
                     out.push(Record::Meta {
                         cwd: Some(cwd.to_string()),
+                        client_version: context.cli_version.as_deref().map(str::to_string),
                     });
                 }
                 if let Some(model) = context.model.filter(|m| !m.is_empty()) {

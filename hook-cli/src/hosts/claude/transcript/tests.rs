@@ -210,3 +210,152 @@ fn content_that_is_neither_text_nor_blocks_is_kept_as_its_json() {
     assert_eq!(*kind, DetailKind::ToolResult);
     assert_eq!(body, r#"{"files":["a.rs"],"count":1}"#);
 }
+
+/// The prompts (text) a fixture transcript yields, in file order.
+fn prompts_of(fixture: &str) -> Vec<String> {
+    let path = format!("{}/tests/fixtures/{fixture}", env!("CARGO_MANIFEST_DIR"));
+    let mut parser = TranscriptParser::default();
+    let mut prompts = Vec::new();
+    for line in std::fs::read_to_string(path).unwrap().lines() {
+        let mut out = Vec::new();
+        parser.parse_line(line, &mut out).unwrap();
+        prompts.extend(out.into_iter().filter_map(|r| match r {
+            Record::Prompt { text, .. } => Some(text),
+            _ => None,
+        }));
+    }
+    prompts
+}
+
+/// One session of each client: a typed prompt, a command file with arguments, a prompt
+/// queued behind a slow answer, a long paste, a prompt queued while a tool ran, a prompt a
+/// hook blocked and local commands.
+#[test]
+fn every_prompt_the_person_typed_is_a_prompt_in_both_versions() {
+    let pasted: String = (1..=40)
+        .map(|i| {
+            format!("Pasted line {i}: the quick brown fox jumps over the lazy dog, 決定 {i}.\n")
+        })
+        .collect();
+    let typed = |paste: &str| {
+        vec![
+            "first plain prompt".to_string(),
+            "/worktree-pr 幫我發 pr 給 marco please".to_string(),
+            "SLOW one please".to_string(),
+            "queued while working".to_string(),
+            paste.to_string(),
+            "TOOL run a slow command".to_string(),
+            "mid-turn queued note".to_string(),
+        ]
+    };
+    // 2.1.332 wraps a long paste in tags with an id the person never sees. Three prompts a
+    // hook blocked follow (the client kept each in the input box, so they grew).
+    let current = typed(&format!(
+        "Look at this log: \n\n[Pasted text]\n{pasted}[End of pasted text]\n\n and tell me"
+    ));
+    assert_eq!(
+        prompts_of("claude-2.1.332/prompts/7934ba4f-0869-45fd-bf0f-7e833733f925.jsonl"),
+        current
+    );
+    // 2.1.197 writes the paste inline; after the blocked prompt come /model, /clear, and
+    // in the new session a prompt and two commands.
+    let mut oldest = typed(&format!(
+        "Look at this log: {} and tell me",
+        pasted.trim_end()
+    ));
+    assert_eq!(
+        prompts_of("claude-2.1.197/prompts/f340e2f9-0a6b-4f50-9d43-cd0140b3d5db.jsonl"),
+        oldest
+    );
+    oldest = vec!["after clear".into(), "/worktree-pr".into(), "/init".into()];
+    assert_eq!(
+        prompts_of("claude-2.1.197/prompts/60d4fceb-14d5-4500-a188-aa1cf900de26.jsonl"),
+        oldest
+    );
+}
+
+#[test]
+fn local_commands_and_blocked_prompts_stay_host_text() {
+    let cases = [
+        // 2.1.197 `/model sonnet`: name first, answered by the client.
+        r#"{"type":"user","uuid":"m","message":{"content":"<command-name>/model</command-name>\n            <command-message>model</command-message>\n            <command-args>sonnet</command-args>"}}"#,
+        // A model command the client marks as not written by the person.
+        r#"{"type":"user","uuid":"n","origin":{"kind":"agent"},"message":{"content":"<command-message>review</command-message>\n<command-name>/review</command-name>"}}"#,
+    ];
+    for line in cases {
+        assert_eq!(kinds(&parse(line)), ["command"], "{line}");
+    }
+    let blocked = r#"{"type":"system","subtype":"informational","uuid":"b","content":"UserPromptSubmit operation blocked by hook:\nBlocked.\n\nOriginal prompt: /tl","level":"warning","preventContinuation":true}"#;
+    assert_eq!(kinds(&parse(blocked)), ["system"]);
+    // Queued entries that are not the person's prompt stay attachments.
+    for attachment in [
+        r#"{"type":"queued_command","prompt":"<task-notification>done</task-notification>","commandMode":"task-notification"}"#,
+        r#"{"type":"queued_command","prompt":"hi","commandMode":"prompt","origin":{"kind":"agent"}}"#,
+        r#"{"type":"queued_command","commandMode":"prompt"}"#,
+    ] {
+        let line = format!(r#"{{"type":"attachment","uuid":"q","attachment":{attachment}}}"#);
+        assert_eq!(kinds(&parse(&line)), ["attachment"], "{line}");
+    }
+}
+
+#[test]
+fn a_command_keeps_what_the_person_typed_and_its_expansion_stays_in_detail() {
+    let command = parse(
+        r#"{"type":"user","uuid":"c1","origin":{"kind":"human"},"message":{"content":"<command-message>worktree-pr</command-message>\n<command-name>/worktree-pr</command-name>\n<command-args>  ship it  </command-args>"}}"#,
+    );
+    assert_eq!(
+        command,
+        [Record::Prompt {
+            key: "u:c1".into(),
+            text: "/worktree-pr ship it".into(),
+            at: None
+        }]
+    );
+    let body = parse(
+        r#"{"type":"user","uuid":"c2","parentUuid":"c1","isMeta":true,"message":{"content":[{"type":"text","text":"Open a pull request.\n\nInstructions: ship it\n"}]}}"#,
+    );
+    assert_eq!(kinds(&body), ["meta"]);
+}
+
+#[test]
+fn a_queued_prompt_from_blocks_keeps_their_text() {
+    let r = parse(
+        r#"{"type":"attachment","uuid":"q1","timestamp":"2026-12-01T10:34:44.287Z","attachment":{"type":"queued_command","prompt":[{"type":"text","text":"one"},{"type":"image","source":{}},{"type":"text","text":"two"}],"commandMode":"prompt"}}"#,
+    );
+    assert_eq!(
+        r,
+        [Record::Prompt {
+            key: "u:q1".into(),
+            text: "one\ntwo".into(),
+            at: Some("2026-12-01T10:34:44.287Z".into())
+        }]
+    );
+}
+
+#[test]
+fn paste_tags_are_replaced_only_when_they_pair_up() {
+    let text = |t: &str| {
+        let line = serde_json::json!({"type": "user", "uuid": "p", "message": {"content": t}});
+        match &parse(&line.to_string())[..] {
+            [Record::Prompt { text, .. }] => text.clone(),
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(
+        text("a <pasted_content id=\"1\">x</pasted_content id=\"1\"> b <pasted_content id=\"e5\">\ny\n</pasted_content id=\"e5\">"),
+        "a [Pasted text]x[End of pasted text] b [Pasted text]\ny\n[End of pasted text]"
+    );
+    // A prompt that is all paste (2.1.332 puts blank lines around it).
+    assert_eq!(
+        text("\n\n<pasted_content id=\"e5e0\">\nRun it twice:\n- once\n</pasted_content id=\"e5e0\">\n"),
+        "[Pasted text]\nRun it twice:\n- once\n[End of pasted text]"
+    );
+    // Unpaired or mismatched tags are the person's own text.
+    for kept in [
+        "<pasted_content id=\"1\">x",
+        "<pasted_content id=\"1\">x</pasted_content id=\"2\">",
+        "<pasted_content id=\"1",
+    ] {
+        assert_eq!(text(kept), kept);
+    }
+}

@@ -40,7 +40,8 @@ fn the_real_rollout_keeps_what_was_typed_and_said_and_every_tool_run() {
     assert_eq!(
         records[0],
         Record::Meta {
-            cwd: Some("/home/dev/proj".into())
+            cwd: Some("/home/dev/proj".into()),
+            client_version: Some("0.171.0".into()),
         }
     );
     assert_eq!(
@@ -301,7 +302,7 @@ fn a_rollback_removes_the_turns_and_what_follows_continues_the_one_before() {
             limit: 10,
             ..Default::default()
         };
-        crate::search::search(store, &request).unwrap().len()
+        crate::search::search(store, &request).unwrap().hits.len()
     };
     assert_eq!(found(&store, "now summarize"), 1);
 

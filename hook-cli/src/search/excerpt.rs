@@ -1,0 +1,454 @@
+//! Where a query's terms occur in an entry, and the lines that show them exactly as stored:
+//! what a search hit carries, and what `detail --grep` and `--lines` print.
+//!
+//! The excerpt is taken where the terms occur closest together, not at the first occurrence
+//! of one of them: in a long tool output the common words of a query are everywhere, and the
+//! fact is where all of them meet.
+
+use aho_corasick::AhoCorasick;
+use serde::Serialize;
+
+/// Characters kept on each side of the matches when a long line is cut.
+const LINE_CONTEXT: usize = 120;
+/// Most characters of one excerpt line.
+const MAX_LINE_CHARS: usize = 360;
+/// Lines one hit shows at most.
+const MAX_EXCERPT_LINES: usize = 4;
+/// Occurrences looked at in one entry: a 1 MB log of one word is not read through.
+const MAX_OCCURRENCES: usize = 20_000;
+
+/// Part of one line of an entry, verbatim.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Excerpt {
+    /// The line's number in the entry, from 1.
+    pub line: usize,
+    /// Characters of the line before `text` (0: `text` starts the line).
+    pub column: usize,
+    /// The line, or the part of it around the matches, exactly as stored.
+    pub text: String,
+    /// Whether the line goes on after `text`.
+    pub more: bool,
+    /// Where the query's terms occur in `text`: character ranges, start inclusive, end
+    /// exclusive.
+    pub matches: Vec<[usize; 2]>,
+}
+
+/// A term's occurrence: byte range in the text, and which term.
+#[derive(Debug, Clone, Copy)]
+struct Occurrence {
+    start: usize,
+    end: usize,
+    term: usize,
+}
+
+/// Every occurrence of every term, ignoring case, by start.
+fn occurrences(text: &str, terms: &[String]) -> Vec<Occurrence> {
+    let mut out = Vec::new();
+    // ASCII case folding is exact for terms whose other characters have no case (CJK,
+    // digits, punctuation): one automaton finds them all in one pass.
+    let (simple, folded): (Vec<usize>, Vec<usize>) =
+        (0..terms.len()).partition(|&i| terms[i].chars().all(caseless_beyond_ascii));
+    if !simple.is_empty() {
+        let automaton = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(simple.iter().map(|&i| &terms[i]))
+            .expect("plain string patterns build");
+        out.extend(
+            automaton
+                .find_overlapping_iter(text)
+                .take(MAX_OCCURRENCES)
+                .map(|m| Occurrence {
+                    start: m.start(),
+                    end: m.end(),
+                    term: simple[m.pattern().as_usize()],
+                }),
+        );
+    }
+    for term in folded {
+        let mut from = 0;
+        while let Some((start, end)) = find_ignoring_case(text, &terms[term], from) {
+            out.push(Occurrence { start, end, term });
+            if out.len() >= MAX_OCCURRENCES {
+                break;
+            }
+            from = text[start..]
+                .chars()
+                .next()
+                .map_or(text.len(), |c| start + c.len_utf8());
+        }
+    }
+    out.sort_by_key(|o| (o.start, std::cmp::Reverse(o.end)));
+    out
+}
+
+fn caseless_beyond_ascii(c: char) -> bool {
+    c.is_ascii() || (!c.is_lowercase() && !c.is_uppercase())
+}
+
+/// Where `needle` first occurs in `hay` at or after byte `from`, ignoring case (Unicode).
+fn find_ignoring_case(hay: &str, needle: &str, from: usize) -> Option<(usize, usize)> {
+    let needle: Vec<char> = needle.chars().flat_map(char::to_lowercase).collect();
+    let first = *needle.first()?;
+    for (start, c) in hay[from..].char_indices() {
+        if !c.to_lowercase().any(|l| l == first) {
+            continue;
+        }
+        let start = from + start;
+        let mut want = needle.iter();
+        'chars: for (i, c) in hay[start..].char_indices() {
+            for l in c.to_lowercase() {
+                match want.next() {
+                    Some(w) if *w == l => {}
+                    _ => break 'chars,
+                }
+            }
+            if want.len() == 0 {
+                return Some((start, start + i + c.len_utf8()));
+            }
+        }
+    }
+    None
+}
+
+/// The shortest span holding an occurrence of every term that occurs at all, as byte range;
+/// the earliest of equally short ones.
+fn closest(found: &[Occurrence], terms: usize) -> Option<(usize, usize)> {
+    let mut present = vec![false; terms];
+    for o in found {
+        present[o.term] = true;
+    }
+    let wanted = present.iter().filter(|p| **p).count();
+    let mut counts = vec![0usize; terms];
+    let mut have = 0;
+    let mut best: Option<(usize, usize)> = None;
+    let mut left = 0;
+    let mut right_end = 0;
+    for o in found {
+        if counts[o.term] == 0 {
+            have += 1;
+        }
+        counts[o.term] += 1;
+        right_end = right_end.max(o.end);
+        while have == wanted {
+            let span = (found[left].start, right_end);
+            if best.is_none_or(|(s, e)| span.1 - span.0 < e - s) {
+                best = Some(span);
+            }
+            let gone = found[left].term;
+            counts[gone] -= 1;
+            if counts[gone] == 0 {
+                have -= 1;
+            }
+            left += 1;
+        }
+    }
+    best
+}
+
+/// The lines that show the query's terms where they occur closest together, each line cut
+/// around its matches when long. Without any occurrence, the entry's first line.
+pub fn excerpts(text: &str, terms: &[String]) -> Vec<Excerpt> {
+    let found = occurrences(text, terms);
+    let Some((start, end)) = closest(&found, terms.len()) else {
+        let first = text.split('\n').next().unwrap_or("");
+        return vec![cut(first, 1, (0, 0), &[])];
+    };
+    let first_line = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let last_line = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    let first_number = 1 + memchr::memchr_iter(b'\n', &text.as_bytes()[..first_line]).count();
+    let mut at = first_line;
+    let mut out = Vec::new();
+    for (number, line) in (first_number..).zip(text[first_line..last_line].split('\n')) {
+        let (from, to) = (at, at + line.len());
+        let here: Vec<(usize, usize)> = found
+            .iter()
+            .filter(|o| o.start >= from && o.end <= to)
+            .map(|o| (o.start - from, o.end - from))
+            .collect();
+        // The part of the closest span on this line is what a cut line keeps.
+        let focus = here
+            .iter()
+            .filter(|(s, e)| from + s >= start && from + e <= end)
+            .fold(None, |span: Option<(usize, usize)>, &(s, e)| {
+                Some(span.map_or((s, e), |(a, b)| (a.min(s), b.max(e))))
+            });
+        if let Some(focus) = focus {
+            out.push(cut(line, number, focus, &here));
+            if out.len() == MAX_EXCERPT_LINES {
+                break;
+            }
+        }
+        at = to + 1;
+    }
+    out
+}
+
+/// `line` (number `number`), cut around `focus` (a byte range in it) when long, with the
+/// `matches` (byte ranges in it, by start) that the cut keeps.
+fn cut(line: &str, number: usize, focus: (usize, usize), matches: &[(usize, usize)]) -> Excerpt {
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    let first = focus.0.min(line.len());
+    let last = focus.1.min(line.len());
+    let (from, to) = if line.chars().count() <= MAX_LINE_CHARS {
+        (0, line.len())
+    } else {
+        let from = chars_back(line, first, LINE_CONTEXT);
+        let to = chars_forward(line, last, LINE_CONTEXT);
+        if line[from..to].chars().count() > MAX_LINE_CHARS {
+            // A focus wider than a cut line: keep its start.
+            let from = chars_back(line, first, LINE_CONTEXT.min(MAX_LINE_CHARS / 3));
+            (from, chars_forward(line, from, MAX_LINE_CHARS))
+        } else {
+            (from, to)
+        }
+    };
+    let text = &line[from..to];
+    let offset = |byte: usize| text[..byte].chars().count();
+    let mut ranges: Vec<[usize; 2]> = Vec::new();
+    for &(s, e) in matches {
+        if s < from || e > to {
+            continue;
+        }
+        let (s, e) = (offset(s - from), offset(e - from));
+        match ranges.last_mut() {
+            Some(last) if s <= last[1] => last[1] = last[1].max(e),
+            _ => ranges.push([s, e]),
+        }
+    }
+    Excerpt {
+        line: number,
+        column: line[..from].chars().count(),
+        text: text.to_string(),
+        more: to < line.len(),
+        matches: ranges,
+    }
+}
+
+/// The byte `chars` characters before `byte` (or 0).
+fn chars_back(text: &str, byte: usize, chars: usize) -> usize {
+    if chars == 0 {
+        return byte;
+    }
+    text[..byte]
+        .char_indices()
+        .rev()
+        .nth(chars - 1)
+        .map_or(0, |(i, _)| i)
+}
+
+/// The byte `chars` characters after `byte` (or the end).
+fn chars_forward(text: &str, byte: usize, chars: usize) -> usize {
+    text[byte..]
+        .char_indices()
+        .nth(chars)
+        .map_or(text.len(), |(i, _)| byte + i)
+}
+
+/// Lines `from..=to` of `text` (numbered from 1), as `(number, line)`; `to` past the end stops
+/// at the last line.
+pub fn lines(text: &str, from: usize, to: usize) -> Vec<(usize, &str)> {
+    text.split('\n')
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.strip_suffix('\r').unwrap_or(l)))
+        .skip(from.saturating_sub(1))
+        .take(to.saturating_sub(from.max(1)) + 1)
+        .collect()
+}
+
+/// The lines of `text` holding any of `terms` (ignoring case), as `(number, line)`, like
+/// `grep -n`.
+pub fn grep<'t>(text: &'t str, terms: &[String]) -> Vec<(usize, &'t str)> {
+    let found = occurrences(text, terms);
+    let mut out: Vec<(usize, &str)> = Vec::new();
+    let mut at = 0;
+    let mut next = found.iter().peekable();
+    for (number, line) in (1..).zip(text.split('\n')) {
+        let end = at + line.len();
+        let mut hit = false;
+        while let Some(o) = next.peek() {
+            if o.start > end {
+                break;
+            }
+            hit |= o.end <= end;
+            next.next();
+        }
+        if hit {
+            out.push((number, line.strip_suffix('\r').unwrap_or(line)));
+        }
+        at = end + 1;
+    }
+    out
+}
+
+/// How many of the terms occur in `text` at least once as a word of their own: not running
+/// on into a longer ASCII word (`Quasar-4` in `Quasar-47` does not count; scripts written
+/// without spaces always do).
+pub fn whole_terms(text: &str, terms: &[String]) -> usize {
+    let continues = |a: Option<char>, b: Option<char>| matches!((a, b), (Some(a), Some(b)) if a.is_ascii_alphanumeric() && b.is_ascii_alphanumeric());
+    let mut whole = vec![false; terms.len()];
+    for o in occurrences(text, terms) {
+        let (matched, before, after) = (&text[o.start..o.end], &text[..o.start], &text[o.end..]);
+        if !continues(before.chars().next_back(), matched.chars().next())
+            && !continues(matched.chars().next_back(), after.chars().next())
+        {
+            whole[o.term] = true;
+        }
+    }
+    whole.iter().filter(|w| **w).count()
+}
+
+/// How many lines `text` has.
+pub fn line_count(text: &str) -> usize {
+    1 + memchr::memchr_iter(b'\n', text.as_bytes()).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn terms(t: &[&str]) -> Vec<String> {
+        t.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// What a reader sees: the excerpt texts with their matches between brackets.
+    fn shown(excerpts: &[Excerpt]) -> Vec<String> {
+        excerpts
+            .iter()
+            .map(|e| {
+                let chars: Vec<char> = e.text.chars().collect();
+                let mut out = String::new();
+                let mut at = 0;
+                for [s, end] in &e.matches {
+                    out.extend(&chars[at..*s]);
+                    out.push('[');
+                    out.extend(&chars[*s..*end]);
+                    out.push(']');
+                    at = *end;
+                }
+                out.extend(&chars[at..]);
+                format!("{}:{}", e.line, out)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_excerpt_is_where_the_terms_meet_not_the_first_occurrence() {
+        let mut lines: Vec<String> = (1..=600)
+            .map(|i| format!("line {i}: deploy the key service"))
+            .collect();
+        lines[399] = "deploy key for Quasar-47 is in vault path secret/ops/1234".into();
+        let text = lines.join("\n");
+        let found = excerpts(&text, &terms(&["Quasar-47", "deploy", "key"]));
+        assert_eq!(
+            shown(&found),
+            ["400:[deploy] [key] for [Quasar-47] is in vault path secret/ops/1234"]
+        );
+        assert_eq!(found[0].column, 0);
+        assert!(!found[0].more);
+    }
+
+    #[test]
+    fn the_stored_text_comes_back_exactly() {
+        let text = "a\tb   c\nsecond  line with\ttabs and the Needle  here\r\nthird";
+        let found = excerpts(text, &terms(&["needle"]));
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            found[0].text,
+            "second  line with\ttabs and the Needle  here"
+        );
+        assert_eq!(found[0].line, 2);
+        assert_eq!(found[0].matches, [[31, 37]]);
+    }
+
+    #[test]
+    fn a_long_line_is_cut_around_its_matches_with_exact_offsets() {
+        let line = format!("{}日本語のneedle{}", "x".repeat(1000), "y".repeat(1000));
+        let found = excerpts(&line, &terms(&["needle"]));
+        let e = &found[0];
+        assert!(e.more && e.column > 0, "{e:?}");
+        assert!(e.text.chars().count() <= MAX_LINE_CHARS);
+        let chars: Vec<char> = e.text.chars().collect();
+        let [s, end] = e.matches[0];
+        assert_eq!(chars[s..end].iter().collect::<String>(), "needle");
+        assert_eq!(
+            &line.chars().skip(e.column).collect::<String>()[..e.text.len()],
+            e.text
+        );
+    }
+
+    #[test]
+    fn a_long_line_is_cut_where_the_terms_meet() {
+        let line = format!(
+            "deploy {} key {} The deploy key for Marigold-69 lives in vault.",
+            "filler ".repeat(60),
+            "more ".repeat(60)
+        );
+        let found = excerpts(&line, &terms(&["Marigold-69", "deploy", "key"]));
+        assert!(
+            found[0]
+                .text
+                .contains("The deploy key for Marigold-69 lives in vault."),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn case_is_ignored_in_any_script_and_overlaps_merge() {
+        assert_eq!(
+            shown(&excerpts("ÄBC äbc", &terms(&["äb"]))),
+            ["1:[ÄB]C [äb]c"]
+        );
+        assert_eq!(
+            shown(&excerpts(
+                "the Retry Policy here",
+                &terms(&["retry policy", "policy"])
+            )),
+            ["1:the [Retry Policy] here"]
+        );
+        assert_eq!(
+            shown(&excerpts(
+                "移行スクリプトは db/migrate",
+                &terms(&["移行", "DB"])
+            )),
+            ["1:[移行]スクリプトは [db]/migrate"]
+        );
+    }
+
+    #[test]
+    fn terms_on_neighbouring_lines_show_each_line() {
+        let text = "header\nfoo = 1\nbar = 2\nfooter";
+        assert_eq!(
+            shown(&excerpts(text, &terms(&["foo =", "bar"]))),
+            ["2:[foo =] 1", "3:[bar] = 2"]
+        );
+        assert_eq!(shown(&excerpts(text, &terms(&["absent"]))), ["1:header"]);
+        assert_eq!(shown(&excerpts("", &terms(&["x"]))), ["1:"]);
+    }
+
+    #[test]
+    fn whole_terms_do_not_run_on_into_longer_ascii_words() {
+        let t = terms(&["Quasar-4", "key"]);
+        assert_eq!(whole_terms("Quasar-47 key", &t), 1);
+        assert_eq!(whole_terms("Quasar-4 keys; the Quasar-4: key", &t), 2);
+        assert_eq!(
+            whole_terms("キキョウ96号の設定", &terms(&["キキョウ96号"])),
+            1
+        );
+        assert_eq!(whole_terms("nothing here", &t), 0);
+    }
+
+    #[test]
+    fn lines_and_grep_number_lines_like_grep() {
+        let text = "one\ntwo\r\nthree\nfour";
+        assert_eq!(lines(text, 2, 3), [(2, "two"), (3, "three")]);
+        assert_eq!(lines(text, 3, 99), [(3, "three"), (4, "four")]);
+        assert_eq!(lines(text, 0, 1), [(1, "one")]);
+        assert!(lines(text, 9, 12).is_empty());
+        assert_eq!(
+            grep(text, &terms(&["T", "our"])),
+            [(2, "two"), (3, "three"), (4, "four")]
+        );
+        assert!(grep(text, &terms(&["zzz"])).is_empty());
+        assert_eq!(line_count(text), 4);
+    }
+}
