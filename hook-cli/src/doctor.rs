@@ -74,7 +74,14 @@ pub fn checks(
     fixes: &Fixes,
 ) -> Vec<Check> {
     let mut checks = registration_checks(registration, binary, fixes);
-    checks.push(client_check(version::installed()));
+    checks.extend(client_and_store_checks(home, fixes));
+    checks
+}
+
+/// The checks that do not depend on a registration: Claude Code's release and auto-compact
+/// threshold, and the store.
+pub fn client_and_store_checks(home: &Home, fixes: &Fixes) -> Vec<Check> {
+    let mut checks = vec![client_check(version::installed())];
     checks.extend(autocompact_check(&claude::autocompact(&Scope::User), fixes));
     checks.extend(store_checks(home));
     checks
@@ -249,6 +256,17 @@ fn hooks_check(registration: &Registration, binary: &Path, fixes: &Fixes) -> Che
             ),
         )
         .fix(&fixes.repair);
+    }
+    if !registration.untrusted.is_empty() {
+        return Check::new(
+            "hooks",
+            Status::Problem,
+            format!(
+                "hooks in {settings} are not trusted yet, so they do not run: {}",
+                registration.untrusted.join(", ")
+            ),
+        )
+        .fix("trust them in Codex: answer its start-up review, or type /hooks and press t");
     }
     Check::new(
         "hooks",

@@ -8,25 +8,16 @@ use crate::capture;
 use crate::clock;
 use crate::config::Config;
 use crate::home::Home;
-use crate::hosts::{EventKind, HookEvent, HostProcess};
+use crate::hosts;
 use crate::memory;
 use crate::model::Session;
+use crate::record::{EventKind, HookEvent, HostProcess};
 use crate::store::{Handoff, Result, Store, Trigger};
 
-/// What a hook answers the host with.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Reply {
-    /// Text for the model, added to the context of this event.
-    Inject(String),
-    /// Stop the prompt from reaching the model and tell the person why.
-    Block(String),
-}
+pub use crate::record::Reply;
 
 /// How long a host process's record of its session is kept without a new SessionStart.
 const STALE_CLEARS: Duration = Duration::from_secs(90 * 24 * 3600);
-
-/// The prompt that marks a handoff; `/tl cancel` withdraws it.
-const COMMAND: &str = "/tl";
 
 /// Works out the reply to a hook event whose capture is done. `owner` names the host
 /// process the hook runs under, which a `/clear` never leaves (decision 0023).
@@ -61,9 +52,9 @@ pub fn respond(
                         "handoff",
                         &format!(
                             "session {} was started by /clear, but the session it cleared is \
-                             not known (no prompt id, no Claude Code process found): nothing \
-                             handed on",
-                            event.session_id
+                             not known (no prompt id, no {} process found): nothing handed on",
+                            event.session_id,
+                            hosts::agent(event.host).name()
                         ),
                     );
                     Ok(None)
@@ -155,9 +146,11 @@ fn on_prompt(
     event: &HookEvent,
 ) -> Result<Option<Reply>> {
     let prompt = event.prompt.as_deref().unwrap_or_default().trim();
-    if let Some(args) = prompt.strip_prefix(COMMAND) {
+    // The host's handoff command (`/tl`); `/tl cancel` withdraws the handoff.
+    let name = hosts::agent(event.host).handoff_command();
+    if let Some(args) = prompt.strip_prefix(name) {
         if args.is_empty() || args.starts_with(char::is_whitespace) {
-            return command(store, config, &event.session_id, args.trim()).map(Some);
+            return command(store, config, &event.session_id, name, args.trim()).map(Some);
         }
     }
     if !store.is_fresh(&event.session_id)? {
@@ -190,7 +183,13 @@ fn store_project(w: &crate::store::Writer, session: i64) -> Result<String> {
 
 /// `/tl` typed in a session: offer (or with `cancel`, withdraw) its handoff. The prompt is
 /// blocked, so it costs the conversation nothing.
-fn command(store: &mut Store, config: &Config, session_id: &str, args: &str) -> Result<Reply> {
+fn command(
+    store: &mut Store,
+    config: &Config,
+    session_id: &str,
+    name: &str,
+    args: &str,
+) -> Result<Reply> {
     let message = if args == "cancel" {
         let project = store.session(session_id)?.project.unwrap_or_default();
         match cancel(store, &project)? {
@@ -202,7 +201,7 @@ fn command(store: &mut Store, config: &Config, session_id: &str, args: &str) -> 
         // A span, not a clock time: stored times are UTC and the person's clock may not be.
         format!(
             "Throughline: handoff ready. The next new chat in {} within {} minutes starts with \
-             this session's memory. `/tl cancel` withdraws it.",
+             this session's memory. `{name} cancel` withdraws it.",
             h.project, config.handoff_minutes
         )
     };

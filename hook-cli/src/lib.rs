@@ -20,6 +20,7 @@ pub mod memory;
 pub mod model;
 pub mod project;
 pub mod recall;
+pub mod record;
 pub mod render;
 pub mod search;
 pub mod store;

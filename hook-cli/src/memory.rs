@@ -1,9 +1,11 @@
 //! What the next session receives: one text within the host's injection limit, counted the
-//! way the host counts (UTF-16 code units). In order: a short framing, the latest exchange,
+//! way the host counts (UTF-16 code units for Claude Code, bytes for Codex). In order: a short framing, the latest exchange,
 //! recent turns verbatim, older turns as one-liners (L1), and how to pull more. Never any
 //! tool output, thinking or host entries — only their one-line list per turn.
 
+use crate::hosts;
 use crate::model::{Role, Session, Turn};
+use crate::record::Measure;
 use crate::store::{Injection, Result, Store, Trigger};
 use crate::summary;
 
@@ -17,6 +19,8 @@ pub struct Context {
     /// Turns with a prompt in the whole chain (more than are passed in, usually).
     pub total_turns: u64,
     pub budget: usize,
+    /// How the receiving host counts `budget`.
+    pub measure: Measure,
     /// The latest exchange plus this many minus one earlier turns, verbatim.
     pub verbatim_turns: usize,
 }
@@ -29,9 +33,9 @@ pub struct Rendered {
     pub left_out: u64,
 }
 
-/// How the host counts characters.
+/// How Claude Code counts characters.
 pub fn units(s: &str) -> usize {
-    s.chars().map(char::len_utf16).sum()
+    Measure::Utf16.len(s)
 }
 
 /// The smallest budget the renderer works with: framing, one turn and the pull commands.
@@ -40,8 +44,9 @@ pub const MIN_BUDGET: usize = 1_500;
 /// Turns read for one rendering: more than any budget can show as one-liners.
 const TURNS_READ: u32 = 400;
 
-/// Renders `entries` (newest first) into at most `ctx.budget` UTF-16 code units.
+/// Renders `entries` (newest first) into at most `ctx.budget`, counted in `ctx.measure`.
 pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
+    let m = ctx.measure;
     let budget = ctx.budget.max(MIN_BUDGET);
     let Some((latest, older)) = turns.split_first() else {
         return Rendered {
@@ -53,14 +58,15 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
     };
     let head = framing(ctx);
     let foot = pull_more(ctx, turns);
-    let mut left = budget.saturating_sub(units(&head) + units(&foot));
+    let mut left = budget.saturating_sub(m.len(&head) + m.len(&foot));
 
     let latest_block = turn_block(
+        m,
         &format!("## Latest exchange (turn {})\n", latest.code),
         latest,
         left * 45 / 100,
     );
-    left = left.saturating_sub(units(&latest_block));
+    left = left.saturating_sub(m.len(&latest_block));
     let mut verbatim = vec![latest.code.clone()];
 
     // Recent turns verbatim, packed newest first, printed oldest first.
@@ -72,21 +78,21 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
     };
     let heading = "## Recent turns, verbatim (oldest first)\n";
     let mut blocks: Vec<String> = Vec::new();
-    let mut used = units(heading);
+    let mut used = m.len(heading);
     for entry in older.iter().take(wanted) {
         let title = format!("### Turn {}{}\n", entry.code, detail_note(entry));
-        let whole = turn_block(&title, entry, usize::MAX);
-        let block = if used + units(&whole) <= verbatim_budget {
+        let whole = turn_block(m, &title, entry, usize::MAX);
+        let block = if used + m.len(&whole) <= verbatim_budget {
             whole
         } else {
             // A long turn is cut (and marked) rather than pushing out all the others.
-            let cut = turn_block(&title, entry, verbatim_budget / 3);
-            if used + units(&cut) > verbatim_budget {
+            let cut = turn_block(m, &title, entry, verbatim_budget / 3);
+            if used + m.len(&cut) > verbatim_budget {
                 break;
             }
             cut
         };
-        used += units(&block);
+        used += m.len(&block);
         blocks.push(block);
         verbatim.push(entry.code.clone());
     }
@@ -97,7 +103,7 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
             recent.push_str(block);
         }
         recent.push('\n');
-        left = left.saturating_sub(units(&recent));
+        left = left.saturating_sub(m.len(&recent));
     }
 
     // Older turns as one-liners, newest first, while room lasts.
@@ -108,7 +114,7 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
         let heading = "## Earlier turns, one line each (newest first)\n";
         // Room for the "not shown" line, so it always fits.
         let reserve = 160 + ctx.chain.first().map_or(0, String::len);
-        let room = left.saturating_sub(units(heading) + reserve);
+        let room = left.saturating_sub(m.len(heading) + reserve);
         let gists: Vec<summary::Gist> = rest
             .iter()
             .map(|t| summary::Gist::of(&t.messages))
@@ -123,7 +129,7 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
                 line.push_str(&format!("(earlier session {})\n", short(&session)));
             }
             line.push_str(&format!("- {}: {}\n", entry.code, gist.one_liner(per_line)));
-            if units(&body) + units(&line) > room {
+            if m.len(&body) + m.len(&line) > room {
                 break;
             }
             body.push_str(&line);
@@ -150,9 +156,9 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
     }
 
     let mut text = format!("{head}{latest_block}\n{recent}{lines}{foot}");
-    if units(&text) > budget {
+    if m.len(&text) > budget {
         // The accounting above keeps within budget; this only guards against a mistake in it.
-        text = cut(&text, budget, &latest.code);
+        text = cut(m, &text, budget, &latest.code);
     }
     Rendered {
         text,
@@ -275,7 +281,7 @@ fn detail_note(turn: &Turn) -> String {
 
 /// A turn's conversation within `cap` units: the prompt gets up to two fifths, the answers the
 /// rest; a cut keeps the beginning and the end and says how to read the whole.
-fn turn_block(title: &str, turn: &Turn, cap: usize) -> String {
+fn turn_block(m: Measure, title: &str, turn: &Turn, cap: usize) -> String {
     let prompt: Vec<&str> = turn
         .messages
         .iter()
@@ -300,47 +306,47 @@ fn turn_block(title: &str, turn: &Turn, cap: usize) -> String {
     } else {
         String::new()
     };
-    let fixed = units(title) + units("Person: \nYou: \n") + units(&detail);
+    let fixed = m.len(title) + m.len("Person: \nYou: \n") + m.len(&detail);
     let room = cap.saturating_sub(fixed);
-    let prompt_room = (room / 5 * 2).max(room.saturating_sub(units(&answer)));
-    let prompt = cut(&prompt, prompt_room, &turn.code);
-    let answer = cut(&answer, room.saturating_sub(units(&prompt)), &turn.code);
+    let prompt_room = (room / 5 * 2).max(room.saturating_sub(m.len(&answer)));
+    let prompt = cut(m, &prompt, prompt_room, &turn.code);
+    let answer = cut(m, &answer, room.saturating_sub(m.len(&prompt)), &turn.code);
     block.push_str(&format!("Person: {prompt}\nYou: {answer}\n{detail}"));
     block
 }
 
 /// `text` within `max` units: its beginning and its end around a marker naming what is cut.
-fn cut(text: &str, max: usize, code: &str) -> String {
-    let total = units(text);
+fn cut(m: Measure, text: &str, max: usize, code: &str) -> String {
+    let total = m.len(text);
     if total <= max {
         return text.to_string();
     }
     let marker = |n: usize| format!(" […{n} characters cut: throughline detail {code}] ");
-    let room = max.saturating_sub(units(&marker(total)));
+    let room = max.saturating_sub(m.len(&marker(total)));
     let head_room = room * 2 / 3;
-    let head = take_units(text, head_room);
-    let tail = take_units_from_end(text, room - units(&head));
-    let removed = total - units(&head) - units(&tail);
+    let head = take_units(m, text, head_room);
+    let tail = take_units_from_end(m, text, room - m.len(&head));
+    let removed = total - m.len(&head) - m.len(&tail);
     format!("{head}{}{tail}", marker(removed))
 }
 
-fn take_units(text: &str, max: usize) -> String {
+fn take_units(m: Measure, text: &str, max: usize) -> String {
     let mut used = 0;
     text.chars()
         .take_while(|c| {
-            used += c.len_utf16();
+            used += m.of_char(*c);
             used <= max
         })
         .collect()
 }
 
-fn take_units_from_end(text: &str, max: usize) -> String {
+fn take_units_from_end(m: Measure, text: &str, max: usize) -> String {
     let mut used = 0;
     let mut tail: Vec<char> = text
         .chars()
         .rev()
         .take_while(|c| {
-            used += c.len_utf16();
+            used += m.of_char(*c);
             used <= max
         })
         .collect();
@@ -359,6 +365,7 @@ pub fn build(
     at: &str,
 ) -> Result<Option<Injection>> {
     let verbatim_turns = config.verbatim_turns.max(1) as usize;
+    let limit = hosts::agent(receiver.host).injection_limit();
     let turns = store.recent_turns(chain, TURNS_READ, verbatim_turns)?;
     if turns.is_empty() {
         return Ok(None);
@@ -372,7 +379,8 @@ pub fn build(
             .unwrap_or_else(|| "this project".into()),
         chain: chain.iter().map(|s| s.session_id.clone()).collect(),
         total_turns: store.count_turns(chain)?,
-        budget: config.budget as usize,
+        budget: (config.budget as usize).min(limit.max),
+        measure: limit.measure,
         verbatim_turns,
     };
     let rendered = render(&ctx, &turns);
@@ -384,7 +392,7 @@ pub fn build(
         at: at.to_string(),
         chain: ctx.chain,
         budget: ctx.budget.max(MIN_BUDGET) as u32,
-        size: units(&rendered.text) as u32,
+        size: limit.measure.len(&rendered.text) as u32,
         verbatim: rendered.verbatim,
         one_liners: rendered.one_liners,
         left_out: rendered.left_out as u32,

@@ -8,18 +8,23 @@ use serde::Serialize;
 #[serde(rename_all = "lowercase")]
 pub enum Host {
     Claude,
+    Codex,
 }
 
 impl Host {
+    pub const ALL: [Host; 2] = [Host::Claude, Host::Codex];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Host::Claude => "claude",
+            Host::Codex => "codex",
         }
     }
 
     pub fn parse(name: &str) -> Option<Host> {
         match name {
             "claude" | "claude-code" => Some(Host::Claude),
+            "codex" => Some(Host::Codex),
             _ => None,
         }
     }

@@ -6,8 +6,8 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 
-use crate::ingest::{LineParser, Record};
 use crate::model::Usage;
+use crate::record::{LineParser, Record};
 
 /// How far back [`latest_usage`] looks. An assistant line is rarely longer; past it the caller
 /// falls back to what the store holds.
@@ -38,8 +38,9 @@ pub fn latest_usage(path: &Path, parser: &mut dyn LineParser) -> Option<(Usage, 
     let len = file.metadata().ok()?.len();
     let mut records = Vec::new();
     let mut found = None;
-    // Most lines are tool output or host entries: only parse those that can hold usage.
-    let usage_key = memchr::memmem::Finder::new(b"\"usage\"");
+    // Most lines are tool output or host entries: only parse those that can hold usage
+    // (`"usage"`, Codex's `"last_token_usage"`).
+    let usage_key = memchr::memmem::Finder::new(b"usage\"");
     lines_backwards(&mut file, len, USAGE_WINDOW, |line| {
         if usage_key.find(line).is_none() {
             return false;
@@ -159,6 +160,17 @@ mod tests {
             latest_usage(Path::new("/nonexistent"), &mut TranscriptParser::default()),
             None
         );
+    }
+
+    #[test]
+    fn a_codex_rollout_s_latest_usage_is_its_last_token_count() {
+        let rollout = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/codex-0.171.0/rollout.jsonl"
+        );
+        let mut parser = crate::hosts::codex::RolloutParser::default();
+        let (usage, _) = latest_usage(Path::new(rollout), &mut parser).unwrap();
+        assert_eq!((usage.context(), usage.output), (10_319, 5));
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! A small memory built in a temp dir, for unit tests of the read side.
 
 use crate::home::Home;
-use crate::ingest::Record;
 use crate::model::{DetailKind, Host, Message, Role, Turn};
+use crate::record::Record;
 use crate::store::Store;
 
 /// One tool call of a fixture turn: `(tool, input, output)`.

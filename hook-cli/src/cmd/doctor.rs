@@ -35,8 +35,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         repair: install_cmd,
         threshold: install::command_line(&binary, "config --autocompact"),
     };
-    let registration = install::inspect(args.target.host, &scope);
-    let checks = doctor::checks(&registration, &binary, &home, &fixes);
+    let mut checks = Vec::new();
+    for host in args.target.hosts() {
+        let registration = install::inspect(host, &scope);
+        checks.extend(doctor::registration_checks(&registration, &binary, &fixes));
+    }
+    checks.extend(doctor::client_and_store_checks(&home, &fixes));
 
     let healthy = doctor::healthy(&checks);
     if args.json {

@@ -15,7 +15,7 @@ use throughline::store::Store;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Which agent is calling: claude
+    /// Which agent is calling: claude or codex
     host: String,
 }
 
@@ -51,7 +51,7 @@ pub fn run(args: Args) -> ExitCode {
 
 fn handle(home: &Home, host_name: &str) -> Result<(), String> {
     let host = Host::parse(host_name)
-        .ok_or_else(|| format!("unknown host {host_name:?}; known: claude"))?;
+        .ok_or_else(|| format!("unknown host {host_name:?}; known: claude, codex"))?;
     let mut payload = Vec::new();
     std::io::stdin()
         .read_to_end(&mut payload)

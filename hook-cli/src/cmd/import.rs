@@ -13,10 +13,10 @@ use throughline::store::Store;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Which agent's transcripts: claude
+    /// Which agent's transcripts: claude or codex
     #[arg(long, default_value = "claude")]
     host: String,
-    /// Folder to read instead of the host's own (for Claude Code, ~/.claude/projects)
+    /// Folder to read instead of the host's own (~/.claude/projects, ~/.codex/sessions)
     #[arg(long)]
     from: Option<PathBuf>,
     /// Leave the search index to the first search instead of building it now
@@ -50,14 +50,14 @@ struct Imported {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let host = Host::parse(&args.host)
-        .ok_or_else(|| anyhow::anyhow!("unknown host {:?}; known: claude", args.host))?;
-    let found = hosts::find_transcripts(host, args.from.clone()).map_err(|e| {
+        .ok_or_else(|| anyhow::anyhow!("unknown host {:?}; known: claude, codex", args.host))?;
+    let agent = hosts::agent(host);
+    let found = agent.find_transcripts(args.from.clone()).map_err(|e| {
+        let folder = args.from.clone().or_else(|| agent.transcripts_dir());
         anyhow::anyhow!(
-            "cannot list transcripts in {}: {e}",
-            args.from
-                .as_ref()
-                .map(|p| p.display().to_string())
-                .unwrap_or_else(|| "~/.claude/projects".into())
+            "cannot list {} transcripts in {}: {e}",
+            agent.name(),
+            folder.map_or_else(|| "the home folder".into(), |p| p.display().to_string())
         )
     })?;
     let home = Home::locate()?;

@@ -24,15 +24,42 @@ pub struct Args {
 /// Which agent and where: shared by `install`, `uninstall` and `doctor`.
 #[derive(clap::Args)]
 pub struct Target {
-    /// The agent to register with: claude
-    #[arg(long, default_value = "claude", value_parser = parse_host)]
-    pub host: Host,
+    /// The agent to register with: claude, codex, or all (every one found on this machine)
+    #[arg(long, default_value = "all", value_parser = parse_host)]
+    pub host: Hosts,
     /// Register for one project only (its `.claude/settings.json`); default: this project
     #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = "")]
     pub project: Option<PathBuf>,
 }
 
+/// One agent, or every one found.
+#[derive(Clone, Copy)]
+pub enum Hosts {
+    One(Host),
+    All,
+}
+
 impl Target {
+    /// The agents meant: for `all`, each whose folder exists (Claude Code when none does).
+    pub fn hosts(&self) -> Vec<Host> {
+        match self.host {
+            Hosts::One(host) => vec![host],
+            // Only Claude Code reads settings per project.
+            Hosts::All if self.project.is_some() => vec![Host::Claude],
+            Hosts::All => {
+                let found: Vec<Host> = Host::ALL
+                    .into_iter()
+                    .filter(|&h| install::config_dir(h).is_some_and(|d| d.is_dir()))
+                    .collect();
+                if found.is_empty() {
+                    vec![Host::Claude]
+                } else {
+                    found
+                }
+            }
+        }
+    }
+
     pub fn scope(&self) -> Scope {
         match &self.project {
             None => Scope::User,
@@ -46,40 +73,64 @@ impl Target {
     }
 }
 
-fn parse_host(name: &str) -> Result<Host, String> {
-    Host::parse(name).ok_or_else(|| format!("unknown host {name:?}; known: claude"))
+fn parse_host(name: &str) -> Result<Hosts, String> {
+    if name == "all" {
+        return Ok(Hosts::All);
+    }
+    Host::parse(name)
+        .map(Hosts::One)
+        .ok_or_else(|| format!("unknown host {name:?}; known: claude, codex, all"))
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let binary = install::current_binary()?;
+    let hosts = args.target.hosts();
     if args.print {
-        let hooks = install::claude::hooks_object(&install::shell_word(&binary));
-        return super::print_json(&serde_json::json!({ "hooks": hooks }));
+        let program = install::shell_word(&binary);
+        let settings = |host| serde_json::json!({ "hooks": install::hooks_object(host, &program) });
+        return match hosts.as_slice() {
+            [one] => super::print_json(&settings(*one)),
+            many => super::print_json(
+                &many
+                    .iter()
+                    .map(|&h| (h.as_str().to_string(), settings(h)))
+                    .collect::<serde_json::Map<_, _>>(),
+            ),
+        };
     }
-    let report = install::install(
-        args.target.host,
-        &Options {
-            scope: args.target.scope(),
-            binary: binary.clone(),
-            statusline: !args.no_statusline,
-        },
-    )?;
+    let mut reports = Vec::new();
+    for &host in &hosts {
+        reports.push(install::install(
+            host,
+            &Options {
+                scope: args.target.scope(),
+                binary: binary.clone(),
+                statusline: !args.no_statusline,
+            },
+        )?);
+    }
     if args.json {
-        return super::print_json(&report);
+        return match reports.as_slice() {
+            [one] => super::print_json(one),
+            many => super::print_json(&many),
+        };
     }
-    if report.changed() {
-        println!(
-            "Throughline is registered with Claude Code; hooks run {}",
-            binary.display()
-        );
-    } else {
-        println!("Already installed: nothing changed.");
+    for report in &reports {
+        let name = throughline::hosts::agent(report.host).name();
+        if report.changed() {
+            println!(
+                "Throughline is registered with {name}; hooks run {}",
+                binary.display()
+            );
+        } else {
+            println!("Already installed for {name}: nothing changed.");
+        }
+        print_changes(report);
     }
-    print_changes(&report);
-    if report.changed() {
+    if reports.iter().any(Report::changed) {
         println!(
-            "\nEvery turn of new Claude Code sessions is now kept. `throughline doctor` checks \
-             the setup; `throughline uninstall` removes exactly this."
+            "\nEvery turn of new sessions is now kept. `throughline doctor` checks the setup; \
+             `throughline uninstall` removes exactly this."
         );
     }
     Ok(())

@@ -28,25 +28,36 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.purge && !args.yes && !confirm(&home)? {
         anyhow::bail!("nothing was changed; `--purge --yes` deletes without asking");
     }
-    let report = install::uninstall(args.target.host, &args.target.scope())?;
+    let mut reports = Vec::new();
+    for host in args.target.hosts() {
+        reports.push(install::uninstall(host, &args.target.scope())?);
+    }
     let purged = if args.purge {
         home.purge()?
     } else {
         Vec::new()
     };
     if args.json {
-        return super::print_json(&serde_json::json!({
-            "host": report.host,
-            "changes": report.changes,
-            "purged": purged,
-        }));
+        let hosts: Vec<_> = reports
+            .iter()
+            .map(|r| serde_json::json!({ "host": r.host, "changes": r.changes }))
+            .collect();
+        return super::print_json(&match hosts.as_slice() {
+            [one] => serde_json::json!({
+                "host": one["host"], "changes": one["changes"], "purged": purged
+            }),
+            _ => serde_json::json!({ "hosts": hosts, "purged": purged }),
+        });
     }
-    if report.changed() {
-        println!("Throughline is no longer registered with Claude Code.");
-    } else {
-        println!("Throughline was not registered: nothing to remove.");
+    for report in &reports {
+        let name = throughline::hosts::agent(report.host).name();
+        if report.changed() {
+            println!("Throughline is no longer registered with {name}.");
+        } else {
+            println!("Throughline was not registered with {name}: nothing to remove.");
+        }
+        print_changes(report);
     }
-    print_changes(&report);
     for path in &purged {
         println!("  deleted  {}", path.display());
     }

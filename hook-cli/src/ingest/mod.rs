@@ -10,7 +10,7 @@ use std::path::Path;
 use std::sync::{mpsc, Arc};
 
 use crate::clock;
-use crate::model::{DetailKind, Message, Role, Usage};
+use crate::model::{Message, Role};
 use crate::store::{self, SessionRow, Writer};
 use crate::summary;
 use crate::tail;
@@ -18,73 +18,10 @@ use crate::tail;
 mod order;
 mod subagent;
 
-pub use order::{Link, HOLD};
+pub use crate::record::{LineParser, Link, Record};
+pub use order::HOLD;
 use order::{Order, State};
 pub use subagent::ingest_subagent;
-
-/// What one transcript line means for the memory. Hosts turn their own lines into these.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Record {
-    /// Facts about the session the transcript carries (used when no hook payload has them):
-    /// its working directory, and the version of the client writing it.
-    Meta {
-        cwd: Option<String>,
-        client_version: Option<String>,
-    },
-    /// The person's words: starts a new turn. `key` is stable across re-reads.
-    Prompt {
-        key: String,
-        text: String,
-        at: Option<String>,
-    },
-    /// One assistant text block (L2).
-    Answer {
-        key: String,
-        text: String,
-        at: Option<String>,
-    },
-    /// One L3 entry.
-    Detail {
-        key: String,
-        kind: DetailKind,
-        name: Option<String>,
-        tool_use_id: Option<String>,
-        body: String,
-        is_error: bool,
-        at: Option<String>,
-    },
-    /// The one-line summary (L1) of the turn open until now, worked out by the reader when it
-    /// read that whole turn, so the writer does not read the turn back to summarise it.
-    Summary { text: String },
-    /// Usage of one assistant API message.
-    ApiCall {
-        message_id: String,
-        model: Option<String>,
-        usage: Usage,
-        sidechain: bool,
-        at: Option<String>,
-    },
-}
-
-impl Record {
-    pub fn at(&self) -> Option<&str> {
-        match self {
-            Record::Meta { .. } | Record::Summary { .. } => None,
-            Record::Prompt { at, .. }
-            | Record::Answer { at, .. }
-            | Record::Detail { at, .. }
-            | Record::ApiCall { at, .. } => at.as_deref(),
-        }
-    }
-}
-
-/// Turns one line of a host's transcript into records.
-pub trait LineParser: Send {
-    /// `line` is one complete line without its newline. Returns where the line sits in the
-    /// host's chain of entries, for hosts that link them (see [`order`]). An `Err` names what
-    /// is wrong with the line.
-    fn parse_line(&mut self, line: &str, out: &mut Vec<Record>) -> Result<Option<Link>, String>;
-}
 
 /// What an ingest call did, and what it had to skip (each skip is one short message).
 #[derive(Debug, Default)]
@@ -451,6 +388,14 @@ impl TurnSoFar {
                 self.messages.push(message(Role::User, text));
                 summary
             }
+            // The turn read so far may be among those rolled back: it is not summarised, and
+            // the turn before it already was.
+            Record::Rollback { .. } => {
+                self.prompt_key = None;
+                self.messages.clear();
+                self.keys.clear();
+                None
+            }
             Record::Answer { key, text, .. }
                 if self.prompt_key.is_some() && self.keys.insert(key.clone()) =>
             {
@@ -621,6 +566,7 @@ fn trim_line_end(line: &[u8]) -> &[u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::{DetailKind, Usage};
 
     fn call(id: &str, output: u64, sidechain: bool) -> Record {
         Record::ApiCall {

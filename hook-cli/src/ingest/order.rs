@@ -15,14 +15,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::Record;
-
-/// Where a line sits in its host's chain: hashes of its own id and of its parent's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Link {
-    pub id: u64,
-    pub parent: Option<u64>,
-}
+use crate::record::{Link, Record};
 
 /// How long a line waits for its parent. The host writes a late prompt within a second,
 /// seconds under load; a parent that never comes (a client killed before it wrote the

@@ -9,33 +9,14 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
+use super::hook_groups::{self, spec, HookSpec};
 use super::json_file::{write_atomically, JsonFile, Saved};
 use super::{
-    backup_path, is_throughline_hook, program_of, shell_word, Action, Change, InstallError,
-    Options, RegisteredHook, Registration, Report, Scope,
+    backup_path, program_of, shell_word, Action, Change, InstallError, Options, RegisteredHook,
+    Registration, Report, Scope,
 };
 use crate::hosts::claude as host;
 use crate::model::Host;
-
-/// One hook Throughline registers.
-pub struct HookSpec {
-    pub event: &'static str,
-    /// Tool events take a matcher; `*` is every tool.
-    pub tool_event: bool,
-    /// Seconds Claude Code waits before giving up on the hook.
-    pub timeout: u32,
-    /// Capture-only events run in the background, so they never slow the agent down.
-    pub run_async: bool,
-}
-
-const fn spec(event: &'static str, tool_event: bool, timeout: u32, run_async: bool) -> HookSpec {
-    HookSpec {
-        event,
-        tool_event,
-        timeout,
-        run_async,
-    }
-}
 
 /// SessionStart and UserPromptSubmit may inject memory, so the client must wait for them;
 /// PreCompact captures everything before the client compacts; SessionEnd gets little time
@@ -57,30 +38,7 @@ pub const SLASH_COMMAND: &str = "tl";
 
 /// The `hooks` object for `program` (a shell word: an absolute path, or `throughline` on PATH).
 pub fn hooks_object(program: &str) -> Map<String, Value> {
-    HOOKS
-        .iter()
-        .map(|spec| (spec.event.to_string(), json!([group(spec, program)])))
-        .collect()
-}
-
-fn handler(spec: &HookSpec, program: &str) -> Value {
-    let mut handler = json!({
-        "type": "command",
-        "command": format!("{program} hook claude"),
-        "timeout": spec.timeout,
-    });
-    if spec.run_async {
-        handler["async"] = Value::Bool(true);
-    }
-    handler
-}
-
-fn group(spec: &HookSpec, program: &str) -> Value {
-    if spec.tool_event {
-        json!({ "matcher": "*", "hooks": [handler(spec, program)] })
-    } else {
-        json!({ "hooks": [handler(spec, program)] })
-    }
+    hook_groups::object(HOOKS, Host::Claude, program)
 }
 
 /// `commands/tl.md`. The UserPromptSubmit hook answers `/tl` itself (and blocks the prompt, so
@@ -156,7 +114,7 @@ pub fn install(options: &Options) -> Result<Report, InstallError> {
     let mut settings = JsonFile::load_for_edit(&files.settings)?;
     let mut mcp = JsonFile::load_for_edit(&files.mcp)?;
 
-    let mut settings_details = add_hooks(&mut settings, &program)?;
+    let mut settings_details = hook_groups::add(&mut settings, HOOKS, Host::Claude, &program)?;
     let mut kept = Vec::new();
     if options.statusline {
         add_statusline(&mut settings, &program, &mut settings_details, &mut kept);
@@ -183,7 +141,7 @@ pub fn uninstall(scope: &Scope) -> Result<Report, InstallError> {
     let files = files(scope)?;
     let mut settings = JsonFile::load_for_edit(&files.settings)?;
     let mut mcp = JsonFile::load_for_edit(&files.mcp)?;
-    let mut details = remove_hooks(&mut settings);
+    let mut details = hook_groups::remove(&mut settings);
     if settings
         .value
         .get("statusLine")
@@ -217,7 +175,7 @@ pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {
     let mut hooks = Vec::new();
     if let Some(Value::Object(events)) = settings.value.get("hooks") {
         for (event, groups) in events {
-            for command in our_commands(groups) {
+            for command in hook_groups::our_commands(groups) {
                 hooks.push(RegisteredHook {
                     event: event.clone(),
                     binary: program_of(&command),
@@ -244,6 +202,8 @@ pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {
         settings: settings.path().to_path_buf(),
         hooks,
         missing,
+        // Claude Code runs every hook in its settings.
+        untrusted: Vec::new(),
         slash_command,
         mcp_server,
     })
@@ -329,7 +289,7 @@ pub fn set_autocompact(scope: &Scope, percent: Option<u8>) -> Result<Change, Ins
         .entry("env")
         .or_insert_with(|| Value::Object(Map::new()));
     let Value::Object(vars) = env else {
-        return Err(malformed(&settings, "`env`"));
+        return Err(hook_groups::malformed(&settings, "`env`", "Claude Code"));
     };
     let mut details = Vec::new();
     match percent {
@@ -381,144 +341,6 @@ fn saved(file: &JsonFile, details: Vec<String>) -> Result<Change, InstallError> 
     })
 }
 
-fn malformed(file: &JsonFile, what: &str) -> InstallError {
-    InstallError::NotJson {
-        path: file.path().to_path_buf(),
-        reason: format!("{what} is not what Claude Code expects"),
-    }
-}
-
-/// Adds each missing hook, and repairs Throughline hooks that differ (a moved binary, older
-/// settings) in place, keeping one per event.
-fn add_hooks(file: &mut JsonFile, program: &str) -> Result<Vec<String>, InstallError> {
-    let mut added = Vec::new();
-    let mut repaired = Vec::new();
-    let hooks = file
-        .value
-        .entry("hooks")
-        .or_insert_with(|| Value::Object(Map::new()));
-    let Value::Object(events) = hooks else {
-        return Err(malformed(file, "`hooks`"));
-    };
-    let mut bad_event = None;
-    for spec in HOOKS {
-        let groups = events
-            .entry(spec.event)
-            .or_insert_with(|| Value::Array(Vec::new()));
-        let Value::Array(groups) = groups else {
-            bad_event = Some(spec.event);
-            break;
-        };
-        let wanted = handler(spec, program);
-        let ours = our_handlers(groups);
-        match ours.first() {
-            None => {
-                groups.push(group(spec, program));
-                added.push(spec.event);
-            }
-            Some(&(g, h)) => {
-                if ours.len() == 1 && groups[g]["hooks"][h] == wanted {
-                    continue;
-                }
-                groups[g]["hooks"][h] = wanted;
-                let mut first = true;
-                retain_handlers(groups, |handler| {
-                    let keep = !is_ours(handler) || first;
-                    first &= !is_ours(handler);
-                    keep
-                });
-                repaired.push(spec.event);
-            }
-        }
-    }
-    if let Some(event) = bad_event {
-        return Err(malformed(file, &format!("`hooks.{event}`")));
-    }
-    let mut details = Vec::new();
-    if !added.is_empty() {
-        details.push(format!("added hooks: {}", added.join(", ")));
-    }
-    if !repaired.is_empty() {
-        details.push(format!(
-            "repointed hooks at this binary: {}",
-            repaired.join(", ")
-        ));
-    }
-    Ok(details)
-}
-
-/// Removes every Throughline hook, and the lists and the `hooks` object that this leaves empty.
-fn remove_hooks(file: &mut JsonFile) -> Vec<String> {
-    let Some(Value::Object(events)) = file.value.get_mut("hooks") else {
-        return Vec::new();
-    };
-    let mut removed = Vec::new();
-    let names: Vec<String> = events.keys().cloned().collect();
-    for event in names {
-        let Some(Value::Array(groups)) = events.get_mut(&event) else {
-            continue;
-        };
-        if retain_handlers(groups, |h| !is_ours(h)) == 0 {
-            continue;
-        }
-        if groups.is_empty() {
-            events.shift_remove(&event);
-        }
-        removed.push(event);
-    }
-    if events.is_empty() && !removed.is_empty() {
-        file.value.shift_remove("hooks");
-    }
-    if removed.is_empty() {
-        Vec::new()
-    } else {
-        vec![format!("removed hooks: {}", removed.join(", "))]
-    }
-}
-
-fn is_ours(handler: &Value) -> bool {
-    handler["command"].as_str().is_some_and(is_throughline_hook)
-}
-
-/// (group, handler) positions of Throughline's handlers in an event's groups.
-fn our_handlers(groups: &[Value]) -> Vec<(usize, usize)> {
-    let mut found = Vec::new();
-    for (g, group) in groups.iter().enumerate() {
-        if let Some(handlers) = group["hooks"].as_array() {
-            for (h, handler) in handlers.iter().enumerate() {
-                if is_ours(handler) {
-                    found.push((g, h));
-                }
-            }
-        }
-    }
-    found
-}
-
-fn our_commands(groups: &Value) -> Vec<String> {
-    let groups = groups.as_array().map(Vec::as_slice).unwrap_or_default();
-    our_handlers(groups)
-        .into_iter()
-        .filter_map(|(g, h)| groups[g]["hooks"][h]["command"].as_str().map(String::from))
-        .collect()
-}
-
-/// Keeps the handlers `keep` accepts; a group left with no handler goes too. Returns how
-/// many handlers were removed.
-fn retain_handlers(groups: &mut Vec<Value>, mut keep: impl FnMut(&Value) -> bool) -> usize {
-    let mut removed = 0;
-    groups.retain_mut(|group| {
-        let Some(handlers) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
-            return true;
-        };
-        let before = handlers.len();
-        handlers.retain(&mut keep);
-        removed += before - handlers.len();
-        !(handlers.is_empty() && before > 0)
-    });
-    removed
-}
-
 /// Sets Throughline's statusline when the person has none; never replaces theirs.
 fn add_statusline(
     file: &mut JsonFile,
@@ -553,7 +375,7 @@ fn add_mcp_server(file: &mut JsonFile, binary: &Path) -> Result<Vec<String>, Ins
         .entry("mcpServers")
         .or_insert_with(|| Value::Object(Map::new()));
     let Value::Object(servers) = servers else {
-        return Err(malformed(file, "`mcpServers`"));
+        return Err(hook_groups::malformed(file, "`mcpServers`", "Claude Code"));
     };
     let wanted = mcp_entry(binary);
     Ok(match servers.get(MCP_SERVER) {

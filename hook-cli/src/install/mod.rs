@@ -6,6 +6,8 @@
 //! ` hook `), not by an exact path, so a binary that moved is repaired instead of duplicated.
 
 pub mod claude;
+pub mod codex;
+mod hook_groups;
 mod json_file;
 
 use std::io;
@@ -32,6 +34,12 @@ pub enum InstallError {
     ReadOnly(PathBuf),
     #[error("{path}: {source}")]
     Io { path: PathBuf, source: io::Error },
+    #[error(
+        "{path} is not valid TOML ({reason}); nothing was changed. Fix the file and run again"
+    )]
+    NotToml { path: PathBuf, reason: String },
+    #[error("{0} reads its hooks for the user only; install without --project")]
+    UserOnly(&'static str),
     #[error("no home folder for this user; set HOME")]
     NoHome,
     #[error("an auto-compact threshold of {0}% is not one Claude Code accepts; choose a whole percent from 1 to 100")]
@@ -106,6 +114,8 @@ pub struct Registration {
     pub hooks: Vec<RegisteredHook>,
     /// Events Throughline needs that have no Throughline hook.
     pub missing: Vec<String>,
+    /// Events whose Throughline hook the host will not run until the person trusts it.
+    pub untrusted: Vec<String>,
     /// Throughline's slash command file, when it is in place.
     pub slash_command: Option<PathBuf>,
     /// The program the host starts as Throughline's MCP server, when it is registered.
@@ -115,18 +125,37 @@ pub struct Registration {
 pub fn install(host: Host, options: &Options) -> Result<Report, InstallError> {
     match host {
         Host::Claude => claude::install(options),
+        Host::Codex => codex::install(options),
     }
 }
 
 pub fn uninstall(host: Host, scope: &Scope) -> Result<Report, InstallError> {
     match host {
         Host::Claude => claude::uninstall(scope),
+        Host::Codex => codex::uninstall(scope),
     }
 }
 
 pub fn inspect(host: Host, scope: &Scope) -> Result<Registration, InstallError> {
     match host {
         Host::Claude => claude::inspect(scope),
+        Host::Codex => codex::inspect(scope),
+    }
+}
+
+/// The folder a host keeps its user settings in (`~/.claude`, `~/.codex`).
+pub fn config_dir(host: Host) -> Option<PathBuf> {
+    match host {
+        Host::Claude => crate::hosts::claude::config_dir(),
+        Host::Codex => crate::hosts::codex::home(),
+    }
+}
+
+/// The `hooks` object a host's settings get, for adding by hand.
+pub fn hooks_object(host: Host, program: &str) -> serde_json::Map<String, serde_json::Value> {
+    match host {
+        Host::Claude => claude::hooks_object(program),
+        Host::Codex => hook_groups::object(codex::HOOKS, Host::Codex, program),
     }
 }
 

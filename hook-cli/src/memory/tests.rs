@@ -26,6 +26,7 @@ fn ctx(total: usize, budget: usize) -> Context {
         chain: vec!["sess-aaaa-bbbb".into()],
         total_turns: total as u64,
         budget,
+        measure: Measure::Utf16,
         verbatim_turns: 6,
     }
 }
@@ -198,4 +199,32 @@ proptest! {
             (e.len() as u64 + extra) - (r.verbatim.len() + r.one_liners.len()) as u64
         );
     }
+}
+
+#[test]
+fn a_host_that_counts_bytes_gets_a_memory_within_its_bytes() {
+    // Japanese text takes three bytes a character: within 9,500 UTF-16 units, 9,500 such
+    // characters would be 28,500 bytes, far past Codex's 10,000.
+    let e = entries(30, |i| {
+        (
+            format!("{i}番目の質問: 設定ファイルの読み込みを直してください。"),
+            vec!["決定: 設定は UTF-8 で読む。エラーは一行で記録する。".repeat(20)],
+        )
+    });
+    let c = Context {
+        measure: Measure::Utf8,
+        ..ctx(30, 9_500)
+    };
+    let r = render(&c, &e);
+    assert!(r.text.len() <= 9_500, "{} bytes", r.text.len());
+    assert!(
+        r.text.len() > 8_000,
+        "the room is used: {} bytes",
+        r.text.len()
+    );
+    assert!(r.text.contains("Latest exchange (turn t000000)"));
+    assert!(r.text.contains("決定"));
+    // The same turns counted in UTF-16 units fill far more bytes.
+    let wide = render(&ctx(30, 9_500), &e);
+    assert!(wide.text.len() > 15_000, "{} bytes", wide.text.len());
 }

@@ -257,6 +257,39 @@ pub struct Coverage {
     pub windowed: bool,
 }
 
+/// Takes a turn's indexed entries out of the search indexes before the turn is removed
+/// (an external-content index cannot find them once the rows are gone).
+pub(super) fn unindex_turn(tx: &rusqlite::Transaction, turn: i64) -> Result<()> {
+    tx.execute(
+        "INSERT INTO messages_fts (messages_fts, rowid, text)
+         SELECT 'delete', id, text FROM messages
+         WHERE turn = ?1 AND id <= (SELECT upto FROM search_progress WHERE layer = 'messages')",
+        [turn],
+    )?;
+    tx.execute(
+        &format!(
+            "INSERT INTO details_fts (details_fts, rowid, body)
+             SELECT 'delete', id, substr(body, 1, {INDEXED_BODY_CHARS}) FROM details
+             WHERE turn = ?1 AND {SEARCHABLE_KIND}
+               AND id <= (SELECT upto FROM search_progress WHERE layer = 'details')"
+        ),
+        [turn],
+    )?;
+    Ok(())
+}
+
+/// After rows were removed: the next rows may reuse their ids, below what is marked as
+/// indexed; the mark comes down to the rows that are left, so those are indexed too.
+pub(super) fn index_after_removal(tx: &rusqlite::Transaction) -> Result<()> {
+    tx.execute_batch(
+        "UPDATE search_progress SET upto = min(upto, (SELECT coalesce(max(id), 0) FROM messages))
+         WHERE layer = 'messages';
+         UPDATE search_progress SET upto = min(upto, (SELECT coalesce(max(id), 0) FROM details))
+         WHERE layer = 'details';",
+    )?;
+    Ok(())
+}
+
 /// One matching entry, best first.
 #[derive(Debug, Clone)]
 pub struct Matched {

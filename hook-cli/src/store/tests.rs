@@ -2,8 +2,8 @@ use std::os::unix::fs::PermissionsExt;
 
 use super::write::COMMIT_EVERY;
 use super::*;
-use crate::ingest::Record;
 use crate::model::{DetailKind, Host};
+use crate::record::Record;
 
 fn temp_store() -> (tempfile::TempDir, Home, Store) {
     let dir = tempfile::tempdir().unwrap();

@@ -9,9 +9,9 @@ use rusqlite::{params, Connection, OptionalExtension, Statement, Transaction};
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::{Checkpointer, Result};
-use crate::ingest::Record;
 use crate::model::{Host, Message, Role};
 use crate::project;
+use crate::record::Record;
 use crate::summary;
 
 /// The part of a session row the writer needs while ingesting.
@@ -418,6 +418,7 @@ impl<'c> Writer<'c> {
                 *turn = Some(id);
                 self.insert_message(session.id, id, "user", text, at.as_deref(), key)?;
             }
+            Record::Rollback { turns } => *turn = self.roll_back(session, *turns)?,
             Record::Answer { key, text, at } => {
                 let id = self.current_turn(session, turn, at.as_deref())?;
                 match self.insert_message(session.id, id, "assistant", text, at.as_deref(), key)? {
@@ -501,6 +502,36 @@ impl<'c> Writer<'c> {
             }
         }
         Ok(())
+    }
+
+    /// Removes the session's last `count` turns with everything they hold (their usage stays,
+    /// tokens were spent), and returns the turn now open: the last one left.
+    fn roll_back(&self, session: &mut SessionRow, count: u32) -> Result<Option<i64>> {
+        let gone: Vec<i64> = self
+            .tx
+            .prepare_cached(
+                "SELECT id FROM turns WHERE session = ?1 AND seq > 0 ORDER BY seq DESC LIMIT ?2",
+            )?
+            .query_map(params![session.id, count], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        for turn in gone {
+            super::search::unindex_turn(&self.tx, turn)?;
+            self.tx.execute_batch(&format!(
+                "DELETE FROM summaries WHERE turn = {turn};
+                 DELETE FROM messages WHERE turn = {turn};
+                 DELETE FROM details WHERE turn = {turn};
+                 UPDATE api_calls SET turn = NULL WHERE turn = {turn};
+                 DELETE FROM turns WHERE id = {turn};"
+            ))?;
+        }
+        super::search::index_after_removal(&self.tx)?;
+        session.next_seq = None;
+        self.summarized.set(None);
+        Ok(self
+            .tx
+            .prepare_cached("SELECT id FROM turns WHERE session = ?1 ORDER BY seq DESC LIMIT 1")?
+            .query_row([session.id], |r| r.get(0))
+            .optional()?)
     }
 
     /// Stores (or refreshes) a turn's one-line summary from its L2.

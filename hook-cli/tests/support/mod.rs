@@ -5,6 +5,7 @@
 //! * [`tmux`]: the interactive UI inside tmux, for `/clear` and other slash commands.
 //! * [`transcript`]: reading Claude Code's JSONL transcripts.
 //! * [`throughline`]: the real `throughline` as every hook, on a temp store.
+//! * [`responses_server`] and [`codex`]: the same for the real Codex CLI (`codex exec`).
 //! * [`scenario`]: a long, realistic coding session with facts planted in it.
 //! * [`store_env`]: a temp store and projects folder for recorded payloads and transcripts.
 //!
@@ -16,7 +17,9 @@
 #![allow(dead_code, unused_imports)]
 
 pub mod claude;
+pub mod codex;
 pub mod model_server;
+pub mod responses_server;
 pub mod scenario;
 pub mod store_env;
 pub mod throughline;

@@ -8,13 +8,71 @@ mod transcript;
 pub mod version;
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub use payload::{decode_hook, encode_reply};
 pub use status::{decode_status, StatusInput};
 pub use transcript::TranscriptParser;
 
-use super::FoundTranscript;
+use super::Agent;
+use crate::record::{
+    EventKind, FoundTranscript, HookEvent, HostProcess, InjectionLimit, LineParser, Measure, Reply,
+    SubagentRef,
+};
+
+/// Claude Code, to the shared code.
+pub struct ClaudeCode;
+
+/// Claude Code cuts `additionalContext` past 10,000 characters as JavaScript counts them.
+const INJECTION_LIMIT: InjectionLimit = InjectionLimit {
+    max: 9_500,
+    measure: Measure::Utf16,
+};
+
+impl Agent for ClaudeCode {
+    fn name(&self) -> &'static str {
+        "Claude Code"
+    }
+    fn decode_hook(&self, payload: &[u8]) -> Result<HookEvent, String> {
+        decode_hook(payload)
+    }
+    fn encode_reply(&self, event: EventKind, reply: &Reply) -> Option<String> {
+        encode_reply(event, reply)
+    }
+    fn handoff_command(&self) -> &'static str {
+        "/tl"
+    }
+    fn injection_limit(&self) -> InjectionLimit {
+        INJECTION_LIMIT
+    }
+    fn line_parser(&self) -> Box<dyn LineParser> {
+        Box::new(TranscriptParser::default())
+    }
+    fn transcripts_dir(&self) -> Option<PathBuf> {
+        projects_dir()
+    }
+    fn find_transcripts(&self, root: Option<PathBuf>) -> std::io::Result<Vec<FoundTranscript>> {
+        find_transcripts(root)
+    }
+    fn owner_process(&self) -> Option<HostProcess> {
+        process::owner()
+    }
+    fn owner_session(&self) -> Option<String> {
+        process::owner_session()
+    }
+    fn subagent_transcript(&self, main: &Path, subagent: &SubagentRef) -> Option<PathBuf> {
+        match &subagent.transcript_path {
+            Some(path) => Some(PathBuf::from(path)),
+            None => subagents::transcript_of(main, &subagent.agent_id),
+        }
+    }
+    fn subagent_transcripts(&self, main: &Path) -> Vec<PathBuf> {
+        subagents::transcripts_of(main)
+    }
+    fn spawning_call_key(&self, path: &Path) -> Option<String> {
+        subagents::spawning_call_key(path)
+    }
+}
 
 /// `$CLAUDE_CONFIG_DIR`, else `~/.claude`: user settings, commands and transcripts.
 pub fn config_dir() -> Option<PathBuf> {

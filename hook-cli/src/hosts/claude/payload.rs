@@ -4,9 +4,9 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::handoff::Reply;
-use crate::hosts::{EventKind, HookEvent, SubagentRef};
 use crate::model::Host;
+use crate::record::Reply;
+use crate::record::{EventKind, HookEvent, SubagentRef};
 
 #[derive(Deserialize)]
 struct Payload<'a> {

@@ -18,8 +18,8 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 use xxhash_rust::xxh3::xxh3_64;
 
-use crate::ingest::{LineParser, Link, Record};
 use crate::model::{DetailKind, Usage};
+use crate::record::{LineParser, Link, Record};
 
 /// A JSON string borrowed from the line, copied only when it holds escapes: most fields of
 /// a line are read and dropped, and a copy each was a good part of the parsing time.

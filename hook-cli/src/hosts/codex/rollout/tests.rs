@@ -1,0 +1,353 @@
+use super::*;
+use crate::home::Home;
+use crate::model::Host;
+use crate::store::Store;
+
+const ROLLOUT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/codex-0.171.0/rollout.jsonl"
+);
+
+fn parse_all(text: &str) -> Vec<Record> {
+    let mut parser = RolloutParser::default();
+    let mut out = Vec::new();
+    for line in text.lines() {
+        parser.parse_line(line, &mut out).unwrap();
+    }
+    out
+}
+
+fn user_line(text: &str) -> String {
+    serde_json::json!({"timestamp": "2026-11-30T09:00:00.000Z", "type": "response_item",
+        "payload": {"type": "message", "id": "msg_x", "role": "user",
+            "content": [{"type": "input_text", "text": text}]}})
+    .to_string()
+}
+
+fn prompts(records: &[Record]) -> Vec<&str> {
+    records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Prompt { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_real_rollout_keeps_what_was_typed_and_said_and_every_tool_run() {
+    let records = parse_all(&std::fs::read_to_string(ROLLOUT).unwrap());
+    assert_eq!(
+        records[0],
+        Record::Meta {
+            cwd: Some("/home/dev/proj".into()),
+            client_version: Some("0.171.0".into()),
+        }
+    );
+    assert_eq!(
+        prompts(&records),
+        ["please RUNLS in this folder", "thanks, now summarize"]
+    );
+    let answers: Vec<&str> = records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Answer { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(answers, ["Reply 1.", "Reply 2."]);
+    let host_text: Vec<&str> = records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Detail {
+                kind: DetailKind::Attachment,
+                name,
+                ..
+            } => name.as_deref(),
+            _ => None,
+        })
+        .collect();
+    // Developer messages are named by the kind Codex gives their content.
+    assert_eq!(
+        host_text,
+        ["host_skills.instructions", "environment_context"]
+    );
+    let call = records.iter().find_map(|r| match r {
+        Record::Detail {
+            kind: DetailKind::ToolCall,
+            name,
+            tool_use_id,
+            body,
+            ..
+        } => Some((name.clone(), tool_use_id.clone(), body.clone())),
+        _ => None,
+    });
+    assert_eq!(
+        call,
+        Some((
+            Some("exec_command".into()),
+            Some("call_0".into()),
+            r#"{"cmd": "ls -la"}"#.into()
+        ))
+    );
+    let result = records.iter().find_map(|r| match r {
+        Record::Detail {
+            kind: DetailKind::ToolResult,
+            tool_use_id,
+            body,
+            is_error,
+            ..
+        } => Some((tool_use_id.clone(), body.clone(), *is_error)),
+        _ => None,
+    });
+    let (id, body, failed) = result.unwrap();
+    assert_eq!(id.as_deref(), Some("call_0"));
+    assert!(body.contains("Process exited with code 0\n"), "{body}");
+    assert!(body.ends_with("-rw-r--r--  1 root root   12 Nov 30 08:51 hello.py\n"));
+    assert!(!failed);
+    let usage: Vec<(String, Usage)> = records
+        .iter()
+        .filter_map(|r| match r {
+            Record::ApiCall {
+                message_id, usage, ..
+            } => Some((message_id.clone(), *usage)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(usage.len(), 3);
+    assert_eq!(usage[0].1.context(), 10_121);
+    assert_eq!(usage[2].1.context(), 10_319);
+}
+
+#[test]
+fn codex_text_in_the_person_s_place_never_becomes_a_prompt() {
+    for (text, name) in [
+        (
+            "<environment_context>\n  <cwd>/p</cwd>\n</environment_context>",
+            "environment_context",
+        ),
+        (
+            "# AGENTS.md instructions for /p\n\n<INSTRUCTIONS>be brief</INSTRUCTIONS>",
+            "agents_md",
+        ),
+        (
+            "<hook_prompt hook_run_id=\"r1\">keep going</hook_prompt>",
+            "hook_prompt",
+        ),
+        (
+            "  <skills_instructions>\n## Skills\n</skills_instructions>",
+            "skills_instructions",
+        ),
+    ] {
+        let records = parse_all(&user_line(text));
+        assert!(prompts(&records).is_empty(), "{text}");
+        assert!(
+            matches!(&records[..], [Record::Detail { kind: DetailKind::Attachment, name: Some(n), body, .. }]
+                if n == name && body == text),
+            "{text}: {records:?}"
+        );
+    }
+}
+
+#[test]
+fn a_goal_continuation_keeps_its_marks_and_objective_only() {
+    let instructions = "Continue working toward the goal. ".repeat(150);
+    let goal = format!(
+        "<codex_internal_context source=\"goal\">\n{instructions}\n<objective>\nShip the \
+         --json flag 決定\n</objective>\n{instructions}\n</codex_internal_context>"
+    );
+    assert_eq!(
+        prompts(&parse_all(&user_line(&goal))),
+        ["<codex_internal_context source=\"goal\">\n<objective>\nShip the --json flag 決定\n</objective>\n</codex_internal_context>"]
+    );
+    // Without its closing mark, or not at the start, the text is the person's as written.
+    let open = goal.replace("</codex_internal_context>", "");
+    assert_eq!(prompts(&parse_all(&user_line(&open))), [open.as_str()]);
+    let quoted = format!("look at this: {goal}");
+    assert_eq!(prompts(&parse_all(&user_line(&quoted))), [quoted.as_str()]);
+    let bare = "<codex_internal_context source=\"goal\">go on</codex_internal_context>";
+    assert_eq!(
+        prompts(&parse_all(&user_line(bare))),
+        ["<codex_internal_context source=\"goal\">\n</codex_internal_context>"]
+    );
+}
+
+#[test]
+fn reasoning_is_thinking_and_a_failed_command_is_an_error() {
+    let lines = [
+        r#"{"timestamp":"t1","type":"response_item","payload":{"type":"reasoning","id":"rs_1","summary":[{"type":"summary_text","text":"**Listing files**"}],"content":[{"type":"reasoning_text","text":"ls shows them"}],"encrypted_content":"gAAA"}}"#,
+        r#"{"timestamp":"t2","type":"response_item","payload":{"type":"reasoning","id":"rs_2","summary":[],"encrypted_content":"gAAA"}}"#,
+        r#"{"timestamp":"t3","type":"response_item","payload":{"type":"function_call_output","call_id":"c9","output":"Chunk ID: 1\nProcess exited with code 2\nOutput:\nno such file\n"}}"#,
+        r#"{"timestamp":"t4","type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"c8","output":{"content":"patch failed","success":false}}}"#,
+    ];
+    let records = parse_all(&lines.join("\n"));
+    let bodies: Vec<(DetailKind, &str, bool)> = records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Detail {
+                kind,
+                body,
+                is_error,
+                ..
+            } => Some((*kind, body.as_str(), *is_error)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        bodies,
+        [
+            (
+                DetailKind::Thinking,
+                "**Listing files**\n\nls shows them",
+                false
+            ),
+            (DetailKind::Thinking, "[encrypted reasoning]", false),
+            (
+                DetailKind::ToolResult,
+                "Chunk ID: 1\nProcess exited with code 2\nOutput:\nno such file\n",
+                true
+            ),
+            (DetailKind::ToolResult, "patch failed", true),
+        ]
+    );
+}
+
+#[test]
+fn bad_lines_are_named_and_unknown_ones_pass() {
+    let mut parser = RolloutParser::default();
+    let mut out = Vec::new();
+    assert!(parser
+        .parse_line("{not json", &mut out)
+        .unwrap_err()
+        .contains("not JSON"));
+    assert!(parser
+        .parse_line(r#"{"type":"response_item","payload":{"type":7}}"#, &mut out)
+        .unwrap_err()
+        .contains("response_item payload"));
+    for fine in [
+        r#"{"type":"brand_new_kind","payload":{"x":[1]}}"#,
+        r#"{"type":"event_msg","payload":{"type":"brand_new_event"}}"#,
+        r#"{"type":"event_msg"}"#,
+        r#"{"type":"event_msg","payload":{"type":"token_count","info":null}}"#,
+    ] {
+        assert_eq!(parser.parse_line(fine, &mut out), Ok(None), "{fine}");
+    }
+    assert!(out.is_empty(), "{out:?}");
+}
+
+/// The memory a store holds of a session, as `detail` shows it.
+fn memory(store: &Store, session: &str) -> Vec<serde_json::Value> {
+    let session = store.session(session).unwrap();
+    store
+        .turns(&session)
+        .unwrap()
+        .iter()
+        .map(|t| serde_json::to_value(store.turn_detail(&t.code).unwrap()).unwrap())
+        .collect()
+}
+
+fn texts(turn: &serde_json::Value) -> Vec<String> {
+    turn["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_rollout_read_hook_by_hook_is_stored_as_if_read_whole() {
+    let text = std::fs::read_to_string(ROLLOUT).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let rollout = dir.path().join("rollout.jsonl");
+    let mut piecewise = Store::open(&Home::at(dir.path().join("piecewise"))).unwrap();
+    // Every cut, even in the middle of a line: each call reads on from the stored cursor.
+    let mut end = 0;
+    while end < text.len() {
+        end = (end + 997).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        std::fs::write(&rollout, &text[..end]).unwrap();
+        crate::capture::capture_transcript(&mut piecewise, Host::Codex, "s1", &rollout).unwrap();
+    }
+    let mut whole = Store::open(&Home::at(dir.path().join("whole"))).unwrap();
+    crate::capture::capture_transcript(&mut whole, Host::Codex, "s1", &rollout).unwrap();
+    let memory = memory(&whole, "s1");
+    assert_eq!(memory, self::memory(&piecewise, "s1"));
+    let turns: Vec<Vec<String>> = memory.iter().map(texts).collect();
+    assert_eq!(
+        turns,
+        [
+            vec![],
+            vec!["please RUNLS in this folder".to_string(), "Reply 1.".into()],
+            vec!["thanks, now summarize".into(), "Reply 2.".into()],
+        ]
+    );
+    assert_eq!(memory[1]["detail_summary"], "exec_command");
+}
+
+#[test]
+fn a_rollback_removes_the_turns_and_what_follows_continues_the_one_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let rollout = dir.path().join("rollout.jsonl");
+    let mut text = std::fs::read_to_string(ROLLOUT).unwrap();
+    std::fs::write(&rollout, &text).unwrap();
+    let mut store = Store::open(&Home::at(dir.path().join("home"))).unwrap();
+    crate::capture::capture_transcript(&mut store, Host::Codex, "s1", &rollout).unwrap();
+    // Indexed first, so the rolled-back words must leave the index too.
+    let found = |store: &Store, words: &str| {
+        let request = crate::search::Request {
+            query: words.to_string(),
+            limit: 10,
+            ..Default::default()
+        };
+        crate::search::search(store, &request).unwrap().hits.len()
+    };
+    assert_eq!(found(&store, "now summarize"), 1);
+
+    text += r#"{"timestamp":"2026-11-30T09:00:00.000Z","type":"event_msg","payload":{"type":"thread_rolled_back","num_turns":1}}"#;
+    text.push('\n');
+    std::fs::write(&rollout, &text).unwrap();
+    crate::capture::capture_transcript(&mut store, Host::Codex, "s1", &rollout).unwrap();
+    let after: Vec<Vec<String>> = memory(&store, "s1").iter().map(texts).collect();
+    assert_eq!(after.len(), 2, "{after:?}");
+    assert_eq!(after[1][0], "please RUNLS in this folder");
+    assert_eq!(found(&store, "now summarize"), 0);
+
+    text += &user_line("summarize differently");
+    text.push('\n');
+    std::fs::write(&rollout, &text).unwrap();
+    crate::capture::capture_transcript(&mut store, Host::Codex, "s1", &rollout).unwrap();
+    let turns = memory(&store, "s1");
+    assert_eq!(texts(&turns[2]), ["summarize differently"]);
+    assert_eq!(turns[2]["seq"], 2);
+    assert_eq!(found(&store, "summarize differently"), 1);
+}
+
+#[test]
+fn what_the_model_writes_in_a_compaction_turn_is_not_said_to_the_person() {
+    // As Codex 0.171.0 wrote a `/compact`: a turn with no user message, the model's summary,
+    // then the compacted history.
+    let lines = [
+        r#"{"timestamp":"t1","type":"event_msg","payload":{"type":"task_started","turn_id":"tc"}}"#,
+        r#"{"timestamp":"t2","type":"response_item","payload":{"type":"message","id":"msg_2","role":"assistant","content":[{"type":"output_text","text":"Summary: the port is 8731."}]}}"#,
+        r#"{"timestamp":"t3","type":"compacted","payload":{"message":"Another language model started to solve this problem and produced a summary"}}"#,
+        r#"{"timestamp":"t4","type":"event_msg","payload":{"type":"task_complete","turn_id":"tc"}}"#,
+        r#"{"timestamp":"t5","type":"event_msg","payload":{"type":"task_started","turn_id":"t2"}}"#,
+    ];
+    let mut text = lines.join("\n");
+    text.push('\n');
+    text += &user_line("after compact");
+    let records = parse_all(&text);
+    assert!(
+        !records.iter().any(|r| matches!(r, Record::Answer { .. })),
+        "{records:?}"
+    );
+    let summaries = records
+        .iter()
+        .filter(|r| matches!(r, Record::Detail { name: Some(n), .. } if n == "compact_summary"))
+        .count();
+    assert_eq!(summaries, 2);
+    assert_eq!(prompts(&records), ["after compact"]);
+}

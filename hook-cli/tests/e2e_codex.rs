@@ -1,0 +1,368 @@
+//! The real Codex CLI (`codex exec`, then `codex exec resume`) against a scripted Responses API
+//! server, every hook running the real `throughline hook codex`: what the store keeps is
+//! exactly what was typed, said and run.
+
+mod support;
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+use support::codex::CodexEnv;
+use support::responses_server::{message_text, Reply, ResponsesServer};
+use throughline::home::Home;
+use throughline::model::{DetailKind, Host};
+use throughline::store::Store;
+
+#[test]
+fn a_resumed_session_with_shell_calls_is_captured_exactly() {
+    let first = "Count the files here and note them. 決定: UTF-8 only.";
+    let second = "Now show what the note holds";
+    let first_answer = "There are two files; notes.txt has 2 lines.\n\n決定 kept: UTF-8 only.";
+    let second_answer = "notes.txt holds `alpha` and `beta`.";
+    let server = ResponsesServer::start(vec![
+        (
+            "Count the files",
+            vec![
+                Reply::Shell("printf 'alpha\\nbeta\\n' > notes.txt && ls -a".into()),
+                Reply::Shell("wc -l notes.txt; echo done >&2".into()),
+                Reply::Text(first_answer.into()),
+            ],
+        ),
+        (
+            "Now show",
+            vec![
+                Reply::Shell("cat notes.txt".into()),
+                Reply::Text(second_answer.into()),
+            ],
+        ),
+    ]);
+    let bin = support::throughline::bin();
+    let env = CodexEnv::new(&server, &bin);
+    env.exec(&[first]);
+    env.exec(&["resume", "--last", second]);
+
+    let sessions = throughline::hosts::agent(Host::Codex)
+        .find_transcripts(Some(env.home.path().join(".codex/sessions")))
+        .unwrap();
+    assert_eq!(sessions.len(), 1, "resume appends to the same rollout");
+    let store = Store::open(&Home::at(env.store.path())).unwrap();
+    let session = store.session(&sessions[0].session_id).unwrap();
+    assert_eq!(session.host, Host::Codex);
+    let turns: Vec<_> = store
+        .turns(&session)
+        .unwrap()
+        .into_iter()
+        .filter(|t| t.seq > 0)
+        .map(|t| store.turn_detail(&t.code).unwrap())
+        .collect();
+    let conversation: Vec<Vec<&str>> = turns
+        .iter()
+        .map(|t| t.turn.messages.iter().map(|m| m.text.as_str()).collect())
+        .collect();
+    assert_eq!(
+        conversation,
+        [vec![first, first_answer], vec![second, second_answer]]
+    );
+
+    // Every command the model asked for, and the output it was given, to the byte.
+    let mut outputs: HashMap<String, String> = HashMap::new();
+    let mut calls: Vec<(String, String)> = Vec::new();
+    for request in server.requests() {
+        for item in request["input"].as_array().unwrap() {
+            match item["type"].as_str() {
+                Some("function_call_output") => {
+                    let output = match &item["output"] {
+                        Value::String(s) => s.clone(),
+                        other => message_text(&serde_json::json!({ "content": other })),
+                    };
+                    outputs.insert(item["call_id"].as_str().unwrap().into(), output);
+                }
+                Some("function_call") => {
+                    let call = (
+                        item["call_id"].as_str().unwrap().to_string(),
+                        item["arguments"].as_str().unwrap().to_string(),
+                    );
+                    if !calls.contains(&call) {
+                        calls.push(call);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(calls.len(), 3, "{calls:?}");
+    let mut stored_calls = Vec::new();
+    for turn in &turns {
+        for d in turn
+            .details
+            .iter()
+            .filter(|d| d.kind == DetailKind::ToolCall)
+        {
+            let id = d.tool_use_id.clone().unwrap();
+            stored_calls.push((id.clone(), d.body.clone()));
+            let result = turn
+                .details
+                .iter()
+                .find(|r| r.kind == DetailKind::ToolResult && r.tool_use_id.as_ref() == Some(&id))
+                .expect("every call has its result");
+            assert_eq!(Some(&result.body), outputs.get(&id), "output of {id}");
+        }
+    }
+    assert_eq!(stored_calls, calls);
+    let listing = &outputs[&calls[0].0];
+    assert!(listing.contains("notes.txt"), "{listing}");
+    assert!(outputs[&calls[1].0].contains("2 notes.txt"));
+    assert!(outputs[&calls[2].0].contains("alpha\nbeta\n"));
+    assert_eq!(
+        (turns[0].tool_calls().count(), turns[1].tool_calls().count()),
+        (2, 1)
+    );
+
+    // A resumed session gets its history from Codex: nothing is injected.
+    let injected = store
+        .injections(&throughline::store::InjectionFilter {
+            limit: Some(10),
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(injected.is_empty(), "{injected:?}");
+    assert!(server
+        .requests()
+        .iter()
+        .all(|r| !request_text(r).contains("Throughline memory")));
+
+    // Search, recall and show read Codex sessions like any other.
+    let found = env.throughline(&bin, &["search", "決定", "--json"]);
+    let text = String::from_utf8_lossy(&found.stdout);
+    assert!(
+        found.status.success() && text.contains(&turns[0].turn.code),
+        "{text}"
+    );
+    let shown = env.throughline(&bin, &["detail", &turns[1].turn.code, "--tool", "1"]);
+    assert!(String::from_utf8_lossy(&shown.stdout).contains("alpha"));
+}
+
+/// The text of every message item of a request.
+fn request_text(request: &Value) -> String {
+    request["input"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["type"] == "message")
+        .map(message_text)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The request that carried the prompt containing `needle` as its latest user message.
+fn request_for(server: &ResponsesServer, needle: &str) -> Option<Value> {
+    server.requests().into_iter().find(|r| {
+        let input = r["input"].as_array().unwrap();
+        input
+            .iter()
+            .rev()
+            .find(|i| i["type"] == "message" && i["role"] == "user")
+            .is_some_and(|i| message_text(i).contains(needle))
+    })
+}
+
+#[test]
+fn clear_in_the_tui_hands_on_the_recent_turns_and_a_second_window_never_gets_them() {
+    use support::codex::CodexTui;
+    let _tui = support::codex::one_tui_at_a_time();
+    let server = ResponsesServer::start(vec![
+        (
+            "port for the dev server",
+            vec![Reply::Text(
+                "Noted: the dev server listens on port 8731.".into(),
+            )],
+        ),
+        (
+            "parser in window B",
+            vec![Reply::Text("Parser work noted.".into())],
+        ),
+        (
+            "Which port did we pick",
+            vec![Reply::Text("Port 8731.".into())],
+        ),
+        ("B again", vec![Reply::Text("Still on the parser.".into())]),
+    ]);
+    let bin = support::throughline::bin();
+    let env = CodexEnv::new(&server, &bin);
+    // Launched as a person does: the hooks are reviewed and trusted, and run in each
+    // window's own process (install turned the shared background server off).
+    let a = CodexTui::start_reviewed(&env, "a", true);
+    a.submit("Use 8731 as the port for the dev server");
+    a.wait_screen("listens on port 8731");
+    let b = CodexTui::start_reviewed(&env, "b", false);
+    b.submit("I work on the parser in window B");
+    b.wait_screen("Parser work noted");
+
+    a.submit("/clear");
+    // Codex starts the new session only at its first prompt: the memory comes with it.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    a.submit("Which port did we pick?");
+    a.wait_screen("Port 8731.");
+    let after_clear = request_for(&server, "Which port did we pick").unwrap();
+    let text = request_text(&after_clear);
+    assert!(text.contains("# Throughline memory"), "{text}");
+    assert!(
+        text.contains("Use 8731 as the port for the dev server"),
+        "{text}"
+    );
+    assert!(text.contains("listens on port 8731"), "{text}");
+    assert!(!text.contains("parser in window B"), "{text}");
+
+    b.submit("B again");
+    b.wait_screen("Still on the parser");
+    let in_b = request_text(&request_for(&server, "B again").unwrap());
+    assert!(!in_b.contains("Throughline memory"), "{in_b}");
+    assert!(!in_b.contains("8731"), "{in_b}");
+
+    // The injection log says the same: one /clear handoff, from window A's first session.
+    let store = Store::open(&Home::at(env.store.path())).unwrap();
+    let injections = store
+        .injections(&throughline::store::InjectionFilter {
+            limit: Some(10),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(injections.len(), 1, "{injections:?}");
+    let memory = &injections[0];
+    assert!(memory.text.len() <= 9_500, "{} bytes", memory.text.len());
+}
+
+#[test]
+fn tl_is_blocked_before_any_request_and_the_next_new_session_takes_the_memory() {
+    use support::codex::CodexTui;
+    let _tui = support::codex::one_tui_at_a_time();
+    let server = ResponsesServer::start(vec![
+        (
+            "release checklist",
+            vec![Reply::Text("Checklist: tag v2.4.1, then publish.".into())],
+        ),
+        (
+            "carry on",
+            vec![Reply::Text("Carrying on with v2.4.1.".into())],
+        ),
+    ]);
+    let bin = support::throughline::bin();
+    let env = CodexEnv::new(&server, &bin);
+    let tui = CodexTui::start(&env, "tl");
+    tui.submit("Write the release checklist");
+    tui.wait_screen("tag v2.4.1");
+    // The turn is over (its Stop hook ran) once the TUI says how long it worked.
+    tui.wait_screen("Worked for");
+    // `$tl` names the skill install put in place; the hook blocks it.
+    tui.submit_skill("$tl");
+    tui.wait_screen("`$tl cancel` withdraws it");
+    // Codex asks for a title of its own after a first turn: only the prompt is looked for.
+    assert!(
+        request_for(&server, "$tl").is_none(),
+        "$tl reached the model"
+    );
+    drop(tui);
+
+    env.exec(&["carry on from where we were"]);
+    let text = request_text(&request_for(&server, "carry on").unwrap());
+    assert!(text.contains("# Throughline memory"), "{text}");
+    assert!(
+        text.contains("Checklist: tag v2.4.1, then publish."),
+        "{text}"
+    );
+}
+
+#[test]
+fn compaction_brings_back_the_recent_turns_verbatim() {
+    use support::codex::CodexTui;
+    let _tui = support::codex::one_tui_at_a_time();
+    let server = ResponsesServer::start(vec![
+        (
+            "Pick a cache size",
+            vec![Reply::Text("Use 64 MiB for the cache, 決定.".into())],
+        ),
+        (
+            "CONTEXT CHECKPOINT",
+            vec![Reply::Text("Summary: a cache was chosen.".into())],
+        ),
+        (
+            "go on after compaction",
+            vec![Reply::Text("Going on.".into())],
+        ),
+    ]);
+    let bin = support::throughline::bin();
+    let env = CodexEnv::new(&server, &bin);
+    let tui = CodexTui::start(&env, "compact");
+    tui.submit("Pick a cache size for the index");
+    tui.wait_screen("Use 64 MiB");
+    tui.wait_screen("Worked for");
+    tui.submit("/compact");
+    tui.wait_screen("Context compacted");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    tui.submit("go on after compaction");
+    tui.wait_screen("Going on.");
+    let text = request_text(&request_for(&server, "go on after compaction").unwrap());
+    // The summary is lossy; the memory holds the turn as it was.
+    assert!(text.contains("# Throughline memory"), "{text}");
+    assert!(text.contains("Pick a cache size for the index"), "{text}");
+    assert!(text.contains("Use 64 MiB for the cache, 決定."), "{text}");
+    assert!(
+        !text.contains("You: Summary: a cache was chosen."),
+        "{text}"
+    );
+}
+
+#[test]
+fn under_the_shared_background_server_clear_hands_nothing_on_rather_than_the_wrong_window() {
+    use support::codex::{CodexTui, DaemonGuard};
+    let _tui = support::codex::one_tui_at_a_time();
+    let server = ResponsesServer::start(vec![
+        (
+            "port for the dev server",
+            vec![Reply::Text("Noted: port 8731.".into())],
+        ),
+        (
+            "parser in window B",
+            vec![Reply::Text("Parser work noted.".into())],
+        ),
+        (
+            "Which port did we pick",
+            vec![Reply::Text("Not known here.".into())],
+        ),
+    ]);
+    let bin = support::throughline::bin();
+    let env = CodexEnv::new(&server, &bin);
+    // The person turned Codex's shared server back on: install leaves their setting alone.
+    let config = env.home.path().join(".codex/config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let ours = text
+        .lines()
+        .find(|l| l.starts_with("daemon_auto_start"))
+        .unwrap();
+    std::fs::write(&config, text.replace(ours, "daemon_auto_start = true")).unwrap();
+    let out = env.throughline(&bin, &["install", "--host", "codex"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("kept your [features] daemon_auto_start = true"),
+        "{said}"
+    );
+    let _daemon = DaemonGuard::new(&env);
+
+    let a = CodexTui::start_reviewed(&env, "da", true);
+    a.submit("Use 8731 as the port for the dev server");
+    a.wait_screen("Noted: port 8731.");
+    let b = CodexTui::start_reviewed(&env, "db", false);
+    b.submit("I work on the parser in window B");
+    b.wait_screen("Parser work noted");
+    a.submit("/clear");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    a.submit("Which port did we pick?");
+    a.wait_screen("Not known here.");
+    let text = request_text(&request_for(&server, "Which port did we pick").unwrap());
+    assert!(!text.contains("Throughline memory"), "{text}");
+    let log = std::fs::read_to_string(env.store.path().join("throughline.log")).unwrap_or_default();
+    assert!(
+        log.contains("was started by /clear") && log.contains("no Codex process"),
+        "{log}"
+    );
+}
