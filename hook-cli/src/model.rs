@@ -21,6 +21,14 @@ impl Host {
         }
     }
 
+    /// The host's name as people know it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Host::Claude => "Claude Code",
+            Host::Codex => "Codex",
+        }
+    }
+
     pub fn parse(name: &str) -> Option<Host> {
         match name {
             "claude" | "claude-code" => Some(Host::Claude),
@@ -190,6 +198,9 @@ impl Session {
     /// started with decides the 1M variant (transcripts drop the `[1m]` suffix) as long as the
     /// session still runs that model.
     pub fn window(&self, latest_model: Option<&str>, used: u64) -> u64 {
+        if let Some(window) = self.context_window {
+            return window;
+        }
         let started = self.start_model.as_deref();
         let same_model = match (started, latest_model) {
             (Some(start), Some(latest)) => {
@@ -240,6 +251,8 @@ pub struct Session {
     pub start_model: Option<String>,
     /// The client release writing the session, as its transcript says.
     pub client_version: Option<String>,
+    /// The context window the host reports for the session's model, when it does (Codex).
+    pub context_window: Option<u64>,
 }
 
 /// One L2 message.
@@ -422,6 +435,7 @@ mod tests {
             turns: 0,
             start_model: start.map(Into::into),
             client_version: Some("2.1.332".into()),
+            context_window: None,
         };
         let long = session(Some("claude-sonnet-4-6[1m]"));
         assert_eq!(long.window(Some("claude-sonnet-4-6"), 10), LONG_WINDOW);
@@ -440,6 +454,12 @@ mod tests {
             session(Some("claude-opus-5-5")).window(Some("claude-opus-5-5"), 10),
             LONG_WINDOW
         );
+        // A window the host reports is the window.
+        let reported = Session {
+            context_window: Some(258_400),
+            ..session(Some("gpt-5.5"))
+        };
+        assert_eq!(reported.window(Some("gpt-5.5"), 300_000), 258_400);
     }
 
     #[test]

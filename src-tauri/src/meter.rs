@@ -35,6 +35,8 @@ impl Level {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SessionMeter {
     pub session_id: String,
+    /// The agent the session runs in (`Claude Code`, `Codex`).
+    pub host: &'static str,
     /// The project folder (git root or working directory), when known.
     pub project: Option<String>,
     pub model: Option<String>,
@@ -111,6 +113,7 @@ fn meter(store: &Store, session: Session, now: &str) -> Result<SessionMeter, Sto
         percent,
         level: Level::of(percent),
         session_id: session.session_id,
+        host: session.host.label(),
         project: session.project,
         model,
         used,

@@ -190,7 +190,7 @@ fn dispatch(app: &AppHandle, id: &str) {
     }
 }
 
-/// `toy · claude-opus-4-8 · 52k/200k · 26%`
+/// `toy · Claude Code · claude-opus-4-8 · 52k/200k · 26%`
 pub fn menu_label(session: &SessionMeter) -> String {
     let project = session
         .project
@@ -199,7 +199,8 @@ pub fn menu_label(session: &SessionMeter) -> String {
         .filter(|p| !p.is_empty())
         .unwrap_or("(unknown project)");
     format!(
-        "{project} · {} · {} · {}%",
+        "{project} · {} · {} · {} · {}%",
+        session.host,
         session.model.as_deref().unwrap_or("unknown model"),
         session.usage,
         session.percent
@@ -214,6 +215,7 @@ mod tests {
     fn meter(project: Option<&str>, used: u64, window: u64, percent: u8) -> SessionMeter {
         SessionMeter {
             session_id: "s1".into(),
+            host: "Claude Code",
             project: project.map(Into::into),
             model: Some("claude-opus-4-8".into()),
             used,
@@ -232,11 +234,11 @@ mod tests {
     fn menu_labels_name_the_project_model_and_use() {
         assert_eq!(
             menu_label(&meter(Some("/home/dev/toy"), 52_300, 200_000, 26)),
-            "toy · claude-opus-4-8 · 52k/200k · 26%"
+            "toy · Claude Code · claude-opus-4-8 · 52k/200k · 26%"
         );
         assert_eq!(
             menu_label(&meter(None, 0, 1_000_000, 0)),
-            "(unknown project) · claude-opus-4-8 · 0/1M · 0%"
+            "(unknown project) · Claude Code · claude-opus-4-8 · 0/1M · 0%"
         );
     }
 }

@@ -9,6 +9,7 @@ use support::{capture, first_prompt_of_a_new_chat, session_id, transcripts, SOON
 use throughline::config::{Config, Source};
 use throughline::handoff::Reply;
 use throughline::home::Home;
+use throughline::model::Host;
 use throughline::store::Store;
 use throughline::store::Trigger;
 use throughline_app::meter::{self, Level};
@@ -126,6 +127,25 @@ fn a_session_of_the_current_client_on_its_default_model_is_measured_against_1m()
             .as_deref(),
         Some("2.1.332")
     );
+}
+
+#[test]
+fn a_codex_session_is_labelled_by_its_host_and_measured_against_the_window_codex_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = Home::at(dir.path().join("home"));
+    let rollout = Path::new("../hook-cli/tests/fixtures/codex-0.171.0/rollout.jsonl");
+    let id = "01a22ba6-a25c-7110-8548-5c0daa3cbefe";
+    let mut store = Store::open(&home).unwrap();
+    throughline::capture::capture_transcript(&mut store, Host::Codex, id, rollout).unwrap();
+    let meters = meter::read(&store, "2026-11-30T09:00:00.000Z").unwrap();
+    let m = meters.iter().find(|m| m.session_id == id).unwrap();
+    // Its token counts say `model_context_window: 258400`.
+    assert_eq!(
+        (m.host, m.model.as_deref(), m.window),
+        ("Codex", Some("gpt-5"), 258_400)
+    );
+    assert!(m.used > 0, "{m:?}");
+    assert!(m.usage.ends_with("/258k"), "{}", m.usage);
 }
 
 #[test]

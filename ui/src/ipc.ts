@@ -6,6 +6,8 @@ import { disable, enable, isEnabled } from "@tauri-apps/plugin-autostart";
 /** One live session, as the app's `meter` module reports it. */
 export interface SessionMeter {
   session_id: string;
+  /** The agent the session runs in: `Claude Code`, `Codex`. */
+  host: string;
   project: string | null;
   model: string | null;
   used: number;

@@ -3,6 +3,7 @@ import type { SessionMeter, Snapshot } from "../src/ipc";
 export function meter(overrides: Partial<SessionMeter> = {}): SessionMeter {
   return {
     session_id: "f839b538-b1ae-45df-beaa-8b044d1f240c",
+    host: "Claude Code",
     project: "/home/dev/toy",
     model: "claude-opus-4-8",
     used: 52_300,

@@ -28,7 +28,10 @@ function buttonLabelled(into: HTMLElement, label: string): HTMLButtonElement {
 describe("renderSessions", () => {
   it("draws a gauge with the project, model, usage and turns of each live session", () => {
     const view = renderSessions(
-      snapshot([meter(), meter({ session_id: "b", project: "/work/api", percent: 85, level: "full", usage: "170k/200k", turns: 1 })]),
+      snapshot([
+        meter(),
+        meter({ session_id: "b", host: "Codex", model: "gpt-5.5", project: "/work/api", percent: 85, level: "full", usage: "170k/258k", turns: 1 }),
+      ]),
       noActions,
     );
     const sessions = view.querySelectorAll("li.session");
@@ -36,7 +39,8 @@ describe("renderSessions", () => {
     const first = sessions[0];
     expect(first.querySelector("h2")!.textContent).toBe("toy");
     expect(first.querySelector("h2")!.getAttribute("title")).toBe("/home/dev/toy");
-    expect(first.querySelector(".model")!.textContent).toBe("claude-opus-4-8");
+    expect(first.querySelector(".model")!.textContent).toBe("Claude Code · claude-opus-4-8");
+    expect(sessions[1].querySelector(".model")!.textContent).toBe("Codex · gpt-5.5");
     expect(first.querySelector(".usage")!.textContent).toBe("52k/200k tokens of context");
     expect(first.querySelector(".turns")!.textContent).toBe("5 turns in memory");
     expect(first.querySelector("svg.gauge text")!.textContent).toBe("26%");

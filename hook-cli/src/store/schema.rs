@@ -187,6 +187,8 @@ const MIGRATIONS: &[&str] = &[
     INSERT INTO messages_fts (messages_fts, rank) VALUES ('crisismerge', 1000);
     INSERT INTO details_fts (details_fts, rank) VALUES ('automerge', 0);
     INSERT INTO details_fts (details_fts, rank) VALUES ('crisismerge', 1000);",
+    // 10: the context window a host reports for a session's model (Codex's token counts).
+    "ALTER TABLE sessions ADD COLUMN context_window INTEGER;",
 ];
 
 /// The schema version this build writes.

@@ -284,6 +284,17 @@ impl<'c> Writer<'c> {
         Ok(())
     }
 
+    /// The context window the host reports for the session's model.
+    fn set_context_window(&self, session: i64, window: u64) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "UPDATE sessions SET context_window = ?2
+                 WHERE id = ?1 AND context_window IS NOT ?2",
+            )?
+            .execute(params![session, window as i64])?;
+        Ok(())
+    }
+
     pub fn session_started(
         &self,
         session: i64,
@@ -391,12 +402,16 @@ impl<'c> Writer<'c> {
             Record::Meta {
                 cwd,
                 client_version,
+                context_window,
             } => {
                 if let (false, Some(cwd)) = (session.has_cwd, cwd) {
                     self.set_cwd(session, cwd)?;
                 }
                 if let Some(version) = client_version {
                     self.set_client_version(session.id, version)?;
+                }
+                if let Some(window) = context_window {
+                    self.set_context_window(session.id, *window)?;
                 }
             }
             Record::Prompt { key, text, at } => {

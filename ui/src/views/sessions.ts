@@ -75,7 +75,7 @@ function renderSession(meter: SessionMeter, actions: SessionActions): HTMLElemen
       "div",
       { class: "facts" },
       h("h2", { title: meter.project ?? "" }, projectName(meter.project)),
-      h("p", { class: "model" }, meter.model ?? "unknown model"),
+      h("p", { class: "model" }, `${meter.host} · ${meter.model ?? "unknown model"}`),
       h("p", { class: "usage" }, `${meter.usage} tokens of context`),
       h("p", { class: "turns" }, `${meter.turns} ${meter.turns === 1 ? "turn" : "turns"} in memory`),
       renderHandoff(meter, actions),

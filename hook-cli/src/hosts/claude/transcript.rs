@@ -187,6 +187,7 @@ impl LineParser for TranscriptParser {
                 out.push(Record::Meta {
                     cwd: Some(cwd.to_string()),
                     client_version: entry.version.as_deref().map(str::to_string),
+                    context_window: None,
                 });
             }
         }

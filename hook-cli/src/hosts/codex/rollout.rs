@@ -90,6 +90,8 @@ struct Event<'a> {
 #[derive(Deserialize)]
 struct TokenInfo {
     #[serde(default)]
+    model_context_window: Option<u64>,
+    #[serde(default)]
     total_token_usage: Option<TokenUsage>,
     #[serde(default)]
     last_token_usage: Option<TokenUsage>,
@@ -148,6 +150,8 @@ pub struct RolloutParser {
     /// Whether the Codex turn read now began with a user message. A turn without one is
     /// Codex's own (a compaction): what the model writes there is not said to the person.
     prompted: bool,
+    /// The latest `model_context_window` said in this read.
+    window: Option<u64>,
 }
 
 impl Default for RolloutParser {
@@ -157,6 +161,7 @@ impl Default for RolloutParser {
             model: None,
             // A read that starts inside a turn takes it for the person's.
             prompted: true,
+            window: None,
         }
     }
 }
@@ -192,6 +197,7 @@ impl LineParser for RolloutParser {
                     out.push(Record::Meta {
                         cwd: Some(cwd.to_string()),
                         client_version: context.cli_version.as_deref().map(str::to_string),
+                        context_window: None,
                     });
                 }
                 if let Some(model) = context.model.filter(|m| !m.is_empty()) {
@@ -223,6 +229,17 @@ impl RolloutParser {
         match &*event.kind {
             "token_count" => {
                 let Some(info) = event.info else { return };
+                // The window the gauges measure against, said once per read unless it changes.
+                if let Some(window) = info.model_context_window.filter(|&w| w > 0) {
+                    if self.window != Some(window) {
+                        self.window = Some(window);
+                        out.push(Record::Meta {
+                            cwd: None,
+                            client_version: None,
+                            context_window: Some(window),
+                        });
+                    }
+                }
                 let (Some(last), Some(total)) = (info.last_token_usage, info.total_token_usage)
                 else {
                     return;

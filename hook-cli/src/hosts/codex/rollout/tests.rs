@@ -42,8 +42,21 @@ fn the_real_rollout_keeps_what_was_typed_and_said_and_every_tool_run() {
         Record::Meta {
             cwd: Some("/home/dev/proj".into()),
             client_version: Some("0.171.0".into()),
+            context_window: None,
         }
     );
+    // Its token counts say the model's window, once.
+    let windows: Vec<u64> = records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Meta {
+                context_window: Some(w),
+                ..
+            } => Some(*w),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(windows, [258_400]);
     assert_eq!(
         prompts(&records),
         ["please RUNLS in this folder", "thanks, now summarize"]
