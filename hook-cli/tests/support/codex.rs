@@ -203,10 +203,14 @@ impl CodexTui {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
-    /// Types `text` and submits it.
+    /// Types `text` and submits it. Keys that follow typing closely are taken as part of a
+    /// paste (an Enter then only adds a line), so the Enter waits until the text is on the
+    /// screen and the TUI has been quiet a moment, however loaded the machine is.
     pub fn submit(&self, text: &str) {
         self.keys(&["-l", text]);
-        std::thread::sleep(std::time::Duration::from_millis(300));
+        let shown: String = text.chars().take(40).collect();
+        self.wait_screen(&shown);
+        std::thread::sleep(std::time::Duration::from_millis(1000));
         self.keys(&["Enter"]);
     }
 }
