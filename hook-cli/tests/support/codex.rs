@@ -131,10 +131,25 @@ impl CodexTui {
         let tui = Self::launch(env, name, &[]);
         if review {
             tui.wait_screen("Hooks need review");
+            // Option 2 trusts them all. On a loaded machine the dialog may take its first key
+            // before it is ready: Enter then opens the review list (option 1), where `t`
+            // trusts them all too, and Esc closes it.
+            std::thread::sleep(std::time::Duration::from_millis(1000));
             tui.keys(&["2"]);
-            std::thread::sleep(std::time::Duration::from_millis(300));
+            std::thread::sleep(std::time::Duration::from_millis(1000));
             tui.keys(&["Enter"]);
+            std::thread::sleep(std::time::Duration::from_millis(1000));
+            if tui.screen().contains("t trust all") {
+                tui.keys(&["t"]);
+                std::thread::sleep(std::time::Duration::from_millis(1000));
+                tui.keys(&["Escape"]);
+            }
             tui.wait_screen("Ask Codex");
+            let screen = tui.screen();
+            assert!(
+                !screen.contains("need review") && !screen.contains("t trust all"),
+                "the hook review is still open:\n{screen}"
+            );
         }
         tui
     }
