@@ -54,6 +54,24 @@ pub fn without_bom(bytes: &[u8]) -> &[u8] {
     bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes)
 }
 
+/// A hook payload's JSON, as `host` (its name for people) sends it: a byte order mark before
+/// it is ignored, and what cannot be read says what it starts with.
+pub fn payload_json<'a, T: serde::Deserialize<'a>>(
+    bytes: &'a [u8],
+    host: &str,
+) -> Result<T, String> {
+    let bytes = without_bom(bytes);
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err("empty hook payload on stdin".into());
+    }
+    serde_json::from_slice(bytes).map_err(|e| {
+        format!(
+            "hook payload is not the JSON {host} sends ({e}); starts with {:?}",
+            String::from_utf8_lossy(&bytes[..bytes.len().min(40)])
+        )
+    })
+}
+
 pub fn decode_hook(host: Host, payload: &[u8]) -> Result<HookEvent, String> {
     agent(host).decode_hook(payload)
 }

@@ -28,15 +28,7 @@ struct Payload {
 }
 
 pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err("empty hook payload on stdin".into());
-    }
-    let p: Payload = serde_json::from_slice(bytes).map_err(|e| {
-        format!(
-            "hook payload is not the JSON Codex sends ({e}); starts with {:?}",
-            String::from_utf8_lossy(&bytes[..bytes.len().min(40)])
-        )
-    })?;
+    let p: Payload = crate::hosts::payload_json(bytes, "Codex")?;
     if p.session_id.is_empty() {
         return Err("hook payload has an empty session_id".into());
     }
