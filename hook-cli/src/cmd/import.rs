@@ -9,7 +9,7 @@ use throughline::config::{self, Capture};
 use throughline::home::Home;
 use throughline::hosts;
 use throughline::model::Host;
-use throughline::store::Store;
+use throughline::store::{self, Store};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -70,6 +70,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     });
     keep_freed_memory();
+    // All of it is bulk work: hooks go first, for the CPU and for the lock.
+    store::become_bulk();
     let mut store = Store::open(&home)?;
     let total: u64 = found.iter().map(|t| t.bytes).sum();
     let bar = if args.json {

@@ -1,6 +1,7 @@
 //! The store owns all SQL. Hooks write through [`Writer`]; readers (the CLI verbs and the
 //! tray app) use the read API in `read.rs`, which never blocks a writer thanks to WAL.
 
+mod bulk;
 mod chain;
 mod health;
 mod read;
@@ -19,6 +20,7 @@ use std::time::{Duration, Instant};
 use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags};
 
+pub use bulk::become_bulk;
 pub use chain::{Handoff, Injection, InjectionFilter, Trigger};
 
 pub use health::{Health, HostCapture};
@@ -40,22 +42,21 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(3);
 /// transactions, kept missing it until it gave up.
 const BUSY_POLL: Duration = Duration::from_millis(1);
 
-/// How long a bulk writer pauses after each commit, so a connection polling every
-/// [`BUSY_POLL`] takes the lock before the bulk writer takes it again.
-pub(crate) const YIELD_TO_WAITING: Duration = Duration::from_millis(1);
-
 thread_local! {
     /// Off while a checkpoint that must not wait runs on this thread (see [`checkpoint_as`]).
     static WAIT_WHEN_BUSY: Cell<bool> = const { Cell::new(true) };
 }
 
-/// Waits up to [`BUSY_TIMEOUT`] for a lock, trying again every [`BUSY_POLL`].
-fn wait_when_busy(conn: &mut Connection) -> rusqlite::Result<()> {
+/// Waits up to [`BUSY_TIMEOUT`] for a lock, trying again every [`BUSY_POLL`], and says that
+/// it waits, so a bulk writer lets it go first (see [`bulk`]).
+fn wait_when_busy(conn: &mut Connection, db: &Path) -> rusqlite::Result<()> {
     let mut waiting_since = None;
+    let db = db.to_path_buf();
     conn.busy_handler(Some(move |tries: i32| {
         if !WAIT_WHEN_BUSY.get() {
             return false;
         }
+        bulk::announce_wait(&db);
         let now = Instant::now();
         if tries == 0 {
             waiting_since = Some(now);
@@ -110,10 +111,13 @@ pub struct Store {
     /// Copies the WAL in the background while a bulk writer goes on (see
     /// [`Store::copy_in_background`]).
     copier: Option<Checkpointer>,
+    /// Hooks waiting for the lock, which bulk work lets go first.
+    waiters: bulk::Waiters,
 }
 
 impl Drop for Store {
     fn drop(&mut self) {
+        bulk::wait_ended();
         // Joined first: its last copy leaves less for the one below.
         drop(self.copier.take());
         if self.writable && self.wal_bytes() > WAL_LIMIT {
@@ -141,6 +145,7 @@ impl Store {
         }
         let mut store = Store {
             conn,
+            waiters: bulk::Waiters::new(&path),
             path,
             writable: true,
             copier: None,
@@ -168,14 +173,32 @@ impl Store {
         schema::check_readable(&conn, &path)?;
         Ok(Store {
             conn,
+            waiters: bulk::Waiters::new(&path),
             path,
             writable: false,
             copier: None,
         })
     }
 
+    /// Another connection to this (writable, migrated) database, for work on another thread.
+    fn second_connection(&self) -> Result<Store> {
+        let conn = Connection::open(&self.path).map_err(|source| StoreError::Sqlite {
+            path: self.path.clone(),
+            source,
+        })?;
+        let mut store = Store {
+            conn,
+            waiters: bulk::Waiters::new(&self.path),
+            path: self.path.clone(),
+            writable: true,
+            copier: None,
+        };
+        store.configure()?;
+        Ok(store)
+    }
+
     fn configure(&mut self) -> Result<()> {
-        wait_when_busy(&mut self.conn)?;
+        wait_when_busy(&mut self.conn, &self.path)?;
         // Every hook is its own process. By default the last connection to close checkpoints
         // the WAL with two fsyncs (10+ ms per hook), and a WAL left behind is re-read by the
         // next process to rebuild its index. So: no checkpoint on close, and the WAL is
@@ -253,8 +276,14 @@ impl Store {
         let tx = rusqlite::Transaction::new_unchecked(
             &self.conn,
             rusqlite::TransactionBehavior::Immediate,
-        )?;
-        Ok(Writer::new(&self.conn, tx, self.copier.as_ref()))
+        );
+        bulk::wait_ended();
+        Ok(Writer::new(
+            &self.conn,
+            tx?,
+            self.copier.as_ref(),
+            &self.waiters,
+        ))
     }
 }
 
@@ -311,7 +340,7 @@ impl Checkpointer {
             source,
         };
         let mut conn = Connection::open(path).map_err(sqlite)?;
-        wait_when_busy(&mut conn).map_err(sqlite)?;
+        wait_when_busy(&mut conn, path).map_err(sqlite)?;
         let (ask, asked) = mpsc::sync_channel::<()>(1);
         let (report, done) = mpsc::channel();
         let thread = thread::spawn(move || {

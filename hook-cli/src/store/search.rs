@@ -58,11 +58,12 @@ struct Plan {
 /// Characters of one L3 body that are indexed; the rest is still stored and shown by `detail`.
 const INDEXED_BODY_CHARS: i64 = 65_536;
 
-/// Bytes of text indexed per transaction: about 10-20 ms of FTS5 work and commit, so a hook
-/// waits no longer than that for the lock while a backlog is indexed.
-const INDEX_BATCH_BYTES: i64 = 128 << 10;
+/// Bytes of text indexed per transaction: a few ms of FTS5 work and commit, so a hook waits
+/// no longer than that for the lock while a backlog is indexed — also when the indexer, below
+/// hooks for the CPU, gets little of it on a busy machine.
+const INDEX_BATCH_BYTES: i64 = 32 << 10;
 /// Index pages one merge step writes (FTS5 pages are about 4 KB): a step as short as a batch.
-const MERGE_PAGES: i64 = 64;
+const MERGE_PAGES: i64 = 16;
 /// Rows looked at per batch, however small.
 const INDEX_BATCH_ROWS: i64 = 2_000;
 
@@ -124,10 +125,24 @@ impl Store {
     /// left for the next search and `behind` says so. A store opened read-only is searched as
     /// it is.
     pub fn index_pending(&self) -> Result<Indexed> {
-        let mut done = Indexed::default();
-        if self.conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(true) {
-            return Ok(done);
+        if self.conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(true) || !self.any_unindexed()? {
+            return Ok(Indexed::default());
         }
+        // On a thread below hooks for the CPU (an unprivileged thread cannot come back up, so
+        // not this one: the search runs after it), through a connection of its own.
+        let indexer = self.second_connection()?;
+        std::thread::scope(|s| {
+            s.spawn(move || {
+                super::bulk::become_bulk();
+                indexer.index_here()
+            })
+            .join()
+            .expect("the indexing thread does not panic")
+        })
+    }
+
+    fn index_here(&self) -> Result<Indexed> {
+        let mut done = Indexed::default();
         let mut commits = 0;
         for index in indexes() {
             // What is stored now, not what an import goes on storing meanwhile: a search
@@ -141,14 +156,14 @@ impl Store {
             loop {
                 let step = self.index_batch(&index, until).and_then(|added| {
                     done.added += added.unwrap_or(0);
-                    std::thread::sleep(super::YIELD_TO_WAITING);
+                    self.waiters.let_go_first();
                     let more = added.is_some() | self.merge_step(&index)?;
                     commits += 2;
                     self.bulk_committed(commits)?;
                     Ok(more)
                 });
                 match step {
-                    Ok(true) => std::thread::sleep(super::YIELD_TO_WAITING),
+                    Ok(true) => self.waiters.let_go_first(),
                     Ok(false) => break,
                     Err(StoreError::Sql(e))
                         if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy) =>
@@ -236,6 +251,15 @@ impl Store {
             .execute(params![layer, upto])?;
         tx.commit()?;
         Ok(Some(added as u64))
+    }
+
+    /// Whether any entry is captured but not indexed yet (without counting them).
+    fn any_unindexed(&self) -> Result<bool> {
+        Ok(self.conn.prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM messages WHERE id > (SELECT upto FROM search_progress WHERE layer = 'messages'))
+                 OR EXISTS (SELECT 1 FROM details WHERE id > (SELECT upto FROM search_progress WHERE layer = 'details'))",
+        )?
+        .query_row([], |r| r.get(0))?)
     }
 
     /// Entries captured but not indexed yet.

@@ -60,6 +60,8 @@ pub struct Writer<'c> {
     transaction: Cell<u64>,
     /// When the current transaction began (see [`Writer::commit_due`]).
     began: Cell<Instant>,
+    /// Hooks waiting for the lock (see [`Writer::commit_due`]).
+    waiters: &'c super::bulk::Waiters,
 }
 
 /// Numbers the write transactions of this process.
@@ -98,6 +100,7 @@ impl<'c> Writer<'c> {
         conn: &'c Connection,
         tx: Transaction<'c>,
         copier: Option<&'c Checkpointer>,
+        waiters: &'c super::bulk::Waiters,
     ) -> Writer<'c> {
         Writer {
             hot: Hot::default(),
@@ -110,6 +113,7 @@ impl<'c> Writer<'c> {
             pending: Cell::new(0),
             transaction: Cell::new(next_transaction()),
             began: Cell::new(Instant::now()),
+            waiters,
         }
     }
 
@@ -129,12 +133,14 @@ impl<'c> Writer<'c> {
         }
     }
 
-    /// Counts `bytes` of transcript as stored; true once a commit is due (every
-    /// [`COMMIT_EVERY`], or after [`HOLD_LOCK_FOR`]). The caller commits at a point where what
-    /// it stored is whole.
+    /// Counts `bytes` of transcript as stored; true once a commit is due: every
+    /// [`COMMIT_EVERY`], after [`HOLD_LOCK_FOR`], or at once when a hook waits for the lock.
+    /// The caller commits at a point where what it stored is whole.
     pub fn commit_due(&self, bytes: u64) -> bool {
         self.pending.set(self.pending.get() + bytes);
-        self.pending.get() >= COMMIT_EVERY || self.began.get().elapsed() >= HOLD_LOCK_FOR
+        self.pending.get() >= COMMIT_EVERY
+            || self.began.get().elapsed() >= HOLD_LOCK_FOR
+            || self.waiters.waiting()
     }
 
     /// Commits what was written and goes on in a new transaction on the same writer.
@@ -146,10 +152,12 @@ impl<'c> Writer<'c> {
             copier.committed(self.conn)?;
         }
         // A hook waiting for the lock takes it now.
-        std::thread::sleep(super::YIELD_TO_WAITING);
+        self.waiters.let_go_first();
         // Should this fail, the connection is left outside a transaction and `tx` has
         // nothing to roll back; what was committed stays.
-        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        let begun = self.conn.execute_batch("BEGIN IMMEDIATE");
+        super::bulk::wait_ended();
+        begun?;
         self.began.set(Instant::now());
         Ok(())
     }
