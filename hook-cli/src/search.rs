@@ -13,7 +13,10 @@ use xxhash_rust::xxh3::xxh3_64;
 use crate::clock;
 use crate::model::{EntryRef, Layer};
 use crate::render::{Paint, Pointer};
-use crate::store::{Matched, Matcher, SearchFilter, Store, StoreError, RANK_WINDOW, SCAN_ROWS};
+use crate::store::{
+    short_words_query, Index, Matched, Matcher, SearchFilter, Store, StoreError, RANK_WINDOW,
+    SCAN_ROWS,
+};
 pub use excerpt::Excerpt;
 
 /// Lines on each side of a match that a hit's `--lines` pointer reads.
@@ -238,14 +241,26 @@ fn search_terms(
     filter: &SearchFilter,
     limit: u32,
 ) -> Result<Found, SearchError> {
-    let fts = fts_expression(terms);
-    let contains: Vec<String> = terms
+    let mut fts = fts_expression(terms);
+    let mut index = Index::Trigram;
+    let mut contains: Vec<String> = terms
         .iter()
         .filter(|t| !is_indexed(t))
         .map(|t| t.to_ascii_lowercase())
         .collect();
+    if fts.is_none() {
+        // Every term is short: the short-word index finds the entries holding their pieces,
+        // and each whole term is checked in the text.
+        let pieces: Option<Vec<String>> = terms.iter().map(|t| short_words_query(t)).collect();
+        if let Some(pieces) = pieces {
+            fts = Some(pieces.join(" "));
+            index = Index::Words;
+            contains = terms.iter().map(|t| t.to_ascii_lowercase()).collect();
+        }
+    }
     let matcher = Matcher {
         fts: fts.as_deref(),
+        index,
         contains: &contains,
     };
     let (found, coverage) = store.search(&matcher, filter)?;

@@ -466,3 +466,26 @@ fn a_file_read_many_times_does_not_crowd_out_where_a_fact_was_said() {
     assert_eq!(reads.len(), 1, "ten reads of one file show once: {hits:#?}");
     assert_eq!(reads[0].copies, 9);
 }
+
+#[test]
+fn short_and_cjk_words_are_found_in_the_whole_memory() {
+    // More entries than a scan reads, the oldest holding the words looked for.
+    let filler: Vec<(String, String)> = (0..SCAN_ROWS as usize / 2 + 10)
+        .map(|i| (format!("step {i} of the plan"), format!("done with step {i}")))
+        .collect();
+    let mut turns = vec![("这个变量是否需要改?", "CI 通过了, 号码不变.", vec![])];
+    turns.extend(filler.iter().map(|(p, a)| (p.as_str(), a.as_str(), vec![])));
+    let (_dir, store) = store_with(&[Fixture {
+        id: "long",
+        project: "/p",
+        at: "2026-11-29T10:00:00.000Z",
+        turns,
+    }]);
+    for query in ["变量", "是否", "号", "ci", "CI 号"] {
+        let found = search(&store, &request(query)).unwrap();
+        assert!(found.partial.is_empty(), "{query}: {:?}", found.partial);
+        assert_eq!(found.hits.len(), 1, "{query}: {:#?}", found.hits);
+    }
+    // A short word inside a longer one is not that word.
+    assert!(found(&store, &request("st")).is_empty());
+}

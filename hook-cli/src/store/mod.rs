@@ -7,6 +7,7 @@ mod health;
 mod read;
 mod schema;
 mod search;
+mod words;
 mod write;
 
 use std::cell::Cell;
@@ -25,7 +26,8 @@ pub use chain::{Handoff, Injection, InjectionFilter, Trigger};
 
 pub use health::{Health, HostCapture};
 pub use read::{ContextSpend, ProjectSummary, SessionFilter, StoreStats, LIVE_WINDOW};
-pub use search::{Coverage, Indexed, Matched, Matcher, SearchFilter, RANK_WINDOW, SCAN_ROWS};
+pub use search::{Coverage, Index, Indexed, Matched, Matcher, SearchFilter, RANK_WINDOW, SCAN_ROWS};
+pub use words::query_of as short_words_query;
 pub use write::{Cursor, SessionRow, Writer};
 
 use crate::home::Home;
@@ -224,6 +226,7 @@ impl Store {
         )?;
         // Ingest uses a couple of dozen statements; the default cache of 16 thrashes.
         self.conn.set_prepared_statement_cache_capacity(64);
+        words::register(&self.conn)?;
         Ok(())
     }
 

@@ -189,6 +189,16 @@ const MIGRATIONS: &[&str] = &[
     INSERT INTO details_fts (details_fts, rank) VALUES ('crisismerge', 1000);",
     // 10: the context window a host reports for a session's model (Codex's token counts).
     "ALTER TABLE sessions ADD COLUMN context_window INTEGER;",
+    // 11: the short-word index beside each trigram index: words of one or two characters and
+    // the character pairs of CJK text (`store/words.rs`), filled by searches like the others
+    // (an existing memory on its next search); nothing but row ids and words is kept.
+    "CREATE VIRTUAL TABLE messages_words USING fts5 (words, content = '', contentless_delete = 1);
+    CREATE VIRTUAL TABLE details_words USING fts5 (words, content = '', contentless_delete = 1);
+    INSERT INTO messages_words (messages_words, rank) VALUES ('automerge', 0);
+    INSERT INTO messages_words (messages_words, rank) VALUES ('crisismerge', 1000);
+    INSERT INTO details_words (details_words, rank) VALUES ('automerge', 0);
+    INSERT INTO details_words (details_words, rank) VALUES ('crisismerge', 1000);
+    INSERT INTO search_progress (layer, upto) VALUES ('messages_words', 0), ('details_words', 0);",
 ];
 
 /// The schema version this build writes.

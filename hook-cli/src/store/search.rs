@@ -40,11 +40,23 @@ pub struct SearchFilter {
     pub shown: u32,
 }
 
+/// Which index an FTS5 expression is for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Index {
+    /// Substrings of three characters or more.
+    #[default]
+    Trigram,
+    /// Short words and CJK character pairs (`store/words.rs`).
+    Words,
+}
+
 /// How the rows are found.
 #[derive(Debug, Clone)]
 pub struct Matcher<'a> {
     /// An FTS5 expression, or None to scan the most recent [`SCAN_ROWS`] entries.
     pub fts: Option<&'a str>,
+    /// The index `fts` asks.
+    pub index: Index,
     /// Lower-case (ASCII) strings every matching entry must contain as well.
     pub contains: &'a [String],
 }
@@ -87,9 +99,14 @@ struct IndexOf {
     /// Bytes the row adds to a batch, read without its text.
     size: String,
     searchable: &'static str,
+    /// Whether its additions count as entries indexed (the short-word index follows the
+    /// trigram index of the same rows).
+    counted: bool,
 }
 
-fn indexes() -> [IndexOf; 2] {
+fn indexes() -> [IndexOf; 4] {
+    let body = format!("substr(body, 1, {INDEXED_BODY_CHARS})");
+    let body_size = format!("min(octet_length(body), {INDEXED_BODY_CHARS} * 3)");
     [
         IndexOf {
             layer: "messages",
@@ -99,15 +116,37 @@ fn indexes() -> [IndexOf; 2] {
             text: "text".into(),
             size: "octet_length(text)".into(),
             searchable: "1",
+            counted: true,
         },
         IndexOf {
             layer: "details",
             fts: "details_fts (rowid, body)",
             name: "details_fts",
             table: "details",
-            text: format!("substr(body, 1, {INDEXED_BODY_CHARS})"),
-            size: format!("min(octet_length(body), {INDEXED_BODY_CHARS} * 3)"),
+            text: body.clone(),
+            size: body_size.clone(),
             searchable: SEARCHABLE_KIND,
+            counted: true,
+        },
+        IndexOf {
+            layer: "messages_words",
+            fts: "messages_words (rowid, words)",
+            name: "messages_words",
+            table: "messages",
+            text: format!("{}(text)", super::words::FUNCTION),
+            size: "octet_length(text)".into(),
+            searchable: "1",
+            counted: false,
+        },
+        IndexOf {
+            layer: "details_words",
+            fts: "details_words (rowid, words)",
+            name: "details_words",
+            table: "details",
+            text: format!("{}({body})", super::words::FUNCTION),
+            size: body_size,
+            searchable: SEARCHABLE_KIND,
+            counted: false,
         },
     ]
 }
@@ -155,7 +194,9 @@ impl Store {
             // number (and the cost of a query) down.
             loop {
                 let step = self.index_batch(&index, until).and_then(|added| {
-                    done.added += added.unwrap_or(0);
+                    if index.counted {
+                        done.added += added.unwrap_or(0);
+                    }
                     self.waiters.let_go_first();
                     let more = added.is_some() | self.merge_step(&index)?;
                     commits += 2;
@@ -256,8 +297,8 @@ impl Store {
     /// Whether any entry is captured but not indexed yet (without counting them).
     fn any_unindexed(&self) -> Result<bool> {
         Ok(self.conn.prepare_cached(
-            "SELECT EXISTS (SELECT 1 FROM messages WHERE id > (SELECT upto FROM search_progress WHERE layer = 'messages'))
-                 OR EXISTS (SELECT 1 FROM details WHERE id > (SELECT upto FROM search_progress WHERE layer = 'details'))",
+            "SELECT EXISTS (SELECT 1 FROM messages WHERE id > (SELECT min(upto) FROM search_progress WHERE layer IN ('messages', 'messages_words')))
+                 OR EXISTS (SELECT 1 FROM details WHERE id > (SELECT min(upto) FROM search_progress WHERE layer IN ('details', 'details_words')))",
         )?
         .query_row([], |r| r.get(0))?)
     }
@@ -299,6 +340,15 @@ pub(super) fn unindex_turn(tx: &rusqlite::Transaction, turn: i64) -> Result<()> 
         ),
         [turn],
     )?;
+    // Contentless: rows go by id alone.
+    tx.execute(
+        "DELETE FROM messages_words WHERE rowid IN (SELECT id FROM messages WHERE turn = ?1)",
+        [turn],
+    )?;
+    tx.execute(
+        "DELETE FROM details_words WHERE rowid IN (SELECT id FROM details WHERE turn = ?1)",
+        [turn],
+    )?;
     Ok(())
 }
 
@@ -307,9 +357,9 @@ pub(super) fn unindex_turn(tx: &rusqlite::Transaction, turn: i64) -> Result<()> 
 pub(super) fn index_after_removal(tx: &rusqlite::Transaction) -> Result<()> {
     tx.execute_batch(
         "UPDATE search_progress SET upto = min(upto, (SELECT coalesce(max(id), 0) FROM messages))
-         WHERE layer = 'messages';
+         WHERE layer IN ('messages', 'messages_words');
          UPDATE search_progress SET upto = min(upto, (SELECT coalesce(max(id), 0) FROM details))
-         WHERE layer = 'details';",
+         WHERE layer IN ('details', 'details_words');",
     )?;
     Ok(())
 }
@@ -417,10 +467,7 @@ impl Store {
                 start: 0,
             });
         };
-        let fts = match layer {
-            Layer::L2 => "messages_fts",
-            Layer::L3 => "details_fts",
-        };
+        let fts = fts_table(layer, matcher.index);
         let (matches, oldest): (i64, Option<i64>) = self
             .conn
             .prepare_cached(&format!(
@@ -443,10 +490,11 @@ impl Store {
         window_start: i64,
         ranked: bool,
     ) -> Result<Vec<Matched>> {
-        let (table, fts, row, text) = match layer {
-            Layer::L2 => ("messages", "messages_fts", "m", "m.text"),
-            Layer::L3 => ("details", "details_fts", "d", "d.body"),
+        let (table, row, text) = match layer {
+            Layer::L2 => ("messages", "m", "m.text"),
+            Layer::L3 => ("details", "d", "d.body"),
         };
+        let fts = fts_table(layer, matcher.index);
         // Unranked (a scan, or every match fits in the answer): newer is better.
         let newest_first = format!("-julianday(coalesce({row}.at, s.last_activity, ?6))");
         let (source, rowid, matches, score) = match matcher.fts {
@@ -528,6 +576,15 @@ impl Store {
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map(params_from_iter(values), matched(layer))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+}
+
+fn fts_table(layer: Layer, index: Index) -> &'static str {
+    match (layer, index) {
+        (Layer::L2, Index::Trigram) => "messages_fts",
+        (Layer::L3, Index::Trigram) => "details_fts",
+        (Layer::L2, Index::Words) => "messages_words",
+        (Layer::L3, Index::Words) => "details_words",
     }
 }
 

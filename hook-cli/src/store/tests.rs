@@ -193,6 +193,7 @@ fn searching_a_memory_without_the_index_says_what_adds_it() {
     };
     let matcher = Matcher {
         fts: Some("\"word\""),
+        index: Index::Trigram,
         contains: &[],
     };
     let err = store.search(&matcher, &filter).unwrap_err().to_string();
