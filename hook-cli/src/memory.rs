@@ -110,16 +110,25 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
     let rest = &older[verbatim.len() - 1..];
     let mut lines = String::new();
     let mut one_liners = Vec::new();
+    let mut index_room = 0;
     if !rest.is_empty() {
         let heading = "## Earlier turns, one line each (newest first)\n";
         // Room for the "not shown" line, so it always fits.
         let reserve = 160 + ctx.chain.first().map_or(0, String::len);
-        let room = left.saturating_sub(m.len(heading) + reserve);
-        let gists: Vec<summary::Gist> = rest
+        let mut room = left.saturating_sub(m.len(heading) + reserve);
+        let mut gists: Vec<summary::Gist> = rest
             .iter()
             .map(|t| summary::Gist::of(&t.messages))
             .collect();
-        let lengths = line_lengths(&gists, room);
+        summary::Gist::discount_repeats(&mut gists);
+        let mut lengths = line_lengths(&gists, room);
+        if lengths.iter().map(|l| l + LINE_OVERHEAD).sum::<usize>() > room {
+            // Not every turn gets a line: some room goes to the names and numbers of those
+            // that do not, which say more per character than the shortest lines.
+            index_room = room / INDEX_SHARE;
+            room -= index_room;
+            lengths = line_lengths(&gists, room);
+        }
         let mut session = ctx.chain.first().cloned().unwrap_or_default();
         let mut body = String::new();
         for ((entry, gist), &per_line) in rest.iter().zip(&gists).zip(&lengths) {
@@ -139,6 +148,15 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
             lines.push_str(heading);
             lines.push_str(&body);
         }
+        index_room += room.saturating_sub(m.len(&body));
+        let said = format!("{latest_block}{recent}{lines}");
+        lines.push_str(&exact_index(
+            m,
+            &rest[one_liners.len()..],
+            &gists[one_liners.len()..],
+            &said,
+            index_room,
+        ));
     }
     let shown = (verbatim.len() + one_liners.len()) as u64;
     let left_out = ctx.total_turns.saturating_sub(shown);
@@ -168,14 +186,57 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
     }
 }
 
+/// Of the room for one-liners, the part kept for [`exact_index`] when not all turns get one.
+const INDEX_SHARE: usize = 5;
+
+/// Exact things a turn states that its entry in [`exact_index`] names, at most.
+const INDEX_WORDS: usize = 4;
+
+/// The names and numbers (see [`summary::Gist::exact_words`]) of turns without a line of
+/// their own, newest first, within `room`: what the next session can search for. Those
+/// already in `said` are not repeated.
+fn exact_index(
+    m: Measure,
+    turns: &[Turn],
+    gists: &[summary::Gist],
+    said: &str,
+    room: usize,
+) -> String {
+    let heading = "## Names and numbers in older turns (`throughline search` them)\n";
+    let mut body = String::new();
+    let mut named: Vec<String> = Vec::new();
+    for (turn, gist) in turns.iter().zip(gists) {
+        let words: Vec<String> = gist
+            .exact_words(INDEX_WORDS * 2)
+            .into_iter()
+            .filter(|w| !said.contains(w.as_str()) && !named.contains(w))
+            .take(INDEX_WORDS)
+            .collect();
+        if words.is_empty() {
+            continue;
+        }
+        let line = format!("- {}: {}\n", turn.code, words.join(", "));
+        if m.len(heading) + m.len(&body) + m.len(&line) > room {
+            break;
+        }
+        body.push_str(&line);
+        named.extend(words);
+    }
+    if body.is_empty() {
+        body
+    } else {
+        format!("{heading}{body}")
+    }
+}
+
 /// What a one-liner costs besides its text: `- <code>: ` and the newline.
 const LINE_OVERHEAD: usize = 14;
 
 /// The shortest one-liner worth printing, overhead included.
 const MIN_LINE: usize = 90;
 
-/// How many characters each turn's one-liner may take within `room`: a turn that states facts
-/// gets three shares, a routine one one share, and a line that needs less than its share
+/// How many characters each turn's one-liner may take within `room`: each turn gets its
+/// [`summary::Gist::shares`] of it, and a line that needs less than its share
 /// leaves the rest to the others.
 fn line_lengths(turns: &[summary::Gist], room: usize) -> Vec<usize> {
     let wants: Vec<usize> = turns
@@ -184,7 +245,7 @@ fn line_lengths(turns: &[summary::Gist], room: usize) -> Vec<usize> {
         .collect();
     let shares: Vec<usize> = turns
         .iter()
-        .map(|t| if t.states_facts() { 3 } else { 1 })
+        .map(summary::Gist::shares)
         .collect();
     let mut given: Vec<Option<usize>> = vec![None; turns.len()];
     let mut left = room;

@@ -21,7 +21,8 @@ pub use excerpt::Excerpt;
 
 /// Lines on each side of a match that a hit's `--lines` pointer reads.
 const LINES_AROUND: usize = 10;
-/// Trigram index terms need at least this many characters; shorter words are matched by scan.
+/// Trigram index terms need at least this many characters; shorter words go to the short-word
+/// index (`store/words.rs`).
 const MIN_INDEXED_CHARS: usize = 3;
 
 #[derive(Debug, thiserror::Error)]
@@ -267,9 +268,9 @@ fn search_terms(
     let mut partial = Vec::new();
     if let Some((read, total)) = coverage.scanned {
         partial.push(format!(
-            "words under three characters ({}) cannot use the index: only the newest {SCAN_ROWS} \
-             entries of each layer were read ({read} of about {total}); add a word of three or \
-             more characters to search the whole memory",
+            "terms without a letter or digit ({}) cannot use an index: only the newest \
+             {SCAN_ROWS} entries of each layer were read ({read} of about {total}); add a word \
+             to search the whole memory",
             contains.join(" ")
         ));
     }

@@ -2,6 +2,7 @@
 //! model). It keeps what a later reader needs to recognise and find the turn: what was asked,
 //! what was decided or found, and the exact identifiers, numbers and paths involved.
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind};
@@ -118,12 +119,62 @@ impl Gist {
         }
     }
 
-    /// Whether the turn states a fact (see [`FACT`]): such turns deserve a longer line.
-    pub fn states_facts(&self) -> bool {
-        self.prompt
+    /// Weighs down the sentences said in more than one of `gists` (the same words, whatever
+    /// the numbers): "Run 39 agrees with the earlier count." in every sixth turn tells a
+    /// reader less than a sentence said once, which then takes the room in the one-liners.
+    pub fn discount_repeats(gists: &mut [Gist]) {
+        let mut said: HashMap<String, i32> = HashMap::new();
+        let keys: Vec<Vec<String>> = gists
             .iter()
-            .chain(&self.answer)
-            .any(|s| s.score >= FACT)
+            .map(|g| g.weighed().map(|s| repeat_key(&s.text)).collect())
+            .collect();
+        for key in keys.iter().flatten() {
+            *said.entry(key.clone()).or_default() += 1;
+        }
+        for (gist, keys) in gists.iter_mut().zip(&keys) {
+            let weighed = gist.prompt.iter_mut().chain(gist.answer.iter_mut());
+            for (sentence, key) in weighed.zip(keys) {
+                sentence.score /= said[key];
+            }
+        }
+    }
+
+    fn weighed(&self) -> impl Iterator<Item = &Scored> {
+        self.prompt.iter().chain(&self.answer)
+    }
+
+    /// The exact things the turn states (see [`exact_phrases`]), from its most telling
+    /// sentences first, at most `max`.
+    pub fn exact_words(&self, max: usize) -> Vec<String> {
+        let mut sentences: Vec<&Scored> = self.prompt.iter().chain(&self.answer).collect();
+        sentences.sort_by_key(|s| std::cmp::Reverse(s.score));
+        let mut words: Vec<String> = Vec::new();
+        for sentence in sentences.into_iter().filter(|s| s.score > 0) {
+            for word in exact_phrases(&sentence.text) {
+                if words.len() == max {
+                    return words;
+                }
+                if !words.iter().any(|w| w == word) {
+                    words.push(word.to_string());
+                }
+            }
+        }
+        words
+    }
+
+    /// How much room the turn's line deserves beside others, in shares: one for a turn that
+    /// only repeats what others say, up to three for one that states a fact (see [`FACT`]),
+    /// two for something said once but less weighty (a tag, a path added to a routine
+    /// request).
+    pub fn shares(&self) -> usize {
+        let best = self.weighed().map(|s| s.score).max().unwrap_or(0);
+        if best >= FACT {
+            3
+        } else if best >= 4 {
+            2
+        } else {
+            1
+        }
     }
 
     fn sentence(&self, (from_prompt, index): Pick) -> &Scored {
@@ -309,7 +360,53 @@ fn push_sentence(out: &mut Vec<String>, s: &str) {
 /// identifiers, names; the first three count) and, above all, decisions and findings about them.
 fn salience(sentence: &str) -> i32 {
     let decisive = decisive_words().is_match(sentence);
-    let mut exact: Vec<&str> = Vec::new();
+    let exact = exact_words(sentence);
+    let mut score = 2 * exact.len().min(3) as i32;
+    if decisive {
+        score += if exact.is_empty() { 3 } else { 8 };
+    }
+    if !sentence.is_ascii() {
+        // CJK text has no spaces to split on: weigh it by the facts it states.
+        score += sentence
+            .chars()
+            .filter(|c| c.is_ascii_digit())
+            .count()
+            .min(3) as i32;
+    }
+    score
+}
+
+/// A sentence with its plain numbers taken out, in lower case: sentences equal under it say
+/// the same thing of different steps ("Run 38 agrees", "Run 39 agrees"). Numbers inside a
+/// word stay: `parser_20.rs` and `parser_21.rs` are different things.
+fn repeat_key(sentence: &str) -> String {
+    let mut key = String::with_capacity(sentence.len());
+    for word in sentence.split_whitespace() {
+        let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
+        if !bare.is_empty() && bare.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',') {
+            key.push('#');
+        } else {
+            key.extend(word.chars().flat_map(char::to_lowercase));
+        }
+        key.push(' ');
+    }
+    key
+}
+
+/// A word of a sentence, where it is and what it is.
+struct Word<'s> {
+    text: &'s str,
+    /// Byte offset in the sentence.
+    at: usize,
+    /// A number, a path, an identifier or a name.
+    exact: bool,
+    number: bool,
+    name: bool,
+}
+
+/// The words of a sentence, punctuation around them trimmed.
+fn words(sentence: &str) -> Vec<Word<'_>> {
+    let mut out = Vec::new();
     let mut after_colon = true;
     for word in sentence.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')')) {
         let starts_clause = after_colon;
@@ -327,23 +424,70 @@ fn salience(sentence: &str) -> i32 {
             || (shape.upper_after_first && shape.lower);
         // A capitalised word inside a sentence is usually a name.
         let name = !starts_clause && shape.chars > 1 && shape.upper_first;
-        if (shape.digit || path_like || code_like || name) && !exact.contains(&word) {
-            exact.push(word);
+        out.push(Word {
+            text: word,
+            at: word.as_ptr() as usize - sentence.as_ptr() as usize,
+            exact: shape.digit || path_like || code_like || name,
+            number: word.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ','),
+            name: name && !code_like && !shape.digit,
+        });
+    }
+    out
+}
+
+/// The exact things in a sentence, in order, each once: numbers, paths, identifiers, names.
+fn exact_words(sentence: &str) -> Vec<&str> {
+    let mut exact: Vec<&str> = Vec::new();
+    for word in words(sentence).into_iter().filter(|w| w.exact) {
+        if !exact.contains(&word.text) {
+            exact.push(word.text);
         }
     }
-    let mut score = 2 * exact.len().min(3) as i32;
-    if decisive {
-        score += if exact.is_empty() { 3 } else { 8 };
+    exact
+}
+
+/// The exact things of a sentence as a reader would name them: a number with the word after
+/// it (`1750 rows`, `32 seconds`), names that follow each other as one (`Marguerite Okafor`);
+/// a small number on its own (a step, a count) says nothing and is left out.
+fn exact_phrases(sentence: &str) -> Vec<&str> {
+    let words = words(sentence);
+    let mut out: Vec<&str> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let word = &words[i];
+        let mut last = i;
+        if word.number {
+            let unit = words.get(i + 1).filter(|n| {
+                // Only a space between them: `12: the` is no quantity.
+                sentence[word.at + word.text.len()..n.at].chars().all(char::is_whitespace)
+                    && (3..=12).contains(&n.text.len())
+                    && n.text.chars().all(|c| c.is_lowercase())
+                    && !matches!(n.text, "the" | "and" | "for" | "per" | "but" | "not" | "was")
+            });
+            match unit {
+                Some(_) => last = i + 1,
+                None if word.text.chars().filter(char::is_ascii_digit).count() < 3 => {
+                    i += 1;
+                    continue;
+                }
+                None => {}
+            }
+        } else if word.name {
+            while words.get(last + 1).is_some_and(|n| n.name) {
+                last += 1;
+            }
+        } else if !word.exact {
+            i += 1;
+            continue;
+        }
+        let end = words[last].at + words[last].text.len();
+        let phrase = &sentence[word.at..end];
+        if !out.contains(&phrase) {
+            out.push(phrase);
+        }
+        i = last + 1;
     }
-    if !sentence.is_ascii() {
-        // CJK text has no spaces to split on: weigh it by the facts it states.
-        score += sentence
-            .chars()
-            .filter(|c| c.is_ascii_digit())
-            .count()
-            .min(3) as i32;
-    }
-    score
+    out
 }
 
 /// What the characters of a word are, in one pass (a memory scores millions of words).
@@ -465,6 +609,19 @@ mod tests {
     }
 
     #[test]
+    fn phrases_name_things_as_a_reader_would() {
+        assert_eq!(
+            exact_phrases("Step 12: the batch must be 1750 rows, ask Marguerite Okafor."),
+            ["1750 rows", "Marguerite Okafor"]
+        );
+        assert_eq!(
+            exact_phrases("Tag v3.14.2 and port 8443 (see config/ledger.toml)."),
+            ["v3.14.2", "8443", "config/ledger.toml"]
+        );
+        assert_eq!(exact_phrases("Step 39: run it, then stop."), Vec::<&str>::new());
+    }
+
+    #[test]
     fn the_answer_shows_even_when_no_sentence_fits_whole() {
         let t = turn(
             "Look at logs/build.log and tell me what the slowest part was.",
@@ -479,7 +636,7 @@ mod tests {
     #[test]
     fn facts_are_decisions_or_findings_about_exact_things() {
         let states =
-            |prompt: &str, answer: &str| Gist::of(&turn(prompt, &[answer]).messages).states_facts();
+            |prompt: &str, answer: &str| Gist::of(&turn(prompt, &[answer]).messages).shares() == 3;
         assert!(states(
             "Who is on call?",
             "Remember that the on-call owner is Marguerite Okafor."

@@ -144,7 +144,8 @@ fn a_turn_that_states_facts_gets_a_longer_line_and_short_lines_leave_room() {
         &["There are 216 frozen accounts across 12 regions (3 per file, every ninth line).".into()],
     );
     e[30] = turn("t000030", "sess-aaaa", "ok", &["done".into()]);
-    let gists: Vec<summary::Gist> = e.iter().map(|t| summary::Gist::of(&t.messages)).collect();
+    let mut gists: Vec<summary::Gist> = e.iter().map(|t| summary::Gist::of(&t.messages)).collect();
+    summary::Gist::discount_repeats(&mut gists);
     // Short of room, the fact gets three shares.
     let lengths = line_lengths(&gists, 40 * 100);
     assert!(lengths[20] > 2 * lengths[0], "{lengths:?}");
@@ -162,6 +163,56 @@ fn a_turn_that_states_facts_gets_a_longer_line_and_short_lines_leave_room() {
     let r = render(&ctx(40, 6_000), &e);
     assert!(r.text.contains("32 seconds, never more"), "{}", r.text);
     assert!(units(&r.text) <= 6_000);
+}
+
+#[test]
+fn a_sentence_said_once_beats_one_said_every_turn() {
+    // The 2026 shape of the lost fact: a rollback tag added to a routine prompt, whose answer
+    // repeats word for word (but its numbers) in every other turn.
+    let mut e = entries(40, |i| {
+        (
+            format!("Step {i}: run the numbers check (seq 1 3000) and make sure the tail is intact."),
+            vec![format!("The sequence runs from 1 to 3000 without gaps; the tail ends at 3000 as expected (check {i}).")],
+        )
+    });
+    e[25] = turn(
+        "t000025",
+        "sess-aaaa",
+        "Step 25: run the numbers check (seq 1 3000) and make sure the tail is intact. If anything breaks, release tag v3.14.2 is the rollback target.",
+        &["The sequence runs from 1 to 3000 without gaps; the tail ends at 3000 as expected (check 25).".into()],
+    );
+    let r = render(&ctx(40, 4_000), &e);
+    assert!(r.text.contains("v3.14.2"), "{}", r.text);
+}
+
+#[test]
+fn turns_without_a_line_still_name_their_facts() {
+    let e = entries(300, |i| {
+        (
+            format!("Step {i}: look at the ledger again."),
+            vec![format!(
+                "Found it: ticket LEDG-{i} is caused by the rounding in src/round_{i}.rs. {}",
+                "More narration here. ".repeat(10)
+            )],
+        )
+    });
+    let r = render(&ctx(300, 9_500), &e);
+    assert!(units(&r.text) <= 9_500);
+    assert!(r.left_out > 0);
+    let index = &r.text[r.text.find("## Names and numbers in older turns").expect("an index")..];
+    // The newest turn without a line of its own comes first in the index.
+    let first = &e[r.verbatim.len() + r.one_liners.len()];
+    assert!(index.contains(&format!("- {}: ", first.code)), "{index}");
+    let n: usize = first.code[1..].parse().unwrap();
+    assert!(index.contains(&format!("LEDG-{n}")), "{index}");
+    // Nothing in it that the memory above it already says.
+    let above = &r.text[..r.text.len() - index.len()];
+    for line in index.lines().skip(1).take_while(|l| l.starts_with("- ")) {
+        let (_, words) = line.split_once(": ").unwrap();
+        for word in words.split(", ") {
+            assert!(!above.contains(word), "{word} is said twice");
+        }
+    }
 }
 
 fn any_text() -> impl Strategy<Value = String> {
@@ -224,7 +275,7 @@ fn a_host_that_counts_bytes_gets_a_memory_within_its_bytes() {
     );
     assert!(r.text.contains("Latest exchange (turn t000000)"));
     assert!(r.text.contains("決定"));
-    // The same turns counted in UTF-16 units fill far more bytes.
+    // The same turns counted in UTF-16 units fill more bytes than Codex takes.
     let wide = render(&ctx(30, 9_500), &e);
-    assert!(wide.text.len() > 15_000, "{} bytes", wide.text.len());
+    assert!(wide.text.len() > 12_000, "{} bytes", wide.text.len());
 }

@@ -110,7 +110,7 @@ fn every_term_becomes_a_quoted_fts_string() {
     assert_eq!(
         expr("a b c"),
         None,
-        "terms under three characters go to the scan"
+        "terms under three characters go to the short-word index"
     );
     assert_eq!(expr("移行 データベース"), Some(r#""データベース""#.into()));
 }
