@@ -9,8 +9,9 @@ use serde_json::{json, Value};
 
 use super::claude::{
     add_mcp_server, install_slash_command, is_our_mcp_entry, is_our_slash_command,
-    remove_mcp_server, saved, uninstall_slash_command, MCP_SERVER, SLASH_COMMAND,
+    remove_mcp_server, uninstall_slash_command, MCP_SERVER, SLASH_COMMAND,
 };
+use super::codex::saved_json;
 use super::hook_groups::{self, spec, HookSpec};
 use super::json_file::JsonFile;
 use super::{shell_word, InstallError, Options, Registration, Report, Scope};
@@ -73,7 +74,7 @@ pub fn install(options: &Options) -> Result<Report, InstallError> {
         mcp_entry(&options.binary),
         "Gemini CLI",
     )?);
-    let mut changes = vec![saved(&settings, details)?];
+    let mut changes = vec![saved_json(&settings, details)?];
     changes.push(install_slash_command(
         &files.slash_command,
         slash_command(&program),
@@ -90,7 +91,7 @@ pub fn uninstall(scope: &Scope) -> Result<Report, InstallError> {
     let mut details = hook_groups::remove(&mut settings);
     details.extend(remove_mcp_server(&mut settings));
     let changes = vec![
-        saved(&settings, details)?,
+        saved_json(&settings, details)?,
         uninstall_slash_command(&files.slash_command)?,
     ];
     Ok(Report {
