@@ -46,17 +46,7 @@ impl Target {
             Hosts::One(host) => vec![host],
             // Only Claude Code reads settings per project.
             Hosts::All if self.project.is_some() => vec![Host::Claude],
-            Hosts::All => {
-                let found: Vec<Host> = Host::ALL
-                    .into_iter()
-                    .filter(|&h| install::config_dir(h).is_some_and(|d| d.is_dir()))
-                    .collect();
-                if found.is_empty() {
-                    vec![Host::Claude]
-                } else {
-                    found
-                }
-            }
+            Hosts::All => install::found_hosts(),
         }
     }
 

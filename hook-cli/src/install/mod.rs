@@ -156,6 +156,20 @@ pub fn config_dir(host: Host) -> Option<PathBuf> {
     }
 }
 
+/// The hosts installed on this machine: each whose settings folder exists, Claude Code when
+/// none does.
+pub fn found_hosts() -> Vec<Host> {
+    let found: Vec<Host> = Host::ALL
+        .into_iter()
+        .filter(|&h| config_dir(h).is_some_and(|d| d.is_dir()))
+        .collect();
+    if found.is_empty() {
+        vec![Host::Claude]
+    } else {
+        found
+    }
+}
+
 /// The `hooks` object a host's settings get, for adding by hand.
 pub fn hooks_object(host: Host, program: &str) -> serde_json::Map<String, serde_json::Value> {
     match host {
