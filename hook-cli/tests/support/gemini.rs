@@ -238,12 +238,24 @@ impl GeminiTui {
             .unwrap();
         let shown: String = text.chars().take(30).collect();
         self.wait(|s| s.contains(&shown) && !s.contains(READY), &shown);
-        // The TUI takes an Enter right after a paste as part of it.
-        std::thread::sleep(Duration::from_millis(500));
-        self.tmux()
-            .args(["send-keys", "-t", "gm", "Enter"])
-            .status()
-            .unwrap();
+        // The TUI takes an Enter right after a paste as part of it, and one that comes while
+        // it is still busy with the previous command not at all: Enter again until the input
+        // is empty.
+        for _ in 0..5 {
+            std::thread::sleep(Duration::from_millis(500));
+            self.tmux()
+                .args(["send-keys", "-t", "gm", "Enter"])
+                .status()
+                .unwrap();
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while Instant::now() < deadline {
+                if self.screen().contains(READY) {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
+        panic!("{text:?} was never submitted:\n{}", self.screen());
     }
 
     /// Submits `text` and waits until `server` has ended one more turn and the TUI is ready.
@@ -264,7 +276,24 @@ impl GeminiTui {
 }
 
 impl Drop for GeminiTui {
+    /// The CLI outlives its tmux server (and keeps its MCP server running): its process group,
+    /// led by the pane's process, goes first.
     fn drop(&mut self) {
+        let pane = self
+            .tmux()
+            .args(["list-panes", "-t", "gm", "-F", "#{pane_pid}"])
+            .output();
+        let leader = pane.ok().and_then(|out| {
+            String::from_utf8_lossy(&out.stdout)
+                .trim()
+                .parse::<u32>()
+                .ok()
+        });
+        if let Some(pid) = leader {
+            let _ = Command::new("kill")
+                .args(["-TERM", "--", &format!("-{pid}")])
+                .status();
+        }
         let _ = self.tmux().arg("kill-server").status();
     }
 }
