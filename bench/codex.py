@@ -15,13 +15,10 @@ import argparse
 import json
 import os
 import shutil
-import statistics
-import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from capture import build_cli, peak_rss_kib, spawn  # noqa: E402
+import hostbench  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURE = os.path.join(ROOT, "hook-cli", "tests", "fixtures", "codex-0.171.0")
@@ -68,7 +65,6 @@ def main():
     ap.add_argument("--runs", type=int, default=200)
     ap.add_argument("--keep", action="store_true", help="keep bench/out/codex for inspection")
     args = ap.parse_args()
-    binary = build_cli()
     out = os.path.join(ROOT, "bench", "out", "codex")
     shutil.rmtree(out, ignore_errors=True)
     day = os.path.join(out, "sessions", "2026", "11", "30")
@@ -76,72 +72,13 @@ def main():
     rollout = os.path.join(day, f"rollout-2026-11-30T08-51-10-{SESSION}.jsonl")
     with open(os.path.join(FIXTURE, "rollout.jsonl")) as f:
         head = f.readline()  # the real session_meta line
-    size, i = 0, 0
-    with open(rollout, "w") as f:
-        f.write(head)
-        while size < args.mb * 10**6:
-            for lines in turn_lines(i, 8_000).values():
-                for text in lines:
-                    f.write(text)
-                    size += len(text)
-            i += 1
-    turns = i
-    rollout_bytes = os.path.getsize(rollout)
-
-    import_times = []
-    for run in range(3):
-        home = os.path.join(out, f"home-{run}")
-        env = dict(os.environ, THROUGHLINE_HOME=home)
-        env.pop("THROUGHLINE_GUARD", None)
-        start = time.perf_counter()
-        subprocess.run([binary, "import", "--host", "codex", "--from", os.path.join(out, "sessions"),
-                        "--no-index", "--json"], check=True, env=env, stdout=subprocess.DEVNULL)
-        import_times.append(time.perf_counter() - start)
-
-    # The hooks go on in the imported session of the first home.
-    env = dict(os.environ, THROUGHLINE_HOME=os.path.join(out, "home-0"))
-    env.pop("THROUGHLINE_GUARD", None)
     payloads = {}
     for event, name in [("SessionStart", "05-SessionStart.json"), ("UserPromptSubmit", "06-UserPromptSubmit.json"),
                         ("PostToolUse", "03-PostToolUse.json"), ("Stop", "07-Stop.json")]:
         with open(os.path.join(FIXTURE, "hooks", name)) as f:
-            p = json.load(f)
-        p.update(transcript_path=rollout, cwd="/bench/codex")
-        payloads[event] = os.path.join(out, name)
-        with open(payloads[event], "w") as f:
-            json.dump(p, f)
-    true_times, rows = [], []
-    for event, payload in payloads.items():
-        hook_times = []
-        for _ in range(args.runs):
-            with open(rollout, "a") as f:
-                f.writelines(turn_lines(turns, 8_000).get(event, []))
-            turns += event == "Stop"
-            true_times.append(spawn(["/bin/true"], payload, env))
-            hook_times.append(spawn([binary, "hook", "codex"], payload, env))
-        rows.append((event, hook_times, peak_rss_kib([binary, "hook", "codex"], payload, env)))
-    log = os.path.join(out, "home-0", "throughline.log")
-    problems = open(log).read() if os.path.exists(log) else ""
-
-    true_median = statistics.median(true_times)
-    print(f"## Codex ({time.strftime('%Y-%m-%d')}, `bench/codex.py --mb {args.mb} --runs {args.runs}`)\n")
-    print(f"One rollout of {rollout_bytes / 1e6:.0f} MB ({turns:,} turns by the end). "
-          f"`/bin/true` median {true_median * 1000:.2f} ms.\n")
-    print("| event | median ms | p95 ms | median / `/bin/true` | peak RSS MiB |")
-    print("|---|---|---|---|---|")
-    for event, times, rss in rows:
-        times.sort()
-        med = statistics.median(times)
-        p95 = times[int(len(times) * 0.95) - 1]
-        print(f"| {event} | {med * 1000:.2f} | {p95 * 1000:.2f} | {med / true_median:.1f}× | {rss / 1024:.1f} |")
-    runs = ", ".join(f"{t:.2f}" for t in sorted(import_times))
-    best = statistics.median(import_times)
-    print(f"\nImport (`import --host codex --no-index`, fresh home each run): median {best:.2f} s, "
-          f"**{rollout_bytes / 1e6 / best:.0f} MB/s** (runs: {runs} s).")
-    if problems:
-        print(f"\nLog lines during the run:\n```\n{problems[-2000:]}\n```")
-    if not args.keep:
-        shutil.rmtree(out)
+            payloads[event] = (dict(json.load(f), cwd="/bench/codex"), name)
+    hostbench.run("codex", "Codex", "bench/codex.py", args, rollout, head, lambda i: turn_lines(i, 8_000),
+                  os.path.join(out, "sessions"), payloads, out)
 
 
 if __name__ == "__main__":

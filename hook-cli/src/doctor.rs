@@ -65,19 +65,6 @@ pub fn healthy(checks: &[Check]) -> bool {
     checks.iter().all(|c| c.status != Status::Problem)
 }
 
-/// Every check: the registration (read by `install::inspect`) against `binary`, the program
-/// hooks should run, then the store in `home`.
-pub fn checks(
-    registration: &Result<Registration, InstallError>,
-    binary: &Path,
-    home: &Home,
-    fixes: &Fixes,
-) -> Vec<Check> {
-    let mut checks = registration_checks(registration, binary, fixes);
-    checks.extend(client_and_store_checks(home, fixes));
-    checks
-}
-
 /// The checks that do not depend on a registration: Claude Code's release and auto-compact
 /// threshold, and the store.
 pub fn client_and_store_checks(home: &Home, fixes: &Fixes) -> Vec<Check> {

@@ -45,7 +45,14 @@ pub fn respond(
             let owner = owner();
             let linked = follow_host_process(store, event, owner)?;
             match event.source.as_deref() {
-                Some("clear") if linked => on_clear(store, home, config, event),
+                Some("clear") if linked => {
+                    if hosts::agent(event.host).memory_at_session_start() {
+                        on_clear(store, home, config, event)
+                    } else {
+                        // It goes in with the first prompt (`on_prompt`).
+                        Ok(None)
+                    }
+                }
                 Some("clear") => {
                     crate::log::line(
                         home,
@@ -152,6 +159,11 @@ fn on_prompt(
         if args.is_empty() || args.starts_with(char::is_whitespace) {
             return command(store, config, &event.session_id, name, args.trim()).map(Some);
         }
+    }
+    if !hosts::agent(event.host).memory_at_session_start()
+        && store.awaits_clear_memory(&event.session_id)?
+    {
+        return on_clear(store, home, config, event);
     }
     if !store.is_fresh(&event.session_id)? {
         return Ok(None);

@@ -9,15 +9,17 @@ use serde::Serialize;
 pub enum Host {
     Claude,
     Codex,
+    Gemini,
 }
 
 impl Host {
-    pub const ALL: [Host; 2] = [Host::Claude, Host::Codex];
+    pub const ALL: [Host; 3] = [Host::Claude, Host::Codex, Host::Gemini];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Host::Claude => "claude",
             Host::Codex => "codex",
+            Host::Gemini => "gemini",
         }
     }
 
@@ -26,6 +28,7 @@ impl Host {
         match self {
             Host::Claude => "Claude Code",
             Host::Codex => "Codex",
+            Host::Gemini => "Gemini CLI",
         }
     }
 
@@ -33,6 +36,7 @@ impl Host {
         match name {
             "claude" | "claude-code" => Some(Host::Claude),
             "codex" => Some(Host::Codex),
+            "gemini" | "gemini-cli" => Some(Host::Gemini),
             _ => None,
         }
     }

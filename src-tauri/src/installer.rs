@@ -1,5 +1,6 @@
-//! Registering Throughline with Claude Code from the window: the library's install code, run
-//! with the `throughline` CLI bundled with the app, and the doctor's findings for that CLI.
+//! Registering Throughline from the window: the library's install code, run with the
+//! `throughline` CLI bundled with the app for Claude Code and every other host installed here,
+//! and the doctor's findings for that CLI.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -79,7 +80,12 @@ pub fn installation(home: &Home, binary: &Path) -> Installation {
         .canonicalize()
         .unwrap_or_else(|_| binary.to_path_buf());
     let registration = install::inspect(Host::Claude, &Scope::User);
-    let checks = doctor::checks(&registration, &canonical, home, &fixes());
+    let mut checks = doctor::registration_checks(&registration, &canonical, &fixes());
+    for host in other_hosts() {
+        let other = install::inspect(host, &Scope::User);
+        checks.extend(doctor::registration_checks(&other, &canonical, &fixes()));
+    }
+    checks.extend(doctor::client_and_store_checks(home, &fixes()));
     let registration = registration.ok();
     Installation {
         binary: canonical.clone(),
@@ -94,24 +100,41 @@ pub fn installation(home: &Home, binary: &Path) -> Installation {
     }
 }
 
+/// The hosts besides Claude Code whose settings folder exists.
+fn other_hosts() -> Vec<Host> {
+    install::found_hosts()
+        .into_iter()
+        .filter(|&h| h != Host::Claude)
+        .collect()
+}
+
 /// Registers (or repairs) the hooks, `/tl`, the MCP server and the statusline for every
-/// project, all running `binary`; safe to run again.
+/// project, all running `binary`, with Claude Code and every other host installed; safe to
+/// run again. One report holds every host's changes.
 pub fn install(binary: &Path) -> Result<Report, String> {
     verify(binary)?;
     let binary = binary.canonicalize().map_err(|e| e.to_string())?;
-    install::install(
-        Host::Claude,
-        &Options {
-            scope: Scope::User,
-            binary,
-            statusline: true,
-        },
-    )
-    .map_err(|e| format!("Throughline could not be registered: {e}"))
+    let options = Options {
+        scope: Scope::User,
+        binary,
+        statusline: true,
+    };
+    every_host(|host| install::install(host, &options))
+        .map_err(|e| format!("Throughline could not be registered: {e}"))
 }
 
 /// Removes exactly what `install` added; the stored memory stays.
 pub fn uninstall() -> Result<Report, String> {
-    install::uninstall(Host::Claude, &Scope::User)
+    every_host(|host| install::uninstall(host, &Scope::User))
         .map_err(|e| format!("Throughline could not be unregistered: {e}"))
+}
+
+fn every_host(
+    mut each: impl FnMut(Host) -> Result<Report, install::InstallError>,
+) -> Result<Report, install::InstallError> {
+    let mut report = each(Host::Claude)?;
+    for host in other_hosts() {
+        report.changes.extend(each(host)?.changes);
+    }
+    Ok(report)
 }

@@ -38,6 +38,8 @@ impl Machine {
         let dir = tempfile::tempdir().unwrap();
         std::env::set_var("HOME", dir.path());
         std::env::remove_var("CLAUDE_CONFIG_DIR");
+        std::env::remove_var("CODEX_HOME");
+        std::env::remove_var("GEMINI_CLI_HOME");
         let home = Home::at(dir.path().join("memory"));
         Machine {
             dir,
@@ -224,4 +226,35 @@ fn settings_that_cannot_be_edited_say_so_and_stay_as_they_were() {
     let hooks = check(&machine.installation(&bundled), "hooks").clone();
     assert_eq!(hooks.status, Status::Problem);
     assert!(hooks.message.contains("comments"), "{}", hooks.message);
+}
+
+#[test]
+fn every_host_installed_here_is_registered_checked_and_unregistered() {
+    let machine = Machine::new();
+    let bundled = machine.cli_in("app");
+    let gemini = machine.dir.path().join(".gemini");
+    fs::create_dir_all(&gemini).unwrap();
+
+    let report = installer::install(&bundled).unwrap();
+    let settings = gemini.join("settings.json");
+    assert!(
+        report.changes.iter().any(|c| c.path == settings),
+        "{report:?}"
+    );
+    let text = fs::read_to_string(&settings).unwrap();
+    assert!(
+        text.contains(&install::command_line(&bundled, "hook gemini")),
+        "{text}"
+    );
+    let after = machine.installation(&bundled);
+    let hooks: Vec<_> = after.checks.iter().filter(|c| c.name == "hooks").collect();
+    assert_eq!(hooks.len(), 2, "{hooks:?}");
+    assert!(hooks.iter().all(|c| c.status == Status::Ok), "{hooks:?}");
+    assert!(hooks
+        .iter()
+        .any(|c| c.message.contains(&settings.display().to_string())));
+
+    installer::uninstall().unwrap();
+    assert!(!settings.exists());
+    assert!(!gemini.join("commands").exists());
 }

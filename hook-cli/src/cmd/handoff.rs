@@ -25,8 +25,11 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let home = Home::locate()?;
     let mut store = Store::open(&home)?;
-    // Run from inside Claude Code (the /tl command, or the model), "this session" is known.
-    let named = args.session.or_else(|| hosts::owner_session(Host::Claude));
+    // Run from inside a host that names its session (Claude Code's /tl command, the model in
+    // Claude Code or Gemini CLI), "this session" is known.
+    let named = args
+        .session
+        .or_else(|| Host::ALL.into_iter().find_map(hosts::owner_session));
     let session = super::session_or_latest(&store, named.as_deref())?;
     let project = session.project.clone().unwrap_or_default();
     if args.cancel {

@@ -15,7 +15,7 @@ use throughline::store::Store;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Which agent is calling: claude or codex
+    /// Which agent is calling: claude, codex or gemini
     host: String,
 }
 
@@ -51,7 +51,7 @@ pub fn run(args: Args) -> ExitCode {
 
 fn handle(home: &Home, host_name: &str) -> Result<(), String> {
     let host = Host::parse(host_name)
-        .ok_or_else(|| format!("unknown host {host_name:?}; known: claude, codex"))?;
+        .ok_or_else(|| format!("unknown host {host_name:?}; known: claude, codex, gemini"))?;
     let mut payload = Vec::new();
     std::io::stdin()
         .read_to_end(&mut payload)

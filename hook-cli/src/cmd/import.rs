@@ -13,7 +13,7 @@ use throughline::store::{self, Store};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Which agent's transcripts: claude or codex
+    /// Which agent's transcripts: claude, codex or gemini
     #[arg(long, default_value = "claude")]
     host: String,
     /// Folder to read instead of the host's own (~/.claude/projects, ~/.codex/sessions)
@@ -49,8 +49,9 @@ struct Imported {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let host = Host::parse(&args.host)
-        .ok_or_else(|| anyhow::anyhow!("unknown host {:?}; known: claude, codex", args.host))?;
+    let host = Host::parse(&args.host).ok_or_else(|| {
+        anyhow::anyhow!("unknown host {:?}; known: claude, codex, gemini", args.host)
+    })?;
     let agent = hosts::agent(host);
     let found = agent.find_transcripts(args.from.clone()).map_err(|e| {
         let folder = args.from.clone().or_else(|| agent.transcripts_dir());

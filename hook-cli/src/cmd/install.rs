@@ -24,7 +24,7 @@ pub struct Args {
 /// Which agent and where: shared by `install`, `uninstall` and `doctor`.
 #[derive(clap::Args)]
 pub struct Target {
-    /// The agent to register with: claude, codex, or all (every one found on this machine)
+    /// The agent to register with: claude, codex, gemini, or all (every one found on this machine)
     #[arg(long, default_value = "all", value_parser = parse_host)]
     pub host: Hosts,
     /// Register for one project only (its `.claude/settings.json`); default: this project
@@ -46,17 +46,7 @@ impl Target {
             Hosts::One(host) => vec![host],
             // Only Claude Code reads settings per project.
             Hosts::All if self.project.is_some() => vec![Host::Claude],
-            Hosts::All => {
-                let found: Vec<Host> = Host::ALL
-                    .into_iter()
-                    .filter(|&h| install::config_dir(h).is_some_and(|d| d.is_dir()))
-                    .collect();
-                if found.is_empty() {
-                    vec![Host::Claude]
-                } else {
-                    found
-                }
-            }
+            Hosts::All => install::found_hosts(),
         }
     }
 
@@ -79,7 +69,7 @@ fn parse_host(name: &str) -> Result<Hosts, String> {
     }
     Host::parse(name)
         .map(Hosts::One)
-        .ok_or_else(|| format!("unknown host {name:?}; known: claude, codex, all"))
+        .ok_or_else(|| format!("unknown host {name:?}; known: claude, codex, gemini, all"))
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {

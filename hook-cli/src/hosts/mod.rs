@@ -5,6 +5,7 @@
 
 pub mod claude;
 pub mod codex;
+pub mod gemini;
 pub mod process;
 
 use std::path::{Path, PathBuf};
@@ -24,6 +25,11 @@ pub trait Agent: Sync {
     fn handoff_command(&self) -> &'static str;
     /// How much a hook's `additionalContext` may hold, counted the way the host counts.
     fn injection_limit(&self) -> InjectionLimit;
+    /// Whether a SessionStart hook's context reaches the model after `/clear`; a host where it
+    /// does not gets the memory once, with the new session's first prompt.
+    fn memory_at_session_start(&self) -> bool {
+        true
+    }
     fn line_parser(&self) -> Box<dyn LineParser>;
     /// Where the host keeps its transcripts, for `import`.
     fn transcripts_dir(&self) -> Option<PathBuf>;
@@ -45,6 +51,7 @@ pub fn agent(host: Host) -> &'static dyn Agent {
     match host {
         Host::Claude => &claude::ClaudeCode,
         Host::Codex => &codex::Codex,
+        Host::Gemini => &gemini::GeminiCli,
     }
 }
 

@@ -12,8 +12,7 @@ use serde_json::{json, Map, Value};
 use super::hook_groups::{self, spec, HookSpec};
 use super::json_file::{write_atomically, JsonFile, Saved};
 use super::{
-    backup_path, program_of, shell_word, Action, Change, InstallError, Options, RegisteredHook,
-    Registration, Report, Scope,
+    backup_path, shell_word, Action, Change, InstallError, Options, Registration, Report, Scope,
 };
 use crate::hosts::claude as host;
 use crate::model::Host;
@@ -57,7 +56,7 @@ pub fn slash_command(program: &str) -> String {
     )
 }
 
-fn is_our_slash_command(text: &str) -> bool {
+pub(super) fn is_our_slash_command(text: &str) -> bool {
     text.contains("throughline") && text.contains(" handoff")
 }
 
@@ -75,7 +74,7 @@ fn mcp_entry(binary: &Path) -> Value {
     json!({ "type": "stdio", "command": binary, "args": ["mcp"], "env": {} })
 }
 
-fn is_our_mcp_entry(value: &Value) -> bool {
+pub(super) fn is_our_mcp_entry(value: &Value) -> bool {
     value["command"]
         .as_str()
         .is_some_and(|c| c.contains("throughline"))
@@ -128,8 +127,11 @@ pub fn install(options: &Options) -> Result<Report, InstallError> {
             backup: None,
         });
     }
-    changes.push(install_slash_command(&files.slash_command, &program)?);
-    let mcp_details = add_mcp_server(&mut mcp, &options.binary)?;
+    changes.push(install_slash_command(
+        &files.slash_command,
+        slash_command(&program),
+    )?);
+    let mcp_details = add_mcp_server(&mut mcp, mcp_entry(&options.binary), "Claude Code")?;
     changes.push(saved(&mcp, mcp_details)?);
     Ok(Report {
         host: Host::Claude,
@@ -152,16 +154,7 @@ pub fn uninstall(scope: &Scope) -> Result<Report, InstallError> {
     }
     let mut changes = vec![saved(&settings, details)?];
     changes.push(uninstall_slash_command(&files.slash_command)?);
-    let mut mcp_details = Vec::new();
-    if let Some(Value::Object(servers)) = mcp.value.get_mut("mcpServers") {
-        if servers.get(MCP_SERVER).is_some_and(is_our_mcp_entry) {
-            servers.shift_remove(MCP_SERVER);
-            mcp_details.push("removed the MCP server".into());
-            if servers.is_empty() {
-                mcp.value.shift_remove("mcpServers");
-            }
-        }
-    }
+    let mcp_details = remove_mcp_server(&mut mcp);
     changes.push(saved(&mcp, mcp_details)?);
     Ok(Report {
         host: Host::Claude,
@@ -172,23 +165,7 @@ pub fn uninstall(scope: &Scope) -> Result<Report, InstallError> {
 pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {
     let files = files(scope)?;
     let settings = JsonFile::load(&files.settings)?;
-    let mut hooks = Vec::new();
-    if let Some(Value::Object(events)) = settings.value.get("hooks") {
-        for (event, groups) in events {
-            for command in hook_groups::our_commands(groups) {
-                hooks.push(RegisteredHook {
-                    event: event.clone(),
-                    binary: program_of(&command),
-                    command,
-                });
-            }
-        }
-    }
-    let missing = HOOKS
-        .iter()
-        .filter(|spec| !hooks.iter().any(|h| h.event == spec.event))
-        .map(|spec| spec.event.to_string())
-        .collect();
+    let (hooks, missing) = hook_groups::registered(&settings, HOOKS);
     let slash_command = fs::read_to_string(&files.slash_command)
         .is_ok_and(|text| is_our_slash_command(&text))
         .then_some(files.slash_command);
@@ -326,7 +303,7 @@ pub fn set_autocompact(scope: &Scope, percent: Option<u8>) -> Result<Change, Ins
 }
 
 /// The file's change, after writing it when its content changed.
-fn saved(file: &JsonFile, details: Vec<String>) -> Result<Change, InstallError> {
+pub(super) fn saved(file: &JsonFile, details: Vec<String>) -> Result<Change, InstallError> {
     let action = match file.save()? {
         Saved::Unchanged => Action::Unchanged,
         Saved::Created => Action::Created,
@@ -339,6 +316,21 @@ fn saved(file: &JsonFile, details: Vec<String>) -> Result<Change, InstallError> 
         details,
         backup,
     })
+}
+
+/// Removes the `mcpServers` entry named `throughline` if it runs Throughline.
+pub(super) fn remove_mcp_server(file: &mut JsonFile) -> Vec<String> {
+    let mut details = Vec::new();
+    if let Some(Value::Object(servers)) = file.value.get_mut("mcpServers") {
+        if servers.get(MCP_SERVER).is_some_and(is_our_mcp_entry) {
+            servers.shift_remove(MCP_SERVER);
+            details.push("removed the MCP server".into());
+            if servers.is_empty() {
+                file.value.shift_remove("mcpServers");
+            }
+        }
+    }
+    details
 }
 
 /// Sets Throughline's statusline when the person has none; never replaces theirs.
@@ -369,15 +361,20 @@ fn add_statusline(
     }
 }
 
-fn add_mcp_server(file: &mut JsonFile, binary: &Path) -> Result<Vec<String>, InstallError> {
+/// Registers `wanted` as the `mcpServers` entry named `throughline` (Claude Code's shape, which
+/// Gemini CLI's settings share), unless the person's own server has the name.
+pub(super) fn add_mcp_server(
+    file: &mut JsonFile,
+    wanted: Value,
+    host: &str,
+) -> Result<Vec<String>, InstallError> {
     let servers = file
         .value
         .entry("mcpServers")
         .or_insert_with(|| Value::Object(Map::new()));
     let Value::Object(servers) = servers else {
-        return Err(hook_groups::malformed(file, "`mcpServers`", "Claude Code"));
+        return Err(hook_groups::malformed(file, "`mcpServers`", host));
     };
-    let wanted = mcp_entry(binary);
     Ok(match servers.get(MCP_SERVER) {
         Some(entry) if *entry == wanted => Vec::new(),
         Some(entry) if !is_our_mcp_entry(entry) => vec![format!(
@@ -395,8 +392,8 @@ fn add_mcp_server(file: &mut JsonFile, binary: &Path) -> Result<Vec<String>, Ins
     })
 }
 
-fn install_slash_command(path: &Path, program: &str) -> Result<Change, InstallError> {
-    let wanted = slash_command(program);
+/// Puts the `/tl` command file `wanted` at `path`, unless the person has their own there.
+pub(super) fn install_slash_command(path: &Path, wanted: String) -> Result<Change, InstallError> {
     let change = |action, details: &[&str]| Change {
         path: path.to_path_buf(),
         action,
@@ -425,7 +422,7 @@ fn install_slash_command(path: &Path, program: &str) -> Result<Change, InstallEr
     }
 }
 
-fn uninstall_slash_command(path: &Path) -> Result<Change, InstallError> {
+pub(super) fn uninstall_slash_command(path: &Path) -> Result<Change, InstallError> {
     let mut change = Change {
         path: path.to_path_buf(),
         action: Action::Unchanged,

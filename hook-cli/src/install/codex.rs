@@ -323,7 +323,7 @@ fn add_mcp_server(config: &mut TomlFile, binary: &Path) -> Result<Vec<String>, I
 
 /// The file's change, after writing it when its content changed; a file Throughline created
 /// and emptied again is removed.
-fn saved_json(file: &JsonFile, details: Vec<String>) -> Result<Change, InstallError> {
+pub(super) fn saved_json(file: &JsonFile, details: Vec<String>) -> Result<Change, InstallError> {
     if file.value.is_empty() && file.existed() && !backup_path(file.path()).exists() {
         remove(file.path())?;
         return Ok(change(file.path(), Action::Removed, details));

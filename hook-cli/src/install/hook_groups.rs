@@ -4,7 +4,7 @@
 use serde_json::{json, Map, Value};
 
 use super::json_file::JsonFile;
-use super::{is_throughline_hook, InstallError};
+use super::{is_throughline_hook, program_of, InstallError, RegisteredHook};
 use crate::hosts;
 use crate::model::Host;
 
@@ -218,4 +218,26 @@ fn retain_handlers(groups: &mut Vec<Value>, mut keep: impl FnMut(&Value) -> bool
         !(handlers.is_empty() && before > 0)
     });
     removed
+}
+
+/// Throughline's hooks in `file`'s `hooks` object, and the events of `specs` that have none.
+pub fn registered(file: &JsonFile, specs: &[HookSpec]) -> (Vec<RegisteredHook>, Vec<String>) {
+    let mut hooks = Vec::new();
+    if let Some(Value::Object(events)) = file.value.get("hooks") {
+        for (event, groups) in events {
+            for command in our_commands(groups) {
+                hooks.push(RegisteredHook {
+                    event: event.clone(),
+                    binary: program_of(&command),
+                    command,
+                });
+            }
+        }
+    }
+    let missing = specs
+        .iter()
+        .filter(|spec| !hooks.iter().any(|h| h.event == spec.event))
+        .map(|spec| spec.event.to_string())
+        .collect();
+    (hooks, missing)
 }

@@ -7,6 +7,7 @@
 
 pub mod claude;
 pub mod codex;
+pub mod gemini;
 mod hook_groups;
 mod json_file;
 
@@ -126,6 +127,7 @@ pub fn install(host: Host, options: &Options) -> Result<Report, InstallError> {
     match host {
         Host::Claude => claude::install(options),
         Host::Codex => codex::install(options),
+        Host::Gemini => gemini::install(options),
     }
 }
 
@@ -133,6 +135,7 @@ pub fn uninstall(host: Host, scope: &Scope) -> Result<Report, InstallError> {
     match host {
         Host::Claude => claude::uninstall(scope),
         Host::Codex => codex::uninstall(scope),
+        Host::Gemini => gemini::uninstall(scope),
     }
 }
 
@@ -140,6 +143,7 @@ pub fn inspect(host: Host, scope: &Scope) -> Result<Registration, InstallError> 
     match host {
         Host::Claude => claude::inspect(scope),
         Host::Codex => codex::inspect(scope),
+        Host::Gemini => gemini::inspect(scope),
     }
 }
 
@@ -148,6 +152,21 @@ pub fn config_dir(host: Host) -> Option<PathBuf> {
     match host {
         Host::Claude => crate::hosts::claude::config_dir(),
         Host::Codex => crate::hosts::codex::home(),
+        Host::Gemini => crate::hosts::gemini::home(),
+    }
+}
+
+/// The hosts installed on this machine: each whose settings folder exists, Claude Code when
+/// none does.
+pub fn found_hosts() -> Vec<Host> {
+    let found: Vec<Host> = Host::ALL
+        .into_iter()
+        .filter(|&h| config_dir(h).is_some_and(|d| d.is_dir()))
+        .collect();
+    if found.is_empty() {
+        vec![Host::Claude]
+    } else {
+        found
     }
 }
 
@@ -156,6 +175,7 @@ pub fn hooks_object(host: Host, program: &str) -> serde_json::Map<String, serde_
     match host {
         Host::Claude => claude::hooks_object(program),
         Host::Codex => hook_groups::object(codex::HOOKS, Host::Codex, program),
+        Host::Gemini => gemini::hooks_object(program),
     }
 }
 

@@ -244,6 +244,23 @@ impl Store {
         fresh(&self.conn, session_id)
     }
 
+    /// Whether a session started by `/clear` still waits for the memory of the one it cleared:
+    /// it is linked, has no prompt yet and was given nothing. For hosts that take the memory
+    /// with the first prompt rather than at SessionStart.
+    pub fn awaits_clear_memory(&self, session_id: &str) -> Result<bool> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM links WHERE successor = s.id AND trigger = 'clear')
+                    AND NOT EXISTS (SELECT 1 FROM turns WHERE session = s.id AND seq > 0)
+                    AND NOT EXISTS (SELECT 1 FROM injections WHERE session = s.id)
+                 FROM sessions s WHERE s.session_id = ?1",
+            )?
+            .query_row([session_id], |r| r.get::<_, bool>(0))
+            .optional()?
+            .unwrap_or(false))
+    }
+
     /// `session`'s predecessors, nearest first.
     pub fn predecessors(&self, session: &Session) -> Result<Vec<(Session, Trigger)>> {
         let mut chain: Vec<(Session, Trigger)> = Vec::new();

@@ -466,3 +466,66 @@ fn copies_of_earlier_entries_are_stored_once_where_they_first_were() {
         "{one_liner}"
     );
 }
+
+#[test]
+fn a_cleared_session_awaits_its_memory_until_it_has_a_prompt_or_was_given_one() {
+    let (_dir, _home, mut store) = temp_store();
+    let w = store.write().unwrap();
+    let old = w.session(Host::Gemini, "old", Some("/p"), None).unwrap();
+    let mut new = w.session(Host::Gemini, "new", Some("/p"), None).unwrap();
+    let handed = w.session(Host::Gemini, "handed", Some("/p"), None).unwrap();
+    let given = w.session(Host::Gemini, "given", Some("/p"), None).unwrap();
+    w.link(new.id, old.id, Trigger::Clear, "t").unwrap();
+    w.link(handed.id, old.id, Trigger::Handoff, "t").unwrap();
+    w.link(given.id, old.id, Trigger::Clear, "t").unwrap();
+    w.record_injection(
+        given.id,
+        &Injection {
+            id: 0,
+            session_id: "given".into(),
+            project: None,
+            trigger: Trigger::Clear,
+            at: "t".into(),
+            chain: vec!["old".into()],
+            budget: 9_500,
+            size: 1,
+            verbatim: Vec::new(),
+            one_liners: Vec::new(),
+            left_out: 0,
+            text: "m".into(),
+        },
+    )
+    .unwrap();
+    w.commit().unwrap();
+    let awaits = |store: &Store, id| store.awaits_clear_memory(id).unwrap();
+    assert!(awaits(&store, "new"));
+    // Not after /clear, given its memory already, not linked at all, not stored.
+    assert!(!awaits(&store, "handed"));
+    assert!(!awaits(&store, "given"));
+    assert!(!awaits(&store, "old"));
+    assert!(!awaits(&store, "unknown"));
+    // The session context before the first prompt is no prompt; the prompt ends the wait.
+    let w = store.write().unwrap();
+    let mut turn = None;
+    let context = Record::Detail {
+        key: "e:0".into(),
+        kind: DetailKind::Attachment,
+        name: Some("session_context".into()),
+        tool_use_id: None,
+        body: "<session_context>".into(),
+        is_error: false,
+        at: None,
+    };
+    w.apply(&mut new, &mut turn, &context).unwrap();
+    w.commit().unwrap();
+    assert!(awaits(&store, "new"));
+    let w = store.write().unwrap();
+    let prompt = Record::Prompt {
+        key: "u:1".into(),
+        text: "go".into(),
+        at: None,
+    };
+    w.apply(&mut new, &mut turn, &prompt).unwrap();
+    w.commit().unwrap();
+    assert!(!awaits(&store, "new"));
+}

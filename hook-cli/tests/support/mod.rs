@@ -6,6 +6,7 @@
 //! * [`transcript`]: reading Claude Code's JSONL transcripts.
 //! * [`throughline`]: the real `throughline` as every hook, on a temp store.
 //! * [`responses_server`] and [`codex`]: the same for the real Codex CLI (`codex exec`).
+//! * [`gemini_server`] and [`gemini`]: the same for the real Gemini CLI, headless and in its TUI.
 //! * [`scenario`]: a long, realistic coding session with facts planted in it.
 //! * [`store_env`]: a temp store and projects folder for recorded payloads and transcripts.
 //!
@@ -18,6 +19,8 @@
 
 pub mod claude;
 pub mod codex;
+pub mod gemini;
+pub mod gemini_server;
 pub mod model_server;
 pub mod responses_server;
 pub mod scenario;

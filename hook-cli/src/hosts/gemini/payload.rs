@@ -1,0 +1,144 @@
+//! Gemini CLI hook payloads (stdin JSON): Claude Code's snake_case envelope with Gemini's own
+//! event names (`BeforeAgent`, `AfterAgent`, `AfterTool`, `PreCompress`, ...) and a
+//! `timestamp`. Only the fields Throughline uses are decoded; unknown events and fields are
+//! accepted, so a newer client never breaks the hook.
+
+use serde::Deserialize;
+
+use crate::model::Host;
+use crate::record::{EventKind, HookEvent, Reply};
+
+#[derive(Deserialize)]
+struct Payload {
+    session_id: String,
+    /// The chat file (`~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`).
+    #[serde(default)]
+    transcript_path: Option<String>,
+    #[serde(default)]
+    cwd: Option<String>,
+    #[serde(default)]
+    hook_event_name: String,
+    #[serde(default)]
+    source: Option<String>,
+    #[serde(default)]
+    reason: Option<String>,
+    #[serde(default)]
+    prompt: Option<String>,
+}
+
+pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
+    let p: Payload = crate::hosts::payload_json(bytes, "Gemini CLI")?;
+    if p.session_id.is_empty() {
+        return Err("hook payload has an empty session_id".into());
+    }
+    let kind = match p.hook_event_name.as_str() {
+        "SessionStart" => EventKind::SessionStart,
+        "BeforeAgent" => EventKind::UserPrompt,
+        "BeforeTool" => EventKind::PreTool,
+        "AfterTool" => EventKind::PostTool,
+        "AfterAgent" => EventKind::Stop,
+        // Sent before every model call (0.61.0): a check whether to compress, not a compression.
+        "PreCompress" => EventKind::Other,
+        "SessionEnd" => EventKind::SessionEnd,
+        _ => EventKind::Other,
+    };
+    Ok(HookEvent {
+        host: Host::Gemini,
+        kind,
+        session_id: p.session_id,
+        transcript_path: p.transcript_path.filter(|p| !p.is_empty()),
+        cwd: p.cwd.filter(|c| !c.is_empty()),
+        source: p.source,
+        reason: p.reason,
+        // Nothing is shared between a cleared session and the next: the CLI's process links them.
+        prompt_id: None,
+        prompt: p.prompt,
+        // The model is in the chat file, with each answer.
+        model: None,
+        subagent: None,
+    })
+}
+
+/// BeforeAgent's `additionalContext` reaches the model after the prompt (SessionStart's does
+/// only at start-up, never after `/clear`: the memory goes in at the first prompt); a
+/// `decision: block` stops the prompt and shows the reason.
+pub fn encode_reply(event: EventKind, reply: &Reply) -> Option<String> {
+    let value = match (event, reply) {
+        (EventKind::UserPrompt, Reply::Inject(text)) => serde_json::json!({
+            "hookSpecificOutput": {"hookEventName": "BeforeAgent", "additionalContext": text}
+        }),
+        (EventKind::UserPrompt, Reply::Block(reason)) => {
+            serde_json::json!({"decision": "block", "reason": reason})
+        }
+        (EventKind::SessionStart, Reply::Inject(text)) => serde_json::json!({
+            "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}
+        }),
+        _ => return None,
+    };
+    Some(value.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLES: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/gemini-cli-0.61.0"
+    );
+
+    fn sample(name: &str) -> HookEvent {
+        let bytes = std::fs::read(format!("{SAMPLES}/hooks/{name}.json")).unwrap();
+        decode_hook(&bytes).unwrap()
+    }
+
+    #[test]
+    fn the_payloads_gemini_sent_decode() {
+        let start = sample("01-SessionStart");
+        assert_eq!(start.kind, EventKind::SessionStart);
+        assert_eq!(start.host, Host::Gemini);
+        assert_eq!(start.source.as_deref(), Some("startup"));
+        assert!(start
+            .transcript_path
+            .unwrap()
+            .ends_with("session-2026-11-30T08-51-7f206dea.jsonl"));
+        let prompt = sample("02-BeforeAgent");
+        assert_eq!(prompt.kind, EventKind::UserPrompt);
+        assert_eq!(prompt.prompt.as_deref(), Some("hello there"));
+        assert_eq!(prompt.cwd.as_deref(), Some("/home/dev/proj"));
+        assert_eq!(sample("03-AfterAgent").kind, EventKind::Stop);
+        let end = sample("04-SessionEnd");
+        assert_eq!(end.kind, EventKind::SessionEnd);
+        assert_eq!(end.reason.as_deref(), Some("exit"));
+        assert_eq!(sample("tool-04-AfterTool").kind, EventKind::PostTool);
+    }
+
+    #[test]
+    fn unknown_events_and_garbage() {
+        let e =
+            decode_hook(br#"{"session_id":"s","hook_event_name":"BeforeModel","llm_request":{}}"#)
+                .unwrap();
+        assert_eq!(e.kind, EventKind::Other);
+        assert!(decode_hook(b"").unwrap_err().contains("empty"));
+        assert!(decode_hook(b"[1]")
+            .unwrap_err()
+            .contains("not the JSON Gemini CLI sends"));
+        assert!(decode_hook(br#"{"session_id":"","hook_event_name":"AfterAgent"}"#).is_err());
+    }
+
+    #[test]
+    fn replies_are_what_gemini_reads() {
+        let inject = encode_reply(EventKind::UserPrompt, &Reply::Inject("m".into())).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&inject).unwrap();
+        assert_eq!(v["hookSpecificOutput"]["hookEventName"], "BeforeAgent");
+        assert_eq!(v["hookSpecificOutput"]["additionalContext"], "m");
+        let block = encode_reply(EventKind::UserPrompt, &Reply::Block("no".into())).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&block).unwrap();
+        assert_eq!(v["decision"], "block");
+        assert_eq!(v["reason"], "no");
+        assert_eq!(
+            encode_reply(EventKind::Stop, &Reply::Inject("m".into())),
+            None
+        );
+    }
+}

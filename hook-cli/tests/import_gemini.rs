@@ -1,0 +1,156 @@
+//! The real binary on real Gemini CLI 0.61.0 chat files: `import --host gemini` backfills
+//! them, the hooks the CLI sent for a session land in the same session, and a hook given
+//! garbage never disturbs the CLI.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_throughline");
+const SAMPLES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/gemini-cli-0.61.0"
+);
+const FIRST: &str = "7f206dea-04d3-4e6a-92b8-4d3649748340";
+const SECOND: &str = "fe92adb4-0c4a-4e7b-8b82-6a45a1d1b4e6";
+
+fn throughline(home: &Path, args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .env("HOME", home)
+        .env_remove("GEMINI_CLI_HOME")
+        .env("THROUGHLINE_HOME", home.join("memory"))
+        .env_remove("THROUGHLINE_GUARD")
+        .current_dir(home)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn json(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn import_and_hooks_agree_on_the_sessions() {
+    let dir = tempfile::tempdir().unwrap();
+    let chats = dir.path().join(".gemini/tmp/proj/chats");
+    fs::create_dir_all(&chats).unwrap();
+    let first = chats.join("session-2026-11-30T08-51-7f206dea.jsonl");
+    fs::copy(
+        format!("{SAMPLES}/chats/session-2026-11-30T08-51-7f206dea.jsonl"),
+        &first,
+    )
+    .unwrap();
+    let imported = json(&throughline(
+        dir.path(),
+        &["import", "--host", "gemini", "--json"],
+        b"",
+    ));
+    assert_eq!(imported["transcripts"], 1);
+    assert_eq!(imported["problems"], Value::Array(Vec::new()));
+
+    // The second session arrives live, through the hooks the CLI sent for it.
+    let second = chats.join("session-2026-11-30T08-52-fe92adb4.jsonl");
+    fs::copy(
+        format!("{SAMPLES}/chats/session-2026-11-30T08-52-fe92adb4.jsonl"),
+        &second,
+    )
+    .unwrap();
+    for name in [
+        "05-SessionStart",
+        "06-BeforeAgent",
+        "07-AfterAgent",
+        "08-SessionEnd",
+    ] {
+        let payload = fs::read_to_string(format!("{SAMPLES}/hooks/{name}.json"))
+            .unwrap()
+            .replace(
+                "/home/dev/.gemini/home/dev/proj/chats",
+                &chats.display().to_string(),
+            );
+        let out = throughline(dir.path(), &["hook", "gemini"], payload.as_bytes());
+        assert!(out.status.success());
+        assert_eq!(out.stdout, b"", "{name}: nothing to hand on");
+    }
+    // Importing again adds nothing: the hooks' session is the imported one's.
+    let again = json(&throughline(
+        dir.path(),
+        &["import", "--host", "gemini", "--json"],
+        b"",
+    ));
+    assert_eq!(again["problems"], Value::Array(Vec::new()));
+
+    for (id, prompt, answer) in [
+        (FIRST, "hello there", "Gemini reply 5."),
+        (SECOND, "hello again", "Gemini reply 11."),
+    ] {
+        let shown = json(&throughline(dir.path(), &["show", id, "--json"], b""));
+        assert_eq!(shown["session"]["host"], "gemini");
+        assert_eq!(shown["session"]["cwd"], "/home/dev/proj");
+        let texts: Vec<&str> = shown["turns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|t| t["messages"].as_array().unwrap())
+            .filter_map(|m| m["text"].as_str())
+            .collect();
+        assert_eq!(texts, [prompt, answer], "{shown}");
+    }
+    let stats = json(&throughline(
+        dir.path(),
+        &["stats", "--session", SECOND, "--json"],
+        b"",
+    ));
+    let session = &stats["sessions"][0];
+    assert_eq!(
+        (&session["api_calls"], &session["last_context"]),
+        (&Value::from(1), &Value::from(9_657)),
+        "{stats}"
+    );
+}
+
+#[test]
+fn a_hook_given_garbage_exits_0_prints_nothing_and_logs_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    for payload in [
+        &b""[..],
+        b"{\"session_id\":",
+        b"\xff\xfe",
+        b"{\"hook_event_name\":\"AfterAgent\"}",
+    ] {
+        let out = throughline(dir.path(), &["hook", "gemini"], payload);
+        assert!(out.status.success());
+        assert_eq!(out.stdout, b"");
+    }
+    let log = fs::read_to_string(dir.path().join("memory/throughline.log")).unwrap();
+    assert_eq!(log.lines().count(), 4, "{log}");
+    assert!(log.lines().all(|l| l.contains("hook gemini")), "{log}");
+    // A chat file that is not one is read past line by line, each bad line named once.
+    let chat = dir.path().join("chat.jsonl");
+    fs::write(&chat, "not json\n{\"$set\":{\"messages\":[{\"id\":1}]}}\n").unwrap();
+    let payload = format!(
+        r#"{{"session_id":"s1","transcript_path":"{}","cwd":"/p","hook_event_name":"AfterAgent"}}"#,
+        chat.display()
+    );
+    let out = throughline(dir.path(), &["hook", "gemini"], payload.as_bytes());
+    assert!(out.status.success() && out.stdout.is_empty());
+    let log = fs::read_to_string(dir.path().join("memory/throughline.log")).unwrap();
+    assert_eq!(
+        log.lines().filter(|l| l.contains("skipped line")).count(),
+        2,
+        "{log}"
+    );
+}
