@@ -244,16 +244,20 @@ pub fn fit(line: &str, max: usize) -> String {
 /// The start and the end of a long text: where a turn states its request and its outcome.
 /// Bounds the work per turn, whatever a turn holds.
 fn bounded(text: &str) -> std::borrow::Cow<'_, str> {
-    const HEAD: usize = 6_000;
-    const TAIL: usize = 2_000;
-    if text.len() <= HEAD + TAIL {
+    head_and_tail(text, 6_000, 2_000)
+}
+
+/// The first `head` and the last `tail` bytes of `text` (at character boundaries), or all of it
+/// when it is no longer.
+pub fn head_and_tail(text: &str, head: usize, tail: usize) -> std::borrow::Cow<'_, str> {
+    if text.len() <= head + tail {
         return text.into();
     }
-    let head_end = (0..=HEAD)
+    let head_end = (0..=head)
         .rev()
         .find(|&i| text.is_char_boundary(i))
         .unwrap_or(0);
-    let tail_start = (text.len() - TAIL..text.len())
+    let tail_start = (text.len() - tail..text.len())
         .find(|&i| text.is_char_boundary(i))
         .unwrap_or(text.len());
     format!("{}\n{}", &text[..head_end], &text[tail_start..]).into()

@@ -3,6 +3,7 @@
 
 mod chain;
 mod health;
+mod model_lines;
 mod read;
 mod schema;
 mod search;
@@ -22,6 +23,7 @@ use rusqlite::{Connection, OpenFlags};
 pub use chain::{Handoff, Injection, InjectionFilter, Trigger};
 
 pub use health::{Health, HostCapture};
+pub use model_lines::{DueTurn, ModelLine, SummaryCall, SummarySpend};
 pub use read::{ContextSpend, ProjectSummary, SessionFilter, StoreStats, LIVE_WINDOW};
 pub use search::{Coverage, Indexed, Matched, Matcher, SearchFilter, RANK_WINDOW, SCAN_ROWS};
 pub use write::{Cursor, SessionRow, Writer};

@@ -189,6 +189,27 @@ const MIGRATIONS: &[&str] = &[
     INSERT INTO details_fts (details_fts, rank) VALUES ('crisismerge', 1000);",
     // 10: the context window a host reports for a session's model (Codex's token counts).
     "ALTER TABLE sessions ADD COLUMN context_window INTEGER;",
+    // 11: one-liners written by a model, beside the local ones (docs/decisions/0055). Every
+    // request is logged, failed ones too, with what it cost; a turn once tried is not tried
+    // again (`text` NULL: its local line stands). The injection log names who wrote each line.
+    "CREATE TABLE summary_calls (
+        id             INTEGER PRIMARY KEY,
+        at             TEXT NOT NULL,
+        backend        TEXT NOT NULL,
+        model          TEXT NOT NULL,
+        turns          INTEGER NOT NULL,
+        lines          INTEGER NOT NULL,
+        input_tokens   INTEGER NOT NULL,
+        output_tokens  INTEGER NOT NULL,
+        error          TEXT
+    );
+    CREATE INDEX summary_calls_by_time ON summary_calls (at);
+    CREATE TABLE model_summaries (
+        turn     INTEGER PRIMARY KEY REFERENCES turns (id),
+        call     INTEGER NOT NULL REFERENCES summary_calls (id),
+        text     TEXT
+    );
+    ALTER TABLE injections ADD COLUMN one_liners_by TEXT;",
 ];
 
 /// The schema version this build writes.
