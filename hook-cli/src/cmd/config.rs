@@ -84,7 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     println!("file: {}", effective.file.display());
     for s in &effective.settings {
         println!(
-            "{:<18} {:<6} from {:<8} (env {})",
+            "{:<20} {:<6} from {:<8} (env {})",
             s.key,
             s.value,
             format!("{:?}", s.source).to_lowercase(),
@@ -102,7 +102,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (None, None) => "the client's default".into(),
     };
     println!(
-        "{:<18} {shown} (env.{} in {})",
+        "{:<20} {shown} (env.{} in {})",
         "autocompact",
         claude::AUTOCOMPACT_ENV,
         threshold.settings.display()
