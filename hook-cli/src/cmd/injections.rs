@@ -82,7 +82,7 @@ fn written_by(by: &[String]) -> String {
     {
         return String::new();
     }
-    counts.sort_by(|a, b| b.1.cmp(&a.1));
+    counts.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
     let parts: Vec<String> = counts.iter().map(|(who, n)| format!("{n} {who}")).collect();
     format!(" ({})", parts.join(", "))
 }

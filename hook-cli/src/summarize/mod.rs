@@ -13,7 +13,7 @@ mod http;
 mod openai;
 mod prompt;
 
-use std::fs::{File, TryLockError};
+use std::fs::File;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -163,15 +163,15 @@ pub fn run(home: &Home) -> Result<Run, String> {
         .map_err(|e| format!("{}: {e}", home.dir().display()))?;
     let lock =
         File::create(lock_path(home)).map_err(|e| format!("{}: {e}", lock_path(home).display()))?;
-    match lock.try_lock() {
-        Ok(()) => {}
-        Err(TryLockError::WouldBlock) => {
+    match try_lock(&lock) {
+        Ok(true) => {}
+        Ok(false) => {
             return Ok(Run {
                 stop: Stop::Busy,
                 calls: Vec::new(),
             })
         }
-        Err(TryLockError::Error(e)) => return Err(format!("{}: {e}", lock_path(home).display())),
+        Err(e) => return Err(format!("{}: {e}", lock_path(home).display())),
     }
     let mut store = Store::open(home).map_err(|e| e.to_string())?;
     let mut calls = Vec::new();
@@ -285,7 +285,22 @@ fn running(home: &Home) -> bool {
     let Ok(lock) = File::options().write(true).open(lock_path(home)) else {
         return false;
     };
-    matches!(lock.try_lock(), Err(TryLockError::WouldBlock))
+    matches!(try_lock(&lock), Ok(false))
+}
+
+/// Takes the lock on `file` without waiting: `false` when another process holds it. The lock
+/// goes with the file's last descriptor, so a summarizer that dies leaves none behind.
+fn try_lock(file: &File) -> std::io::Result<bool> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock on a descriptor this File owns for the call's duration.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        return Ok(true);
+    }
+    let e = std::io::Error::last_os_error();
+    match e.raw_os_error() {
+        Some(libc::EWOULDBLOCK) => Ok(false),
+        _ => Err(e),
+    }
 }
 
 /// The summary backend as `doctor` and the app show it.
