@@ -161,6 +161,20 @@ pub struct Effective {
     pub problems: Vec<String>,
 }
 
+impl Effective {
+    /// The same with the backend's key shown only as set or not: what may be printed.
+    pub fn without_secrets(&self) -> Effective {
+        let mut shown = self.clone();
+        if !shown.config.summary_api_key.is_empty() {
+            shown.config.summary_api_key = SECRET_SET.into();
+        }
+        shown
+    }
+}
+
+/// How a secret that is set is shown.
+const SECRET_SET: &str = "(set)";
+
 /// The setting `throughline config` and the app never print.
 const SECRET: &str = "summary_api_key";
 
@@ -170,6 +184,48 @@ fn path(home: &Home) -> PathBuf {
 
 fn env_name(key: &str) -> String {
     format!("THROUGHLINE_{}", key.to_ascii_uppercase())
+}
+
+/// `raw` (from the environment or the command line) as a value of the same type as `like`.
+fn parse_like(like: &serde_json::Value, raw: &str) -> Option<serde_json::Value> {
+    match like {
+        serde_json::Value::Bool(_) => match raw.to_ascii_lowercase().as_str() {
+            "1" | "true" | "yes" | "on" => Some(true.into()),
+            "0" | "false" | "no" | "off" => Some(false.into()),
+            _ => None,
+        },
+        serde_json::Value::Array(_) => Some(
+            std::env::split_paths(raw)
+                .filter(|p| !p.as_os_str().is_empty())
+                .map(|p| p.to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .into(),
+        ),
+        serde_json::Value::String(_) => Some(raw.trim().into()),
+        _ => raw.trim().parse::<u32>().ok().map(Into::into),
+    }
+}
+
+/// Sets one setting in the file from text, as its environment variable would
+/// (`throughline config --set summary_backend=claude`).
+pub fn set(home: &Home, key: &str, raw: &str) -> std::io::Result<Effective> {
+    let invalid = |message: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, message);
+    let defaults = serde_json::to_value(Config::default()).expect("config serialises");
+    let Some(like) = defaults.get(key) else {
+        let known: Vec<&String> = defaults.as_object().expect("object").keys().collect();
+        return Err(invalid(format!("no setting {key:?}; known: {known:?}")));
+    };
+    let value = parse_like(like, raw)
+        .ok_or_else(|| invalid(format!("{key}={raw:?} is not a valid value")))?;
+    let mut checked = defaults.clone();
+    checked[key] = value.clone();
+    serde_json::from_value::<Config>(checked)
+        .map_err(|e| invalid(format!("{key}={raw:?}: {e}")))?;
+    update(home, |config| {
+        let mut merged = serde_json::to_value(&*config).expect("config serialises");
+        merged[key] = value;
+        *config = serde_json::from_value(merged).expect("checked above");
+    })
 }
 
 /// Reads the file (missing is fine), then applies environment overrides.
@@ -209,22 +265,7 @@ pub fn load(home: &Home) -> Effective {
         let Ok(raw) = std::env::var(env_name(key)) else {
             continue;
         };
-        let value = match &merged[key] {
-            serde_json::Value::Bool(_) => match raw.to_ascii_lowercase().as_str() {
-                "1" | "true" | "yes" | "on" => Some(true.into()),
-                "0" | "false" | "no" | "off" => Some(false.into()),
-                _ => None,
-            },
-            serde_json::Value::Array(_) => Some(
-                std::env::split_paths(&raw)
-                    .filter(|p| !p.as_os_str().is_empty())
-                    .map(|p| p.to_string_lossy().into_owned())
-                    .collect::<Vec<_>>()
-                    .into(),
-            ),
-            serde_json::Value::String(_) => Some(raw.trim().into()),
-            _ => raw.trim().parse::<u32>().ok().map(Into::into),
-        };
+        let value = parse_like(&merged[key], &raw);
         match value {
             Some(v) => {
                 merged[key] = v;
@@ -257,7 +298,7 @@ pub fn load(home: &Home) -> Effective {
             key: key.clone(),
             value: match shown[key].as_str() {
                 // A key is shown as set or not, never printed.
-                Some(secret) if key == SECRET && !secret.is_empty() => "\"(set)\"".into(),
+                Some(secret) if key == SECRET && !secret.is_empty() => format!("{SECRET_SET:?}"),
                 _ => shown[key].to_string(),
             },
             source: sources.get(key).copied().unwrap_or(Source::Default),

@@ -611,4 +611,33 @@ fn no_backend_makes_no_request_and_the_hook_starts_nothing() {
         config.contains("problem:") && config.contains("sometimes"),
         "{config}"
     );
+
+    // `config --set` writes one setting, checked first; the key is never printed.
+    fs::remove_file(env.home.join("config.json")).unwrap();
+    let out = env.run(&["config", "--set", "summary_backend=sometimes"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown variant"));
+    let out = env.run(&["config", "--set", "summary_batch=3"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no setting \"summary_batch\""));
+    let config = env.ok(&[
+        "config",
+        "--set",
+        "summary_backend=anthropic",
+        "--set",
+        "summary_daily_calls=5",
+        "--set",
+        "summary_api_key=sk-ant-secret",
+    ]);
+    assert!(
+        config.contains("summary_backend      \"anthropic\" from file"),
+        "{config}"
+    );
+    assert!(config.contains("summary_daily_calls  5"), "{config}");
+    assert!(
+        config.contains("summary_api_key      \"(set)\""),
+        "{config}"
+    );
+    assert!(!config.contains("sk-ant-secret"));
+    let json = env.ok(&["config", "--json"]);
+    assert!(!json.contains("sk-ant-secret"), "{json}");
 }
