@@ -436,6 +436,22 @@ fn a_stop_hook_starts_the_summarizer_detached_once_a_batch_is_due() {
         env.spend()["lines"].as_u64() == Some(4)
     });
     assert_eq!(server.requests().len(), 1, "one batch was due");
+
+    // Three more turns leave the window, short of a batch: the Stop leaves them, the end of
+    // the session sends them.
+    server.set(Behaviour::Lines);
+    wait_until("the first run to end", Duration::from_secs(15), || {
+        env.summarize().1["stop"] == "done"
+    });
+    env.add_turns(session, 11, 14);
+    env.hook(env.payload(session, "Stop"));
+    env.hook(env.payload(session, "SessionEnd"));
+    wait_until("the last lines stored", Duration::from_secs(15), || {
+        env.spend()["lines"].as_u64() == Some(7)
+    });
+    let codes = env.codes(session);
+    assert_eq!(server.requests()[1].turn_ids(), codes[4..7]);
+    assert_eq!(server.requests().len(), 2);
     assert!(env.log().is_empty(), "{}", env.log());
 }
 

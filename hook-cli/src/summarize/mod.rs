@@ -237,9 +237,9 @@ pub fn run(home: &Home) -> Result<Run, String> {
     Ok(Run { stop, calls })
 }
 
-/// Called by a hook after it stored an event: at the end of a turn (or of a session), when the
-/// last `summary_batch_turns` turns to leave this session's verbatim window all wait for a model
-/// line and today's cap is not reached, starts `throughline summarize` detached and returns at
+/// Called by a hook after it stored an event: at the end of a turn, when the last
+/// `summary_batch_turns` turns to leave this session's verbatim window all wait for a model
+/// line (at the end of a session, when the last one does) and today's cap is not reached, starts `throughline summarize` detached and returns at
 /// once. A few indexed reads; nothing when no backend is chosen.
 pub fn start_if_due(
     store: &Store,
@@ -253,8 +253,13 @@ pub fn start_if_due(
     {
         return Ok(false);
     }
+    // A session that ended gets no more turns to fill a batch: what is due goes now.
+    let batch = match kind {
+        EventKind::SessionEnd => 1,
+        _ => config.summary_batch_turns,
+    };
     let due = store
-        .batch_due(session, config.verbatim_turns, config.summary_batch_turns)
+        .batch_due(session, config.verbatim_turns, batch)
         .map_err(|e| e.to_string())?;
     if !due {
         return Ok(false);
