@@ -657,3 +657,43 @@ fn no_backend_makes_no_request_and_the_hook_starts_nothing() {
     let json = env.ok(&["config", "--json"]);
     assert!(!json.contains("sk-ant-secret"), "{json}");
 }
+
+#[test]
+fn a_cli_without_its_summarizer_next_to_it_says_so_and_the_hook_still_succeeds() {
+    let env = Env::new();
+    let alone = env.dir.path().join("alone");
+    fs::create_dir_all(&alone).unwrap();
+    fs::copy(bin(), alone.join("throughline")).unwrap();
+    env.config(json!({"summary_backend": "claude", "summary_batch_turns": 2}));
+    env.add_turns("sess-alone", 1, 10);
+    let out = Command::new(alone.join("throughline"))
+        .args(["hook", "claude"])
+        .env("THROUGHLINE_HOME", &env.home)
+        .env_remove("THROUGHLINE_GUARD")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(env.payload("sess-alone", "Stop").to_string().as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert!(out.status.success() && out.stdout.is_empty());
+    assert!(
+        env.log().contains("throughline-summarize is missing"),
+        "{}",
+        env.log()
+    );
+    let out = Command::new(alone.join("throughline"))
+        .arg("summarize")
+        .env("THROUGHLINE_HOME", &env.home)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("scripts/build-cli builds both"));
+}

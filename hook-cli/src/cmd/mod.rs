@@ -104,7 +104,7 @@ impl Command {
             Command::Demo(a) => demo::run(a).map(|_| ExitCode::SUCCESS),
             Command::Search(a) => search::run(a),
             Command::Recall(a) => recall::run(a).map(|_| ExitCode::SUCCESS),
-            Command::Summarize(a) => summarize::run(a),
+            Command::Summarize(a) => summarize::run(a).map(|_| ExitCode::SUCCESS),
             #[cfg(feature = "mcp")]
             Command::Mcp(a) => mcp::run(a).map(|_| ExitCode::SUCCESS),
         }

@@ -1,11 +1,8 @@
-//! `throughline summarize`: asks the summary backend chosen in `config.json` for the one-liners
-//! of the turns that left their session's verbatim window (a hook starts it detached with
-//! `--background` when a batch is due). With no backend it does nothing.
+//! `throughline summarize`: runs `throughline-summarize`, the program next to this one that
+//! holds the summary backends (docs/decisions/0057), with the same options.
 
-use std::process::ExitCode;
-
-use throughline::home::Home;
-use throughline::summarize::{self, Stop};
+use std::os::unix::process::CommandExt;
+use std::process::Command;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -17,56 +14,16 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let home = Home::locate()?;
-    let outcome = summarize::run(&home);
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let helper = throughline::summarize::helper().map_err(anyhow::Error::msg)?;
+    let mut command = Command::new(&helper);
     if args.background {
-        let problem = match &outcome {
-            Ok(run) if run.stop == Stop::Failed => run.calls.last().and_then(|c| c.error.clone()),
-            Ok(_) => None,
-            Err(e) => Some(e.clone()),
-        };
-        if let Some(problem) = problem {
-            throughline::log::line(&home, "summarize", &problem);
-        }
-        return Ok(ExitCode::SUCCESS);
+        command.arg("--background");
     }
-    let run = outcome.map_err(anyhow::Error::msg)?;
     if args.json {
-        super::print_json(&run)?;
-    } else {
-        for call in &run.calls {
-            println!(
-                "{} {}:{}: {} of {} turns got a line, {} tokens in, {} out{}",
-                call.at,
-                call.backend,
-                call.model,
-                call.lines,
-                call.turns,
-                call.input_tokens,
-                call.output_tokens,
-                call.error
-                    .as_ref()
-                    .map(|e| format!("; failed: {e}"))
-                    .unwrap_or_default()
-            );
-        }
-        println!(
-            "{}",
-            match run.stop {
-                Stop::Off => "no summary backend is set (summary_backend in `throughline config`); \
-                     the local summarizer writes every one-liner",
-                Stop::Busy => "another `throughline summarize` is running",
-                Stop::Done => "every turn that left its verbatim window has a one-liner by the model",
-                Stop::Cap => "today's summary_daily_calls are used up; the next run is tomorrow (UTC)",
-                Stop::Failed =>
-                    "the request failed: its turns keep their local one-liner and are not asked again",
-            }
-        );
+        command.arg("--json");
     }
-    Ok(if run.stop == Stop::Failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+    // exec returns only when the program could not start.
+    let e = command.exec();
+    anyhow::bail!("running {}: {e}", helper.display())
 }

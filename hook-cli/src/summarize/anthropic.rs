@@ -7,7 +7,6 @@ use serde_json::json;
 
 use super::{http, Backend, Completion, Prompt};
 
-pub const DEFAULT_MODEL: &str = "claude-haiku-4-5";
 const DEFAULT_URL: &str = "https://api.anthropic.com";
 const API_VERSION: &str = "2023-06-01";
 

@@ -45,9 +45,19 @@ pub trait Backend {
     fn complete(&self, prompt: &Prompt) -> Result<Completion, String>;
 }
 
+/// The backend `config` chooses and the model it runs, checked without building anything:
+/// what `doctor`, `stats` and the app show (they must not link the HTTP client, see
+/// [`HELPER`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choice {
+    pub backend: SummaryBackend,
+    pub model: String,
+    /// The key of an API backend.
+    key: String,
+}
+
 /// The backend `config` chooses (`None`: off), or what is missing to use it.
-pub fn backend(config: &Config, home: &Home) -> Result<Option<Box<dyn Backend>>, String> {
-    let timeout = Duration::from_secs(u64::from(config.summary_timeout_secs.max(1)));
+pub fn choose(config: &Config) -> Result<Option<Choice>, String> {
     let model = |default: &str| {
         if config.summary_model.is_empty() {
             default.to_string()
@@ -62,33 +72,21 @@ pub fn backend(config: &Config, home: &Home) -> Result<Option<Box<dyn Backend>>,
             config.summary_api_key.clone()
         }
     };
-    Ok(Some(match config.summary_backend {
+    let (model, key) = match config.summary_backend {
         SummaryBackend::Off => return Ok(None),
-        SummaryBackend::Claude => Box::new(claude::Claude {
-            model: model(claude::DEFAULT_MODEL),
-            workdir: workdir(home),
-            timeout,
-        }),
-        SummaryBackend::Codex => Box::new(codex::Codex {
-            model: model(""),
-            workdir: workdir(home),
-            timeout,
-        }),
+        SummaryBackend::Claude => (model(claude::DEFAULT_MODEL), String::new()),
+        SummaryBackend::Codex => (model(""), String::new()),
         SummaryBackend::Anthropic => {
             let key = key("ANTHROPIC_API_KEY");
             if key.is_empty() {
                 return Err(
                     "the anthropic summary backend needs a key: set summary_api_key \
-                     (throughline config, or the app's Settings) or ANTHROPIC_API_KEY"
+                     (`throughline config --set summary_api_key=...`, or the app's Settings) \
+                     or ANTHROPIC_API_KEY"
                         .into(),
                 );
             }
-            Box::new(anthropic::Anthropic::new(
-                &config.summary_url,
-                model(anthropic::DEFAULT_MODEL),
-                key,
-                timeout,
-            )?)
+            (model(ANTHROPIC_MODEL), key)
         }
         SummaryBackend::Openai => {
             if config.summary_model.is_empty() {
@@ -98,14 +96,72 @@ pub fn backend(config: &Config, home: &Home) -> Result<Option<Box<dyn Backend>>,
                         .into(),
                 );
             }
-            Box::new(openai::OpenAi::new(
-                &config.summary_url,
-                model(""),
-                key("OPENAI_API_KEY"),
-                timeout,
-            )?)
+            (model(""), key("OPENAI_API_KEY"))
         }
+    };
+    Ok(Some(Choice {
+        backend: config.summary_backend,
+        model,
+        key,
     }))
+}
+
+/// The Messages API backend's model unless `summary_model` names one.
+pub const ANTHROPIC_MODEL: &str = "claude-haiku-4-5";
+
+/// The backend `config` chooses, ready to ask (`None`: off).
+pub fn backend(config: &Config, home: &Home) -> Result<Option<Box<dyn Backend>>, String> {
+    let Some(choice) = choose(config)? else {
+        return Ok(None);
+    };
+    let timeout = Duration::from_secs(u64::from(config.summary_timeout_secs.max(1)));
+    let Choice { model, key, .. } = choice;
+    Ok(Some(match choice.backend {
+        SummaryBackend::Off => return Ok(None),
+        SummaryBackend::Claude => Box::new(claude::Claude {
+            model,
+            workdir: workdir(home),
+            timeout,
+        }),
+        SummaryBackend::Codex => Box::new(codex::Codex {
+            model,
+            workdir: workdir(home),
+            timeout,
+        }),
+        SummaryBackend::Anthropic => Box::new(anthropic::Anthropic::new(
+            &config.summary_url,
+            model,
+            key,
+            timeout,
+        )?),
+        SummaryBackend::Openai => Box::new(openai::OpenAi::new(
+            &config.summary_url,
+            model,
+            key,
+            timeout,
+        )?),
+    }))
+}
+
+/// The program that runs the backends, next to `throughline`. The HTTP client and TLS are
+/// linked into it alone: in the CLI every hook starts, they added a tenth to its start-up
+/// (docs/decisions/0057).
+pub const HELPER: &str = "throughline-summarize";
+
+/// [`HELPER`] next to the running `throughline`.
+pub fn helper() -> Result<PathBuf, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("finding this program: {e}"))?;
+    let exe = exe.canonicalize().unwrap_or(exe);
+    let helper = exe.with_file_name(HELPER);
+    if !helper.is_file() {
+        return Err(format!(
+            "{} is missing: the summary backends run in it; install it next to {} \
+             (scripts/build-cli builds both)",
+            helper.display(),
+            exe.display()
+        ));
+    }
+    Ok(helper)
 }
 
 /// An empty folder of its own, where `claude -p` and `codex exec` run: they find no project
@@ -270,10 +326,9 @@ pub fn start_if_due(
     if made >= u64::from(config.summary_daily_calls) || running(home) {
         return Ok(false);
     }
-    let exe = std::env::current_exe().map_err(|e| format!("finding this program: {e}"))?;
     use std::os::unix::process::CommandExt;
-    Command::new(exe)
-        .args(["summarize", "--background"])
+    Command::new(helper()?)
+        .arg("--background")
         .env(crate::home::HOME_ENV, home.dir())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -322,8 +377,8 @@ pub struct Status {
 
 /// The backend in force, what it has cost and whether its last request failed.
 pub fn status(home: &Home, config: &Config) -> Status {
-    let (model, mut problem) = match backend(config, home) {
-        Ok(Some(b)) => (b.model().to_string(), None),
+    let (model, mut problem) = match choose(config) {
+        Ok(Some(choice)) => (choice.model, None),
         Ok(None) => (String::new(), None),
         Err(e) => (config.summary_model.clone(), Some(e)),
     };
