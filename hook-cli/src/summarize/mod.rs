@@ -386,6 +386,9 @@ pub fn status(home: &Home, config: &Config) -> Status {
         .and_then(|store| store.summary_spend(&start_of_day(&clock::now())))
         .unwrap_or_default();
     if problem.is_none() && config.summary_backend != SummaryBackend::Off {
+        problem = helper().err();
+    }
+    if problem.is_none() && config.summary_backend != SummaryBackend::Off {
         if let Some(SummaryCall {
             at, error: Some(e), ..
         }) = &spend.last_call
