@@ -1,6 +1,6 @@
 //! One-liners by a model, off by default (docs/decisions/0055). The local summarizer
 //! (`summary.rs`) writes every turn's line as it completes; where the person chose a backend,
-//! `throughline summarize` later asks a model for better lines of the turns that left their
+//! `throughline summarize` ([`HELPER`]) later asks a model for better lines of the turns that left their
 //! session's verbatim window, many turns per request, within a daily cap. A hook only starts
 //! that process, detached, when a batch is due ([`start_if_due`]); it never waits for it.
 //! Whatever fails, the turn keeps its local line, and nothing is asked again.
@@ -14,6 +14,7 @@ mod openai;
 mod prompt;
 
 use std::fs::File;
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -295,8 +296,9 @@ pub fn run(home: &Home) -> Result<Run, String> {
 
 /// Called by a hook after it stored an event: at the end of a turn, when the last
 /// `summary_batch_turns` turns to leave this session's verbatim window all wait for a model
-/// line (at the end of a session, when the last one does) and today's cap is not reached, starts `throughline summarize` detached and returns at
-/// once. A few indexed reads; nothing when no backend is chosen.
+/// line (at the end of a session, when the last one does) and today's cap is not reached,
+/// starts [`HELPER`] detached and returns at once. A few indexed reads; nothing when no
+/// backend is chosen.
 pub fn start_if_due(
     store: &Store,
     home: &Home,
@@ -326,7 +328,6 @@ pub fn start_if_due(
     if made >= u64::from(config.summary_daily_calls) || running(home) {
         return Ok(false);
     }
-    use std::os::unix::process::CommandExt;
     Command::new(helper()?)
         .arg("--background")
         .env(crate::home::HOME_ENV, home.dir())
