@@ -283,6 +283,29 @@ fn openai_compatible_batches_turns_that_left_the_window_within_the_daily_cap() {
         let model_line = format!("- {code}: {}\n", summary_server::line(code));
         assert_eq!(text.contains(&model_line), *by != "local", "{code} {by}");
     }
+    // `recall --oneline` (and the MCP tool) lists the model's lines too.
+    let recalled = env.ok(&[
+        "recall",
+        "--session",
+        "sess-long",
+        "--before",
+        &codes[31],
+        "--oneline",
+        "--last",
+        "3",
+    ]);
+    assert!(
+        recalled.contains(&format!(
+            "[{}] {}",
+            codes[29],
+            summary_server::line(&codes[29])
+        )),
+        "{recalled}"
+    );
+    assert!(
+        recalled.contains(&format!("[{}] Step 31: check ledger part 31", codes[30])),
+        "{recalled}"
+    );
     let listed = env.ok(&["injections", "--all"]);
     assert!(listed.contains("openai:qwen3:4b"), "{listed}");
 }
