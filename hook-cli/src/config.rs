@@ -7,6 +7,7 @@
 
 use std::fs;
 use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -37,6 +38,48 @@ pub struct Config {
     /// Project folders Throughline leaves alone: nothing captured, nothing injected.
     /// In the environment: folders separated by `:`.
     pub capture_off: Vec<String>,
+    /// Who writes the one-liners of turns that left the verbatim window: `off` (the local
+    /// summarizer alone), `claude` (`claude -p` on the person's subscription), `anthropic`
+    /// (the Messages API with a key), `openai` (any OpenAI-compatible endpoint, such as a
+    /// local model server) or `codex` (`codex exec`). The local line stays the fallback.
+    pub summary_backend: SummaryBackend,
+    /// The model the backend runs; empty: the backend's small default (none for `openai`).
+    pub summary_model: String,
+    /// Base URL of the `anthropic` or `openai` backend; empty: the backend's default.
+    pub summary_url: String,
+    /// Key of the `anthropic` or `openai` backend; empty: `ANTHROPIC_API_KEY` or
+    /// `OPENAI_API_KEY` from the environment (a local model server needs none).
+    pub summary_api_key: String,
+    /// Requests a day (UTC) the backend may get; 0 stops it.
+    pub summary_daily_calls: u32,
+    /// Turns summarised by one request.
+    pub summary_batch_turns: u32,
+    /// Seconds one request may take before its turns keep their local line.
+    pub summary_timeout_secs: u32,
+}
+
+/// Who writes the one-liners (see [`Config::summary_backend`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum SummaryBackend {
+    #[default]
+    Off,
+    Claude,
+    Anthropic,
+    Openai,
+    Codex,
+}
+
+impl SummaryBackend {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SummaryBackend::Off => "off",
+            SummaryBackend::Claude => "claude",
+            SummaryBackend::Anthropic => "anthropic",
+            SummaryBackend::Openai => "openai",
+            SummaryBackend::Codex => "codex",
+        }
+    }
 }
 
 /// What a hook may do in a folder.
@@ -79,6 +122,13 @@ impl Default for Config {
             verbatim_turns: 6,
             pause_capture: false,
             capture_off: Vec::new(),
+            summary_backend: SummaryBackend::Off,
+            summary_model: String::new(),
+            summary_url: String::new(),
+            summary_api_key: String::new(),
+            summary_daily_calls: 50,
+            summary_batch_turns: 20,
+            summary_timeout_secs: 120,
         }
     }
 }
@@ -111,12 +161,71 @@ pub struct Effective {
     pub problems: Vec<String>,
 }
 
+impl Effective {
+    /// The same with the backend's key shown only as set or not: what may be printed.
+    pub fn without_secrets(&self) -> Effective {
+        let mut shown = self.clone();
+        if !shown.config.summary_api_key.is_empty() {
+            shown.config.summary_api_key = SECRET_SET.into();
+        }
+        shown
+    }
+}
+
+/// How a secret that is set is shown.
+const SECRET_SET: &str = "(set)";
+
+/// The setting `throughline config` and the app never print.
+const SECRET: &str = "summary_api_key";
+
 fn path(home: &Home) -> PathBuf {
     home.dir().join("config.json")
 }
 
 fn env_name(key: &str) -> String {
     format!("THROUGHLINE_{}", key.to_ascii_uppercase())
+}
+
+/// `raw` (from the environment or the command line) as a value of the same type as `like`.
+fn parse_like(like: &serde_json::Value, raw: &str) -> Option<serde_json::Value> {
+    match like {
+        serde_json::Value::Bool(_) => match raw.to_ascii_lowercase().as_str() {
+            "1" | "true" | "yes" | "on" => Some(true.into()),
+            "0" | "false" | "no" | "off" => Some(false.into()),
+            _ => None,
+        },
+        serde_json::Value::Array(_) => Some(
+            std::env::split_paths(raw)
+                .filter(|p| !p.as_os_str().is_empty())
+                .map(|p| p.to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .into(),
+        ),
+        serde_json::Value::String(_) => Some(raw.trim().into()),
+        _ => raw.trim().parse::<u32>().ok().map(Into::into),
+    }
+}
+
+/// Sets one setting in the file from text, as its environment variable would
+/// (`throughline config --set summary_backend=claude`).
+pub fn set(home: &Home, key: &str, raw: &str) -> std::io::Result<Effective> {
+    let invalid = |message: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, message);
+    let defaults = serde_json::to_value(Config::default()).expect("config serialises");
+    let Some(like) = defaults.get(key) else {
+        let known: Vec<&String> = defaults.as_object().expect("object").keys().collect();
+        return Err(invalid(format!("no setting {key:?}; known: {known:?}")));
+    };
+    let value = parse_like(like, raw)
+        .ok_or_else(|| invalid(format!("{key}={raw:?} is not a valid value")))?;
+    let mut checked = defaults.clone();
+    checked[key] = value.clone();
+    serde_json::from_value::<Config>(checked)
+        .map_err(|e| invalid(format!("{key}={raw:?}: {e}")))?;
+    update(home, |config| {
+        let mut merged = serde_json::to_value(&*config).expect("config serialises");
+        merged[key] = value;
+        *config = serde_json::from_value(merged).expect("checked above");
+    })
 }
 
 /// Reads the file (missing is fine), then applies environment overrides.
@@ -156,21 +265,7 @@ pub fn load(home: &Home) -> Effective {
         let Ok(raw) = std::env::var(env_name(key)) else {
             continue;
         };
-        let value = match &merged[key] {
-            serde_json::Value::Bool(_) => match raw.to_ascii_lowercase().as_str() {
-                "1" | "true" | "yes" | "on" => Some(true.into()),
-                "0" | "false" | "no" | "off" => Some(false.into()),
-                _ => None,
-            },
-            serde_json::Value::Array(_) => Some(
-                std::env::split_paths(&raw)
-                    .filter(|p| !p.as_os_str().is_empty())
-                    .map(|p| p.to_string_lossy().into_owned())
-                    .collect::<Vec<_>>()
-                    .into(),
-            ),
-            _ => raw.trim().parse::<u32>().ok().map(Into::into),
-        };
+        let value = parse_like(&merged[key], &raw);
         match value {
             Some(v) => {
                 merged[key] = v;
@@ -201,7 +296,11 @@ pub fn load(home: &Home) -> Effective {
         .iter()
         .map(|key| Setting {
             key: key.clone(),
-            value: shown[key].to_string(),
+            value: match shown[key].as_str() {
+                // A key is shown as set or not, never printed.
+                Some(secret) if key == SECRET && !secret.is_empty() => format!("{SECRET_SET:?}"),
+                _ => shown[key].to_string(),
+            },
             source: sources.get(key).copied().unwrap_or(Source::Default),
             env: env_name(key),
         })
@@ -254,7 +353,13 @@ pub fn save(home: &Home, config: &Config) -> std::io::Result<()> {
     home.ensure()?;
     let file = path(home);
     let tmp = file.with_extension("json.tmp");
-    let mut out = fs::File::create(&tmp)?;
+    // Owner-only: the file may hold the summary backend's key.
+    let mut out = fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(&tmp)?;
     out.write_all(serde_json::to_string_pretty(config)?.as_bytes())?;
     out.write_all(b"\n")?;
     out.sync_all()?;

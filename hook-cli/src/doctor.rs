@@ -191,7 +191,51 @@ pub fn store_checks(home: &Home) -> Vec<Check> {
     let mut checks = database_checks(&health);
     checks.push(failures_check(home, &health));
     checks.push(memory_check(home));
+    checks.push(summaries_check(home));
     checks
+}
+
+/// The summary backend, when one is chosen: whether it can run, and whether its last request
+/// failed (its turns then kept their local one-liner).
+fn summaries_check(home: &Home) -> Check {
+    let config = config::load(home).config;
+    let status = crate::summarize::status(home, &config);
+    let backend = status.backend.as_str();
+    if status.backend == config::SummaryBackend::Off {
+        return Check::new(
+            "one-liners",
+            Status::Ok,
+            "written by the local summarizer (no summary_backend set)",
+        );
+    }
+    let s = &status.spend;
+    if let Some(problem) = status.problem {
+        return Check::new("one-liners", Status::Problem, format!("{backend}: {problem}")).fix(
+            format!(
+                "fix what it says in {} (or set summary_backend to off), then run                  `throughline summarize` to try the next turns",
+                config::load(home).file.display()
+            ),
+        );
+    }
+    let today = format!("{} of {} requests today", s.calls_today, status.daily_calls);
+    if s.calls_today >= u64::from(status.daily_calls) {
+        return Check::new(
+            "one-liners",
+            Status::Note,
+            format!(
+                "{backend}:{}: the daily cap is reached ({today}); older turns keep their local                  line until tomorrow (UTC)",
+                status.model
+            ),
+        );
+    }
+    Check::new(
+        "one-liners",
+        Status::Ok,
+        format!(
+            "{backend}:{}: {} lines by the model so far, {today}, {} tokens in, {} out",
+            status.model, s.lines, s.input_tokens, s.output_tokens
+        ),
+    )
 }
 
 /// Whether `binary` (canonical) is the file `path` names.

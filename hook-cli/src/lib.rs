@@ -24,6 +24,7 @@ pub mod record;
 pub mod render;
 pub mod search;
 pub mod store;
+pub mod summarize;
 pub mod summary;
 pub mod tail;
 #[cfg(test)]

@@ -6,7 +6,9 @@
 use crate::hosts;
 use crate::model::{Role, Session, Turn};
 use crate::record::Measure;
-use crate::store::{Injection, Result, Store, Trigger};
+use std::collections::HashMap;
+
+use crate::store::{Injection, ModelLine, Result, Store, Trigger};
 use crate::summary;
 
 /// What the renderer needs to know besides the turns.
@@ -23,6 +25,8 @@ pub struct Context {
     pub measure: Measure,
     /// The latest exchange plus this many minus one earlier turns, verbatim.
     pub verbatim_turns: usize,
+    /// One-liners a model wrote, by turn code: used where they fit (docs/decisions/0055).
+    pub model_lines: HashMap<String, ModelLine>,
 }
 
 #[derive(Debug, Clone)]
@@ -30,8 +34,13 @@ pub struct Rendered {
     pub text: String,
     pub verbatim: Vec<String>,
     pub one_liners: Vec<String>,
+    /// Who wrote each of `one_liners`: `local`, or the model's `backend:model`.
+    pub one_liners_by: Vec<String>,
     pub left_out: u64,
 }
+
+/// Who wrote a one-liner that the local summarizer made.
+pub const LOCAL: &str = "local";
 
 /// How Claude Code counts characters.
 pub fn units(s: &str) -> usize {
@@ -53,6 +62,7 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
             text: String::new(),
             verbatim: Vec::new(),
             one_liners: Vec::new(),
+            one_liners_by: Vec::new(),
             left_out: 0,
         };
     };
@@ -111,6 +121,7 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
     let mut lines = String::new();
     let mut one_liners = Vec::new();
     let mut index_room = 0;
+    let mut one_liners_by = Vec::new();
     if !rest.is_empty() {
         let heading = "## Earlier turns, one line each (newest first)\n";
         // Room for the "not shown" line, so it always fits.
@@ -121,28 +132,44 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
             .map(|t| summary::Gist::of(&t.messages))
             .collect();
         summary::Gist::discount_repeats(&mut gists);
-        let mut lengths = line_lengths(&gists, room);
+        let models: Vec<Option<&ModelLine>> =
+            rest.iter().map(|t| ctx.model_lines.get(&t.code)).collect();
+        let model_chars: Vec<Option<usize>> = models
+            .iter()
+            .map(|m| m.map(|m| m.text.chars().count()))
+            .collect();
+        let mut lengths = line_lengths(&gists, &model_chars, room);
         if lengths.iter().map(|l| l + LINE_OVERHEAD).sum::<usize>() > room {
             // Not every turn gets a line: some room goes to the names and numbers of those
             // that do not, which say more per character than the shortest lines.
             index_room = room / INDEX_SHARE;
             room -= index_room;
-            lengths = line_lengths(&gists, room);
+            lengths = line_lengths(&gists, &model_chars, room);
         }
         let mut session = ctx.chain.first().cloned().unwrap_or_default();
         let mut body = String::new();
-        for ((entry, gist), &per_line) in rest.iter().zip(&gists).zip(&lengths) {
+        for (((entry, gist), model), &per_line) in
+            rest.iter().zip(&gists).zip(&models).zip(&lengths)
+        {
             let mut line = String::new();
             if entry.session_id != session {
                 session = entry.session_id.clone();
                 line.push_str(&format!("(earlier session {})\n", short(&session)));
             }
-            line.push_str(&format!("- {}: {}\n", entry.code, gist.one_liner(per_line)));
+            // A model line is used whole or not at all: cut, it would lose its outcome.
+            let (text, by) = match model {
+                Some(model) if model.text.chars().count() <= per_line => {
+                    (model.text.clone(), model.by.as_str())
+                }
+                _ => (gist.one_liner(per_line), LOCAL),
+            };
+            line.push_str(&format!("- {}: {text}\n", entry.code));
             if m.len(&body) + m.len(&line) > room {
                 break;
             }
             body.push_str(&line);
             one_liners.push(entry.code.clone());
+            one_liners_by.push(by.to_string());
         }
         if !body.is_empty() {
             lines.push_str(heading);
@@ -182,6 +209,7 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
         text,
         verbatim,
         one_liners,
+        one_liners_by,
         left_out,
     }
 }
@@ -236,17 +264,18 @@ const LINE_OVERHEAD: usize = 14;
 const MIN_LINE: usize = 90;
 
 /// How many characters each turn's one-liner may take within `room`: each turn gets its
-/// [`summary::Gist::shares`] of it, and a line that needs less than its share
-/// leaves the rest to the others.
-fn line_lengths(turns: &[summary::Gist], room: usize) -> Vec<usize> {
+/// [`summary::Gist::shares`] of it, and a line that needs less than its share leaves the
+/// rest to the others. A turn with a model line (its length in `model_chars`) wants that
+/// line's length.
+fn line_lengths(turns: &[summary::Gist], model_chars: &[Option<usize>], room: usize) -> Vec<usize> {
     let wants: Vec<usize> = turns
         .iter()
-        .map(|t| t.one_liner(summary::MAX_CHARS).chars().count() + LINE_OVERHEAD)
+        .zip(model_chars)
+        .map(|(t, model)| {
+            model.unwrap_or_else(|| t.one_liner(summary::MAX_CHARS).chars().count()) + LINE_OVERHEAD
+        })
         .collect();
-    let shares: Vec<usize> = turns
-        .iter()
-        .map(summary::Gist::shares)
-        .collect();
+    let shares: Vec<usize> = turns.iter().map(summary::Gist::shares).collect();
     let mut given: Vec<Option<usize>> = vec![None; turns.len()];
     let mut left = room;
     loop {
@@ -431,6 +460,8 @@ pub fn build(
     if turns.is_empty() {
         return Ok(None);
     }
+    let model_lines =
+        store.model_lines(turns.iter().skip(verbatim_turns).map(|t| t.code.as_str()))?;
     let ctx = Context {
         trigger,
         project: receiver
@@ -443,6 +474,7 @@ pub fn build(
         budget: (config.budget as usize).min(limit.max),
         measure: limit.measure,
         verbatim_turns,
+        model_lines,
     };
     let rendered = render(&ctx, &turns);
     Ok(Some(Injection {
@@ -456,6 +488,7 @@ pub fn build(
         size: limit.measure.len(&rendered.text) as u32,
         verbatim: rendered.verbatim,
         one_liners: rendered.one_liners,
+        one_liners_by: rendered.one_liners_by,
         left_out: rendered.left_out as u32,
         text: rendered.text,
     }))

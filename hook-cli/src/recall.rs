@@ -1,11 +1,13 @@
 //! Recall: the turns before a point of a session, verbatim or one line each. The injection
 //! names these commands for whatever it had no room for.
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 
 use crate::model::{Session, Turn};
 use crate::render::{self, Pointer};
-use crate::store::{Store, StoreError};
+use crate::store::{ModelLine, Store, StoreError};
 
 /// Which turns to bring back.
 #[derive(Debug, Clone, Default)]
@@ -24,6 +26,9 @@ pub struct Request {
 pub struct Recalled {
     pub session: Session,
     pub turns: Vec<Turn>,
+    /// The one-liners a model wrote for some of `turns`, by code (docs/decisions/0055).
+    #[serde(skip)]
+    pub model_lines: HashMap<String, ModelLine>,
 }
 
 pub fn recall(store: &Store, request: &Request) -> Result<Recalled, StoreError> {
@@ -45,7 +50,12 @@ pub fn recall(store: &Store, request: &Request) -> Result<Recalled, StoreError> 
         }
     }
     let turns = store.recall(&session, before.map(|t| t.seq), request.last)?;
-    Ok(Recalled { session, turns })
+    let model_lines = store.model_lines(turns.iter().map(|t| t.code.as_str()))?;
+    Ok(Recalled {
+        session,
+        turns,
+        model_lines,
+    })
 }
 
 /// The recalled turns, verbatim or one line each, under a line naming the session.
@@ -61,7 +71,11 @@ pub fn render(recalled: &Recalled, one_line: bool, pointer: Pointer) -> String {
     }
     for turn in &recalled.turns {
         if one_line {
-            out.push_str(&render::turn_one_line(turn));
+            let by_model = recalled.model_lines.get(&turn.code);
+            out.push_str(&render::turn_one_line(
+                turn,
+                by_model.map(|m| m.text.as_str()),
+            ));
             out.push('\n');
         } else {
             out.push('\n');

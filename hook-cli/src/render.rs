@@ -146,13 +146,17 @@ pub fn turn(turn: &Turn, pointer: Pointer) -> String {
     out
 }
 
-/// `[code] asked → answered`: a turn as `recall --oneline` lists it, in its L1 one-liner.
-pub fn turn_one_line(turn: &Turn) -> String {
-    format!(
-        "[{}] {}",
-        turn.code,
-        summary::one_liner(turn, summary::MAX_CHARS)
-    )
+/// `[code] asked → answered`: a turn as `recall --oneline` lists it, in its L1 one-liner (a
+/// model's, when one wrote it).
+pub fn turn_one_line(turn: &Turn, by_model: Option<&str>) -> String {
+    match by_model {
+        Some(line) => format!("[{}] {line}", turn.code),
+        None => format!(
+            "[{}] {}",
+            turn.code,
+            summary::one_liner(turn, summary::MAX_CHARS)
+        ),
+    }
 }
 
 fn detail_heading(d: &Detail) -> String {

@@ -295,16 +295,20 @@ pub fn fit(line: &str, max: usize) -> String {
 /// The start and the end of a long text: where a turn states its request and its outcome.
 /// Bounds the work per turn, whatever a turn holds.
 fn bounded(text: &str) -> std::borrow::Cow<'_, str> {
-    const HEAD: usize = 6_000;
-    const TAIL: usize = 2_000;
-    if text.len() <= HEAD + TAIL {
+    head_and_tail(text, 6_000, 2_000)
+}
+
+/// The first `head` and the last `tail` bytes of `text` (at character boundaries), or all of it
+/// when it is no longer.
+pub fn head_and_tail(text: &str, head: usize, tail: usize) -> std::borrow::Cow<'_, str> {
+    if text.len() <= head + tail {
         return text.into();
     }
-    let head_end = (0..=HEAD)
+    let head_end = (0..=head)
         .rev()
         .find(|&i| text.is_char_boundary(i))
         .unwrap_or(0);
-    let tail_start = (text.len() - TAIL..text.len())
+    let tail_start = (text.len() - tail..text.len())
         .find(|&i| text.is_char_boundary(i))
         .unwrap_or(text.len());
     format!("{}\n{}", &text[..head_end], &text[tail_start..]).into()
@@ -383,7 +387,11 @@ fn repeat_key(sentence: &str) -> String {
     let mut key = String::with_capacity(sentence.len());
     for word in sentence.split_whitespace() {
         let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
-        if !bare.is_empty() && bare.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',') {
+        if !bare.is_empty()
+            && bare
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+        {
             key.push('#');
         } else {
             key.extend(word.chars().flat_map(char::to_lowercase));
@@ -428,7 +436,9 @@ fn words(sentence: &str) -> Vec<Word<'_>> {
             text: word,
             at: word.as_ptr() as usize - sentence.as_ptr() as usize,
             exact: shape.digit || path_like || code_like || name,
-            number: word.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ','),
+            number: word
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == '.' || c == ','),
             name: name && !code_like && !shape.digit,
         });
     }
@@ -459,10 +469,15 @@ fn exact_phrases(sentence: &str) -> Vec<&str> {
         if word.number {
             let unit = words.get(i + 1).filter(|n| {
                 // Only a space between them: `12: the` is no quantity.
-                sentence[word.at + word.text.len()..n.at].chars().all(char::is_whitespace)
+                sentence[word.at + word.text.len()..n.at]
+                    .chars()
+                    .all(char::is_whitespace)
                     && (3..=12).contains(&n.text.len())
                     && n.text.chars().all(|c| c.is_lowercase())
-                    && !matches!(n.text, "the" | "and" | "for" | "per" | "but" | "not" | "was")
+                    && !matches!(
+                        n.text,
+                        "the" | "and" | "for" | "per" | "but" | "not" | "was"
+                    )
             });
             match unit {
                 Some(_) => last = i + 1,
@@ -618,7 +633,10 @@ mod tests {
             exact_phrases("Tag v3.14.2 and port 8443 (see config/ledger.toml)."),
             ["v3.14.2", "8443", "config/ledger.toml"]
         );
-        assert_eq!(exact_phrases("Step 39: run it, then stop."), Vec::<&str>::new());
+        assert_eq!(
+            exact_phrases("Step 39: run it, then stop."),
+            Vec::<&str>::new()
+        );
     }
 
     #[test]

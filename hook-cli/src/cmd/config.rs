@@ -30,6 +30,10 @@ pub struct Args {
     /// client's own threshold being lower. Sessions started afterwards use it.
     #[arg(long, value_name = "PERCENT|off")]
     autocompact: Option<String>,
+    /// Set one setting in config.json, e.g. `--set summary_backend=claude` (repeatable; see
+    /// the keys `config` lists)
+    #[arg(long, value_name = "KEY=VALUE")]
+    set: Vec<String>,
     /// Print JSON
     #[arg(long)]
     json: bool,
@@ -55,6 +59,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .with_context(|| format!("{}: no such folder", dir.display()))?;
         Ok(dir.to_string_lossy().into_owned())
     };
+    for setting in &args.set {
+        let (key, value) = setting
+            .split_once('=')
+            .with_context(|| format!("--set {setting:?}: write KEY=VALUE"))?;
+        config::set(&home, key.trim(), value)?;
+    }
     let off = args.capture_off.as_ref().map(folder).transpose()?;
     let on = args.capture_on.as_ref().map(folder).transpose()?;
     let effective = if args.pause || args.resume || off.is_some() || on.is_some() {
@@ -77,14 +87,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let threshold = claude::autocompact(&Scope::User)?;
     if args.json {
         return super::print_json(&serde_json::json!({
-            "settings": effective,
+            "settings": effective.without_secrets(),
             "autocompact": threshold,
         }));
     }
     println!("file: {}", effective.file.display());
     for s in &effective.settings {
         println!(
-            "{:<18} {:<6} from {:<8} (env {})",
+            "{:<20} {:<6} from {:<8} (env {})",
             s.key,
             s.value,
             format!("{:?}", s.source).to_lowercase(),
@@ -102,7 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (None, None) => "the client's default".into(),
     };
     println!(
-        "{:<18} {shown} (env.{} in {})",
+        "{:<20} {shown} (env.{} in {})",
         "autocompact",
         claude::AUTOCOMPACT_ENV,
         threshold.settings.display()

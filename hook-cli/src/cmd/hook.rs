@@ -12,6 +12,7 @@ use throughline::home::Home;
 use throughline::hosts;
 use throughline::model::Host;
 use throughline::store::Store;
+use throughline::summarize;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -64,7 +65,7 @@ fn handle(home: &Home, host_name: &str) -> Result<(), String> {
         Capture::On => false,
     };
     let mut store = Store::open(home).map_err(|e| e.to_string())?;
-    let (_, report) = capture::capture_event(&mut store, host, &event, paused)
+    let (session, report) = capture::capture_event(&mut store, host, &event, paused)
         .map_err(|e| format!("session {}: {e}", event.session_id))?;
     for problem in &report.problems {
         throughline::log::line(home, &format!("hook {host_name}"), problem);
@@ -83,6 +84,10 @@ fn handle(home: &Home, host_name: &str) -> Result<(), String> {
         hosts::owner_process(host)
     })
     .map_err(|e| format!("session {}: handoff: {e}", event.session_id))?;
+    // At most a few indexed reads and a detached start: the summarizer never holds up the host.
+    if let Err(e) = summarize::start_if_due(&store, home, &config, session.id, event.kind) {
+        throughline::log::line(home, &format!("hook {host_name}"), &e);
+    }
     if let Some(out) = reply.and_then(|r| hosts::encode_reply(host, event.kind, &r)) {
         // The only thing a hook ever prints: what the host should act on.
         let mut stdout = std::io::stdout().lock();

@@ -45,7 +45,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     for i in &log {
         let chain: Vec<&str> = i.chain.iter().map(|s| &s[..s.len().min(8)]).collect();
         println!(
-            "{}  {:<7} {} ← {}  {}/{} chars  {} verbatim, {} one-liners, {} left out",
+            "{}  {:<7} {} ← {}  {}/{} chars  {} verbatim, {} one-liners{}, {} left out",
             i.at,
             i.trigger.as_str(),
             &i.session_id[..i.session_id.len().min(8)],
@@ -54,11 +54,35 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             i.budget,
             i.verbatim.len(),
             i.one_liners.len(),
+            written_by(&i.one_liners_by),
             i.left_out
         );
         if args.full {
+            for (code, by) in i.one_liners.iter().zip(&i.one_liners_by) {
+                println!("  {code}: {by}");
+            }
             println!("{}\n", i.text);
         }
     }
     Ok(())
+}
+
+/// ` (30 claude:haiku, 12 local)`: who wrote the one-liners, when a model wrote any.
+fn written_by(by: &[String]) -> String {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for who in by {
+        match counts.iter_mut().find(|(w, _)| w == who) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((who, 1)),
+        }
+    }
+    if counts
+        .iter()
+        .all(|(who, _)| *who == throughline::memory::LOCAL)
+    {
+        return String::new();
+    }
+    counts.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+    let parts: Vec<String> = counts.iter().map(|(who, n)| format!("{n} {who}")).collect();
+    format!(" ({})", parts.join(", "))
 }

@@ -18,6 +18,7 @@ mod show;
 mod stats;
 mod status;
 mod statusline;
+mod summarize;
 mod uninstall;
 
 use std::io::Write;
@@ -76,6 +77,8 @@ pub enum Command {
     Search(search::Args),
     /// Earlier turns of a session, verbatim or one line each
     Recall(recall::Args),
+    /// Ask the summary backend (summary_backend in `config`) for the one-liners of older turns
+    Summarize(summarize::Args),
     /// Serve search, recall, detail and sessions to an agent over MCP (stdio)
     #[cfg(feature = "mcp")]
     Mcp(mcp::Args),
@@ -101,6 +104,7 @@ impl Command {
             Command::Demo(a) => demo::run(a).map(|_| ExitCode::SUCCESS),
             Command::Search(a) => search::run(a),
             Command::Recall(a) => recall::run(a).map(|_| ExitCode::SUCCESS),
+            Command::Summarize(a) => summarize::run(a).map(|_| ExitCode::SUCCESS),
             #[cfg(feature = "mcp")]
             Command::Mcp(a) => mcp::run(a).map(|_| ExitCode::SUCCESS),
         }

@@ -4,6 +4,7 @@
 use serde::Serialize;
 use throughline::model::Usage;
 use throughline::store::{ContextSpend, SessionFilter};
+use throughline::summarize;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -71,8 +72,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .collect::<Result<Vec<_>, _>>()?;
     let mut totals = Totals::default();
     spends.iter().for_each(|s| totals.add(s));
+    let home = throughline::home::Home::locate()?;
+    let summaries = summarize::status(&home, &throughline::config::load(&home).config);
     if args.json {
-        return super::print_json(&serde_json::json!({ "sessions": spends, "totals": totals }));
+        return super::print_json(&serde_json::json!({
+            "sessions": spends,
+            "totals": totals,
+            "summaries": summaries,
+        }));
     }
     if spends.is_empty() {
         println!("no sessions here; `throughline stats --all` covers every project");
@@ -123,7 +130,31 @@ pub fn run(args: Args) -> anyhow::Result<()> {
          instead of the last context",
         throughline::config::MAX_BUDGET
     );
+    println!("{}", summaries_line(&summaries));
     Ok(())
+}
+
+/// What the summary backend cost, over every project (it is not per session).
+fn summaries_line(status: &summarize::Status) -> String {
+    let s = &status.spend;
+    if s.calls == 0 {
+        return format!(
+            "one-liners: local; no summary requests made (summary_backend {})",
+            status.backend.as_str()
+        );
+    }
+    format!(
+        "one-liners by a model: {} requests ({} failed, {} today of {}), {} of {} turns got a line; \
+         {} tokens in, {} out",
+        s.calls,
+        s.failed_calls,
+        s.calls_today,
+        status.daily_calls,
+        s.lines,
+        s.turns,
+        s.input_tokens,
+        s.output_tokens
+    )
 }
 
 fn chars(n: u64) -> String {

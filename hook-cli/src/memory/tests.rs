@@ -28,6 +28,7 @@ fn ctx(total: usize, budget: usize) -> Context {
         budget,
         measure: Measure::Utf16,
         verbatim_turns: 6,
+        model_lines: HashMap::new(),
     }
 }
 
@@ -147,7 +148,7 @@ fn a_turn_that_states_facts_gets_a_longer_line_and_short_lines_leave_room() {
     let mut gists: Vec<summary::Gist> = e.iter().map(|t| summary::Gist::of(&t.messages)).collect();
     summary::Gist::discount_repeats(&mut gists);
     // Short of room, the fact gets three shares.
-    let lengths = line_lengths(&gists, 40 * 100);
+    let lengths = line_lengths(&gists, &vec![None; gists.len()], 40 * 100);
     assert!(lengths[20] > 2 * lengths[0], "{lengths:?}");
     // With room for every line whole, every line is whole: the short one leaves its share to
     // the others.
@@ -156,7 +157,7 @@ fn a_turn_that_states_facts_gets_a_longer_line_and_short_lines_leave_room() {
         .map(|t| summary::one_liner(t, summary::MAX_CHARS).chars().count())
         .collect();
     let room = wants.iter().map(|w| w + LINE_OVERHEAD).sum();
-    let lengths = line_lengths(&gists, room);
+    let lengths = line_lengths(&gists, &vec![None; gists.len()], room);
     for (i, (length, want)) in lengths.iter().zip(&wants).enumerate() {
         assert!(length >= want, "line {i}: {lengths:?} {wants:?}");
     }
@@ -199,7 +200,10 @@ fn turns_without_a_line_still_name_their_facts() {
     let r = render(&ctx(300, 9_500), &e);
     assert!(units(&r.text) <= 9_500);
     assert!(r.left_out > 0);
-    let index = &r.text[r.text.find("## Names and numbers in older turns").expect("an index")..];
+    let index = &r.text[r
+        .text
+        .find("## Names and numbers in older turns")
+        .expect("an index")..];
     // The newest turn without a line of its own comes first in the index.
     let first = &e[r.verbatim.len() + r.one_liners.len()];
     assert!(index.contains(&format!("- {}: ", first.code)), "{index}");
@@ -278,4 +282,40 @@ fn a_host_that_counts_bytes_gets_a_memory_within_its_bytes() {
     // The same turns counted in UTF-16 units fill more bytes than Codex takes.
     let wide = render(&ctx(30, 9_500), &e);
     assert!(wide.text.len() > 12_000, "{} bytes", wide.text.len());
+}
+
+#[test]
+fn a_model_line_is_used_whole_where_it_fits_and_the_log_says_who_wrote_each_line() {
+    let e = entries(40, |i| {
+        (
+            format!("Step {i}: look at part {i} of the ledger and report."),
+            vec![format!("Part {i} holds {} rows; nothing to fix.", i * 7)],
+        )
+    });
+    let model = |text: &str| ModelLine {
+        text: text.into(),
+        by: "openai:qwen3".into(),
+    };
+    let mut c = ctx(40, 9_500);
+    c.model_lines.insert(
+        "t000010".into(),
+        model("Ledger part 10: 70 rows checked, release tag v3.14.2 is the rollback target."),
+    );
+    // Longer than any line the memory gives: the local line stands in.
+    c.model_lines
+        .insert("t000011".into(), model(&"z".repeat(300)));
+    let r = render(&c, &e);
+    let by = |code: &str| {
+        let i = r.one_liners.iter().position(|c| c == code).unwrap();
+        r.one_liners_by[i].as_str()
+    };
+    assert_eq!(r.one_liners.len(), r.one_liners_by.len());
+    assert_eq!(by("t000010"), "openai:qwen3");
+    assert!(r.text.contains(
+        "- t000010: Ledger part 10: 70 rows checked, release tag v3.14.2 is the rollback target.\n"
+    ));
+    assert_eq!(by("t000011"), LOCAL);
+    assert!(!r.text.contains("zzz"));
+    assert_eq!(by("t000012"), LOCAL);
+    assert!(r.text.contains("- t000012: Step 12: look at part 12"));
 }

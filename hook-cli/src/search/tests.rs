@@ -471,7 +471,12 @@ fn a_file_read_many_times_does_not_crowd_out_where_a_fact_was_said() {
 fn short_and_cjk_words_are_found_in_the_whole_memory() {
     // More entries than a scan reads, the oldest holding the words looked for.
     let filler: Vec<(String, String)> = (0..SCAN_ROWS as usize / 2 + 10)
-        .map(|i| (format!("step {i} of the plan"), format!("done with step {i}")))
+        .map(|i| {
+            (
+                format!("step {i} of the plan"),
+                format!("done with step {i}"),
+            )
+        })
         .collect();
     let mut turns = vec![("这个变量是否需要改?", "CI 通过了, 号码不变.", vec![])];
     turns.extend(filler.iter().map(|(p, a)| (p.as_str(), a.as_str(), vec![])));

@@ -62,6 +62,8 @@ pub struct Injection {
     /// Turn codes given verbatim, and as one-liners.
     pub verbatim: Vec<String>,
     pub one_liners: Vec<String>,
+    /// Who wrote each one-liner: `local`, or a model's `backend:model` (docs/decisions/0055).
+    pub one_liners_by: Vec<String>,
     /// Older turns of the chain that did not fit.
     pub left_out: u32,
     pub text: String,
@@ -203,8 +205,8 @@ impl Writer<'_> {
         self.tx
             .prepare_cached(
                 "INSERT INTO injections (session, trigger, at, chain, budget, size, verbatim,
-                    one_liners, left_out, text)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                    one_liners, left_out, text, one_liners_by)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
             )?
             .execute(params![
                 session,
@@ -216,7 +218,8 @@ impl Writer<'_> {
                 json(&injection.verbatim),
                 json(&injection.one_liners),
                 injection.left_out,
-                injection.text
+                injection.text,
+                json(&injection.one_liners_by)
             ])?;
         Ok(())
     }
@@ -362,7 +365,7 @@ impl Store {
     pub fn injections(&self, filter: &InjectionFilter) -> Result<Vec<Injection>> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT i.id, s.session_id, s.project, i.trigger, i.at, i.chain, i.budget, i.size,
-                    i.verbatim, i.one_liners, i.left_out, i.text
+                    i.verbatim, i.one_liners, i.left_out, i.text, i.one_liners_by
              FROM injections i JOIN sessions s ON s.id = i.session
              WHERE (?1 IS NULL OR s.project = ?1) AND (?2 IS NULL OR s.session_id = ?2)
              ORDER BY i.id DESC LIMIT ?3",
@@ -375,6 +378,8 @@ impl Store {
                 filter.limit.map(i64::from).unwrap_or(-1)
             ],
             |r| {
+                let one_liners = list(r.get(9)?);
+                let one_liners_len = one_liners.len();
                 Ok(Injection {
                     id: r.get(0)?,
                     session_id: r.get(1)?,
@@ -385,9 +390,14 @@ impl Store {
                     budget: r.get(6)?,
                     size: r.get(7)?,
                     verbatim: list(r.get(8)?),
-                    one_liners: list(r.get(9)?),
+                    one_liners,
                     left_out: r.get(10)?,
                     text: r.get(11)?,
+                    // Logged before models wrote lines: every line was local.
+                    one_liners_by: match r.get::<_, Option<String>>(12)? {
+                        Some(by) => list(by),
+                        None => vec![crate::memory::LOCAL.to_string(); one_liners_len],
+                    },
                 })
             },
         )?;

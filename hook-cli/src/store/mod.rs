@@ -4,6 +4,7 @@
 mod bulk;
 mod chain;
 mod health;
+mod model_lines;
 mod read;
 mod schema;
 mod search;
@@ -25,8 +26,11 @@ pub use bulk::become_bulk;
 pub use chain::{Handoff, Injection, InjectionFilter, Trigger};
 
 pub use health::{Health, HostCapture};
+pub use model_lines::{DueTurn, ModelLine, SummaryCall, SummarySpend};
 pub use read::{ContextSpend, ProjectSummary, SessionFilter, StoreStats, LIVE_WINDOW};
-pub use search::{Coverage, Index, Indexed, Matched, Matcher, SearchFilter, RANK_WINDOW, SCAN_ROWS};
+pub use search::{
+    Coverage, Index, Indexed, Matched, Matcher, SearchFilter, RANK_WINDOW, SCAN_ROWS,
+};
 pub use words::query_of as short_words_query;
 pub use write::{Cursor, SessionRow, Writer};
 

@@ -199,6 +199,27 @@ const MIGRATIONS: &[&str] = &[
     INSERT INTO details_words (details_words, rank) VALUES ('automerge', 0);
     INSERT INTO details_words (details_words, rank) VALUES ('crisismerge', 1000);
     INSERT INTO search_progress (layer, upto) VALUES ('messages_words', 0), ('details_words', 0);",
+    // 12: one-liners written by a model, beside the local ones (docs/decisions/0055). Every
+    // request is logged, failed ones too, with what it cost; a turn once tried is not tried
+    // again (`text` NULL: its local line stands). The injection log names who wrote each line.
+    "CREATE TABLE summary_calls (
+        id             INTEGER PRIMARY KEY,
+        at             TEXT NOT NULL,
+        backend        TEXT NOT NULL,
+        model          TEXT NOT NULL,
+        turns          INTEGER NOT NULL,
+        lines          INTEGER NOT NULL,
+        input_tokens   INTEGER NOT NULL,
+        output_tokens  INTEGER NOT NULL,
+        error          TEXT
+    );
+    CREATE INDEX summary_calls_by_time ON summary_calls (at);
+    CREATE TABLE model_summaries (
+        turn     INTEGER PRIMARY KEY REFERENCES turns (id),
+        call     INTEGER NOT NULL REFERENCES summary_calls (id),
+        text     TEXT
+    );
+    ALTER TABLE injections ADD COLUMN one_liners_by TEXT;",
 ];
 
 /// The schema version this build writes.

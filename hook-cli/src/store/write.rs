@@ -541,6 +541,7 @@ impl<'c> Writer<'c> {
             super::search::unindex_turn(&self.tx, turn)?;
             self.tx.execute_batch(&format!(
                 "DELETE FROM summaries WHERE turn = {turn};
+                 DELETE FROM model_summaries WHERE turn = {turn};
                  DELETE FROM messages WHERE turn = {turn};
                  DELETE FROM details WHERE turn = {turn};
                  UPDATE api_calls SET turn = NULL WHERE turn = {turn};

@@ -25,6 +25,7 @@ pub mod model_server;
 pub mod responses_server;
 pub mod scenario;
 pub mod store_env;
+pub mod summary_server;
 pub mod throughline;
 pub mod tmux;
 pub mod transcript;
