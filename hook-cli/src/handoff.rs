@@ -12,7 +12,7 @@ use crate::hosts;
 use crate::memory;
 use crate::model::Session;
 use crate::record::{EventKind, HookEvent, HostProcess};
-use crate::store::{Handoff, Result, Store, Trigger};
+use crate::store::{Handoff, Result, Store, StoreError, Trigger};
 
 pub use crate::record::Reply;
 
@@ -212,6 +212,17 @@ fn command(
 /// command, `throughline handoff` and the app's button all come here).
 pub fn offer(store: &mut Store, session_id: &str, config: &Config) -> Result<Handoff> {
     let session = store.session(session_id)?;
+    // The next chat's hooks end at once in such a project: nothing would ever take it.
+    if let Some(off) = session
+        .project
+        .as_deref()
+        .and_then(|project| config.capture_off_by(project))
+    {
+        return Err(StoreError::Declined(format!(
+            "capture is off for {off}, so no new chat there could receive this session's \
+             memory; turn capture on for it (Settings, or `throughline config`) first"
+        )));
+    }
     let now = clock::now();
     let expires = clock::later(
         &now,

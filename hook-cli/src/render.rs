@@ -313,7 +313,9 @@ pub fn session_line(s: &Session) -> String {
     let state = match (&s.ended_at, &s.end_reason) {
         (Some(_), Some(reason)) => format!("ended: {reason}"),
         (Some(_), None) => "ended".into(),
-        _ => "live".into(),
+        // A host that crashed never says the session ended: quiet for long, it is not live.
+        _ if s.is_live(&clock::now()) => "live".into(),
+        _ => "idle".into(),
     };
     format!(
         "{}  {:>4} turns  {:<10}  {:<18}  {}",
@@ -405,5 +407,33 @@ mod tests {
             "throughline detail abc1234",
             "lines belong to one entry"
         );
+    }
+
+    #[test]
+    fn a_session_quiet_for_longer_than_the_live_window_is_idle_not_live() {
+        let session = |last: &str| Session {
+            id: 1,
+            host: crate::model::Host::Claude,
+            session_id: "f839b538-b1ae".into(),
+            project: None,
+            cwd: None,
+            transcript_path: None,
+            model: None,
+            started_at: None,
+            last_activity: Some(last.into()),
+            ended_at: None,
+            end_reason: None,
+            start_source: None,
+            turns: 3,
+            start_model: None,
+            client_version: None,
+            context_window: None,
+        };
+        std::env::set_var(crate::clock::NOW_ENV, "2026-11-30T10:00:00.000Z");
+        let recent = session_line(&session("2026-11-30T09:45:00.000Z"));
+        let old = session_line(&session("2025-07-20T10:00:00.000Z"));
+        std::env::remove_var(crate::clock::NOW_ENV);
+        assert!(recent.contains("live"), "{recent}");
+        assert!(old.contains("idle") && !old.contains("live"), "{old}");
     }
 }

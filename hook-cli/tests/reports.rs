@@ -276,3 +276,22 @@ fn demo_shows_every_layer_without_an_agent() {
         usage_in(BEFORE_CLEAR).output
     );
 }
+
+#[test]
+fn sessions_says_when_the_list_is_cut_and_old_sessions_are_not_live() {
+    let memory = Memory::imported();
+    let out = memory.run(&["sessions", "--all", "--limit", "1"], b"");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("  ")).count(),
+        1,
+        "{text}"
+    );
+    assert!(text.contains("--limit N shows more"), "{text}");
+    // The fixture sessions ran long before today, and the client never ended the first.
+    let out = memory.run(&["sessions", "--all"], b"");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains(" live "), "{text}");
+    assert!(!text.contains("shows more"), "{text}");
+}

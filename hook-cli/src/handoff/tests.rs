@@ -409,3 +409,22 @@ fn compaction_brings_back_the_sessions_own_recent_turns() {
         text.contains("just compacted") && text.contains("step two") && text.contains("one done")
     );
 }
+
+#[test]
+fn no_handoff_is_offered_where_capture_is_off() {
+    let mut w = World::new();
+    w.turn("A", "/p", "work", "done");
+    let off = Config {
+        capture_off: vec!["/p".into()],
+        ..Config::default()
+    };
+    let refused = offer(&mut w.store, "A", &off).unwrap_err();
+    assert!(matches!(refused, StoreError::Declined(_)), "{refused}");
+    assert!(
+        refused.to_string().contains("capture is off for /p"),
+        "{refused}"
+    );
+    assert!(pending(&w.store, "/p").unwrap().is_none());
+    // Elsewhere it still is.
+    assert!(offer(&mut w.store, "A", &Config::default()).is_ok());
+}

@@ -95,10 +95,40 @@ pub enum StoreError {
     Missing(PathBuf),
     #[error("{0}")]
     NotFound(String),
+    /// A request the settings rule out, with what to change.
+    #[error("{0}")]
+    Declined(String),
     #[error("the background checkpoint thread stopped")]
     Checkpointer,
     #[error(transparent)]
     Sql(#[from] rusqlite::Error),
+}
+
+impl StoreError {
+    fn sqlite_code(&self) -> Option<rusqlite::ErrorCode> {
+        match self {
+            StoreError::Sqlite { source, .. } | StoreError::Sql(source) => {
+                source.sqlite_error_code()
+            }
+            _ => None,
+        }
+    }
+
+    /// Another program holds a lock on the database longer than this call waited.
+    pub fn is_busy(&self) -> bool {
+        matches!(
+            self.sqlite_code(),
+            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+        )
+    }
+
+    /// The file is not an SQLite database, or its pages are damaged.
+    pub fn is_damaged(&self) -> bool {
+        matches!(
+            self.sqlite_code(),
+            Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
+        )
+    }
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
