@@ -111,7 +111,8 @@ pub struct Effective {
     pub problems: Vec<String>,
 }
 
-fn path(home: &Home) -> PathBuf {
+/// The settings file in `home` (the app watches it).
+pub fn path(home: &Home) -> PathBuf {
     home.dir().join("config.json")
 }
 

@@ -2,11 +2,12 @@
 //! hook CLI writes. Everything about the store comes from the `throughline` library.
 
 mod commands;
+pub mod desktop;
 pub mod gauge;
 pub mod handoff;
 pub mod injections;
 pub mod installer;
-mod live;
+pub mod live;
 pub mod meter;
 pub mod settings;
 pub mod tray;
@@ -26,6 +27,10 @@ pub struct AppHome(pub Home);
 
 pub fn run() {
     let result = tauri::Builder::default()
+        // First: a second launch only brings the running app's window forward, then exits.
+        .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
+            show_window(app)
+        }))
         .plugin(tauri_plugin_autostart::init(
             MacosLauncher::LaunchAgent,
             Some(vec![HIDDEN_FLAG]),
@@ -48,7 +53,10 @@ pub fn run() {
         .setup(|app| {
             let home = Home::locate()?;
             let tray = Tray::build(app.handle());
-            if tray.is_shown() && std::env::args().any(|a| a == HIDDEN_FLAG) {
+            // Started at login into a desktop with no tray host, a hidden app could never
+            // be reached: it starts with its window.
+            if tray.is_shown() && desktop::tray_host() && std::env::args().any(|a| a == HIDDEN_FLAG)
+            {
                 if let Some(window) = app.get_webview_window(MAIN_WINDOW) {
                     window.hide()?;
                 }
@@ -59,11 +67,13 @@ pub fn run() {
             Ok(())
         })
         .on_window_event(|window, event| {
-            // A tray app lives on when its window closes, unless there is no tray to reopen it.
+            // A tray app lives on when its window closes, unless no tray shows its icon to
+            // reopen it (asked now: the panel may have started or stopped since).
             if let WindowEvent::CloseRequested { api, .. } = event {
                 if window
                     .try_state::<Tray>()
                     .is_some_and(|tray| tray.is_shown())
+                    && desktop::tray_host()
                 {
                     api.prevent_close();
                     let _ = window.hide();

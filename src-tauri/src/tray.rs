@@ -190,7 +190,8 @@ fn dispatch(app: &AppHandle, id: &str) {
     }
 }
 
-/// `toy · Claude Code · claude-opus-4-8 · 52k/200k · 26%`
+/// `toy · fix the flaky build · Claude Code · 52k/200k · 26%`: the first prompt (or, before
+/// one, the session id) tells two sessions of one project apart.
 pub fn menu_label(session: &SessionMeter) -> String {
     let project = session
         .project
@@ -198,14 +199,18 @@ pub fn menu_label(session: &SessionMeter) -> String {
         .map(|p| p.rsplit('/').next().unwrap_or(p))
         .filter(|p| !p.is_empty())
         .unwrap_or("(unknown project)");
+    let which = match &session.title {
+        Some(title) => title.chars().take(MENU_TITLE_CHARS).collect::<String>(),
+        None => session.session_id.chars().take(8).collect(),
+    };
     format!(
-        "{project} · {} · {} · {} · {}%",
-        session.host,
-        session.model.as_deref().unwrap_or("unknown model"),
-        session.usage,
-        session.percent
+        "{project} · {which} · {} · {} · {}%",
+        session.host, session.usage, session.percent
     )
 }
+
+/// How much of a session's first prompt fits in a menu item.
+const MENU_TITLE_CHARS: usize = 40;
 
 #[cfg(test)]
 mod tests {
@@ -214,16 +219,20 @@ mod tests {
 
     fn meter(project: Option<&str>, used: u64, window: u64, percent: u8) -> SessionMeter {
         SessionMeter {
-            session_id: "s1".into(),
+            session_id: "f839b538-b1ae-45df-beaa-8b044d1f240c".into(),
             host: "Claude Code",
             project: project.map(Into::into),
+            title: Some("fix the flaky build".into()),
             model: Some("claude-opus-4-8".into()),
             used,
             window,
+            usable: window,
+            compact_at: None,
             usage: format!("{}/{}", short_tokens(used), short_tokens(window)),
             percent,
             level: crate::meter::Level::of(percent),
             turns: 3,
+            started_at: None,
             last_activity: None,
             handoff_until: None,
             transcript: None,
@@ -231,14 +240,18 @@ mod tests {
     }
 
     #[test]
-    fn menu_labels_name_the_project_model_and_use() {
+    fn menu_labels_name_the_project_the_session_and_its_use() {
         assert_eq!(
             menu_label(&meter(Some("/home/dev/toy"), 52_300, 200_000, 26)),
-            "toy · Claude Code · claude-opus-4-8 · 52k/200k · 26%"
+            "toy · fix the flaky build · Claude Code · 52k/200k · 26%"
         );
+        let untitled = SessionMeter {
+            title: None,
+            ..meter(None, 0, 1_000_000, 0)
+        };
         assert_eq!(
-            menu_label(&meter(None, 0, 1_000_000, 0)),
-            "(unknown project) · Claude Code · claude-opus-4-8 · 0/1M · 0%"
+            menu_label(&untitled),
+            "(unknown project) · f839b538 · Claude Code · 0/1M · 0%"
         );
     }
 }

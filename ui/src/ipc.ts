@@ -3,21 +3,29 @@ import { invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import { disable, enable, isEnabled } from "@tauri-apps/plugin-autostart";
 
-/** One live session, as the app's `meter` module reports it. */
+/** One live session's gauge, as the library's `gauge` module computes it. */
 export interface SessionMeter {
   session_id: string;
   /** The agent the session runs in: `Claude Code`, `Codex`. */
   host: string;
   project: string | null;
+  /** The session's first prompt, cut to a line: which chat this is. */
+  title: string | null;
   model: string | null;
   used: number;
   window: number;
-  /** `used/window` as people say it, e.g. `52k/200k`. */
+  /** The window up to the auto-compact threshold: where compaction starts. */
+  usable: number;
+  /** The auto-compact threshold, percent of the window; `null`: the whole window counts. */
+  compact_at: number | null;
+  /** `used/usable` as people say it, e.g. `52k/140k`. */
   usage: string;
+  /** Percent of the usable window: 100 is where compaction starts. */
   percent: number;
-  /** How close auto-compaction is; the gauge's colour. */
+  /** How close compaction is; the gauge's colour. */
   level: "calm" | "filling" | "full";
   turns: number;
+  started_at: string | null;
   last_activity: string | null;
   /** Set while this session's memory waits for the next new chat of its project. */
   handoff_until: string | null;
@@ -35,6 +43,8 @@ export interface Handoff {
 export interface Snapshot {
   sessions: SessionMeter[];
   problem: string | null;
+  /** Nothing recorded yet: a first run, not a problem. */
+  first_run: boolean;
   /** Capture is paused: hooks store nothing until it resumes. */
   paused: boolean;
 }
@@ -156,10 +166,16 @@ export function setLaunchAtLogin(on: boolean): Promise<void> {
   return on ? enable() : disable();
 }
 
-/** An IPC failure in words: what happened and what to try. */
+/**
+ * An IPC failure in words. The app's own messages already say what to do; only a bare one
+ * (from outside the app's commands) gets a pointer to the doctor.
+ */
 export function describeFailure(what: string, error: unknown): string {
-  const detail = error instanceof Error ? error.message : String(error);
-  return `Could not ${what}: ${detail}. Restart Throughline; if it keeps happening, \`throughline status\` lists recent problems.`;
+  const detail = (error instanceof Error ? error.message : String(error)).trim().replace(/\.+$/, "");
+  const saysWhatToDo = /`throughline |Press |Install|Settings|try again|close that/i.test(detail);
+  return saysWhatToDo
+    ? `Could not ${what}: ${detail}.`
+    : `Could not ${what}: ${detail}. \`throughline doctor\` says what is wrong and how to fix it.`;
 }
 
 // Installer: registering Throughline with Claude Code, run with the CLI bundled with the app.

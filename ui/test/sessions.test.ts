@@ -39,9 +39,9 @@ describe("renderSessions", () => {
     const first = sessions[0];
     expect(first.querySelector("h2")!.textContent).toBe("toy");
     expect(first.querySelector("h2")!.getAttribute("title")).toBe("/home/dev/toy");
-    expect(first.querySelector(".model")!.textContent).toBe("Claude Code · claude-opus-4-8");
-    expect(sessions[1].querySelector(".model")!.textContent).toBe("Codex · gpt-5.5");
-    expect(first.querySelector(".usage")!.textContent).toBe("52k/200k tokens of context");
+    expect(first.querySelector(".model")!.textContent).toMatch(/^Claude Code · claude-opus-4-8 · last active /);
+    expect(sessions[1].querySelector(".model")!.textContent).toMatch(/^Codex · gpt-5.5 · /);
+    expect(first.querySelector(".usage")!.textContent).toBe("52k/200k tokens of the context window");
     expect(first.querySelector(".turns")!.textContent).toBe("5 turns in memory");
     expect(first.querySelector("svg.gauge text")!.textContent).toBe("26%");
     expect(sessions[1].querySelector("svg.gauge")!.getAttribute("class")).toBe("gauge full");
@@ -59,10 +59,43 @@ describe("renderSessions", () => {
     expect(arc(100)).toBeCloseTo(1, 3);
   });
 
-  it("says what to do when there is no store, instead of an empty list", () => {
-    const view = renderSessions(snapshot([], "No memory yet: run `throughline import`."), noActions);
-    expect(view.querySelector("[role=alert]")!.textContent).toContain("throughline import");
+  it("shows a problem with the store as one, with what to do", () => {
+    const view = renderSessions(snapshot([], "The memory store is damaged (file is not a database). `throughline doctor` gives the exact commands."), noActions);
+    expect(view.querySelector("[role=alert]")!.textContent).toContain("throughline doctor");
     expect(view.querySelector("li")).toBeNull();
+  });
+
+  it("greets a first run with what to do, and no alarm", () => {
+    const view = renderSessions(snapshot([], null, false, true), noActions);
+    expect(view.querySelector("[role=alert]")).toBeNull();
+    expect(view.querySelector(".first-run h2")!.textContent).toBe("Nothing recorded yet");
+    expect(view.textContent).toContain("Import past sessions");
+  });
+
+  it("says truly when a session shows, and where the stored ones are", () => {
+    const hint = renderSessions(snapshot([]), noActions).querySelector(".empty")!.textContent!;
+    expect(hint).toContain("until it ends, or until it has been quiet for 30 minutes");
+    expect(hint).not.toContain("for 30 minutes after");
+    expect(hint).toContain("Memory tab");
+  });
+
+  it("tells two sessions of one project apart by their first prompt and last activity", () => {
+    const view = renderSessions(
+      snapshot([
+        meter(),
+        meter({ session_id: "0f1b393e-f41a", title: null, last_activity: "2026-11-29T10:00:00.000Z" }),
+      ]),
+      noActions,
+    );
+    const [a, b] = [...view.querySelectorAll("li.session")];
+    expect(a.querySelector(".title")!.textContent).toBe("Fix the flaky build in CI");
+    expect(b.querySelector(".title")!.textContent).toBe("Session 0f1b393e (no prompt yet)");
+    expect(a.querySelector(".model")!.textContent).not.toBe(b.querySelector(".model")!.textContent);
+  });
+
+  it("measures against the window up to the auto-compact threshold", () => {
+    const view = renderSessions(snapshot([meter({ usable: 140_000, compact_at: 70, usage: "52k/140k", percent: 37 })]), noActions);
+    expect(view.querySelector(".usage")!.textContent).toBe("52k/140k tokens of the 70% of the window before auto-compact");
   });
 
   it("says while capture is paused, with or without live sessions", () => {
@@ -187,7 +220,8 @@ describe("mountSessions", () => {
     mountSessions(into);
     await settle();
     const alert = into.querySelector("[role=alert]")!.textContent!;
-    expect(alert).toContain("Could not read the live sessions");
-    expect(alert).toContain("throughline status");
+    expect(alert).toContain("Could not read the live sessions: command live_sessions not found.");
+    expect(alert).toContain("throughline doctor");
+    expect(alert).not.toContain("Restart");
   });
 });

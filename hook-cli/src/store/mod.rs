@@ -182,6 +182,12 @@ impl Store {
 
     /// Opens an existing database for reading only; never creates or migrates it.
     pub fn open_read_only(home: &Home) -> Result<Store> {
+        Store::open_read_only_waiting(home, BUSY_TIMEOUT)
+    }
+
+    /// As [`Store::open_read_only`], waiting at most `wait` for a lock another program holds
+    /// (a window must answer at once and try again later).
+    pub fn open_read_only_waiting(home: &Home, wait: Duration) -> Result<Store> {
         let path = home.db_path();
         if !path.exists() {
             return Err(StoreError::Missing(path));
@@ -194,7 +200,7 @@ impl Store {
             path: path.clone(),
             source,
         })?;
-        conn.busy_timeout(BUSY_TIMEOUT)?;
+        conn.busy_timeout(wait)?;
         schema::check_readable(&conn, &path)?;
         Ok(Store {
             conn,

@@ -182,6 +182,19 @@ impl Store {
         })
     }
 
+    /// The first prompt of `session`: which chat it is, for people choosing one.
+    pub fn first_prompt(&self, session: &Session) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT text FROM messages WHERE role = 'user' AND turn =
+                   (SELECT id FROM turns WHERE session = ?1 AND seq > 0 ORDER BY seq LIMIT 1)
+                 ORDER BY id LIMIT 1",
+            )?
+            .query_row([session.id], |r| r.get(0))
+            .optional()?)
+    }
+
     /// The turns of a session in order, each with its L2 and an L3 summary line.
     pub fn turns(&self, session: &Session) -> Result<Vec<Turn>> {
         let mut stmt = self.conn.prepare_cached(

@@ -46,6 +46,15 @@ export function clockTime(at: string): string {
   return new Date(at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 }
 
+/** `today 14:05`, `yesterday 14:05` or `28 Nov 2026 14:05`, in the person's time zone. */
+export function dateTime(at: string, now: Date = new Date()): string {
+  const then = new Date(at);
+  const day = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+  const days = Math.round((day(now) - day(then)) / 86_400_000);
+  const date = days === 0 ? "today" : days === 1 ? "yesterday" : then.toLocaleDateString([], { day: "numeric", month: "short", year: "numeric" });
+  return `${date} ${clockTime(at)}`;
+}
+
 function button(label: string, action: () => void): HTMLButtonElement {
   const element = h("button", { type: "button" }, label);
   element.addEventListener("click", action);
@@ -64,9 +73,16 @@ function renderHandoff(meter: SessionMeter, actions: SessionActions): HTMLElemen
   return h("div", { class: "handoff" }, button("Hand off to a new chat", () => actions.onHandoff(meter.session_id)));
 }
 
+/** How full the usable window is, and where it ends. */
+function usageLine(meter: SessionMeter): string {
+  const until = meter.compact_at === null ? "of the context window" : `of the ${meter.compact_at}% of the window before auto-compact`;
+  return `${meter.usage} tokens ${until}`;
+}
+
 function renderSession(meter: SessionMeter, actions: SessionActions): HTMLElement {
   const gauge = renderGauge(meter);
   gauge.querySelector("text")!.textContent = `${meter.percent}%`;
+  const activity = meter.last_activity ?? meter.started_at;
   return h(
     "li",
     { class: "session", "data-session": meter.session_id },
@@ -75,10 +91,25 @@ function renderSession(meter: SessionMeter, actions: SessionActions): HTMLElemen
       "div",
       { class: "facts" },
       h("h2", { title: meter.project ?? "" }, projectName(meter.project)),
-      h("p", { class: "model" }, `${meter.host} · ${meter.model ?? "unknown model"}`),
-      h("p", { class: "usage" }, `${meter.usage} tokens of context`),
+      h("p", { class: "title", title: meter.session_id }, meter.title ?? `Session ${meter.session_id.slice(0, 8)} (no prompt yet)`),
+      h("p", { class: "model" }, `${meter.host} · ${meter.model ?? "unknown model"}${activity ? ` · last active ${dateTime(activity)}` : ""}`),
+      h("p", { class: "usage" }, usageLine(meter)),
       h("p", { class: "turns" }, `${meter.turns} ${meter.turns === 1 ? "turn" : "turns"} in memory`),
       renderHandoff(meter, actions),
+    ),
+  );
+}
+
+/** What a first run shows instead of a problem: nothing is wrong, nothing is recorded yet. */
+function renderFirstRun(): HTMLElement {
+  return h(
+    "div",
+    { class: "first-run" },
+    h("h2", {}, "Nothing recorded yet"),
+    h(
+      "p",
+      {},
+      "Throughline records each Claude Code or Codex session as it runs, once its hooks are installed (the Installer tab). Sessions from before can be read in from their transcripts: Import past sessions in the Memory tab.",
     ),
   );
 }
@@ -99,7 +130,13 @@ export function renderSessions(
       { class: "sessions" },
       paused,
       problem ??
-        h("p", { class: "empty" }, "No live sessions. A session shows here while an agent works in it and for 30 minutes after."),
+        (snapshot.first_run
+          ? renderFirstRun()
+          : h(
+              "p",
+              { class: "empty" },
+              "No live sessions. A session shows here from its start until it ends, or until it has been quiet for 30 minutes (an agent that crashed never says it ended). Every stored session is in the Memory tab.",
+            )),
     );
   }
   return h("section", { class: "sessions" }, paused, problem, h("ul", {}, ...rows(snapshot.sessions)));
@@ -107,7 +144,7 @@ export function renderSessions(
 
 /** Shows the live sessions in `into` and keeps them current; returns the clean-up. */
 export function mountSessions(into: HTMLElement): () => void {
-  let shown: Snapshot = { sessions: [], problem: null, paused: false };
+  let shown: Snapshot = { sessions: [], problem: null, first_run: false, paused: false };
   const show = (snapshot: Snapshot) => {
     shown = snapshot;
     into.replaceChildren(renderSessions(snapshot, actions, cards));
