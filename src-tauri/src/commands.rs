@@ -6,7 +6,11 @@ use throughline::install::claude::AutoCompact;
 use throughline::install::Report;
 use throughline::store::{Handoff, Injection};
 
+use throughline::model::{Turn, TurnDetail};
+use throughline::search::Hit;
+
 use crate::installer::{self, Installation};
+use crate::memory::StoredSession;
 use crate::meter::{self, Snapshot};
 use crate::settings::ProjectCapture;
 use crate::AppHome;
@@ -63,6 +67,45 @@ pub fn autocompact() -> Result<AutoCompact, String> {
 #[tauri::command]
 pub fn set_autocompact(percent: Option<u8>) -> Result<AutoCompact, String> {
     crate::settings::set_autocompact(percent)
+}
+
+// Memory: every stored session, search, a turn in full, and what a handoff would give.
+
+/// Every stored session, most recently active first.
+#[tauri::command]
+pub fn stored_sessions(home: State<'_, AppHome>) -> Result<Vec<StoredSession>, String> {
+    crate::memory::sessions(&home.0)
+}
+
+/// A session's turns, the conversation verbatim.
+#[tauri::command]
+pub fn session_turns(home: State<'_, AppHome>, session_id: String) -> Result<Vec<Turn>, String> {
+    crate::memory::turns(&home.0, &session_id)
+}
+
+/// One turn in full, with its tool calls and their output.
+#[tauri::command]
+pub fn turn_detail(home: State<'_, AppHome>, code: String) -> Result<TurnDetail, String> {
+    crate::memory::turn(&home.0, &code)
+}
+
+/// The library's search; every project unless one is named.
+#[tauri::command]
+pub fn search(
+    home: State<'_, AppHome>,
+    query: String,
+    project: Option<String>,
+) -> Result<Vec<Hit>, String> {
+    crate::memory::search(&home.0, &query, project)
+}
+
+/// What the next new chat would receive if the session were handed off now.
+#[tauri::command]
+pub fn handoff_preview(
+    home: State<'_, AppHome>,
+    session_id: String,
+) -> Result<Option<String>, String> {
+    crate::memory::preview(&home.0, &session_id)
 }
 
 // Installer: the registration with Claude Code, run with the CLI bundled with the app.

@@ -8,6 +8,7 @@ pub mod handoff;
 pub mod injections;
 pub mod installer;
 pub mod live;
+pub mod memory;
 pub mod meter;
 pub mod settings;
 pub mod tray;
@@ -44,6 +45,12 @@ pub fn run() {
             commands::save_settings,
             commands::projects,
             commands::autocompact,
+            // Memory
+            commands::stored_sessions,
+            commands::session_turns,
+            commands::turn_detail,
+            commands::search,
+            commands::handoff_preview,
             commands::set_autocompact,
             // Installer
             commands::installation,

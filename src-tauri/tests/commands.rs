@@ -405,3 +405,63 @@ fn the_apps_own_reads_never_wake_its_watcher_and_a_hooks_write_does() {
     capture(&home, "another-session", &transcripts()[0]);
     assert!(woken(&events) > 0, "a hook's write went unseen");
 }
+
+#[test]
+fn the_memory_lists_every_stored_session_finds_words_and_opens_the_turn() {
+    let (_dir, home) = imported_store();
+    let stored = throughline_app::memory::sessions(&home).unwrap();
+    assert_eq!(stored.len(), transcripts().len());
+    assert!(
+        stored.iter().all(|s| s.title.is_some() && s.turns > 0),
+        "{stored:?}"
+    );
+    let id = &stored[0].session_id;
+    let turns = throughline_app::memory::turns(&home, id).unwrap();
+    let prompted: Vec<_> = turns.iter().filter(|t| t.seq > 0).collect();
+    assert_eq!(prompted.len() as u64, stored[0].turns);
+
+    // A word of a stored prompt: its hit opens the turn it was said in.
+    let word = prompted[0].messages[0]
+        .text
+        .split_whitespace()
+        .find(|w| w.len() > 5 && w.chars().all(char::is_alphanumeric))
+        .unwrap()
+        .to_string();
+    let hits = throughline_app::memory::search(&home, &word, None).unwrap();
+    let hit = hits.first().expect("the prompt's own word is found");
+    let detail = throughline_app::memory::turn(&home, &hit.entry.turn).unwrap();
+    assert_eq!(detail.turn.code, hit.entry.turn);
+    assert!(
+        throughline_app::memory::search(&home, "zqxjvbnm-nowhere", None)
+            .unwrap()
+            .is_empty()
+    );
+    let empty = throughline_app::memory::search(&home, "  ", None).unwrap_err();
+    assert!(empty.ends_with('.') && !empty.ends_with(".."), "{empty}");
+}
+
+#[test]
+fn the_preview_is_what_the_next_chat_receives_after_the_handoff() {
+    let (dir, home) = imported_store();
+    let id = session_id(&transcripts()[1]);
+    let preview = throughline_app::memory::preview(&home, &id)
+        .unwrap()
+        .unwrap();
+    handoff::offer(&home, &id).unwrap();
+    let reply = first_prompt_of_a_new_chat(&home, "next-chat", &dir.path().join("next.jsonl"));
+    match reply {
+        Some(Reply::Inject(text)) => assert_eq!(text, preview),
+        other => panic!("the next chat got {other:?}"),
+    }
+}
+
+#[test]
+fn a_first_run_memory_is_empty_not_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = Home::at(dir.path());
+    assert!(throughline_app::memory::sessions(&home).unwrap().is_empty());
+    assert!(throughline_app::memory::search(&home, "deploy", None)
+        .unwrap()
+        .is_empty());
+    assert!(!home.db_path().exists());
+}
