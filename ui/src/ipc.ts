@@ -245,3 +245,92 @@ export function installHooks(): Promise<Report> {
 export function uninstallHooks(): Promise<Report> {
   return invoke<Report>("uninstall_hooks");
 }
+
+// Memory: every stored session, search, a turn in full, and what a handoff would give.
+
+/** One stored session, as the Memory view lists it. */
+export interface StoredSession {
+  session_id: string;
+  host: string;
+  project: string | null;
+  /** The first prompt: which chat this was. */
+  title: string | null;
+  started_at: string | null;
+  last_activity: string | null;
+  ended_at: string | null;
+  turns: number;
+}
+
+export interface Message {
+  role: "user" | "assistant";
+  text: string;
+  at: string | null;
+}
+
+/** One turn: the prompt and every assistant text, verbatim, with a line of detail. */
+export interface Turn {
+  code: string;
+  session_id: string;
+  seq: number;
+  started_at: string | null;
+  messages: Message[];
+  /** L3 at a glance, e.g. `Read ×2, Bash ×3, thinking`. */
+  detail_summary: string;
+}
+
+/** One L3 entry: a tool call, its output, thinking, a host entry. */
+export interface Detail {
+  index: number;
+  kind: string;
+  name: string | null;
+  tool_use_id: string | null;
+  body: string;
+  is_error: boolean;
+  at: string | null;
+}
+
+export interface TurnDetail extends Turn {
+  details: Detail[];
+}
+
+/** The lines of a stored entry where the words meet, verbatim. */
+export interface Excerpt {
+  line: number;
+  column: number;
+  text: string;
+  more: boolean;
+  matches: [number, number][];
+}
+
+/** One search hit: where it is (its turn opens it) and its lines. */
+export interface Hit {
+  turn: string;
+  session_id: string;
+  at: string | null;
+  layer: "l2" | "l3";
+  role: string;
+  tool: string | null;
+  excerpts: Excerpt[];
+  copies: number;
+}
+
+export function storedSessions(): Promise<StoredSession[]> {
+  return invoke<StoredSession[]>("stored_sessions");
+}
+
+export function sessionTurns(sessionId: string): Promise<Turn[]> {
+  return invoke<Turn[]>("session_turns", { sessionId });
+}
+
+export function turnDetail(code: string): Promise<TurnDetail> {
+  return invoke<TurnDetail>("turn_detail", { code });
+}
+
+export function search(query: string, project: string | null = null): Promise<Hit[]> {
+  return invoke<Hit[]>("search", { query, project });
+}
+
+/** Exactly what the next new chat would receive if the session were handed off now. */
+export function handoffPreview(sessionId: string): Promise<string | null> {
+  return invoke<string | null>("handoff_preview", { sessionId });
+}
