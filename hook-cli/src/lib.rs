@@ -19,6 +19,7 @@ pub mod install;
 pub mod log;
 pub mod memory;
 pub mod model;
+pub mod plan;
 pub mod project;
 pub mod recall;
 pub mod record;

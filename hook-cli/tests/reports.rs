@@ -295,3 +295,19 @@ fn sessions_says_when_the_list_is_cut_and_old_sessions_are_not_live() {
     assert!(!text.contains(" live "), "{text}");
     assert!(!text.contains("shows more"), "{text}");
 }
+
+#[test]
+fn the_statusline_records_the_plan_usage_the_client_sends() {
+    let memory = Memory::imported();
+    let recorded = memory.dir.path().join("memory/plan-usage.json");
+    let (ok, _) = memory.statusline(&format!(r#"{{"session_id":"{BEFORE_CLEAR}"}}"#));
+    assert!(ok && !recorded.exists(), "no report, nothing recorded");
+    let payload = format!(
+        r#"{{"session_id":"{BEFORE_CLEAR}","rate_limits":{{"five_hour":{{"used_percentage":42,"resets_at":1764590400}},"seven_day":{{"used_percentage":13,"resets_at":1765000000}}}}}}"#
+    );
+    let (ok, line) = memory.statusline(&payload);
+    assert!(ok && line.starts_with("throughline"), "{line}");
+    let plan: Value = serde_json::from_str(&fs::read_to_string(&recorded).unwrap()).unwrap();
+    assert_eq!(plan["five_hour"]["used_percentage"], 42.0);
+    assert_eq!(plan["seven_day"]["resets_at"], 1_765_000_000);
+}
