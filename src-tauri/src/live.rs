@@ -74,8 +74,8 @@ fn watch(app: AppHandle, home: Home) {
 /// Whether a file event says something the window shows may have changed. Opening the store
 /// is an access, not a change; and the app's own read-only opens touch the store's `-shm`
 /// index and the WAL's metadata in the same folder, so a change there (or to the log) must not wake the app, or it
-/// rereads forever. In Throughline's home only the database, its WAL (every hook's write) and
-/// the settings count; a file elsewhere is a watched transcript.
+/// rereads forever. In Throughline's home only the database, its WAL (every hook's write),
+/// the settings and the plan usage the statusline records count; a file elsewhere is a watched transcript.
 pub fn matters(event: &notify::Event, home: &Home) -> bool {
     // SQLite sets the WAL's mode and owner on every open, read-only ones too: metadata
     // changes say nothing.
@@ -90,11 +90,13 @@ pub fn matters(event: &notify::Event, home: &Home) -> bool {
     let mut wal = db.clone().into_os_string();
     wal.push("-wal");
     let settings = throughline::config::path(home);
+    let plan = throughline::plan::path(home);
     event.paths.iter().any(|path| {
         path.parent() != Some(home.dir())
             || *path == db
             || path.as_os_str() == wal
             || *path == settings
+            || *path == plan
     })
 }
 

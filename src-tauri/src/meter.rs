@@ -9,6 +9,7 @@ use throughline::clock;
 use throughline::config;
 use throughline::gauge;
 use throughline::home::Home;
+use throughline::plan::{self, PlanUsage};
 use throughline::store::{Store, StoreError};
 
 pub use throughline::gauge::{Gauge as SessionMeter, Level};
@@ -26,6 +27,8 @@ pub struct Snapshot {
     pub first_run: bool,
     /// Capture is paused: hooks store nothing until it resumes.
     pub paused: bool,
+    /// The plan limits Claude Code reported last, for subscribers.
+    pub plan: Option<PlanUsage>,
 }
 
 impl Snapshot {
@@ -48,6 +51,13 @@ pub fn read(store: &Store, now: &str) -> Result<Vec<SessionMeter>, StoreError> {
 
 /// Opens the store read-only and takes a snapshot; never creates or writes anything.
 pub fn snapshot(home: &Home) -> Snapshot {
+    Snapshot {
+        plan: plan::load(home),
+        ..sessions(home)
+    }
+}
+
+fn sessions(home: &Home) -> Snapshot {
     let paused = config::load(home).config.pause_capture;
     match open(home).and_then(|store| read(&store, &clock::now())) {
         Ok(sessions) => Snapshot {

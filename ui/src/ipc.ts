@@ -47,6 +47,20 @@ export interface Snapshot {
   first_run: boolean;
   /** Capture is paused: hooks store nothing until it resumes. */
   paused: boolean;
+  /** The plan limits Claude Code reported last, for subscribers; `null` before any. */
+  plan: PlanUsage | null;
+}
+
+/** One limit window of a subscriber's plan. */
+export interface PlanWindow {
+  used_percentage: number;
+  /** Seconds since the Unix epoch. */
+  resets_at: number | null;
+}
+
+export interface PlanUsage {
+  five_hour: PlanWindow | null;
+  seven_day: PlanWindow | null;
 }
 
 /** One memory Throughline handed to a session (a row of the injection log). */

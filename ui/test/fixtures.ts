@@ -23,7 +23,7 @@ export function meter(overrides: Partial<SessionMeter> = {}): SessionMeter {
 }
 
 export function snapshot(sessions: SessionMeter[], problem: string | null = null, paused = false, first_run = false): Snapshot {
-  return { sessions, problem, first_run, paused };
+  return { sessions, problem, first_run, paused, plan: null };
 }
 
 /** Lets pending promise callbacks (mocked IPC answers) run. */

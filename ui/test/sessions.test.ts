@@ -3,7 +3,7 @@ import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SessionActions } from "../src/views/sessions";
 import { LIVE_SESSIONS_EVENT } from "../src/ipc";
-import { mountSessions, renderSessions } from "../src/views/sessions";
+import { mountSessions, renderPlan, renderSessions } from "../src/views/sessions";
 import { meter, settle, snapshot } from "./fixtures";
 
 afterEach(() => {
@@ -63,6 +63,20 @@ describe("renderSessions", () => {
     const view = renderSessions(snapshot([], "The memory store is damaged (file is not a database). `throughline doctor` gives the exact commands."), noActions);
     expect(view.querySelector("[role=alert]")!.textContent).toContain("throughline doctor");
     expect(view.querySelector("li")).toBeNull();
+  });
+
+  it("shows both plan windows with their reset countdowns", () => {
+    const now = Date.UTC(2026, 10, 30, 8, 0, 0);
+    const plan = { five_hour: { used_percentage: 42.4, resets_at: now / 1000 + 2 * 3600 + 5 * 60 }, seven_day: { used_percentage: 93, resets_at: now / 1000 + 3 * 86_400 + 4 * 3600 } };
+    const view = renderPlan(plan, now)!;
+    const five = view.querySelector("[data-window=five_hour]")!;
+    expect(five.querySelector(".value")!.textContent).toBe("42% · resets in 2h 05m");
+    expect(five.querySelector("[role=meter]")!.getAttribute("aria-valuenow")).toBe("42");
+    const week = view.querySelector("[data-window=seven_day]")!;
+    expect(week.querySelector(".value")!.textContent).toBe("93% · resets in 3d 4h");
+    expect(week.querySelector(".bar")!.getAttribute("class")).toBe("bar full");
+    expect(renderPlan(null)).toBeNull();
+    expect(renderSessions({ ...snapshot([]), plan }, noActions).querySelector(".plan")).not.toBeNull();
   });
 
   it("greets a first run with what to do, and no alarm", () => {

@@ -7,6 +7,8 @@ import {
   liveSessions,
   offerHandoff,
   onLiveSessions,
+  type PlanUsage,
+  type PlanWindow,
   type SessionMeter,
   type Snapshot,
 } from "../ipc";
@@ -114,6 +116,36 @@ function renderFirstRun(): HTMLElement {
   );
 }
 
+/** `2h 05m`, `3d 4h`, `now` until `resetsAt` (seconds since the epoch). */
+export function countdown(resetsAt: number, now: number = Date.now()): string {
+  const secs = Math.max(0, Math.round(resetsAt - now / 1000));
+  if (secs === 0) return "now";
+  if (secs < 3600) return `${Math.ceil(secs / 60)}m`;
+  if (secs < 86_400) return `${Math.floor(secs / 3600)}h ${String(Math.floor((secs % 3600) / 60)).padStart(2, "0")}m`;
+  return `${Math.floor(secs / 86_400)}d ${Math.floor((secs % 86_400) / 3600)}h`;
+}
+
+function renderPlanWindow(id: string, name: string, window: PlanWindow, now: number): HTMLElement {
+  const used = Math.min(100, Math.max(0, window.used_percentage));
+  const level = used >= 90 ? "full" : used >= 70 ? "filling" : "calm";
+  const bar = h("div", { class: `bar ${level}`, role: "meter", "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": String(Math.round(used)), "aria-label": `${name} limit used` });
+  bar.append(h("span", { style: `width: ${used.toFixed(1)}%` }));
+  const resets = window.resets_at === null ? "" : ` · resets in ${countdown(window.resets_at, now)}`;
+  return h("div", { class: "plan-window", "data-window": id }, h("span", { class: "name" }, name), bar, h("span", { class: "value" }, `${Math.round(used)}%${resets}`));
+}
+
+/** The plan's five-hour and seven-day windows, as Claude Code last reported them. */
+export function renderPlan(plan: PlanUsage | null, now: number = Date.now()): HTMLElement | null {
+  if (!plan || (!plan.five_hour && !plan.seven_day)) return null;
+  return h(
+    "section",
+    { class: "plan" },
+    h("h2", {}, "Plan usage"),
+    plan.five_hour ? renderPlanWindow("five_hour", "5-hour", plan.five_hour, now) : null,
+    plan.seven_day ? renderPlanWindow("seven_day", "7-day", plan.seven_day, now) : null,
+  );
+}
+
 /** `rows` draws the cards; by default each is drawn afresh. */
 export function renderSessions(
   snapshot: Snapshot,
@@ -124,11 +156,13 @@ export function renderSessions(
   const paused = snapshot.paused
     ? h("p", { class: "paused", role: "status" }, "Capture is paused: what sessions say now is not stored. Resume it from the tray menu or in Settings.")
     : null;
+  const plan = renderPlan(snapshot.plan ?? null);
   if (snapshot.sessions.length === 0) {
     return h(
       "section",
       { class: "sessions" },
       paused,
+      plan,
       problem ??
         (snapshot.first_run
           ? renderFirstRun()
@@ -139,12 +173,12 @@ export function renderSessions(
             )),
     );
   }
-  return h("section", { class: "sessions" }, paused, problem, h("ul", {}, ...rows(snapshot.sessions)));
+  return h("section", { class: "sessions" }, paused, problem, plan, h("ul", {}, ...rows(snapshot.sessions)));
 }
 
 /** Shows the live sessions in `into` and keeps them current; returns the clean-up. */
 export function mountSessions(into: HTMLElement): () => void {
-  let shown: Snapshot = { sessions: [], problem: null, first_run: false, paused: false };
+  let shown: Snapshot = { sessions: [], problem: null, first_run: false, paused: false, plan: null };
   const show = (snapshot: Snapshot) => {
     shown = snapshot;
     into.replaceChildren(renderSessions(snapshot, actions, cards));
