@@ -37,6 +37,11 @@ pub struct Config {
     /// Project folders Throughline leaves alone: nothing captured, nothing injected.
     /// In the environment: folders separated by `:`.
     pub capture_off: Vec<String>,
+    /// Days a turn is kept; older ones are forgotten (0: kept for ever).
+    pub keep_days: u32,
+    /// Megabytes of stored text kept; past it the least recently active sessions are
+    /// forgotten (0: no limit).
+    pub keep_mb: u32,
 }
 
 /// What a hook may do in a folder.
@@ -79,6 +84,8 @@ impl Default for Config {
             verbatim_turns: 6,
             pause_capture: false,
             capture_off: Vec::new(),
+            keep_days: 0,
+            keep_mb: 0,
         }
     }
 }

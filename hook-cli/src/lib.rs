@@ -10,6 +10,7 @@ pub mod clock;
 pub mod config;
 pub mod demo;
 pub mod doctor;
+pub mod forget;
 pub mod handoff;
 pub mod home;
 pub mod hosts;

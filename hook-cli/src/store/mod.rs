@@ -2,6 +2,7 @@
 //! tray app) use the read API in `read.rs`, which never blocks a writer thanks to WAL.
 
 mod chain;
+mod forget;
 mod health;
 mod read;
 mod schema;
@@ -20,6 +21,7 @@ use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags};
 
 pub use chain::{Handoff, Injection, InjectionFilter, Trigger};
+pub use forget::{Forgotten, Preview, Scope, SessionSize};
 
 pub use health::{Health, HostCapture};
 pub use read::{ContextSpend, ProjectSummary, SessionFilter, StoreStats, LIVE_WINDOW};

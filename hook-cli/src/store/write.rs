@@ -530,14 +530,7 @@ impl<'c> Writer<'c> {
             .query_map(params![session.id, count], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
         for turn in gone {
-            super::search::unindex_turn(&self.tx, turn)?;
-            self.tx.execute_batch(&format!(
-                "DELETE FROM summaries WHERE turn = {turn};
-                 DELETE FROM messages WHERE turn = {turn};
-                 DELETE FROM details WHERE turn = {turn};
-                 UPDATE api_calls SET turn = NULL WHERE turn = {turn};
-                 DELETE FROM turns WHERE id = {turn};"
-            ))?;
+            super::forget::remove_turn(&self.tx, turn)?;
         }
         super::search::index_after_removal(&self.tx)?;
         session.next_seq = None;
