@@ -42,6 +42,9 @@ pub struct Config {
     /// Megabytes of stored text kept; past it the least recently active sessions are
     /// forgotten (0: no limit).
     pub keep_mb: u32,
+    /// Regular expressions whose matches are stored as `[REDACTED:custom]`, beside the
+    /// built-in secret shapes. In the environment: patterns separated by `:`.
+    pub redact_patterns: Vec<String>,
 }
 
 /// What a hook may do in a folder.
@@ -86,6 +89,7 @@ impl Default for Config {
             capture_off: Vec::new(),
             keep_days: 0,
             keep_mb: 0,
+            redact_patterns: Vec::new(),
         }
     }
 }
@@ -196,6 +200,11 @@ pub fn load(home: &Home) -> Effective {
             Config::default()
         }
     };
+    if !config.redact_patterns.is_empty() {
+        if let Err(e) = crate::redact::Redactor::new(&config.redact_patterns) {
+            problems.push(format!("{e}; nothing is stored until it is fixed"));
+        }
+    }
     if config.budget > MAX_BUDGET {
         problems.push(format!(
             "budget {} is over the host's limit; using {MAX_BUDGET}",

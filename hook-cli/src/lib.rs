@@ -22,6 +22,7 @@ pub mod model;
 pub mod project;
 pub mod recall;
 pub mod record;
+pub mod redact;
 pub mod render;
 pub mod search;
 pub mod store;

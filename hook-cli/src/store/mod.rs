@@ -13,7 +13,7 @@ use std::cell::Cell;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -29,6 +29,7 @@ pub use search::{Coverage, Indexed, Matched, Matcher, SearchFilter, RANK_WINDOW,
 pub use write::{Cursor, SessionRow, Writer};
 
 use crate::home::Home;
+use crate::redact::Redactor;
 
 /// Past this WAL size a writing process empties the WAL when it is done.
 const WAL_LIMIT: u64 = 1 << 20;
@@ -97,6 +98,8 @@ pub enum StoreError {
     Missing(PathBuf),
     #[error("{0}")]
     NotFound(String),
+    #[error("{0}; nothing is stored until it is fixed (`throughline config` shows the file)")]
+    Redaction(String),
     #[error("the background checkpoint thread stopped")]
     Checkpointer,
     #[error(transparent)]
@@ -112,6 +115,8 @@ pub struct Store {
     /// Copies the WAL in the background while a bulk writer goes on (see
     /// [`Store::copy_in_background`]).
     copier: Option<Checkpointer>,
+    /// What every text passes through before it is written (docs/decisions/0047).
+    redactor: Arc<Redactor>,
 }
 
 impl Drop for Store {
@@ -141,11 +146,19 @@ impl Store {
             // SQLite gives the -wal and -shm files the mode of the database file.
             let _ = fs::set_permissions(&path, fs::Permissions::from_mode(0o600));
         }
+        // The person's own patterns apply to every writer: hooks, import, the app's catch-up.
+        let patterns = crate::config::load(home).config.redact_patterns;
+        let redactor = if patterns.is_empty() {
+            Redactor::shared_builtin()
+        } else {
+            Arc::new(Redactor::new(&patterns).map_err(StoreError::Redaction)?)
+        };
         let mut store = Store {
             conn,
             path,
             writable: true,
             copier: None,
+            redactor,
         };
         store.configure()?;
         schema::migrate(&mut store.conn, &store.path)?;
@@ -173,6 +186,7 @@ impl Store {
             path,
             writable: false,
             copier: None,
+            redactor: Redactor::shared_builtin(),
         })
     }
 
@@ -256,7 +270,12 @@ impl Store {
             &self.conn,
             rusqlite::TransactionBehavior::Immediate,
         )?;
-        Ok(Writer::new(&self.conn, tx, self.copier.as_ref()))
+        Ok(Writer::new(
+            &self.conn,
+            tx,
+            self.copier.as_ref(),
+            &self.redactor,
+        ))
     }
 }
 

@@ -193,6 +193,12 @@ const MIGRATIONS: &[&str] = &[
     // index's pages, not only a delete marker beside its tokens (docs/decisions/0045).
     "INSERT INTO messages_fts (messages_fts, rank) VALUES ('secure-delete', 1);
     INSERT INTO details_fts (details_fts, rank) VALUES ('secure-delete', 1);",
+    // 12: how many secrets of each kind were replaced by a placeholder before storage
+    // (docs/decisions/0047), for `doctor`.
+    "CREATE TABLE redactions (
+        kind   TEXT PRIMARY KEY,
+        count  INTEGER NOT NULL
+    );",
 ];
 
 /// The schema version this build writes.
