@@ -7,6 +7,7 @@
 
 use std::fs;
 use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -126,6 +127,19 @@ fn path(home: &Home) -> PathBuf {
     home.dir().join("config.json")
 }
 
+/// The file's text; a file others may read (written before it was made owner-only) is made
+/// owner-only.
+fn read_owner_only(file: &Path) -> std::io::Result<String> {
+    let mut opened = fs::File::open(file)?;
+    // Not the person's file to fix (another owner, a read-only disk): read it all the same.
+    if let Ok(meta) = opened.metadata() {
+        let _ = crate::home::owner_only(file, &meta);
+    }
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut opened, &mut text)?;
+    Ok(text)
+}
+
 fn env_name(key: &str) -> String {
     format!("THROUGHLINE_{}", key.to_ascii_uppercase())
 }
@@ -134,17 +148,17 @@ fn env_name(key: &str) -> String {
 pub fn load(home: &Home) -> Effective {
     let file = path(home);
     let mut problems = Vec::new();
-    let from_file: Option<serde_json::Map<String, serde_json::Value>> =
-        match fs::read_to_string(&file) {
-            Ok(text) => match serde_json::from_str(&text) {
-                Ok(map) => Some(map),
-                Err(e) => {
-                    problems.push(format!("{}: {e}; using defaults", file.display()));
-                    None
-                }
-            },
-            Err(_) => None,
-        };
+    let from_file: Option<serde_json::Map<String, serde_json::Value>> = match read_owner_only(&file)
+    {
+        Ok(text) => match serde_json::from_str(&text) {
+            Ok(map) => Some(map),
+            Err(e) => {
+                problems.push(format!("{}: {e}; using defaults", file.display()));
+                None
+            }
+        },
+        Err(_) => None,
+    };
     let mut merged = serde_json::to_value(Config::default()).expect("config serialises");
     let mut sources = std::collections::HashMap::new();
     if let Some(map) = &from_file {
@@ -270,7 +284,14 @@ pub fn save(home: &Home, config: &Config) -> std::io::Result<()> {
     home.ensure()?;
     let file = path(home);
     let tmp = file.with_extension("json.tmp");
-    let mut out = fs::File::create(&tmp)?;
+    let mut out = fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(&tmp)?;
+    // An old temp file keeps its mode through `open`.
+    crate::home::owner_only(&tmp, &out.metadata()?)?;
     out.write_all(serde_json::to_string_pretty(config)?.as_bytes())?;
     out.write_all(b"\n")?;
     out.sync_all()?;

@@ -23,6 +23,7 @@ pub mod project;
 pub mod recall;
 pub mod record;
 pub mod redact;
+pub mod regular_file;
 pub mod render;
 pub mod search;
 pub mod store;

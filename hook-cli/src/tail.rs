@@ -34,7 +34,7 @@ pub fn end_of_last_line(file: &mut File, from: u64, len: u64) -> io::Result<u64>
 /// The usage and model of the latest main-chain API call among the transcript's last complete
 /// lines; `None` when there is none in reach or the file cannot be read.
 pub fn latest_usage(path: &Path, parser: &mut dyn LineParser) -> Option<(Usage, Option<String>)> {
-    let mut file = File::open(path).ok()?;
+    let mut file = crate::regular_file::open(path).ok()?;
     let len = file.metadata().ok()?.len();
     let mut records = Vec::new();
     let mut found = None;

@@ -134,8 +134,20 @@ impl ColorWhen {
         match self {
             ColorWhen::Always => Paint::Color,
             ColorWhen::Auto if auto() => Paint::Color,
+            _ if std::io::stdout().is_terminal() => Paint::Terminal,
             _ => Paint::Plain,
         }
+    }
+}
+
+/// Stored text as the person sees it: control characters escaped on a terminal, exactly as
+/// stored anywhere else (a pipe, a file, `--json`).
+fn for_terminal(text: &str) -> std::borrow::Cow<'_, str> {
+    use std::io::IsTerminal;
+    if std::io::stdout().is_terminal() {
+        throughline::render::visible(text)
+    } else {
+        std::borrow::Cow::Borrowed(text)
     }
 }
 

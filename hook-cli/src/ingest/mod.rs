@@ -207,7 +207,19 @@ fn read(
         })?;
     }
     progress.save(w, &shown, session.id)?;
+    report.problems = one_line_per_file(std::mem::take(&mut report.problems));
     Ok(report)
+}
+
+/// A file with many bad lines gives one log line per call, not one per line: the first
+/// problem and how many more there were (a flood pushed the useful history out of the log).
+fn one_line_per_file(mut problems: Vec<String>) -> Vec<String> {
+    if problems.len() > 1 {
+        let more = problems.len() - 1;
+        problems.truncate(1);
+        problems[0].push_str(&format!("; and {more} more problems in this file"));
+    }
+    problems
 }
 
 /// How far a transcript was read: the cursor, the line-ordering state there, and the time
@@ -255,7 +267,7 @@ fn resume(w: &Writer, path: &Path, shown: &str) -> Result<Opened, IngestError> {
         source,
     };
     let stored = w.cursor(shown)?;
-    let file = match File::open(path) {
+    let file = match crate::regular_file::open(path) {
         Ok(f) => f,
         // Hosts create the file lazily; it is only missing if it was read before.
         Err(e) if e.kind() == io::ErrorKind::NotFound => {

@@ -142,9 +142,12 @@ impl Store {
             path: path.clone(),
             source,
         })?;
+        // SQLite gives the -wal and -shm files the mode of the database file; one made
+        // readable by others (by an older version, a copy) is made owner-only.
         if fresh {
-            // SQLite gives the -wal and -shm files the mode of the database file.
             let _ = fs::set_permissions(&path, fs::Permissions::from_mode(0o600));
+        } else if let Ok(meta) = fs::metadata(&path) {
+            let _ = crate::home::owner_only(&path, &meta);
         }
         // The person's own patterns apply to every writer: hooks, import, the app's catch-up.
         let patterns = crate::config::load(home).config.redact_patterns;
