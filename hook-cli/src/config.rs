@@ -7,6 +7,7 @@
 
 use std::fs;
 use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -37,6 +38,14 @@ pub struct Config {
     /// Project folders Throughline leaves alone: nothing captured, nothing injected.
     /// In the environment: folders separated by `:`.
     pub capture_off: Vec<String>,
+    /// Days a turn is kept; older ones are forgotten (0: kept for ever).
+    pub keep_days: u32,
+    /// Megabytes of stored text kept; past it the least recently active sessions are
+    /// forgotten (0: no limit).
+    pub keep_mb: u32,
+    /// Regular expressions whose matches are stored as `[REDACTED:custom]`, beside the
+    /// built-in secret shapes. In the environment: patterns separated by `:`.
+    pub redact_patterns: Vec<String>,
 }
 
 /// What a hook may do in a folder.
@@ -79,6 +88,9 @@ impl Default for Config {
             verbatim_turns: 6,
             pause_capture: false,
             capture_off: Vec::new(),
+            keep_days: 0,
+            keep_mb: 0,
+            redact_patterns: Vec::new(),
         }
     }
 }
@@ -116,6 +128,19 @@ pub fn path(home: &Home) -> PathBuf {
     home.dir().join("config.json")
 }
 
+/// The file's text; a file others may read (written before it was made owner-only) is made
+/// owner-only.
+fn read_owner_only(file: &Path) -> std::io::Result<String> {
+    let mut opened = fs::File::open(file)?;
+    // Not the person's file to fix (another owner, a read-only disk): read it all the same.
+    if let Ok(meta) = opened.metadata() {
+        let _ = crate::home::owner_only(file, &meta);
+    }
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut opened, &mut text)?;
+    Ok(text)
+}
+
 fn env_name(key: &str) -> String {
     format!("THROUGHLINE_{}", key.to_ascii_uppercase())
 }
@@ -124,17 +149,17 @@ fn env_name(key: &str) -> String {
 pub fn load(home: &Home) -> Effective {
     let file = path(home);
     let mut problems = Vec::new();
-    let from_file: Option<serde_json::Map<String, serde_json::Value>> =
-        match fs::read_to_string(&file) {
-            Ok(text) => match serde_json::from_str(&text) {
-                Ok(map) => Some(map),
-                Err(e) => {
-                    problems.push(format!("{}: {e}; using defaults", file.display()));
-                    None
-                }
-            },
-            Err(_) => None,
-        };
+    let from_file: Option<serde_json::Map<String, serde_json::Value>> = match read_owner_only(&file)
+    {
+        Ok(text) => match serde_json::from_str(&text) {
+            Ok(map) => Some(map),
+            Err(e) => {
+                problems.push(format!("{}: {e}; using defaults", file.display()));
+                None
+            }
+        },
+        Err(_) => None,
+    };
     let mut merged = serde_json::to_value(Config::default()).expect("config serialises");
     let mut sources = std::collections::HashMap::new();
     if let Some(map) = &from_file {
@@ -190,6 +215,11 @@ pub fn load(home: &Home) -> Effective {
             Config::default()
         }
     };
+    if !config.redact_patterns.is_empty() {
+        if let Err(e) = crate::redact::Redactor::new(&config.redact_patterns) {
+            problems.push(format!("{e}; nothing is stored until it is fixed"));
+        }
+    }
     if config.budget > MAX_BUDGET {
         problems.push(format!(
             "budget {} is over the host's limit; using {MAX_BUDGET}",
@@ -255,7 +285,14 @@ pub fn save(home: &Home, config: &Config) -> std::io::Result<()> {
     home.ensure()?;
     let file = path(home);
     let tmp = file.with_extension("json.tmp");
-    let mut out = fs::File::create(&tmp)?;
+    let mut out = fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(&tmp)?;
+    // An old temp file keeps its mode through `open`.
+    crate::home::owner_only(&tmp, &out.metadata()?)?;
     out.write_all(serde_json::to_string_pretty(config)?.as_bytes())?;
     out.write_all(b"\n")?;
     out.sync_all()?;

@@ -412,6 +412,24 @@ fn database_checks(health: &Health) -> Vec<Check> {
             format!("{} {}", c.host, clock::ago(at))
         })
         .collect();
+    let redacted: u64 = health.redacted.iter().map(|(_, n)| n).sum();
+    let kinds: Vec<String> = health
+        .redacted
+        .iter()
+        .map(|(kind, n)| format!("{kind} {n}"))
+        .collect();
+    checks.push(Check::new(
+        "redaction",
+        Status::Ok,
+        if redacted == 0 {
+            "no secret met in what was stored".to_string()
+        } else {
+            format!(
+                "{redacted} secret(s) replaced by a placeholder before storage: {}",
+                kinds.join(", ")
+            )
+        },
+    ));
     checks.push(if captures.is_empty() {
         Check::new("captures", Status::Note, "no session captured yet")
     } else {

@@ -41,7 +41,7 @@ fn compaction(record: &Record) -> bool {
 /// lines; `None` when there is none in reach or the file cannot be read. After a compaction
 /// with no request since, the context is empty as far as anyone knows: zero usage.
 pub fn latest_usage(path: &Path, parser: &mut dyn LineParser) -> Option<(Usage, Option<String>)> {
-    let mut file = File::open(path).ok()?;
+    let mut file = crate::regular_file::open(path).ok()?;
     let len = file.metadata().ok()?.len();
     let mut records = Vec::new();
     let mut found = None;

@@ -23,6 +23,8 @@ pub struct Health {
     /// `PRAGMA quick_check`: `ok`, or what is damaged.
     pub integrity: Option<String>,
     pub last_capture: Vec<HostCapture>,
+    /// Secrets replaced by a placeholder before storage, per kind (docs/decisions/0047).
+    pub redacted: Vec<(String, u64)>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -44,6 +46,7 @@ impl Health {
             current_schema: schema::VERSION,
             integrity: None,
             last_capture: Vec::new(),
+            redacted: Vec::new(),
         };
         if !health.exists {
             return health;
@@ -56,6 +59,8 @@ impl Health {
                     .ok();
                 health.integrity = Some(quick_check(&store.conn));
                 health.last_capture = last_capture(&store.conn).unwrap_or_default();
+                // A store of an older schema has no count yet.
+                health.redacted = redacted(&store.conn).unwrap_or_default();
             }
             Err(e) => {
                 health.damaged = e.is_damaged();
@@ -98,6 +103,12 @@ fn last_capture(conn: &Connection) -> rusqlite::Result<Vec<HostCapture>> {
             at: r.get(1)?,
         })
     })?;
+    rows.collect()
+}
+
+fn redacted(conn: &Connection) -> rusqlite::Result<Vec<(String, u64)>> {
+    let mut stmt = conn.prepare("SELECT kind, count FROM redactions ORDER BY count DESC, kind")?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)))?;
     rows.collect()
 }
 

@@ -2,6 +2,7 @@
 //! tray app) use the read API in `read.rs`, which never blocks a writer thanks to WAL.
 
 mod chain;
+mod forget;
 mod health;
 mod read;
 mod schema;
@@ -12,7 +13,7 @@ use std::cell::Cell;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -20,6 +21,7 @@ use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags};
 
 pub use chain::{Handoff, Injection, InjectionFilter, Trigger};
+pub use forget::{Forgotten, Preview, Scope, SessionSize};
 
 pub use health::{Health, HostCapture};
 pub use read::{ContextSpend, ProjectSummary, SessionFilter, StoreStats, LIVE_WINDOW};
@@ -27,6 +29,7 @@ pub use search::{Coverage, Indexed, Matched, Matcher, SearchFilter, RANK_WINDOW,
 pub use write::{Cursor, SessionRow, Writer};
 
 use crate::home::Home;
+use crate::redact::Redactor;
 
 /// Past this WAL size a writing process empties the WAL when it is done.
 const WAL_LIMIT: u64 = 1 << 20;
@@ -98,6 +101,8 @@ pub enum StoreError {
     /// A request the settings rule out, with what to change.
     #[error("{0}")]
     Declined(String),
+    #[error("{0}; nothing is stored until it is fixed (`throughline config` shows the file)")]
+    Redaction(String),
     #[error("the background checkpoint thread stopped")]
     Checkpointer,
     #[error(transparent)]
@@ -140,6 +145,8 @@ pub struct Store {
     /// Copies the WAL in the background while a bulk writer goes on (see
     /// [`Store::copy_in_background`]).
     copier: Option<Checkpointer>,
+    /// What every text passes through before it is written (docs/decisions/0047).
+    redactor: Arc<Redactor>,
 }
 
 impl Drop for Store {
@@ -165,15 +172,26 @@ impl Store {
             path: path.clone(),
             source,
         })?;
+        // SQLite gives the -wal and -shm files the mode of the database file; one made
+        // readable by others (by an older version, a copy) is made owner-only.
         if fresh {
-            // SQLite gives the -wal and -shm files the mode of the database file.
             let _ = fs::set_permissions(&path, fs::Permissions::from_mode(0o600));
+        } else if let Ok(meta) = fs::metadata(&path) {
+            let _ = crate::home::owner_only(&path, &meta);
         }
+        // The person's own patterns apply to every writer: hooks, import, the app's catch-up.
+        let patterns = crate::config::load(home).config.redact_patterns;
+        let redactor = if patterns.is_empty() {
+            Redactor::shared_builtin()
+        } else {
+            Arc::new(Redactor::new(&patterns).map_err(StoreError::Redaction)?)
+        };
         let mut store = Store {
             conn,
             path,
             writable: true,
             copier: None,
+            redactor,
         };
         store.configure()?;
         schema::migrate(&mut store.conn, &store.path)?;
@@ -207,6 +225,7 @@ impl Store {
             path,
             writable: false,
             copier: None,
+            redactor: Redactor::shared_builtin(),
         })
     }
 
@@ -290,7 +309,12 @@ impl Store {
             &self.conn,
             rusqlite::TransactionBehavior::Immediate,
         )?;
-        Ok(Writer::new(&self.conn, tx, self.copier.as_ref()))
+        Ok(Writer::new(
+            &self.conn,
+            tx,
+            self.copier.as_ref(),
+            &self.redactor,
+        ))
     }
 }
 

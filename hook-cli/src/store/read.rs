@@ -276,7 +276,10 @@ impl Store {
             .collect()
     }
 
-    fn find_turn(&self, code: &str) -> Result<(i64, String, u32, Option<String>, String)> {
+    pub(super) fn find_turn(
+        &self,
+        code: &str,
+    ) -> Result<(i64, String, u32, Option<String>, String)> {
         let code = code.trim().to_ascii_lowercase();
         if code.len() < 4 {
             return Err(StoreError::NotFound(format!(
