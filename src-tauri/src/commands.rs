@@ -10,10 +10,11 @@ use throughline::model::{Turn, TurnDetail};
 use throughline::search::Hit;
 
 use crate::installer::{self, Installation};
-use crate::memory::StoredSession;
+use crate::memory::{Forget, StoredSession};
 use crate::meter::{self, Snapshot};
 use crate::settings::ProjectCapture;
 use crate::AppHome;
+use throughline::forget::{Forgotten, Preview};
 
 /// The live sessions now; the window also gets every change as a `live-sessions` event.
 #[tauri::command]
@@ -106,6 +107,19 @@ pub fn handoff_preview(
     session_id: String,
 ) -> Result<Option<String>, String> {
     crate::memory::preview(&home.0, &session_id)
+}
+
+/// What forgetting a turn, a session or a project would remove; the window asks first.
+#[tauri::command]
+pub fn forget_preview(home: State<'_, AppHome>, what: Forget) -> Result<Preview, String> {
+    crate::memory::forget_preview(&home.0, &what)
+}
+
+/// Forgets a turn, a session or a project, search index included. Async, so a large scope
+/// runs off the window's thread.
+#[tauri::command]
+pub async fn forget(home: State<'_, AppHome>, what: Forget) -> Result<Forgotten, String> {
+    crate::memory::forget(&home.0, &what)
 }
 
 // Installer: the registration with Claude Code, run with the CLI bundled with the app.

@@ -51,6 +51,8 @@ pub fn run() {
             commands::turn_detail,
             commands::search,
             commands::handoff_preview,
+            commands::forget_preview,
+            commands::forget,
             commands::set_autocompact,
             // Installer
             commands::installation,

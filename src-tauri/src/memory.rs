@@ -2,8 +2,9 @@
 //! preview of what a handoff would give the next chat. Reads go through the library's read
 //! API; a search indexes what hooks stored since the last one first (a library write).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use throughline::config;
+use throughline::forget::{self, Forgotten, Preview, Scope};
 use throughline::handoff;
 use throughline::home::Home;
 use throughline::model::{Turn, TurnDetail};
@@ -103,4 +104,34 @@ pub fn preview(home: &Home, session_id: &str) -> Result<Option<String>, String> 
     handoff::preview(&store, session_id, &config)
         .map(|built| built.map(|injection| injection.text))
         .map_err(|e| explain(&e))
+}
+
+/// What the person asked to forget, as the window names it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "kind", content = "id", rename_all = "lowercase")]
+pub enum Forget {
+    Turn(String),
+    Session(String),
+    Project(String),
+}
+
+impl Forget {
+    fn scope(&self) -> Scope {
+        match self {
+            Forget::Turn(code) => Scope::Turn(code.clone()),
+            Forget::Session(id) => Scope::Session(id.clone()),
+            Forget::Project(folder) => Scope::Project(folder.clone()),
+        }
+    }
+}
+
+/// What forgetting `what` would remove, for the window to ask first.
+pub fn forget_preview(home: &Home, what: &Forget) -> Result<Preview, String> {
+    forget::preview(home, &what.scope()).map_err(|e| explain(&e))
+}
+
+/// Removes `what` from the store and the search index: the library's forget, as
+/// `throughline forget` runs it.
+pub fn forget(home: &Home, what: &Forget) -> Result<Forgotten, String> {
+    forget::apply(home, &what.scope()).map_err(|e| explain(&e))
 }

@@ -465,3 +465,40 @@ fn a_first_run_memory_is_empty_not_an_error() {
         .is_empty());
     assert!(!home.db_path().exists());
 }
+
+#[test]
+fn forgetting_a_session_asks_with_what_goes_then_removes_it_from_the_memory_and_search() {
+    use throughline_app::memory::{self, Forget};
+    let (_dir, home) = imported_store();
+    let stored = memory::sessions(&home).unwrap();
+    let gone = stored[0].clone();
+    let word = gone
+        .title
+        .as_deref()
+        .unwrap()
+        .split_whitespace()
+        .find(|w| w.len() > 5 && w.chars().all(char::is_alphanumeric))
+        .unwrap()
+        .to_string();
+    assert!(memory::search(&home, &word, None)
+        .unwrap()
+        .iter()
+        .any(|h| h.entry.session_id == gone.session_id));
+    let what = Forget::Session(gone.session_id.clone());
+    let asked = memory::forget_preview(&home, &what).unwrap();
+    assert_eq!(asked.sessions, 1);
+    // The turns with a prompt, and what came before the first one.
+    assert!(asked.turns >= gone.turns, "{asked:?}");
+    // Asking removed nothing.
+    assert_eq!(memory::sessions(&home).unwrap().len(), stored.len());
+    memory::forget(&home, &what).unwrap();
+    let left = memory::sessions(&home).unwrap();
+    assert_eq!(left.len(), stored.len() - 1);
+    assert!(left.iter().all(|s| s.session_id != gone.session_id));
+    assert!(memory::search(&home, &word, None)
+        .unwrap()
+        .iter()
+        .all(|h| h.entry.session_id != gone.session_id));
+    let unknown = memory::forget_preview(&home, &Forget::Turn("zzzz9".into())).unwrap_err();
+    assert!(unknown.ends_with('.'), "{unknown}");
+}

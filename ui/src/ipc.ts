@@ -348,3 +348,28 @@ export function search(query: string, project: string | null = null): Promise<Hi
 export function handoffPreview(sessionId: string): Promise<string | null> {
   return invoke<string | null>("handoff_preview", { sessionId });
 }
+
+/** A turn (by code), a session (by id) or a project (by folder) to forget. */
+export type Forget = { kind: "turn" | "session" | "project"; id: string };
+
+/** What forgetting would remove. */
+export interface ForgetPreview {
+  sessions: number;
+  turns: number;
+  messages: number;
+  details: number;
+  text_bytes: number;
+  injections: number;
+  projects: string[];
+  earliest: string | null;
+  latest: string | null;
+}
+
+export function forgetPreview(what: Forget): Promise<ForgetPreview> {
+  return invoke<ForgetPreview>("forget_preview", { what });
+}
+
+/** Removes it from the store and the search index, as `throughline forget` does. */
+export function forget(what: Forget): Promise<unknown> {
+  return invoke<unknown>("forget", { what });
+}

@@ -38,7 +38,9 @@ const DETAIL: TurnDetail = {
 
 const HIT: Hit = { turn: "k3m9x2a", session_id: SESSIONS[0].session_id, at: "2026-11-30T08:40:01.000Z", layer: "l2", role: "user", tool: null, excerpts: [{ line: 1, column: 0, text: "the deploy key lives at", more: true, matches: [[4, 10]] }], copies: 0 };
 
-const noActions: MemoryActions = { onSearch: () => {}, onTurns: () => {}, onTurn: () => {}, onPreview: () => {}, onHandoff: () => {} };
+const noActions: MemoryActions = { onSearch: () => {}, onTurns: () => {}, onTurn: () => {}, onPreview: () => {}, onHandoff: () => {}, onForget: () => {}, onConfirmForget: () => {}, onKeep: () => {} };
+
+const FORGET_PREVIEW = { sessions: 1, turns: 3, messages: 6, details: 4, text_bytes: 20_480, injections: 1, projects: ["/home/dev/toy"], earliest: null, latest: null };
 
 function state(patch: Partial<MemoryState> = {}): MemoryState {
   return { sessions: SESSIONS, query: "", hits: null, opened: null, notice: null, problem: null, ...patch };
@@ -91,6 +93,59 @@ describe("renderMemory", () => {
     const view = renderMemory(state({ sessions: [] }), noActions);
     expect(view.querySelector("[role=alert]")).toBeNull();
     expect(view.textContent).toContain("No session is stored yet");
+  });
+});
+
+describe("forget", () => {
+  it("asks first with what goes, for a session, a project and a turn", () => {
+    const asked: [string, string][] = [];
+    const view = renderMemory(state({ opened: { kind: "turn", detail: DETAIL } }), { ...noActions, onForget: (what) => asked.push([what.kind, what.id]) });
+    view.querySelector<HTMLButtonElement>("li.stored .forget")!.click();
+    view.querySelector<HTMLButtonElement>(".forget-project")!.click();
+    view.querySelector<HTMLButtonElement>(".turn .forget")!.click();
+    expect(asked).toEqual([
+      ["session", SESSIONS[0].session_id],
+      ["project", "/home/dev/toy"],
+      ["turn", "k3m9x2a"],
+    ]);
+    const confirm = renderMemory(state({ opened: { kind: "forget", what: { kind: "session", id: "f839" }, label: "the session", preview: FORGET_PREVIEW } }), noActions);
+    const question = confirm.querySelector("[role=alertdialog]")!.textContent!;
+    expect(question).toContain("Forget the session?");
+    expect(question).toContain("1 whole session, 3 turns, 10 stored entries, 20 KiB of text, 1 injection-log entry");
+    expect(question).toContain("search index");
+  });
+
+  it("forgets only after the person confirms, then rereads the memory", async () => {
+    const calls: string[] = [];
+    let sessions = SESSIONS;
+    mockIPC(
+      (cmd) => {
+        calls.push(cmd);
+        if (cmd === "stored_sessions") return sessions;
+        if (cmd === "forget_preview") return FORGET_PREVIEW;
+        if (cmd === "forget") {
+          sessions = SESSIONS.slice(1);
+          return { removed: FORGET_PREVIEW, wal_emptied: true };
+        }
+      },
+      { shouldMockEvents: true },
+    );
+    const into = document.createElement("div");
+    document.body.append(into);
+    mountMemory(into);
+    await settle();
+    into.querySelector<HTMLButtonElement>("li.stored .forget")!.click();
+    await settle();
+    into.querySelector<HTMLButtonElement>("#forget-cancel")!.click();
+    await settle();
+    expect(calls).not.toContain("forget");
+    into.querySelector<HTMLButtonElement>("li.stored .forget")!.click();
+    await settle();
+    into.querySelector<HTMLButtonElement>("#forget-confirm")!.click();
+    await settle();
+    expect(calls.filter((c) => c === "forget")).toHaveLength(1);
+    expect(into.querySelector("[role=status]")!.textContent).toContain("Forgotten");
+    expect(into.querySelector(`[data-session='${SESSIONS[0].session_id}']`)).toBeNull();
   });
 });
 

@@ -3,6 +3,8 @@
 import { h } from "../dom";
 import {
   describeFailure,
+  forget,
+  forgetPreview,
   handoffPreview,
   offerHandoff,
   onLiveSessions,
@@ -10,6 +12,8 @@ import {
   sessionTurns,
   storedSessions,
   turnDetail,
+  type Forget,
+  type ForgetPreview,
   type Hit,
   type StoredSession,
   type Turn,
@@ -22,6 +26,7 @@ export type Opened =
   | { kind: "turns"; session: StoredSession; turns: Turn[] }
   | { kind: "turn"; detail: TurnDetail }
   | { kind: "preview"; session: StoredSession; text: string | null }
+  | { kind: "forget"; what: Forget; label: string; preview: ForgetPreview }
   | null;
 
 export interface MemoryState {
@@ -41,6 +46,10 @@ export interface MemoryActions {
   onTurn(code: string): void;
   onPreview(session: StoredSession): void;
   onHandoff(session: StoredSession): void;
+  /** Asks first: shows what would go. */
+  onForget(what: Forget, label: string): void;
+  onConfirmForget(what: Forget, label: string): void;
+  onKeep(): void;
 }
 
 function button(label: string, attrs: Record<string, string>, action: () => void): HTMLButtonElement {
@@ -71,6 +80,7 @@ function renderStored(session: StoredSession, actions: MemoryActions): HTMLEleme
       { class: "buttons" },
       button("Turns", { class: "turns" }, () => actions.onTurns(session)),
       button("Preview handoff", { class: "preview" }, () => actions.onPreview(session)),
+      button("Forget…", { class: "forget" }, () => actions.onForget({ kind: "session", id: session.session_id }, `the session "${firstLine(session.title ?? session.session_id, 60)}"`)),
     ),
   );
 }
@@ -90,6 +100,7 @@ function renderProjects(sessions: StoredSession[], actions: MemoryActions): HTML
         "details",
         { class: "project", "data-project": project, open: "" },
         h("summary", { title: project }, h("strong", {}, projectName(project || null)), ` · ${list.length} ${list.length === 1 ? "session" : "sessions"}`),
+        project ? button("Forget project…", { class: "forget-project" }, () => actions.onForget({ kind: "project", id: project }, `every session of ${project}`)) : null,
         h("ul", {}, ...list.map((s) => renderStored(s, actions))),
       ),
     ),
@@ -139,11 +150,12 @@ function renderSearch(state: MemoryState, actions: MemoryActions): HTMLElement {
   return h("div", {}, form, results);
 }
 
-function renderTurn(detail: TurnDetail): HTMLElement {
+function renderTurn(detail: TurnDetail, actions: MemoryActions): HTMLElement {
   return h(
     "div",
     { class: "turn", "data-turn": detail.code },
     h("h3", {}, `Turn ${detail.code}${detail.started_at ? ` · ${dateTime(detail.started_at)}` : ""}`),
+    button("Forget this turn…", { class: "forget" }, () => actions.onForget({ kind: "turn", id: detail.code }, `turn ${detail.code}`)),
     ...detail.messages.map((m) => h("div", { class: `message ${m.role}` }, h("strong", {}, m.role === "user" ? "Person" : "Agent"), h("pre", {}, m.text))),
     detail.details.length === 0
       ? h("p", { class: "empty" }, "No tool calls, output or thinking in this turn.")
@@ -185,7 +197,9 @@ function renderOpened(opened: Opened, actions: MemoryActions): HTMLElement | nul
         ),
       );
     case "turn":
-      return renderTurn(opened.detail);
+      return renderTurn(opened.detail, actions);
+    case "forget":
+      return renderForget(opened.what, opened.label, opened.preview, actions);
     case "preview":
       return h(
         "div",
@@ -204,6 +218,34 @@ function renderOpened(opened: Opened, actions: MemoryActions): HTMLElement | nul
             ),
       );
   }
+}
+
+function kib(bytes: number): string {
+  return bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(bytes < 10_240 ? 1 : 0)} KiB`;
+}
+
+/** The question before forgetting: exactly what goes, and that it cannot be undone. */
+function renderForget(what: Forget, label: string, preview: ForgetPreview, actions: MemoryActions): HTMLElement {
+  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const goes = [
+    preview.sessions > 0 ? count(preview.sessions, "whole session", "whole sessions") : null,
+    count(preview.turns, "turn", "turns"),
+    count(preview.messages + preview.details, "stored entry", "stored entries"),
+    `${kib(preview.text_bytes)} of text`,
+    preview.injections > 0 ? count(preview.injections, "injection-log entry", "injection-log entries") : null,
+  ].filter(Boolean);
+  return h(
+    "div",
+    { class: "forget-confirm", role: "alertdialog", "data-kind": what.kind },
+    h("h3", {}, `Forget ${label}?`),
+    h("p", {}, `This removes ${goes.join(", ")} from the memory and from the search index, for good. The agents' own transcripts are not touched.`),
+    h(
+      "p",
+      { class: "buttons" },
+      button("Forget", { id: "forget-confirm" }, () => actions.onConfirmForget(what, label)),
+      button("Keep", { id: "forget-cancel" }, () => actions.onKeep()),
+    ),
+  );
 }
 
 export function renderMemory(state: MemoryState, actions: MemoryActions): HTMLElement {
@@ -259,6 +301,18 @@ export function mountMemory(into: HTMLElement): () => void {
       offerHandoff(session.session_id)
         .then(() => show({ notice: `Handed off: the next new chat in ${projectName(session.project)} starts with this session's memory.`, problem: null }))
         .catch(failed("hand off the session")),
+    onForget: (what, label) =>
+      forgetPreview(what)
+        .then((preview) => show({ opened: { kind: "forget", what, label, preview }, problem: null }))
+        .catch(failed("work out what would be forgotten")),
+    onConfirmForget: (what, label) =>
+      forget(what)
+        .then(() => {
+          show({ opened: null, hits: null, notice: `Forgotten: ${label}.`, problem: null });
+          refresh();
+        })
+        .catch(failed("forget it")),
+    onKeep: () => show({ opened: null }),
   };
   const refresh = () =>
     storedSessions()
