@@ -311,3 +311,34 @@ fn the_statusline_records_the_plan_usage_the_client_sends() {
     assert_eq!(plan["five_hour"]["used_percentage"], 42.0);
     assert_eq!(plan["seven_day"]["resets_at"], 1_765_000_000);
 }
+
+#[test]
+fn monitor_shows_the_live_gauges_and_the_plan_usage() {
+    let memory = Memory::imported();
+    let monitor = |now: &str| {
+        let out = Command::new(BIN)
+            .args(["monitor", "--once"])
+            .env("THROUGHLINE_HOME", memory.dir.path().join("memory"))
+            .env("HOME", memory.dir.path())
+            .env("THROUGHLINE_NOW", now)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // Shortly after the fixture sessions ran, both are live.
+    let screen = monitor("2026-11-30T08:50:00.000Z");
+    assert_eq!(screen.matches("toy · ").count(), 2, "{screen}");
+    assert!(screen.contains("Claude Code · claude-opus-4-8"), "{screen}");
+    assert!(screen.contains("/200k"), "{screen}");
+    assert!(screen.contains("█"), "{screen}");
+    assert!(!screen.contains("plan:"), "{screen}");
+
+    let payload = format!(
+        r#"{{"session_id":"{BEFORE_CLEAR}","rate_limits":{{"five_hour":{{"used_percentage":42,"resets_at":4102444800}}}}}}"#
+    );
+    assert!(memory.statusline(&payload).0);
+    let screen = monitor("2026-11-30T12:00:00.000Z");
+    assert!(screen.contains("no live sessions"), "{screen}");
+    assert!(screen.contains("plan: 5-hour 42% (resets in "), "{screen}");
+}

@@ -12,6 +12,7 @@ mod injections;
 mod install;
 #[cfg(feature = "mcp")]
 mod mcp;
+mod monitor;
 mod recall;
 mod search;
 mod sessions;
@@ -71,6 +72,8 @@ pub enum Command {
     Doctor(doctor::Args),
     /// One line for Claude Code's statusLine (reads its JSON on stdin): context used, turns kept
     Statusline(statusline::Args),
+    /// The live sessions' context gauges and the plan usage, redrawn as sessions grow
+    Monitor(monitor::Args),
     /// How each session's context was spent, and what a /clear with handoff would keep
     Stats(stats::Args),
     /// Replay a recorded session into a temporary memory and show what Throughline keeps
@@ -101,6 +104,7 @@ impl Command {
             Command::Forget(a) => forget::run(a).map(|_| ExitCode::SUCCESS),
             Command::Doctor(a) => doctor::run(a),
             Command::Statusline(a) => statusline::run(a).map(|_| ExitCode::SUCCESS),
+            Command::Monitor(a) => monitor::run(a).map(|_| ExitCode::SUCCESS),
             Command::Stats(a) => stats::run(a).map(|_| ExitCode::SUCCESS),
             Command::Demo(a) => demo::run(a).map(|_| ExitCode::SUCCESS),
             Command::Search(a) => search::run(a),
