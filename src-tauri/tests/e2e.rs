@@ -198,7 +198,7 @@ async fn the_window_shows_live_sessions_and_settings() {
             .await
             .unwrap();
         assert!(text.contains("claude-opus-4-8"), "{text}");
-        assert!(text.contains("/200k tokens of context"), "{text}");
+        assert!(text.contains("/200k tokens of the context window"), "{text}");
     }
 
     // A real Claude Code session, open in a terminal: its hooks capture it, its gauge appears.
@@ -215,7 +215,7 @@ async fn the_window_shows_live_sessions_and_settings() {
         Ok((card.text().await?, gauge.attr("aria-label").await?))
     })
     .await;
-    assert!(text.contains("/1M tokens of context"), "{text}");
+    assert!(text.contains("/1M tokens of the context window"), "{text}");
     assert!(gauge.is_some());
 
     // One-click handoff: the button offers it and the view shows it waiting.
