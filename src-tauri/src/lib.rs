@@ -12,6 +12,7 @@ pub mod memory;
 pub mod meter;
 pub mod settings;
 pub mod tray;
+pub mod warn;
 
 use tauri::{AppHandle, Emitter, Manager, WindowEvent};
 use tauri_plugin_autostart::MacosLauncher;
@@ -71,6 +72,8 @@ pub fn run() {
                 }
             }
             app.manage(tray);
+            app.manage(warn::Warnings::default());
+            warn::listen(app.handle());
             app.manage(AppHome(home.clone()));
             live::spawn(app.handle().clone(), home)?;
             Ok(())

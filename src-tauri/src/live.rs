@@ -17,6 +17,7 @@ use throughline::home::Home;
 
 use crate::meter::{self, Snapshot};
 use crate::tray::Tray;
+use crate::warn::Warnings;
 
 /// The event the window listens to; its payload is a [`Snapshot`].
 pub const EVENT: &str = "live-sessions";
@@ -58,6 +59,7 @@ fn watch(app: AppHandle, home: Home) {
             follow_transcripts(watcher, &mut transcripts, &snapshot);
         }
         app.state::<Tray>().show(&app, &snapshot);
+        app.state::<Warnings>().update(&snapshot);
         if last.as_ref() != Some(&snapshot) {
             let _ = app.emit(EVENT, &snapshot);
             last = Some(snapshot);

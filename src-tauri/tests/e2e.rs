@@ -198,7 +198,10 @@ async fn the_window_shows_live_sessions_and_settings() {
             .await
             .unwrap();
         assert!(text.contains("claude-opus-4-8"), "{text}");
-        assert!(text.contains("/200k tokens of the context window"), "{text}");
+        assert!(
+            text.contains("/200k tokens of the context window"),
+            "{text}"
+        );
     }
 
     // A real Claude Code session, open in a terminal: its hooks capture it, its gauge appears.
