@@ -15,6 +15,7 @@ pub mod gauge;
 pub mod handoff;
 pub mod home;
 pub mod hosts;
+pub mod import;
 pub mod ingest;
 pub mod install;
 pub mod log;

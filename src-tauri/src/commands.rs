@@ -122,6 +122,22 @@ pub async fn forget(home: State<'_, AppHome>, what: Forget) -> Result<Forgotten,
     crate::memory::forget(&home.0, &what)
 }
 
+/// The event an import sends as it goes; its payload is a `throughline::import::Progress`.
+pub const IMPORT_PROGRESS: &str = "import-progress";
+
+/// Imports every past session on disk, sending `import-progress` as it goes. Async, so the
+/// window stays responsive.
+#[tauri::command]
+pub async fn import_past_sessions(
+    app: tauri::AppHandle,
+    home: State<'_, AppHome>,
+) -> Result<throughline::import::Imported, String> {
+    use tauri::Emitter;
+    crate::memory::import_past(&home.0, &mut |at| {
+        let _ = app.emit(IMPORT_PROGRESS, at);
+    })
+}
+
 // Installer: the registration with Claude Code, run with the CLI bundled with the app.
 
 /// Whether the hooks are registered and run the bundled CLI, and the doctor's findings.

@@ -54,6 +54,7 @@ pub fn run() {
             commands::handoff_preview,
             commands::forget_preview,
             commands::forget,
+            commands::import_past_sessions,
             commands::set_autocompact,
             // Installer
             commands::installation,

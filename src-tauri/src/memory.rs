@@ -7,6 +7,9 @@ use throughline::config;
 use throughline::forget::{self, Forgotten, Preview, Scope};
 use throughline::handoff;
 use throughline::home::Home;
+use throughline::hosts;
+use throughline::import::{self, ImportError, Imported, Progress};
+use throughline::model::Host;
 use throughline::model::{Turn, TurnDetail};
 use throughline::search::{self, Hit, Request};
 use throughline::store::{SessionFilter, Store, StoreError};
@@ -134,4 +137,31 @@ pub fn forget_preview(home: &Home, what: &Forget) -> Result<Preview, String> {
 /// `throughline forget` runs it.
 pub fn forget(home: &Home, what: &Forget) -> Result<Forgotten, String> {
     forget::apply(home, &what.scope()).map_err(|e| explain(&e))
+}
+
+/// Reads every Claude Code and Codex transcript already on disk into the memory, as
+/// `throughline import` does, telling `progress` how far it is.
+pub fn import_past(home: &Home, progress: &mut dyn FnMut(Progress)) -> Result<Imported, String> {
+    let mut all = Imported::default();
+    for host in [Host::Claude, Host::Codex] {
+        // A host that was never used has no transcripts folder: nothing to import from it.
+        if !hosts::agent(host)
+            .transcripts_dir()
+            .is_some_and(|dir| dir.is_dir())
+        {
+            continue;
+        }
+        let done = import::import(home, host, None, true, progress).map_err(|e| match e {
+            ImportError::Store(e) => explain(&e),
+            other => format!(
+                "Could not import past sessions: {other}. `throughline doctor` says what is wrong."
+            ),
+        })?;
+        all.transcripts += done.transcripts;
+        all.left_alone += done.left_alone;
+        all.bytes_read += done.bytes_read;
+        all.records += done.records;
+        all.problems.extend(done.problems);
+    }
+    Ok(all)
 }

@@ -373,3 +373,30 @@ export function forgetPreview(what: Forget): Promise<ForgetPreview> {
 export function forget(what: Forget): Promise<unknown> {
   return invoke<unknown>("forget", { what });
 }
+
+/** How far an import of past sessions is. */
+export interface ImportProgress {
+  transcripts_done: number;
+  transcripts: number;
+  bytes_done: number;
+  bytes: number;
+}
+
+export interface Imported {
+  transcripts: number;
+  left_alone: number;
+  bytes_read: number;
+  records: number;
+  problems: string[];
+}
+
+export const IMPORT_PROGRESS_EVENT = "import-progress";
+
+/** Reads every past session on disk into the memory, as `throughline import` does. */
+export function importPastSessions(): Promise<Imported> {
+  return invoke<Imported>("import_past_sessions");
+}
+
+export function onImportProgress(update: (at: ImportProgress) => void): Promise<UnlistenFn> {
+  return listen<ImportProgress>(IMPORT_PROGRESS_EVENT, (event) => update(event.payload));
+}

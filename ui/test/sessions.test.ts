@@ -79,6 +79,38 @@ describe("renderSessions", () => {
     expect(renderSessions({ ...snapshot([]), plan }, noActions).querySelector(".plan")).not.toBeNull();
   });
 
+  it("imports past sessions from a first run, showing how far it is", async () => {
+    let first = true;
+    mockIPC(
+      async (cmd) => {
+        if (cmd === "live_sessions") return first ? snapshot([], null, false, true) : snapshot([meter()]);
+        if (cmd === "import_past_sessions") {
+          await emit("import-progress", { transcripts_done: 1, transcripts: 2, bytes_done: 1_500_000, bytes: 3_000_000 });
+          await settle();
+          first = false;
+          return { transcripts: 2, left_alone: 0, bytes_read: 3_000_000, records: 40, problems: [] };
+        }
+      },
+      { shouldMockEvents: true },
+    );
+    const into = document.createElement("div");
+    mountSessions(into);
+    await settle();
+    const seen: string[] = [];
+    const observer = new MutationObserver(() => {
+      const status = into.querySelector(".importing");
+      if (status) seen.push(status.textContent!);
+    });
+    observer.observe(into, { childList: true, subtree: true });
+    [...into.querySelectorAll("button")].find((b) => b.textContent === "Import past sessions")!.click();
+    await settle();
+    await settle();
+    observer.disconnect();
+    expect(seen).toContain("Importing past sessions: 1 of 2 transcripts, 1.5 of 3.0 MB");
+    expect(into.querySelector("li.session")).not.toBeNull();
+    expect(into.querySelector("[role=alert]")).toBeNull();
+  });
+
   it("greets a first run with what to do, and no alarm", () => {
     const view = renderSessions(snapshot([], null, false, true), noActions);
     expect(view.querySelector("[role=alert]")).toBeNull();

@@ -7,6 +7,9 @@ import {
   liveSessions,
   offerHandoff,
   onLiveSessions,
+  importPastSessions,
+  onImportProgress,
+  type ImportProgress,
   type PlanUsage,
   type PlanWindow,
   type SessionMeter,
@@ -19,6 +22,13 @@ const CIRCUMFERENCE = 2 * Math.PI * RADIUS;
 export interface SessionActions {
   onHandoff(sessionId: string): void;
   onCancelHandoff(sessionId: string): void;
+  onImport?(): void;
+}
+
+/** `3 of 16 transcripts, 1.2 of 4.0 MB`. */
+export function importProgress(at: ImportProgress): string {
+  const mb = (bytes: number) => (bytes / 1_000_000).toFixed(1);
+  return `Importing past sessions: ${at.transcripts_done} of ${at.transcripts} transcripts, ${mb(at.bytes_done)} of ${mb(at.bytes)} MB`;
 }
 
 export function renderGauge(meter: SessionMeter): SVGElement {
@@ -103,7 +113,7 @@ function renderSession(meter: SessionMeter, actions: SessionActions): HTMLElemen
 }
 
 /** What a first run shows instead of a problem: nothing is wrong, nothing is recorded yet. */
-function renderFirstRun(): HTMLElement {
+function renderFirstRun(actions: SessionActions, importing: string | null): HTMLElement {
   return h(
     "div",
     { class: "first-run" },
@@ -111,8 +121,13 @@ function renderFirstRun(): HTMLElement {
     h(
       "p",
       {},
-      "Throughline records each Claude Code or Codex session as it runs, once its hooks are installed (the Installer tab). Sessions from before can be read in from their transcripts: Import past sessions in the Memory tab.",
+      "Throughline records each Claude Code or Codex session as it runs, once its hooks are installed (the Installer tab). Sessions from before can be read in from their transcripts: Import past sessions.",
     ),
+    importing
+      ? h("p", { class: "importing", role: "status" }, importing)
+      : actions.onImport
+        ? button("Import past sessions", () => actions.onImport!())
+        : null,
   );
 }
 
@@ -151,6 +166,7 @@ export function renderSessions(
   snapshot: Snapshot,
   actions: SessionActions,
   rows: (meters: SessionMeter[]) => HTMLElement[] = (meters) => meters.map((m) => renderSession(m, actions)),
+  importing: string | null = null,
 ): HTMLElement {
   const problem = snapshot.problem ? h("p", { class: "problem", role: "alert" }, snapshot.problem) : null;
   const paused = snapshot.paused
@@ -164,8 +180,8 @@ export function renderSessions(
       paused,
       plan,
       problem ??
-        (snapshot.first_run
-          ? renderFirstRun()
+        (snapshot.first_run || importing
+          ? renderFirstRun(actions, importing)
           : h(
               "p",
               { class: "empty" },
@@ -179,9 +195,10 @@ export function renderSessions(
 /** Shows the live sessions in `into` and keeps them current; returns the clean-up. */
 export function mountSessions(into: HTMLElement): () => void {
   let shown: Snapshot = { sessions: [], problem: null, first_run: false, paused: false, plan: null };
+  let importing: string | null = null;
   const show = (snapshot: Snapshot) => {
     shown = snapshot;
-    into.replaceChildren(renderSessions(snapshot, actions, cards));
+    into.replaceChildren(renderSessions(snapshot, actions, cards, importing));
   };
   const refresh = () =>
     liveSessions()
@@ -192,6 +209,24 @@ export function mountSessions(into: HTMLElement): () => void {
   const actions: SessionActions = {
     onHandoff: (id) => act("hand off the session", offerHandoff(id)),
     onCancelHandoff: (id) => act("cancel the handoff", cancelHandoff(id)),
+    onImport: () => {
+      importing = "Importing past sessions…";
+      show(shown);
+      const progress = onImportProgress((at) => {
+        importing = importProgress(at);
+        show(shown);
+      });
+      importPastSessions()
+        .then(() => (importing = null))
+        .catch((error) => {
+          importing = null;
+          shown = { ...shown, problem: describeFailure("import past sessions", error) };
+        })
+        .finally(() => {
+          void progress.then((stop) => stop());
+          refresh();
+        });
+    },
   };
   const cards = keptRows((m: SessionMeter) => m.session_id, (m) => renderSession(m, actions));
   into.replaceChildren(h("p", { class: "loading" }, "Reading the memory store…"));
