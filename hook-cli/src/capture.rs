@@ -153,7 +153,7 @@ fn read_subagent(
 pub fn transcript_cwd(host: Host, path: &Path) -> Option<String> {
     use std::io::BufRead;
     const LINES: usize = 50;
-    let file = std::fs::File::open(path).ok()?;
+    let file = crate::regular_file::open(path).ok()?;
     let mut parser = hosts::line_parser(host);
     let mut records = Vec::new();
     for line in std::io::BufReader::new(file).lines().take(LINES) {

@@ -56,6 +56,14 @@ pub struct Config {
     pub summary_batch_turns: u32,
     /// Seconds one request may take before its turns keep their local line.
     pub summary_timeout_secs: u32,
+    /// Days a turn is kept; older ones are forgotten (0: kept for ever).
+    pub keep_days: u32,
+    /// Megabytes of stored text kept; past it the least recently active sessions are
+    /// forgotten (0: no limit).
+    pub keep_mb: u32,
+    /// Regular expressions whose matches are stored as `[REDACTED:custom]`, beside the
+    /// built-in secret shapes. In the environment: patterns separated by `:`.
+    pub redact_patterns: Vec<String>,
 }
 
 /// Who writes the one-liners (see [`Config::summary_backend`]).
@@ -129,6 +137,9 @@ impl Default for Config {
             summary_daily_calls: 50,
             summary_batch_turns: 20,
             summary_timeout_secs: 120,
+            keep_days: 0,
+            keep_mb: 0,
+            redact_patterns: Vec::new(),
         }
     }
 }
@@ -178,8 +189,22 @@ const SECRET_SET: &str = "(set)";
 /// The setting `throughline config` and the app never print.
 const SECRET: &str = "summary_api_key";
 
-fn path(home: &Home) -> PathBuf {
+/// The settings file in `home` (the app watches it).
+pub fn path(home: &Home) -> PathBuf {
     home.dir().join("config.json")
+}
+
+/// The file's text; a file others may read (written before it was made owner-only) is made
+/// owner-only.
+fn read_owner_only(file: &Path) -> std::io::Result<String> {
+    let mut opened = fs::File::open(file)?;
+    // Not the person's file to fix (another owner, a read-only disk): read it all the same.
+    if let Ok(meta) = opened.metadata() {
+        let _ = crate::home::owner_only(file, &meta);
+    }
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut opened, &mut text)?;
+    Ok(text)
 }
 
 fn env_name(key: &str) -> String {
@@ -232,17 +257,17 @@ pub fn set(home: &Home, key: &str, raw: &str) -> std::io::Result<Effective> {
 pub fn load(home: &Home) -> Effective {
     let file = path(home);
     let mut problems = Vec::new();
-    let from_file: Option<serde_json::Map<String, serde_json::Value>> =
-        match fs::read_to_string(&file) {
-            Ok(text) => match serde_json::from_str(&text) {
-                Ok(map) => Some(map),
-                Err(e) => {
-                    problems.push(format!("{}: {e}; using defaults", file.display()));
-                    None
-                }
-            },
-            Err(_) => None,
-        };
+    let from_file: Option<serde_json::Map<String, serde_json::Value>> = match read_owner_only(&file)
+    {
+        Ok(text) => match serde_json::from_str(&text) {
+            Ok(map) => Some(map),
+            Err(e) => {
+                problems.push(format!("{}: {e}; using defaults", file.display()));
+                None
+            }
+        },
+        Err(_) => None,
+    };
     let mut merged = serde_json::to_value(Config::default()).expect("config serialises");
     let mut sources = std::collections::HashMap::new();
     if let Some(map) = &from_file {
@@ -284,6 +309,11 @@ pub fn load(home: &Home) -> Effective {
             Config::default()
         }
     };
+    if !config.redact_patterns.is_empty() {
+        if let Err(e) = crate::redact::Redactor::new(&config.redact_patterns) {
+            problems.push(format!("{e}; nothing is stored until it is fixed"));
+        }
+    }
     if config.budget > MAX_BUDGET {
         problems.push(format!(
             "budget {} is over the host's limit; using {MAX_BUDGET}",
@@ -360,6 +390,8 @@ pub fn save(home: &Home, config: &Config) -> std::io::Result<()> {
         .truncate(true)
         .mode(0o600)
         .open(&tmp)?;
+    // An old temp file keeps its mode through `open`.
+    crate::home::owner_only(&tmp, &out.metadata()?)?;
     out.write_all(serde_json::to_string_pretty(config)?.as_bytes())?;
     out.write_all(b"\n")?;
     out.sync_all()?;

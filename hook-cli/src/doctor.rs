@@ -243,6 +243,29 @@ fn same_file(path: &Path, binary: &Path) -> bool {
     path.canonicalize().ok().as_deref() == Some(binary)
 }
 
+/// What `throughline --version` prints for this release.
+fn this_release() -> String {
+    format!("throughline {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// Whether `program` is a working `throughline` of this very release: a copy installed in
+/// another folder (`~/.cargo/bin`, beside the app) serves the hooks as well as this one.
+fn same_release(program: &Path) -> bool {
+    std::process::Command::new(program)
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .is_ok_and(|out| {
+            out.status.success() && String::from_utf8_lossy(&out.stdout).trim() == this_release()
+        })
+}
+
+/// Whether hooks running `program` run `binary` (canonical) or a working copy of its release.
+fn serves_as(program: &Path, binary: &Path) -> bool {
+    same_file(program, binary) || same_release(program)
+}
+
 /// The programs registered hooks run other than `binary` (canonical), each once.
 pub fn hooks_elsewhere(registration: &Registration, binary: &Path) -> Vec<PathBuf> {
     let mut elsewhere: Vec<PathBuf> = Vec::new();
@@ -264,9 +287,14 @@ fn hooks_check(registration: &Registration, binary: &Path, fixes: &Fixes) -> Che
         )
         .fix(&fixes.install);
     }
-    if let Some(other) = hooks_elsewhere(registration, binary).first() {
+    let elsewhere = hooks_elsewhere(registration, binary);
+    if let Some(other) = elsewhere.iter().find(|p| !same_release(p)) {
         let why = if other.exists() {
-            format!("not this binary ({})", binary.display())
+            format!(
+                "not this binary ({}) nor a working copy of its release ({})",
+                binary.display(),
+                this_release()
+            )
         } else {
             "which does not exist any more (moved or deleted?)".to_string()
         };
@@ -299,11 +327,22 @@ fn hooks_check(registration: &Registration, binary: &Path, fixes: &Fixes) -> Che
         )
         .fix("trust them in Codex: answer its start-up review, or type /hooks and press t");
     }
+    let runs = match elsewhere.as_slice() {
+        [] => "this binary".to_string(),
+        copies => format!(
+            "{}, the same release as this binary",
+            copies
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
     Check::new(
         "hooks",
         Status::Ok,
         format!(
-            "{} hooks in {settings} run this binary",
+            "{} hooks in {settings} run {runs}",
             registration.hooks.len()
         ),
     )
@@ -317,7 +356,7 @@ fn extras_check(registration: &Registration, binary: &Path, fixes: &Fixes) -> Ch
     }
     match &registration.mcp_server {
         None => missing.push("the MCP server".to_string()),
-        Some(program) if !same_file(program, binary) => {
+        Some(program) if !serves_as(program, binary) => {
             missing.push(format!("the MCP server (it runs {})", program.display()))
         }
         Some(_) => {}
@@ -348,10 +387,15 @@ fn database_checks(health: &Health) -> Vec<Check> {
         .fix("start a Claude Code session, or `throughline import` to backfill past ones")];
     }
     if let Some(e) = &health.read_error {
+        let fix = if health.damaged {
+            format!(
+                "mv {path} {path}.damaged && throughline import   (rebuilds it from the transcripts)"
+            )
+        } else {
+            format!("make it readable and writable by you: chmod u+rw {path}")
+        };
         return vec![
-            Check::new("database", Status::Problem, format!("cannot read it: {e}")).fix(format!(
-                "make it readable and writable by you: chmod u+rw {path}"
-            )),
+            Check::new("database", Status::Problem, format!("cannot read it: {e}")).fix(fix),
         ];
     }
     let mut checks = Vec::new();
@@ -399,6 +443,24 @@ fn database_checks(health: &Health) -> Vec<Check> {
             format!("{} {}", c.host, clock::ago(at))
         })
         .collect();
+    let redacted: u64 = health.redacted.iter().map(|(_, n)| n).sum();
+    let kinds: Vec<String> = health
+        .redacted
+        .iter()
+        .map(|(kind, n)| format!("{kind} {n}"))
+        .collect();
+    checks.push(Check::new(
+        "redaction",
+        Status::Ok,
+        if redacted == 0 {
+            "no secret met in what was stored".to_string()
+        } else {
+            format!(
+                "{redacted} secret(s) replaced by a placeholder before storage: {}",
+                kinds.join(", ")
+            )
+        },
+    ));
     checks.push(if captures.is_empty() {
         Check::new("captures", Status::Note, "no session captured yet")
     } else {
@@ -605,5 +667,79 @@ mod tests {
         let unreadable = InstallError::Commented(PathBuf::from("/x/settings.json"));
         let check = autocompact_check(&Err(unreadable), &fixes()).unwrap();
         assert_eq!(check.status, Status::Problem);
+    }
+
+    /// A program that answers `--version` with `version`, in `dir`.
+    fn program(dir: &Path, name: &str, version: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\necho '{version}'\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path.canonicalize().unwrap()
+    }
+
+    fn registered_to(program: &Path) -> Registration {
+        Registration {
+            settings: PathBuf::from("/home/dev/.claude/settings.json"),
+            hooks: ["SessionStart", "Stop"]
+                .map(|event| crate::install::RegisteredHook {
+                    event: event.into(),
+                    command: format!("{} hook claude", program.display()),
+                    binary: Some(program.to_path_buf()),
+                })
+                .to_vec(),
+            missing: Vec::new(),
+            untrusted: Vec::new(),
+            slash_command: Some(PathBuf::from("/home/dev/.claude/commands/tl.md")),
+            mcp_server: Some(program.to_path_buf()),
+        }
+    }
+
+    #[test]
+    fn hooks_running_a_working_copy_of_this_release_are_fine() {
+        let dir = tempfile::tempdir().unwrap();
+        let this = program(dir.path(), "bundled", &this_release());
+        let copy = program(dir.path(), "installed", &this_release());
+        let [hooks, extras] = registration_checks(&Ok(registered_to(&copy)), &this, &fixes())
+            .try_into()
+            .unwrap();
+        assert_eq!(hooks.status, Status::Ok, "{}", hooks.message);
+        assert!(
+            hooks.message.contains("the same release"),
+            "{}",
+            hooks.message
+        );
+        assert_eq!(extras.status, Status::Ok, "{}", extras.message);
+    }
+
+    #[test]
+    fn hooks_running_another_release_or_another_program_are_a_problem() {
+        let dir = tempfile::tempdir().unwrap();
+        let this = program(dir.path(), "bundled", &this_release());
+        for other in [
+            program(dir.path(), "old", "throughline 0.0.1"),
+            program(dir.path(), "placeholder", "something else"),
+        ] {
+            let checks = registration_checks(&Ok(registered_to(&other)), &this, &fixes());
+            assert_eq!(checks[0].status, Status::Problem, "{}", checks[0].message);
+            assert!(
+                checks[0].message.contains("not this binary"),
+                "{}",
+                checks[0].message
+            );
+            assert_eq!(checks[1].status, Status::Note, "{}", checks[1].message);
+        }
+    }
+
+    #[test]
+    fn a_damaged_file_is_rebuilt_not_chmodded() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::at(dir.path().to_path_buf());
+        std::fs::write(home.db_path(), vec![0x5a; 8192]).unwrap();
+        let checks = database_checks(&Health::check(&home));
+        assert_eq!(checks[0].status, Status::Problem);
+        let fix = checks[0].fix.as_deref().unwrap();
+        assert!(fix.contains("throughline import"), "{fix}");
+        assert!(!fix.contains("chmod"), "{fix}");
     }
 }

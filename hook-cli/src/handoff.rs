@@ -12,7 +12,7 @@ use crate::hosts;
 use crate::memory;
 use crate::model::Session;
 use crate::record::{EventKind, HookEvent, HostProcess};
-use crate::store::{Handoff, Result, Store, Trigger};
+use crate::store::{Handoff, Injection, Result, Store, StoreError, Trigger};
 
 pub use crate::record::Reply;
 
@@ -224,6 +224,17 @@ fn command(
 /// command, `throughline handoff` and the app's button all come here).
 pub fn offer(store: &mut Store, session_id: &str, config: &Config) -> Result<Handoff> {
     let session = store.session(session_id)?;
+    // The next chat's hooks end at once in such a project: nothing would ever take it.
+    if let Some(off) = session
+        .project
+        .as_deref()
+        .and_then(|project| config.capture_off_by(project))
+    {
+        return Err(StoreError::Declined(format!(
+            "capture is off for {off}, so no new chat there could receive this session's \
+             memory; turn capture on for it (Settings, or `throughline config`) first"
+        )));
+    }
     let now = clock::now();
     let expires = clock::later(
         &now,
@@ -241,6 +252,24 @@ pub fn cancel(store: &mut Store, project: &str) -> Result<usize> {
     let n = w.close_handoffs(project, &clock::now(), "cancelled")?;
     w.commit()?;
     Ok(n)
+}
+
+/// Exactly what the next new chat would receive if `session_id` were handed off now: the
+/// memory a handoff injects, built by the same code from the same chain (the session and the
+/// ones it continues), without recording anything. `None` when the chain holds no turn.
+pub fn preview(store: &Store, session_id: &str, config: &Config) -> Result<Option<Injection>> {
+    let session = store.session(session_id)?;
+    let mut chain = vec![session.clone()];
+    chain.extend(store.predecessors(&session)?.into_iter().map(|(s, _)| s));
+    let refs: Vec<&Session> = chain.iter().collect();
+    memory::build(
+        store,
+        &session,
+        Trigger::Handoff,
+        &refs,
+        config,
+        &clock::now(),
+    )
 }
 
 /// The handoff waiting in `project`, if any.

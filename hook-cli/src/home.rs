@@ -44,10 +44,13 @@ impl Home {
         self.dir.join("throughline.log")
     }
 
-    /// Creates the folder readable by the owner only (the memory holds whole conversations).
+    /// Creates the folder readable by the owner only (the memory holds whole conversations),
+    /// and takes away what others may do in one that exists.
     pub fn ensure(&self) -> io::Result<()> {
-        if self.dir.is_dir() {
-            return Ok(());
+        if let Ok(meta) = fs::metadata(&self.dir) {
+            if meta.is_dir() {
+                return owner_only(&self.dir, &meta);
+            }
         }
         fs::DirBuilder::new()
             .recursive(true)
@@ -80,4 +83,16 @@ impl Home {
         }
         Ok(deleted)
     }
+}
+
+/// Mode bits that let others than the owner in.
+const OTHERS: u32 = 0o077;
+
+/// Takes group and other permissions off `path` (whose metadata is `meta`), if it has any.
+pub fn owner_only(path: &Path, meta: &fs::Metadata) -> io::Result<()> {
+    let mode = meta.permissions().mode();
+    if mode & OTHERS == 0 {
+        return Ok(());
+    }
+    fs::set_permissions(path, fs::Permissions::from_mode(mode & !OTHERS & 0o7777))
 }

@@ -3,6 +3,7 @@
 
 use std::fs::{self, OpenOptions};
 use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
 
 use crate::clock;
 use crate::home::Home;
@@ -24,7 +25,16 @@ pub fn line(home: &Home, context: &str, message: &str) {
     {
         let _ = fs::rename(&path, path.with_extension("log.1"));
     }
-    if let Ok(mut file) = OpenOptions::new().create(true).append(true).open(&path) {
+    let opened = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(&path);
+    if let Ok(mut file) = opened {
+        // A log made before it was created owner-only (or under another umask) is fixed.
+        if let Ok(meta) = file.metadata() {
+            let _ = crate::home::owner_only(&path, &meta);
+        }
         let _ = file.write_all(text.as_bytes());
     }
 }

@@ -198,6 +198,18 @@ pub fn context_window(model: Option<&str>, client_version: Option<&str>, used: u
 }
 
 impl Session {
+    /// Not ended and active within [`crate::store::LIVE_WINDOW`] of `now` (a stored
+    /// timestamp): a host that crashes never sends its end event.
+    pub fn is_live(&self, now: &str) -> bool {
+        let since = crate::clock::before(now, crate::store::LIVE_WINDOW).unwrap_or_default();
+        self.ended_at.is_none()
+            && self
+                .last_activity
+                .as_deref()
+                .or(self.started_at.as_deref())
+                .is_some_and(|at| at >= since.as_str())
+    }
+
     /// The window the session works in, given the model of its latest request. The model it
     /// started with decides the 1M variant (transcripts drop the `[1m]` suffix) as long as the
     /// session still runs that model.

@@ -6,6 +6,7 @@ use crate::clock;
 use crate::model::{Detail, DetailKind, Role, Session, ToolExchange, Turn, TurnDetail};
 use crate::search::excerpt;
 use crate::summary;
+use std::borrow::Cow;
 
 /// How a rendering points at more.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,19 +52,29 @@ impl Pointer {
     }
 }
 
-/// How matches and line numbers stand out: not at all for a program or a model, which get the
-/// stored text exactly, and in colour for a person at a terminal (as ripgrep does).
+/// How stored text is shown: exactly for a program or a model (`Plain`); for a person at a
+/// terminal with its control characters escaped (`Terminal`), and with matches and line
+/// numbers in colour as well (`Color`, as ripgrep does).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Paint {
     Plain,
+    Terminal,
     Color,
 }
 
 impl Paint {
     fn styled(self, style: anstyle::Style, text: &str) -> String {
         match self {
-            Paint::Plain => text.to_string(),
+            Paint::Plain | Paint::Terminal => text.to_string(),
             Paint::Color => format!("{}{text}{}", style.render(), style.render_reset()),
+        }
+    }
+
+    /// Stored text as this paint shows it (see [`visible`]).
+    pub fn text<'t>(self, text: &'t str) -> Cow<'t, str> {
+        match self {
+            Paint::Plain => Cow::Borrowed(text),
+            Paint::Terminal | Paint::Color => visible(text),
         }
     }
 
@@ -88,6 +99,26 @@ impl Paint {
     }
 }
 
+/// `text` safe to print on a terminal: control characters a program wrote into it (escape
+/// sequences that set the title, clear the screen, write the clipboard; carriage returns
+/// that overwrite a line) are shown as `\x1b`, `\r`, `\u{9b}`; line ends and tabs stay.
+pub fn visible(text: &str) -> Cow<'_, str> {
+    let shown = |c: char| c == '\n' || c == '\t' || !c.is_control();
+    if text.chars().all(shown) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            c if shown(c) => out.push(c),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x80 => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// The arguments of the MCP `detail` call for a turn or one part of it.
 pub fn detail_arguments(turn: &str, part: Option<(&str, u32)>) -> serde_json::Value {
     let mut args = serde_json::json!({ "turn": turn });
@@ -101,7 +132,7 @@ pub fn detail_arguments(turn: &str, part: Option<(&str, u32)>) -> serde_json::Va
 pub fn numbered_lines(lines: &[(usize, &str)], paint: Paint) -> String {
     lines
         .iter()
-        .map(|(n, line)| format!("{}{line}\n", paint.line_number(*n)))
+        .map(|(n, line)| format!("{}{}\n", paint.line_number(*n), paint.text(line)))
         .collect()
 }
 
@@ -302,7 +333,8 @@ pub fn some_lines(what: &str, text: &str, lines: &Lines, paint: Paint) -> String
         Lines::Grep(terms) => format!("{} lines holding {}", chosen.len(), terms.join(" or ")),
     };
     format!(
-        "{what}, {which} of {total}:\n{}",
+        "{}, {which} of {total}:\n{}",
+        paint.text(what),
         numbered_lines(&chosen, paint)
     )
 }
@@ -317,7 +349,9 @@ pub fn session_line(s: &Session) -> String {
     let state = match (&s.ended_at, &s.end_reason) {
         (Some(_), Some(reason)) => format!("ended: {reason}"),
         (Some(_), None) => "ended".into(),
-        _ => "live".into(),
+        // A host that crashed never says the session ended: quiet for long, it is not live.
+        _ if s.is_live(&clock::now()) => "live".into(),
+        _ => "idle".into(),
     };
     format!(
         "{}  {:>4} turns  {:<10}  {:<18}  {}",
@@ -371,6 +405,19 @@ mod tests {
     }
 
     #[test]
+    fn control_characters_are_escaped_for_a_terminal_and_left_for_a_program() {
+        let hostile = "a\x1b]0;title\x07b\rc\u{9b}2Jd\te\nf";
+        assert_eq!(visible(hostile), "a\\x1b]0;title\\x07b\\rc\\u{9b}2Jd\te\nf");
+        assert!(matches!(visible("plain\ttext\n"), Cow::Borrowed(_)));
+        assert_eq!(Paint::Plain.text(hostile), hostile);
+        assert_eq!(Paint::Terminal.text(hostile), visible(hostile));
+        assert_eq!(
+            numbered_lines(&[(1, "x\x1b[2Jy")], Paint::Terminal),
+            "1:x\\x1b[2Jy\n"
+        );
+    }
+
+    #[test]
     fn plain_paint_leaves_the_text_as_it_is() {
         assert_eq!(Paint::Plain.matched("«x»"), "«x»");
         assert_eq!(Paint::Plain.line_number(400), "400:");
@@ -409,5 +456,33 @@ mod tests {
             "throughline detail abc1234",
             "lines belong to one entry"
         );
+    }
+
+    #[test]
+    fn a_session_quiet_for_longer_than_the_live_window_is_idle_not_live() {
+        let session = |last: &str| Session {
+            id: 1,
+            host: crate::model::Host::Claude,
+            session_id: "f839b538-b1ae".into(),
+            project: None,
+            cwd: None,
+            transcript_path: None,
+            model: None,
+            started_at: None,
+            last_activity: Some(last.into()),
+            ended_at: None,
+            end_reason: None,
+            start_source: None,
+            turns: 3,
+            start_model: None,
+            client_version: None,
+            context_window: None,
+        };
+        std::env::set_var(crate::clock::NOW_ENV, "2026-11-30T10:00:00.000Z");
+        let recent = session_line(&session("2026-11-30T09:45:00.000Z"));
+        let old = session_line(&session("2025-07-20T10:00:00.000Z"));
+        std::env::remove_var(crate::clock::NOW_ENV);
+        assert!(recent.contains("live"), "{recent}");
+        assert!(old.contains("idle") && !old.contains("live"), "{old}");
     }
 }

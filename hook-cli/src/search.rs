@@ -381,13 +381,13 @@ impl Hit {
             e.at.as_deref()
                 .map(|a| a.get(..16).unwrap_or(a).replace('T', " "))
                 .unwrap_or_default();
-        let mut out = paint.heading(&format!(
+        let mut out = paint.heading(&paint.text(&format!(
             "turn {}  {}  session {}  {}",
             e.turn,
             at,
             e.session_id.get(..8).unwrap_or(&e.session_id),
             who
-        ));
+        )));
         for x in &self.excerpts {
             out.push_str("\n  ");
             if self.lines > 1 {
@@ -435,18 +435,24 @@ impl Hit {
 
 /// An excerpt's text with its matches painted.
 fn painted(x: &Excerpt, paint: Paint) -> String {
-    if paint == Paint::Plain {
-        return x.text.clone();
+    if paint != Paint::Color {
+        return paint.text(&x.text).into_owned();
     }
+    // Escaped piece by piece: the match offsets count the stored characters.
     let chars: Vec<char> = x.text.chars().collect();
+    let piece = |from: usize, to: usize| -> String {
+        paint
+            .text(&chars[from..to].iter().collect::<String>())
+            .into_owned()
+    };
     let mut out = String::new();
     let mut at = 0;
     for [start, end] in &x.matches {
-        out.extend(&chars[at..*start]);
-        out.push_str(&paint.matched(&chars[*start..*end].iter().collect::<String>()));
+        out.push_str(&piece(at, *start));
+        out.push_str(&paint.matched(&piece(*start, *end)));
         at = *end;
     }
-    out.extend(&chars[at..]);
+    out.push_str(&piece(at, chars.len()));
     out
 }
 

@@ -31,18 +31,26 @@ pub fn end_of_last_line(file: &mut File, from: u64, len: u64) -> io::Result<u64>
     Ok(from)
 }
 
+/// Whether a record marks a compaction: what came before it no longer fills the window.
+fn compaction(record: &Record) -> bool {
+    matches!(record, Record::Detail { name: Some(name), .. }
+        if name == "compact_boundary" || name == "compact_summary")
+}
+
 /// The usage and model of the latest main-chain API call among the transcript's last complete
-/// lines; `None` when there is none in reach or the file cannot be read.
+/// lines; `None` when there is none in reach or the file cannot be read. After a compaction
+/// with no request since, the context is empty as far as anyone knows: zero usage.
 pub fn latest_usage(path: &Path, parser: &mut dyn LineParser) -> Option<(Usage, Option<String>)> {
-    let mut file = File::open(path).ok()?;
+    let mut file = crate::regular_file::open(path).ok()?;
     let len = file.metadata().ok()?.len();
     let mut records = Vec::new();
     let mut found = None;
     // Most lines are tool output or host entries: only parse those that can hold usage
-    // (`"usage"`, Codex's `"last_token_usage"`).
+    // (`"usage"`, Codex's `"last_token_usage"`) or mark a compaction.
     let usage_key = memchr::memmem::Finder::new(b"usage\"");
+    let compact_key = memchr::memmem::Finder::new(b"compact");
     lines_backwards(&mut file, len, USAGE_WINDOW, |line| {
-        if usage_key.find(line).is_none() {
+        if usage_key.find(line).is_none() && compact_key.find(line).is_none() {
             return false;
         }
         let Ok(text) = std::str::from_utf8(line) else {
@@ -59,6 +67,7 @@ pub fn latest_usage(path: &Path, parser: &mut dyn LineParser) -> Option<(Usage, 
                 sidechain: false,
                 ..
             } => Some((*usage, model.clone())),
+            record if compaction(record) => Some((Usage::default(), None)),
             _ => None,
         });
         found.is_some()
@@ -206,5 +215,21 @@ mod tests {
         assert_eq!(end_of_last_line(&mut file, 0, len).unwrap(), whole);
         assert_eq!(end_of_last_line(&mut file, whole, len).unwrap(), whole);
         assert_eq!(end_of_last_line(&mut file, 1, 2).unwrap(), 2);
+    }
+
+    #[test]
+    fn a_compaction_empties_the_context_until_the_next_request() {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        writeln!(file, "{}", assistant("m1", 176_000, false)).unwrap();
+        writeln!(
+            file,
+            r#"{{"type":"system","subtype":"compact_boundary","uuid":"b1","timestamp":"2026-11-30T08:01:00Z","content":"Conversation compacted","compactMetadata":{{"trigger":"manual","preTokens":176000}}}}"#
+        )
+        .unwrap();
+        let (usage, _) = latest_usage(file.path(), &mut TranscriptParser::default()).unwrap();
+        assert_eq!(usage.context(), 0);
+        writeln!(file, "{}", assistant("m2", 9_000, false)).unwrap();
+        let (usage, _) = latest_usage(file.path(), &mut TranscriptParser::default()).unwrap();
+        assert_eq!(usage.input, 9_000);
     }
 }

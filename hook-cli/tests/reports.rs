@@ -276,3 +276,69 @@ fn demo_shows_every_layer_without_an_agent() {
         usage_in(BEFORE_CLEAR).output
     );
 }
+
+#[test]
+fn sessions_says_when_the_list_is_cut_and_old_sessions_are_not_live() {
+    let memory = Memory::imported();
+    let out = memory.run(&["sessions", "--all", "--limit", "1"], b"");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("  ")).count(),
+        1,
+        "{text}"
+    );
+    assert!(text.contains("--limit N shows more"), "{text}");
+    // The fixture sessions ran long before today, and the client never ended the first.
+    let out = memory.run(&["sessions", "--all"], b"");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains(" live "), "{text}");
+    assert!(!text.contains("shows more"), "{text}");
+}
+
+#[test]
+fn the_statusline_records_the_plan_usage_the_client_sends() {
+    let memory = Memory::imported();
+    let recorded = memory.dir.path().join("memory/plan-usage.json");
+    let (ok, _) = memory.statusline(&format!(r#"{{"session_id":"{BEFORE_CLEAR}"}}"#));
+    assert!(ok && !recorded.exists(), "no report, nothing recorded");
+    let payload = format!(
+        r#"{{"session_id":"{BEFORE_CLEAR}","rate_limits":{{"five_hour":{{"used_percentage":42,"resets_at":1764590400}},"seven_day":{{"used_percentage":13,"resets_at":1765000000}}}}}}"#
+    );
+    let (ok, line) = memory.statusline(&payload);
+    assert!(ok && line.starts_with("throughline"), "{line}");
+    let plan: Value = serde_json::from_str(&fs::read_to_string(&recorded).unwrap()).unwrap();
+    assert_eq!(plan["five_hour"]["used_percentage"], 42.0);
+    assert_eq!(plan["seven_day"]["resets_at"], 1_765_000_000);
+}
+
+#[test]
+fn monitor_shows_the_live_gauges_and_the_plan_usage() {
+    let memory = Memory::imported();
+    let monitor = |now: &str| {
+        let out = Command::new(BIN)
+            .args(["monitor", "--once"])
+            .env("THROUGHLINE_HOME", memory.dir.path().join("memory"))
+            .env("HOME", memory.dir.path())
+            .env("THROUGHLINE_NOW", now)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // Shortly after the fixture sessions ran, both are live.
+    let screen = monitor("2026-11-30T08:50:00.000Z");
+    assert_eq!(screen.matches("toy · ").count(), 2, "{screen}");
+    assert!(screen.contains("Claude Code · claude-opus-4-8"), "{screen}");
+    assert!(screen.contains("/200k"), "{screen}");
+    assert!(screen.contains("█"), "{screen}");
+    assert!(!screen.contains("plan:"), "{screen}");
+
+    let payload = format!(
+        r#"{{"session_id":"{BEFORE_CLEAR}","rate_limits":{{"five_hour":{{"used_percentage":42,"resets_at":4102444800}}}}}}"#
+    );
+    assert!(memory.statusline(&payload).0);
+    let screen = monitor("2026-11-30T12:00:00.000Z");
+    assert!(screen.contains("no live sessions"), "{screen}");
+    assert!(screen.contains("plan: 5-hour 42% (resets in "), "{screen}");
+}

@@ -6,10 +6,15 @@ use throughline::install::claude::AutoCompact;
 use throughline::install::Report;
 use throughline::store::{Handoff, Injection};
 
+use throughline::model::{Turn, TurnDetail};
+use throughline::search::Hit;
+
 use crate::installer::{self, Installation};
+use crate::memory::{Forget, StoredSession};
 use crate::meter::{self, Snapshot};
 use crate::settings::ProjectCapture;
 use crate::AppHome;
+use throughline::forget::{Forgotten, Preview};
 
 /// The live sessions now; the window also gets every change as a `live-sessions` event.
 #[tauri::command]
@@ -63,6 +68,74 @@ pub fn autocompact() -> Result<AutoCompact, String> {
 #[tauri::command]
 pub fn set_autocompact(percent: Option<u8>) -> Result<AutoCompact, String> {
     crate::settings::set_autocompact(percent)
+}
+
+// Memory: every stored session, search, a turn in full, and what a handoff would give.
+
+/// Every stored session, most recently active first.
+#[tauri::command]
+pub fn stored_sessions(home: State<'_, AppHome>) -> Result<Vec<StoredSession>, String> {
+    crate::memory::sessions(&home.0)
+}
+
+/// A session's turns, the conversation verbatim.
+#[tauri::command]
+pub fn session_turns(home: State<'_, AppHome>, session_id: String) -> Result<Vec<Turn>, String> {
+    crate::memory::turns(&home.0, &session_id)
+}
+
+/// One turn in full, with its tool calls and their output.
+#[tauri::command]
+pub fn turn_detail(home: State<'_, AppHome>, code: String) -> Result<TurnDetail, String> {
+    crate::memory::turn(&home.0, &code)
+}
+
+/// The library's search; every project unless one is named.
+#[tauri::command]
+pub fn search(
+    home: State<'_, AppHome>,
+    query: String,
+    project: Option<String>,
+) -> Result<Vec<Hit>, String> {
+    crate::memory::search(&home.0, &query, project)
+}
+
+/// What the next new chat would receive if the session were handed off now.
+#[tauri::command]
+pub fn handoff_preview(
+    home: State<'_, AppHome>,
+    session_id: String,
+) -> Result<Option<String>, String> {
+    crate::memory::preview(&home.0, &session_id)
+}
+
+/// What forgetting a turn, a session or a project would remove; the window asks first.
+#[tauri::command]
+pub fn forget_preview(home: State<'_, AppHome>, what: Forget) -> Result<Preview, String> {
+    crate::memory::forget_preview(&home.0, &what)
+}
+
+/// Forgets a turn, a session or a project, search index included. Async, so a large scope
+/// runs off the window's thread.
+#[tauri::command]
+pub async fn forget(home: State<'_, AppHome>, what: Forget) -> Result<Forgotten, String> {
+    crate::memory::forget(&home.0, &what)
+}
+
+/// The event an import sends as it goes; its payload is a `throughline::import::Progress`.
+pub const IMPORT_PROGRESS: &str = "import-progress";
+
+/// Imports every past session on disk, sending `import-progress` as it goes. Async, so the
+/// window stays responsive.
+#[tauri::command]
+pub async fn import_past_sessions(
+    app: tauri::AppHandle,
+    home: State<'_, AppHome>,
+) -> Result<throughline::import::Imported, String> {
+    use tauri::Emitter;
+    crate::memory::import_past(&home.0, &mut |at| {
+        let _ = app.emit(IMPORT_PROGRESS, at);
+    })
 }
 
 // Installer: the registration with Claude Code, run with the CLI bundled with the app.

@@ -80,7 +80,7 @@ mod tests {
         let image = render(Some(50), SIZE);
         assert_eq!(pixel(&image, RIGHT.0, RIGHT.1), CALM);
         assert_eq!(pixel(&image, LEFT.0, LEFT.1), TRACK);
-        let image = render(Some(80), SIZE);
+        let image = render(Some(95), SIZE);
         assert_eq!(pixel(&image, LEFT.0, LEFT.1), FULL);
         assert_eq!(pixel(&image, BOTTOM.0, BOTTOM.1), FULL);
     }
@@ -105,7 +105,8 @@ mod tests {
     #[test]
     fn the_colour_warns_as_compaction_nears() {
         assert_eq!(pixel(&render(Some(10), SIZE), TOP.0, TOP.1), CALM);
-        assert_eq!(pixel(&render(Some(65), SIZE), TOP.0, TOP.1), FILLING);
+        assert_eq!(pixel(&render(Some(65), SIZE), TOP.0, TOP.1), CALM);
+        assert_eq!(pixel(&render(Some(75), SIZE), TOP.0, TOP.1), FILLING);
         assert_eq!(pixel(&render(Some(92), SIZE), TOP.0, TOP.1), FULL);
     }
 }

@@ -2,15 +2,20 @@
 //! through the library's read API.
 
 use throughline::home::Home;
-use throughline::store::{Injection, InjectionFilter, Store};
+use throughline::store::{Injection, InjectionFilter, StoreError};
 
-use crate::meter::explain;
+use crate::meter::{self, explain};
 
 /// How many injections the window lists.
 const SHOWN: u32 = 50;
 
 pub fn recent(home: &Home) -> Result<Vec<Injection>, String> {
-    let store = Store::open_read_only(home).map_err(|e| explain(&e))?;
+    let store = match meter::open(home) {
+        Ok(store) => store,
+        // Nothing recorded yet: nothing injected either.
+        Err(StoreError::Missing(_)) => return Ok(Vec::new()),
+        Err(e) => return Err(explain(&e)),
+    };
     store
         .injections(&InjectionFilter {
             limit: Some(SHOWN),

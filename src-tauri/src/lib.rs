@@ -2,14 +2,17 @@
 //! hook CLI writes. Everything about the store comes from the `throughline` library.
 
 mod commands;
+pub mod desktop;
 pub mod gauge;
 pub mod handoff;
 pub mod injections;
 pub mod installer;
-mod live;
+pub mod live;
+pub mod memory;
 pub mod meter;
 pub mod settings;
 pub mod tray;
+pub mod warn;
 
 use tauri::{AppHandle, Emitter, Manager, WindowEvent};
 use tauri_plugin_autostart::MacosLauncher;
@@ -26,6 +29,10 @@ pub struct AppHome(pub Home);
 
 pub fn run() {
     let result = tauri::Builder::default()
+        // First: a second launch only brings the running app's window forward, then exits.
+        .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
+            show_window(app)
+        }))
         .plugin(tauri_plugin_autostart::init(
             MacosLauncher::LaunchAgent,
             Some(vec![HIDDEN_FLAG]),
@@ -39,6 +46,15 @@ pub fn run() {
             commands::save_settings,
             commands::projects,
             commands::autocompact,
+            // Memory
+            commands::stored_sessions,
+            commands::session_turns,
+            commands::turn_detail,
+            commands::search,
+            commands::handoff_preview,
+            commands::forget_preview,
+            commands::forget,
+            commands::import_past_sessions,
             commands::set_autocompact,
             // Installer
             commands::installation,
@@ -48,22 +64,29 @@ pub fn run() {
         .setup(|app| {
             let home = Home::locate()?;
             let tray = Tray::build(app.handle());
-            if tray.is_shown() && std::env::args().any(|a| a == HIDDEN_FLAG) {
+            // Started at login into a desktop with no tray host, a hidden app could never
+            // be reached: it starts with its window.
+            if tray.is_shown() && desktop::tray_host() && std::env::args().any(|a| a == HIDDEN_FLAG)
+            {
                 if let Some(window) = app.get_webview_window(MAIN_WINDOW) {
                     window.hide()?;
                 }
             }
             app.manage(tray);
+            app.manage(warn::Warnings::default());
+            warn::listen(app.handle());
             app.manage(AppHome(home.clone()));
             live::spawn(app.handle().clone(), home)?;
             Ok(())
         })
         .on_window_event(|window, event| {
-            // A tray app lives on when its window closes, unless there is no tray to reopen it.
+            // A tray app lives on when its window closes, unless no tray shows its icon to
+            // reopen it (asked now: the panel may have started or stopped since).
             if let WindowEvent::CloseRequested { api, .. } = event {
                 if window
                     .try_state::<Tray>()
                     .is_some_and(|tray| tray.is_shown())
+                    && desktop::tray_host()
                 {
                     api.prevent_close();
                     let _ = window.hide();

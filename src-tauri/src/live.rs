@@ -10,12 +10,14 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
 use std::time::Duration;
 
+use notify::event::{EventKind, ModifyKind};
 use notify::{RecursiveMode, Watcher};
 use tauri::{AppHandle, Emitter, Manager};
 use throughline::home::Home;
 
 use crate::meter::{self, Snapshot};
 use crate::tray::Tray;
+use crate::warn::Warnings;
 
 /// The event the window listens to; its payload is a [`Snapshot`].
 pub const EVENT: &str = "live-sessions";
@@ -34,9 +36,9 @@ pub fn spawn(app: AppHandle, home: Home) -> std::io::Result<()> {
 
 fn watch(app: AppHandle, home: Home) {
     let (changed, changes) = mpsc::channel();
-    // Opening the store is an access, not a change: reacting to it would reread forever.
+    let watched_home = home.clone();
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-        if event.is_ok_and(|e| e.kind.is_create() || e.kind.is_modify() || e.kind.is_remove()) {
+        if event.is_ok_and(|e| matters(&e, &watched_home)) {
             let _ = changed.send(());
         }
     });
@@ -57,6 +59,7 @@ fn watch(app: AppHandle, home: Home) {
             follow_transcripts(watcher, &mut transcripts, &snapshot);
         }
         app.state::<Tray>().show(&app, &snapshot);
+        app.state::<Warnings>().update(&snapshot);
         if last.as_ref() != Some(&snapshot) {
             let _ = app.emit(EVENT, &snapshot);
             last = Some(snapshot);
@@ -68,6 +71,35 @@ fn watch(app: AppHandle, home: Home) {
         thread::sleep(SETTLE);
         while changes.try_recv().is_ok() {}
     }
+}
+
+/// Whether a file event says something the window shows may have changed. Opening the store
+/// is an access, not a change; and the app's own read-only opens touch the store's `-shm`
+/// index and the WAL's metadata in the same folder, so a change there (or to the log) must not wake the app, or it
+/// rereads forever. In Throughline's home only the database, its WAL (every hook's write),
+/// the settings and the plan usage the statusline records count; a file elsewhere is a watched transcript.
+pub fn matters(event: &notify::Event, home: &Home) -> bool {
+    // SQLite sets the WAL's mode and owner on every open, read-only ones too: metadata
+    // changes say nothing.
+    let content = match event.kind {
+        EventKind::Modify(ModifyKind::Metadata(_)) => false,
+        kind => kind.is_create() || kind.is_modify() || kind.is_remove(),
+    };
+    if !content {
+        return false;
+    }
+    let db = home.db_path();
+    let mut wal = db.clone().into_os_string();
+    wal.push("-wal");
+    let settings = throughline::config::path(home);
+    let plan = throughline::plan::path(home);
+    event.paths.iter().any(|path| {
+        path.parent() != Some(home.dir())
+            || *path == db
+            || path.as_os_str() == wal
+            || *path == settings
+            || *path == plan
+    })
 }
 
 /// Watches the transcripts of the live sessions, and only those.

@@ -7,7 +7,7 @@ use throughline::config::{self, Config, Effective};
 use throughline::home::Home;
 use throughline::install::claude::{self, AutoCompact};
 use throughline::install::Scope;
-use throughline::store::{Store, StoreError};
+use throughline::store::StoreError;
 
 use crate::meter::explain;
 
@@ -46,7 +46,7 @@ pub struct ProjectCapture {
 /// The projects in the store and the folders with capture off, most recently active first.
 pub fn projects(home: &Home) -> Result<Vec<ProjectCapture>, String> {
     let config = config::load(home).config;
-    let stored = match Store::open_read_only(home) {
+    let stored = match crate::meter::open(home) {
         Ok(store) => store.projects().map_err(|e| explain(&e))?,
         Err(StoreError::Missing(_)) => Vec::new(),
         Err(e) => return Err(explain(&e)),

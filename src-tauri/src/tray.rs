@@ -10,6 +10,8 @@ use tauri::menu::{CheckMenuItem, Menu, MenuItem, PredefinedMenuItem, Submenu};
 use tauri::tray::{TrayIcon, TrayIconBuilder};
 use tauri::{AppHandle, Manager, Wry};
 
+use throughline::plan::{countdown, PlanUsage};
+
 use crate::meter::{SessionMeter, Snapshot};
 
 const ICON_SIZE: u32 = 32;
@@ -30,6 +32,10 @@ pub struct Tray {
 #[derive(Default, PartialEq)]
 struct Shown {
     percent: Option<u8>,
+    /// The text beside the icon, where the tray shows one.
+    label: Option<String>,
+    /// The plan usage lines of the menu.
+    plan: Vec<String>,
     /// Each session's label and whether its handoff is waiting.
     menu: Vec<(String, bool)>,
     paused: bool,
@@ -75,8 +81,11 @@ impl Tray {
     /// Brings the icon, its label and the menu up to date with `snapshot`.
     pub fn show(&self, app: &AppHandle, snapshot: &Snapshot) {
         let Some(icon) = &self.icon else { return };
+        let percent = snapshot.busiest().map(|s| s.percent);
         let next = Shown {
-            percent: snapshot.busiest().map(|s| s.percent),
+            percent,
+            label: label(snapshot),
+            plan: plan_lines(snapshot.plan.as_ref(), unix_now()),
             menu: snapshot
                 .sessions
                 .iter()
@@ -87,15 +96,56 @@ impl Tray {
         let mut shown = self.shown.lock().unwrap_or_else(|e| e.into_inner());
         if next.percent != shown.percent {
             let _ = icon.set_icon(Some(gauge_image(next.percent)));
-            let _ = icon.set_title(next.percent.map(|p| format!("{p}%")));
         }
-        if (&next.menu, next.paused) != (&shown.menu, shown.paused) {
+        if next.label != shown.label {
+            let _ = icon.set_title(next.label.as_deref());
+        }
+        if (&next.menu, next.paused, &next.plan) != (&shown.menu, shown.paused, &shown.plan) {
             if let Ok(menu) = menu(app, snapshot) {
                 let _ = icon.set_menu(Some(menu));
             }
         }
         *shown = next;
     }
+}
+
+/// What the tray shows beside the icon: that something is wrong, that capture is paused, or
+/// the busiest session's percent.
+fn label(snapshot: &Snapshot) -> Option<String> {
+    if snapshot.problem.is_some() {
+        Some("! store problem".into())
+    } else if snapshot.paused {
+        Some("paused".into())
+    } else {
+        snapshot.busiest().map(|s| format!("{}%", s.percent))
+    }
+}
+
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// `Plan: 5-hour 42% · resets in 2h 05m`, one line per window the client reported.
+pub fn plan_lines(plan: Option<&PlanUsage>, now: u64) -> Vec<String> {
+    let Some(plan) = plan else {
+        return Vec::new();
+    };
+    [("5-hour", plan.five_hour), ("7-day", plan.seven_day)]
+        .into_iter()
+        .filter_map(|(name, window)| {
+            let window = window?;
+            let resets = window
+                .resets_at
+                .map(|at| format!(" · resets in {}", countdown(at, now)))
+                .unwrap_or_default();
+            Some(format!(
+                "Plan: {name} {:.0}%{resets}",
+                window.used_percentage
+            ))
+        })
+        .collect()
 }
 
 fn gauge_image(percent: Option<u8>) -> Image<'static> {
@@ -141,6 +191,19 @@ fn menu(app: &AppHandle, snapshot: &Snapshot) -> tauri::Result<Menu<Wry>> {
             menu_label(session),
             true,
             &[&action],
+        )?)?;
+    }
+    let plan = plan_lines(snapshot.plan.as_ref(), unix_now());
+    if !plan.is_empty() {
+        menu.append(&PredefinedMenuItem::separator(app)?)?;
+    }
+    for (n, line) in plan.iter().enumerate() {
+        menu.append(&MenuItem::with_id(
+            app,
+            format!("plan-{n}"),
+            line,
+            false,
+            None::<&str>,
         )?)?;
     }
     menu.append(&PredefinedMenuItem::separator(app)?)?;
@@ -190,7 +253,8 @@ fn dispatch(app: &AppHandle, id: &str) {
     }
 }
 
-/// `toy · Claude Code · claude-opus-4-8 · 52k/200k · 26%`
+/// `toy · fix the flaky build · Claude Code · 52k/200k · 26%`: the first prompt (or, before
+/// one, the session id) tells two sessions of one project apart.
 pub fn menu_label(session: &SessionMeter) -> String {
     let project = session
         .project
@@ -198,14 +262,18 @@ pub fn menu_label(session: &SessionMeter) -> String {
         .map(|p| p.rsplit('/').next().unwrap_or(p))
         .filter(|p| !p.is_empty())
         .unwrap_or("(unknown project)");
+    let which = match &session.title {
+        Some(title) => title.chars().take(MENU_TITLE_CHARS).collect::<String>(),
+        None => session.session_id.chars().take(8).collect(),
+    };
     format!(
-        "{project} · {} · {} · {} · {}%",
-        session.host,
-        session.model.as_deref().unwrap_or("unknown model"),
-        session.usage,
-        session.percent
+        "{project} · {which} · {} · {} · {}%",
+        session.host, session.usage, session.percent
     )
 }
+
+/// How much of a session's first prompt fits in a menu item.
+const MENU_TITLE_CHARS: usize = 40;
 
 #[cfg(test)]
 mod tests {
@@ -214,16 +282,20 @@ mod tests {
 
     fn meter(project: Option<&str>, used: u64, window: u64, percent: u8) -> SessionMeter {
         SessionMeter {
-            session_id: "s1".into(),
+            session_id: "f839b538-b1ae-45df-beaa-8b044d1f240c".into(),
             host: "Claude Code",
             project: project.map(Into::into),
+            title: Some("fix the flaky build".into()),
             model: Some("claude-opus-4-8".into()),
             used,
             window,
+            usable: window,
+            compact_at: None,
             usage: format!("{}/{}", short_tokens(used), short_tokens(window)),
             percent,
             level: crate::meter::Level::of(percent),
             turns: 3,
+            started_at: None,
             last_activity: None,
             handoff_until: None,
             transcript: None,
@@ -231,14 +303,58 @@ mod tests {
     }
 
     #[test]
-    fn menu_labels_name_the_project_model_and_use() {
+    fn menu_labels_name_the_project_the_session_and_its_use() {
         assert_eq!(
             menu_label(&meter(Some("/home/dev/toy"), 52_300, 200_000, 26)),
-            "toy · Claude Code · claude-opus-4-8 · 52k/200k · 26%"
+            "toy · fix the flaky build · Claude Code · 52k/200k · 26%"
         );
+        let untitled = SessionMeter {
+            title: None,
+            ..meter(None, 0, 1_000_000, 0)
+        };
         assert_eq!(
-            menu_label(&meter(None, 0, 1_000_000, 0)),
-            "(unknown project) · Claude Code · claude-opus-4-8 · 0/1M · 0%"
+            menu_label(&untitled),
+            "(unknown project) · f839b538 · Claude Code · 0/1M · 0%"
         );
+    }
+
+    #[test]
+    fn the_menu_shows_each_plan_window_with_its_countdown() {
+        use throughline::plan::Window;
+        let plan = PlanUsage {
+            five_hour: Some(Window {
+                used_percentage: 42.4,
+                resets_at: Some(1_000 + 2 * 3600 + 5 * 60),
+            }),
+            seven_day: Some(Window {
+                used_percentage: 13.0,
+                resets_at: None,
+            }),
+        };
+        assert_eq!(
+            plan_lines(Some(&plan), 1_000),
+            ["Plan: 5-hour 42% · resets in 2h 05m", "Plan: 7-day 13%"]
+        );
+        assert!(plan_lines(None, 0).is_empty());
+    }
+
+    #[test]
+    fn the_label_says_problem_then_paused_then_the_busiest_percent() {
+        let busy = Snapshot {
+            sessions: vec![meter(None, 10, 100, 10), meter(None, 90, 100, 90)],
+            ..Snapshot::default()
+        };
+        assert_eq!(label(&busy).as_deref(), Some("90%"));
+        let paused = Snapshot {
+            paused: true,
+            ..busy.clone()
+        };
+        assert_eq!(label(&paused).as_deref(), Some("paused"));
+        let broken = Snapshot {
+            problem: Some("damaged".into()),
+            ..paused
+        };
+        assert_eq!(label(&broken).as_deref(), Some("! store problem"));
+        assert_eq!(label(&Snapshot::default()), None);
     }
 }

@@ -18,6 +18,9 @@ use throughline_app::{handoff, injections, settings};
 const HOURS_LATER: &str = "2026-11-30T12:00:00.000Z";
 
 fn imported_store() -> (tempfile::TempDir, Home) {
+    // Gauges read Claude Code's auto-compact threshold from its user settings: none here,
+    // whatever the machine's own settings say (every test sets the same value).
+    std::env::set_var("CLAUDE_CONFIG_DIR", "/nonexistent/throughline-app-tests");
     let dir = tempfile::tempdir().unwrap();
     let home = Home::at(dir.path().join("home"));
     for path in transcripts() {
@@ -156,15 +159,91 @@ fn sessions_quiet_for_longer_than_the_live_window_drop_out() {
 }
 
 #[test]
-fn without_a_store_the_snapshot_says_how_to_get_one() {
+fn without_a_store_it_is_a_first_run_not_a_problem() {
     let dir = tempfile::tempdir().unwrap();
-    let snapshot = meter::snapshot(&Home::at(dir.path()));
+    let home = Home::at(dir.path());
+    let snapshot = meter::snapshot(&home);
     assert!(snapshot.sessions.is_empty());
-    let problem = snapshot.problem.unwrap();
-    assert!(problem.contains("throughline import"), "{problem}");
+    assert_eq!((snapshot.first_run, snapshot.problem), (true, None));
+    assert!(injections::recent(&home).unwrap().is_empty());
+    assert!(settings::projects(&home).unwrap().is_empty());
     assert!(
         !dir.path().join("throughline.db").exists(),
         "the app never creates the store"
+    );
+}
+
+#[test]
+fn a_store_locked_by_another_program_answers_at_once_with_what_to_do() {
+    let (_dir, home) = imported_store();
+    // An exclusive lock in WAL mode keeps every other connection out.
+    let holder = rusqlite::Connection::open(home.db_path()).unwrap();
+    holder
+        .execute_batch("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; DELETE FROM handoffs;")
+        .unwrap();
+    let started = std::time::Instant::now();
+    let snapshot = meter::snapshot(&home);
+    let waited = started.elapsed();
+    let problem = snapshot.problem.expect("a locked store is a problem");
+    assert!(problem.contains("locked by another program"), "{problem}");
+    assert!(
+        !problem.contains("Restart") && !problem.contains(".."),
+        "{problem}"
+    );
+    // The window must not hang on it (the library's writers wait 3 s).
+    assert!(waited < std::time::Duration::from_secs(2), "{waited:?}");
+    drop(holder);
+    assert!(meter::snapshot(&home).problem.is_none());
+}
+
+#[test]
+fn a_damaged_store_says_so_and_how_to_rebuild_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = Home::at(dir.path());
+    std::fs::write(home.db_path(), vec![0x5a; 8192]).unwrap();
+    let problem = meter::snapshot(&home).problem.unwrap();
+    assert!(problem.contains("damaged"), "{problem}");
+    assert!(problem.contains("throughline doctor"), "{problem}");
+    assert!(
+        !problem.contains("chmod") && !problem.contains(".."),
+        "{problem}"
+    );
+}
+
+#[test]
+fn the_gauge_is_a_share_of_the_window_up_to_the_threshold() {
+    let (_dir, home) = imported_store();
+    let store = Store::open_read_only(&home).unwrap();
+    let whole = throughline::gauge::read(&store, SOON_AFTER, None).unwrap();
+    let half = throughline::gauge::read(&store, SOON_AFTER, Some(50.0)).unwrap();
+    for (w, h) in whole.iter().zip(&half) {
+        assert_eq!((h.usable, h.compact_at), (100_000, Some(50)));
+        assert_eq!(
+            h.percent as u64,
+            ((h.used * 100 + 50_000) / 100_000).min(100)
+        );
+        assert_eq!(h.level, Level::of(h.percent));
+        assert!(h.percent >= w.percent);
+    }
+    // Each card says which session it is.
+    assert!(half.iter().all(|g| g.title.is_some()), "{half:?}");
+}
+
+#[test]
+fn no_handoff_is_offered_for_a_project_with_capture_off() {
+    let (_dir, home) = imported_store();
+    let id = session_id(&transcripts()[1]);
+    let project = Store::open_read_only(&home)
+        .unwrap()
+        .session(&id)
+        .unwrap()
+        .project
+        .unwrap();
+    throughline::config::update(&home, |c| c.capture_off.push(project.clone())).unwrap();
+    let refused = handoff::offer(&home, &id).unwrap_err();
+    assert!(
+        refused.to_lowercase().contains("capture is off"),
+        "{refused}"
     );
 }
 
@@ -174,8 +253,7 @@ fn the_busiest_session_drives_the_tray() {
     let store = Store::open_read_only(&home).unwrap();
     let snapshot = meter::Snapshot {
         sessions: meter::read(&store, SOON_AFTER).unwrap(),
-        problem: None,
-        paused: false,
+        ..meter::Snapshot::default()
     };
     let busiest = snapshot.busiest().unwrap();
     let top = snapshot.sessions.iter().map(|s| s.used).max().unwrap();
@@ -296,4 +374,131 @@ fn settings_that_cannot_be_saved_say_what_to_check() {
     let problem =
         settings::save(&Home::at(not_a_folder.join("home")), &Config::default()).unwrap_err();
     assert!(problem.contains("Check that the folder"), "{problem}");
+}
+
+#[test]
+fn the_apps_own_reads_never_wake_its_watcher_and_a_hooks_write_does() {
+    use notify::Watcher;
+    let (_dir, home) = imported_store();
+    let (sender, events) = std::sync::mpsc::channel();
+    let mut watcher = notify::recommended_watcher(move |e: notify::Result<notify::Event>| {
+        let _ = sender.send(e.unwrap());
+    })
+    .unwrap();
+    watcher
+        .watch(home.dir(), notify::RecursiveMode::NonRecursive)
+        .unwrap();
+    let woken = |events: &std::sync::mpsc::Receiver<notify::Event>| {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        events
+            .try_iter()
+            .filter(|e| throughline_app::live::matters(e, &home))
+            .count()
+    };
+    for _ in 0..3 {
+        let snapshot = meter::snapshot(&home);
+        assert!(snapshot.problem.is_none(), "{:?}", snapshot.problem);
+        injections::recent(&home).unwrap();
+    }
+    assert_eq!(woken(&events), 0, "the app's reads woke it");
+    // A hook records a turn: that wakes it.
+    capture(&home, "another-session", &transcripts()[0]);
+    assert!(woken(&events) > 0, "a hook's write went unseen");
+}
+
+#[test]
+fn the_memory_lists_every_stored_session_finds_words_and_opens_the_turn() {
+    let (_dir, home) = imported_store();
+    let stored = throughline_app::memory::sessions(&home).unwrap();
+    assert_eq!(stored.len(), transcripts().len());
+    assert!(
+        stored.iter().all(|s| s.title.is_some() && s.turns > 0),
+        "{stored:?}"
+    );
+    let id = &stored[0].session_id;
+    let turns = throughline_app::memory::turns(&home, id).unwrap();
+    let prompted: Vec<_> = turns.iter().filter(|t| t.seq > 0).collect();
+    assert_eq!(prompted.len() as u64, stored[0].turns);
+
+    // A word of a stored prompt: its hit opens the turn it was said in.
+    let word = prompted[0].messages[0]
+        .text
+        .split_whitespace()
+        .find(|w| w.len() > 5 && w.chars().all(char::is_alphanumeric))
+        .unwrap()
+        .to_string();
+    let hits = throughline_app::memory::search(&home, &word, None).unwrap();
+    let hit = hits.first().expect("the prompt's own word is found");
+    let detail = throughline_app::memory::turn(&home, &hit.entry.turn).unwrap();
+    assert_eq!(detail.turn.code, hit.entry.turn);
+    assert!(
+        throughline_app::memory::search(&home, "zqxjvbnm-nowhere", None)
+            .unwrap()
+            .is_empty()
+    );
+    let empty = throughline_app::memory::search(&home, "  ", None).unwrap_err();
+    assert!(empty.ends_with('.') && !empty.ends_with(".."), "{empty}");
+}
+
+#[test]
+fn the_preview_is_what_the_next_chat_receives_after_the_handoff() {
+    let (dir, home) = imported_store();
+    let id = session_id(&transcripts()[1]);
+    let preview = throughline_app::memory::preview(&home, &id)
+        .unwrap()
+        .unwrap();
+    handoff::offer(&home, &id).unwrap();
+    let reply = first_prompt_of_a_new_chat(&home, "next-chat", &dir.path().join("next.jsonl"));
+    match reply {
+        Some(Reply::Inject(text)) => assert_eq!(text, preview),
+        other => panic!("the next chat got {other:?}"),
+    }
+}
+
+#[test]
+fn a_first_run_memory_is_empty_not_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = Home::at(dir.path());
+    assert!(throughline_app::memory::sessions(&home).unwrap().is_empty());
+    assert!(throughline_app::memory::search(&home, "deploy", None)
+        .unwrap()
+        .is_empty());
+    assert!(!home.db_path().exists());
+}
+
+#[test]
+fn forgetting_a_session_asks_with_what_goes_then_removes_it_from_the_memory_and_search() {
+    use throughline_app::memory::{self, Forget};
+    let (_dir, home) = imported_store();
+    let stored = memory::sessions(&home).unwrap();
+    let gone = stored[0].clone();
+    let word = gone
+        .title
+        .as_deref()
+        .unwrap()
+        .split_whitespace()
+        .find(|w| w.len() > 5 && w.chars().all(char::is_alphanumeric))
+        .unwrap()
+        .to_string();
+    assert!(memory::search(&home, &word, None)
+        .unwrap()
+        .iter()
+        .any(|h| h.entry.session_id == gone.session_id));
+    let what = Forget::Session(gone.session_id.clone());
+    let asked = memory::forget_preview(&home, &what).unwrap();
+    assert_eq!(asked.sessions, 1);
+    // The turns with a prompt, and what came before the first one.
+    assert!(asked.turns >= gone.turns, "{asked:?}");
+    // Asking removed nothing.
+    assert_eq!(memory::sessions(&home).unwrap().len(), stored.len());
+    memory::forget(&home, &what).unwrap();
+    let left = memory::sessions(&home).unwrap();
+    assert_eq!(left.len(), stored.len() - 1);
+    assert!(left.iter().all(|s| s.session_id != gone.session_id));
+    assert!(memory::search(&home, &word, None)
+        .unwrap()
+        .iter()
+        .all(|h| h.entry.session_id != gone.session_id));
+    let unknown = memory::forget_preview(&home, &Forget::Turn("zzzz9".into())).unwrap_err();
+    assert!(unknown.ends_with('.'), "{unknown}");
 }

@@ -198,7 +198,10 @@ async fn the_window_shows_live_sessions_and_settings() {
             .await
             .unwrap();
         assert!(text.contains("claude-opus-4-8"), "{text}");
-        assert!(text.contains("/200k tokens of context"), "{text}");
+        assert!(
+            text.contains("/200k tokens of the context window"),
+            "{text}"
+        );
     }
 
     // A real Claude Code session, open in a terminal: its hooks capture it, its gauge appears.
@@ -215,7 +218,7 @@ async fn the_window_shows_live_sessions_and_settings() {
         Ok((card.text().await?, gauge.attr("aria-label").await?))
     })
     .await;
-    assert!(text.contains("/1M tokens of context"), "{text}");
+    assert!(text.contains("/1M tokens of the context window"), "{text}");
     assert!(gauge.is_some());
 
     // One-click handoff: the button offers it and the view shows it waiting.
@@ -276,6 +279,9 @@ async fn the_window_shows_live_sessions_and_settings() {
         .await
         .unwrap();
     screenshot(&shots, "injections");
+
+    memory_view_searches_previews_and_forgets(&client, &live, &shots).await;
+    plan_usage_shows_both_windows(&client, &home, &shots).await;
 
     // Settings: launch at login writes the autostart entry into the (temporary) HOME.
     client
@@ -339,6 +345,98 @@ async fn the_window_shows_live_sessions_and_settings() {
 
     client.close().await.unwrap();
     terminal.exit();
+}
+
+/// Memory: the real session is listed, the library's search finds what it said and opens the
+/// turn, the preview shows what a handoff would give, and forget removes a session after
+/// asking.
+async fn memory_view_searches_previews_and_forgets(
+    client: &fantoccini::Client,
+    live: &str,
+    shots: &Path,
+) {
+    click_when_there(client, "[data-view=memory]").await;
+    wait_for(client, &format!("li.stored[data-session='{live}']")).await;
+    let search = wait_for(client, "#memory-search").await;
+    search.send_keys("deploy-7731").await.unwrap();
+    click_when_there(client, ".memory-view .search button[type=submit]").await;
+    let hit = wait_for(client, ".hit").await;
+    let said = hit.text().await.unwrap();
+    assert!(said.contains("deploy-7731"), "{said}");
+    click_when_there(client, ".hit .open-turn").await;
+    let turn = wait_for(client, ".opened .turn").await;
+    let text = turn.text().await.unwrap();
+    assert!(text.contains("vault path secret/deploy-7731"), "{text}");
+    screenshot(shots, "memory-search");
+
+    click_when_there(
+        client,
+        &format!("li.stored[data-session='{live}'] .preview"),
+    )
+    .await;
+    let preview = wait_for(client, ".opened .preview pre").await;
+    let text = preview.text().await.unwrap();
+    assert!(text.starts_with(MEMORY_HEADING), "{text}");
+    assert!(text.contains("secret/deploy-7731"), "{text}");
+    screenshot(shots, "memory-preview");
+
+    // Forget asks first; the fixture session recorded before the window opened goes.
+    let fixture = session_id(&transcripts()[0]);
+    click_when_there(
+        client,
+        &format!("li.stored[data-session='{fixture}'] .forget"),
+    )
+    .await;
+    let question = wait_for(client, ".forget-confirm").await;
+    let asked = question.text().await.unwrap();
+    assert!(asked.contains("search index"), "{asked}");
+    screenshot(shots, "memory-forget");
+    click_when_there(client, "#forget-confirm").await;
+    wait_for(client, ".memory-view .notice").await;
+    assert!(client
+        .find(Locator::Css(&format!(
+            "li.stored[data-session='{fixture}']"
+        )))
+        .await
+        .is_err());
+}
+
+/// Plan usage: the statusline, given the `rate_limits` block Claude Code sends subscribers,
+/// records it; the Sessions view shows both windows with their countdowns.
+async fn plan_usage_shows_both_windows(client: &fantoccini::Client, home: &Home, shots: &Path) {
+    use std::io::Write;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let payload = serde_json::json!({
+        "session_id": "plan-check",
+        "rate_limits": {
+            "five_hour": {"used_percentage": 42, "resets_at": now + 2 * 3600 + 10 * 60},
+            "seven_day": {"used_percentage": 91, "resets_at": now + 3 * 86_400 + 30 * 60},
+        },
+    });
+    let mut statusline = Command::new(hook_cli())
+        .arg("statusline")
+        .env("THROUGHLINE_HOME", home.dir())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    statusline
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.to_string().as_bytes())
+        .unwrap();
+    assert!(statusline.wait().unwrap().success());
+    click_when_there(client, "[data-view=sessions]").await;
+    let five = wait_for(client, ".plan [data-window=five_hour] .value").await;
+    let said = five.text().await.unwrap();
+    assert!(said.starts_with("42% · resets in 2h "), "{said}");
+    let week = wait_for(client, ".plan [data-window=seven_day] .bar.full").await;
+    assert!(week.attr("aria-valuenow").await.unwrap().as_deref() == Some("91"));
+    screenshot(shots, "plan-usage");
 }
 
 /// Installer: Install registers the CLI bundled next to the app in Claude Code's settings of

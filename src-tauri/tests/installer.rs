@@ -131,10 +131,45 @@ fn install_registers_the_bundled_cli_and_the_doctor_agrees() {
 }
 
 #[test]
+fn hooks_run_by_a_copy_of_the_same_release_satisfy_the_app_and_the_cli() {
+    let machine = Machine::new();
+    let bundled = machine.cli_in("app");
+    // `throughline install` from ~/.cargo/bin, the app beside another copy.
+    let installed = machine.cli_in(".cargo/bin");
+    install::install(
+        Host::Claude,
+        &Options {
+            scope: Scope::User,
+            binary: installed.clone(),
+            statusline: true,
+        },
+    )
+    .unwrap();
+    let app = machine.installation(&bundled);
+    assert_eq!(check(&app, "hooks").status, Status::Ok, "{:?}", app.checks);
+    assert_eq!(check(&app, "extras").status, Status::Ok, "{:?}", app.checks);
+    assert!(app.healthy);
+    // And the other way round: the app's registration, checked by the installed CLI.
+    installer::install(&bundled).unwrap();
+    let cli = machine.installation(&installed);
+    assert_eq!(check(&cli, "hooks").status, Status::Ok, "{:?}", cli.checks);
+}
+
+/// A `throughline` of another release in `folder`.
+fn older_cli_in(machine: &Machine, folder: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = machine.dir.path().join(folder).join("throughline");
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(&path, "#!/bin/sh\necho 'throughline 0.0.1'\n").unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+    path.canonicalize().unwrap()
+}
+
+#[test]
 fn repair_repoints_hooks_that_run_another_cli() {
     let machine = Machine::new();
     let bundled = machine.cli_in("app");
-    let other = machine.cli_in("old");
+    let other = older_cli_in(&machine, "old");
     install::install(
         Host::Claude,
         &Options {

@@ -3,21 +3,29 @@ import { invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import { disable, enable, isEnabled } from "@tauri-apps/plugin-autostart";
 
-/** One live session, as the app's `meter` module reports it. */
+/** One live session's gauge, as the library's `gauge` module computes it. */
 export interface SessionMeter {
   session_id: string;
   /** The agent the session runs in: `Claude Code`, `Codex`. */
   host: string;
   project: string | null;
+  /** The session's first prompt, cut to a line: which chat this is. */
+  title: string | null;
   model: string | null;
   used: number;
   window: number;
-  /** `used/window` as people say it, e.g. `52k/200k`. */
+  /** The window up to the auto-compact threshold: where compaction starts. */
+  usable: number;
+  /** The auto-compact threshold, percent of the window; `null`: the whole window counts. */
+  compact_at: number | null;
+  /** `used/usable` as people say it, e.g. `52k/140k`. */
   usage: string;
+  /** Percent of the usable window: 100 is where compaction starts. */
   percent: number;
-  /** How close auto-compaction is; the gauge's colour. */
+  /** How close compaction is; the gauge's colour. */
   level: "calm" | "filling" | "full";
   turns: number;
+  started_at: string | null;
   last_activity: string | null;
   /** Set while this session's memory waits for the next new chat of its project. */
   handoff_until: string | null;
@@ -35,8 +43,24 @@ export interface Handoff {
 export interface Snapshot {
   sessions: SessionMeter[];
   problem: string | null;
+  /** Nothing recorded yet: a first run, not a problem. */
+  first_run: boolean;
   /** Capture is paused: hooks store nothing until it resumes. */
   paused: boolean;
+  /** The plan limits Claude Code reported last, for subscribers; `null` before any. */
+  plan: PlanUsage | null;
+}
+
+/** One limit window of a subscriber's plan. */
+export interface PlanWindow {
+  used_percentage: number;
+  /** Seconds since the Unix epoch. */
+  resets_at: number | null;
+}
+
+export interface PlanUsage {
+  five_hour: PlanWindow | null;
+  seven_day: PlanWindow | null;
 }
 
 /** One memory Throughline handed to a session (a row of the injection log). */
@@ -156,10 +180,16 @@ export function setLaunchAtLogin(on: boolean): Promise<void> {
   return on ? enable() : disable();
 }
 
-/** An IPC failure in words: what happened and what to try. */
+/**
+ * An IPC failure in words. The app's own messages already say what to do; only a bare one
+ * (from outside the app's commands) gets a pointer to the doctor.
+ */
 export function describeFailure(what: string, error: unknown): string {
-  const detail = error instanceof Error ? error.message : String(error);
-  return `Could not ${what}: ${detail}. Restart Throughline; if it keeps happening, \`throughline status\` lists recent problems.`;
+  const detail = (error instanceof Error ? error.message : String(error)).trim().replace(/\.+$/, "");
+  const saysWhatToDo = /`throughline |Press |Install|Settings|try again|close that/i.test(detail);
+  return saysWhatToDo
+    ? `Could not ${what}: ${detail}.`
+    : `Could not ${what}: ${detail}. \`throughline doctor\` says what is wrong and how to fix it.`;
 }
 
 // Installer: registering Throughline with Claude Code, run with the CLI bundled with the app.
@@ -228,4 +258,145 @@ export function installHooks(): Promise<Report> {
 
 export function uninstallHooks(): Promise<Report> {
   return invoke<Report>("uninstall_hooks");
+}
+
+// Memory: every stored session, search, a turn in full, and what a handoff would give.
+
+/** One stored session, as the Memory view lists it. */
+export interface StoredSession {
+  session_id: string;
+  host: string;
+  project: string | null;
+  /** The first prompt: which chat this was. */
+  title: string | null;
+  started_at: string | null;
+  last_activity: string | null;
+  ended_at: string | null;
+  turns: number;
+}
+
+export interface Message {
+  role: "user" | "assistant";
+  text: string;
+  at: string | null;
+}
+
+/** One turn: the prompt and every assistant text, verbatim, with a line of detail. */
+export interface Turn {
+  code: string;
+  session_id: string;
+  seq: number;
+  started_at: string | null;
+  messages: Message[];
+  /** L3 at a glance, e.g. `Read ×2, Bash ×3, thinking`. */
+  detail_summary: string;
+}
+
+/** One L3 entry: a tool call, its output, thinking, a host entry. */
+export interface Detail {
+  index: number;
+  kind: string;
+  name: string | null;
+  tool_use_id: string | null;
+  body: string;
+  is_error: boolean;
+  at: string | null;
+}
+
+export interface TurnDetail extends Turn {
+  details: Detail[];
+}
+
+/** The lines of a stored entry where the words meet, verbatim. */
+export interface Excerpt {
+  line: number;
+  column: number;
+  text: string;
+  more: boolean;
+  matches: [number, number][];
+}
+
+/** One search hit: where it is (its turn opens it) and its lines. */
+export interface Hit {
+  turn: string;
+  session_id: string;
+  at: string | null;
+  layer: "l2" | "l3";
+  role: string;
+  tool: string | null;
+  excerpts: Excerpt[];
+  copies: number;
+}
+
+export function storedSessions(): Promise<StoredSession[]> {
+  return invoke<StoredSession[]>("stored_sessions");
+}
+
+export function sessionTurns(sessionId: string): Promise<Turn[]> {
+  return invoke<Turn[]>("session_turns", { sessionId });
+}
+
+export function turnDetail(code: string): Promise<TurnDetail> {
+  return invoke<TurnDetail>("turn_detail", { code });
+}
+
+export function search(query: string, project: string | null = null): Promise<Hit[]> {
+  return invoke<Hit[]>("search", { query, project });
+}
+
+/** Exactly what the next new chat would receive if the session were handed off now. */
+export function handoffPreview(sessionId: string): Promise<string | null> {
+  return invoke<string | null>("handoff_preview", { sessionId });
+}
+
+/** A turn (by code), a session (by id) or a project (by folder) to forget. */
+export type Forget = { kind: "turn" | "session" | "project"; id: string };
+
+/** What forgetting would remove. */
+export interface ForgetPreview {
+  sessions: number;
+  turns: number;
+  messages: number;
+  details: number;
+  text_bytes: number;
+  injections: number;
+  projects: string[];
+  earliest: string | null;
+  latest: string | null;
+}
+
+export function forgetPreview(what: Forget): Promise<ForgetPreview> {
+  return invoke<ForgetPreview>("forget_preview", { what });
+}
+
+/** Removes it from the store and the search index, as `throughline forget` does. */
+export function forget(what: Forget): Promise<unknown> {
+  return invoke<unknown>("forget", { what });
+}
+
+/** How far an import of past sessions is. */
+export interface ImportProgress {
+  transcripts_done: number;
+  transcripts: number;
+  bytes_done: number;
+  bytes: number;
+}
+
+export interface Imported {
+  transcripts: number;
+  left_alone: number;
+  bytes_read: number;
+  records: number;
+  problems: string[];
+}
+
+export const IMPORT_PROGRESS_EVENT = "import-progress";
+
+/** Reads every past session on disk into the memory, as `throughline import` does. */
+export function importPastSessions(): Promise<Imported> {
+  return invoke<Imported>("import_past_sessions");
+}
+
+export function onImportProgress(update: (at: ImportProgress) => void): Promise<UnlistenFn> {
+  return listen<ImportProgress>(IMPORT_PROGRESS_EVENT, (event) => update(event.payload));
 }

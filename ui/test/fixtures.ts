@@ -5,21 +5,25 @@ export function meter(overrides: Partial<SessionMeter> = {}): SessionMeter {
     session_id: "f839b538-b1ae-45df-beaa-8b044d1f240c",
     host: "Claude Code",
     project: "/home/dev/toy",
+    title: "Fix the flaky build in CI",
     model: "claude-opus-4-8",
     used: 52_300,
     window: 200_000,
+    usable: 200_000,
+    compact_at: null,
     usage: "52k/200k",
     percent: 26,
     level: "calm",
     turns: 5,
+    started_at: "2026-11-30T08:40:00.000Z",
     last_activity: "2026-11-30T08:43:56.543Z",
     handoff_until: null,
     ...overrides,
   };
 }
 
-export function snapshot(sessions: SessionMeter[], problem: string | null = null, paused = false): Snapshot {
-  return { sessions, problem, paused };
+export function snapshot(sessions: SessionMeter[], problem: string | null = null, paused = false, first_run = false): Snapshot {
+  return { sessions, problem, first_run, paused, plan: null };
 }
 
 /** Lets pending promise callbacks (mocked IPC answers) run. */

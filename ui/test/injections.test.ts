@@ -26,6 +26,17 @@ function injection(overrides: Partial<Injection> = {}): Injection {
 }
 
 describe("renderInjections", () => {
+  it("dates entries that are not from today, and a compaction comes from the session's own turns", () => {
+    const view = renderInjections(
+      [injection({ id: 9, trigger: "compact", chain: ["0f1b393e-f41a-4e1e-9a85-60441f844f13"], at: "2025-01-02T10:00:00.000Z" })],
+      null,
+    );
+    const summary = view.querySelector("summary")!.textContent!;
+    expect(summary).toContain("2025");
+    expect(summary).toContain("0f1b393e from its own recent turns");
+    expect(summary).not.toContain("from 0f1b393e");
+  });
+
   it("says who received what, why, how big, and shows the exact text", () => {
     const view = renderInjections([injection(), injection({ id: 8, trigger: "handoff", left_out: 3, chain: [] })], null);
     const rows = view.querySelectorAll("li.injection");

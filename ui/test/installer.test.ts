@@ -164,6 +164,6 @@ describe("mountInstaller", () => {
     await settle();
     const alert = into.querySelector("[role=alert]")!.textContent!;
     expect(alert).toContain("Could not read Claude Code's settings: IPC channel closed.");
-    expect(alert).toContain("throughline status");
+    expect(alert).toContain("throughline doctor");
   });
 });

@@ -3,7 +3,7 @@ import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SessionActions } from "../src/views/sessions";
 import { LIVE_SESSIONS_EVENT } from "../src/ipc";
-import { mountSessions, renderSessions } from "../src/views/sessions";
+import { mountSessions, renderPlan, renderSessions } from "../src/views/sessions";
 import { meter, settle, snapshot } from "./fixtures";
 
 afterEach(() => {
@@ -39,9 +39,9 @@ describe("renderSessions", () => {
     const first = sessions[0];
     expect(first.querySelector("h2")!.textContent).toBe("toy");
     expect(first.querySelector("h2")!.getAttribute("title")).toBe("/home/dev/toy");
-    expect(first.querySelector(".model")!.textContent).toBe("Claude Code · claude-opus-4-8");
-    expect(sessions[1].querySelector(".model")!.textContent).toBe("Codex · gpt-5.5");
-    expect(first.querySelector(".usage")!.textContent).toBe("52k/200k tokens of context");
+    expect(first.querySelector(".model")!.textContent).toMatch(/^Claude Code · claude-opus-4-8 · last active /);
+    expect(sessions[1].querySelector(".model")!.textContent).toMatch(/^Codex · gpt-5.5 · /);
+    expect(first.querySelector(".usage")!.textContent).toBe("52k/200k tokens of the context window");
     expect(first.querySelector(".turns")!.textContent).toBe("5 turns in memory");
     expect(first.querySelector("svg.gauge text")!.textContent).toBe("26%");
     expect(sessions[1].querySelector("svg.gauge")!.getAttribute("class")).toBe("gauge full");
@@ -59,10 +59,89 @@ describe("renderSessions", () => {
     expect(arc(100)).toBeCloseTo(1, 3);
   });
 
-  it("says what to do when there is no store, instead of an empty list", () => {
-    const view = renderSessions(snapshot([], "No memory yet: run `throughline import`."), noActions);
-    expect(view.querySelector("[role=alert]")!.textContent).toContain("throughline import");
+  it("shows a problem with the store as one, with what to do", () => {
+    const view = renderSessions(snapshot([], "The memory store is damaged (file is not a database). `throughline doctor` gives the exact commands."), noActions);
+    expect(view.querySelector("[role=alert]")!.textContent).toContain("throughline doctor");
     expect(view.querySelector("li")).toBeNull();
+  });
+
+  it("shows both plan windows with their reset countdowns", () => {
+    const now = Date.UTC(2026, 10, 30, 8, 0, 0);
+    const plan = { five_hour: { used_percentage: 42.4, resets_at: now / 1000 + 2 * 3600 + 5 * 60 }, seven_day: { used_percentage: 93, resets_at: now / 1000 + 3 * 86_400 + 4 * 3600 } };
+    const view = renderPlan(plan, now)!;
+    const five = view.querySelector("[data-window=five_hour]")!;
+    expect(five.querySelector(".value")!.textContent).toBe("42% · resets in 2h 05m");
+    expect(five.querySelector("[role=meter]")!.getAttribute("aria-valuenow")).toBe("42");
+    const week = view.querySelector("[data-window=seven_day]")!;
+    expect(week.querySelector(".value")!.textContent).toBe("93% · resets in 3d 4h");
+    expect(week.querySelector(".bar")!.getAttribute("class")).toBe("bar full");
+    expect(renderPlan(null)).toBeNull();
+    expect(renderSessions({ ...snapshot([]), plan }, noActions).querySelector(".plan")).not.toBeNull();
+  });
+
+  it("imports past sessions from a first run, showing how far it is", async () => {
+    let first = true;
+    mockIPC(
+      async (cmd) => {
+        if (cmd === "live_sessions") return first ? snapshot([], null, false, true) : snapshot([meter()]);
+        if (cmd === "import_past_sessions") {
+          await emit("import-progress", { transcripts_done: 1, transcripts: 2, bytes_done: 1_500_000, bytes: 3_000_000 });
+          await settle();
+          first = false;
+          return { transcripts: 2, left_alone: 0, bytes_read: 3_000_000, records: 40, problems: [] };
+        }
+      },
+      { shouldMockEvents: true },
+    );
+    const into = document.createElement("div");
+    mountSessions(into);
+    await settle();
+    const seen: string[] = [];
+    const observer = new MutationObserver(() => {
+      const status = into.querySelector(".importing");
+      if (status) seen.push(status.textContent!);
+    });
+    observer.observe(into, { childList: true, subtree: true });
+    [...into.querySelectorAll("button")].find((b) => b.textContent === "Import past sessions")!.click();
+    await settle();
+    await settle();
+    observer.disconnect();
+    expect(seen).toContain("Importing past sessions: 1 of 2 transcripts, 1.5 of 3.0 MB");
+    expect(into.querySelector("li.session")).not.toBeNull();
+    expect(into.querySelector("[role=alert]")).toBeNull();
+  });
+
+  it("greets a first run with what to do, and no alarm", () => {
+    const view = renderSessions(snapshot([], null, false, true), noActions);
+    expect(view.querySelector("[role=alert]")).toBeNull();
+    expect(view.querySelector(".first-run h2")!.textContent).toBe("Nothing recorded yet");
+    expect(view.textContent).toContain("Import past sessions");
+  });
+
+  it("says truly when a session shows, and where the stored ones are", () => {
+    const hint = renderSessions(snapshot([]), noActions).querySelector(".empty")!.textContent!;
+    expect(hint).toContain("until it ends, or until it has been quiet for 30 minutes");
+    expect(hint).not.toContain("for 30 minutes after");
+    expect(hint).toContain("Memory tab");
+  });
+
+  it("tells two sessions of one project apart by their first prompt and last activity", () => {
+    const view = renderSessions(
+      snapshot([
+        meter(),
+        meter({ session_id: "0f1b393e-f41a", title: null, last_activity: "2026-11-29T10:00:00.000Z" }),
+      ]),
+      noActions,
+    );
+    const [a, b] = [...view.querySelectorAll("li.session")];
+    expect(a.querySelector(".title")!.textContent).toBe("Fix the flaky build in CI");
+    expect(b.querySelector(".title")!.textContent).toBe("Session 0f1b393e (no prompt yet)");
+    expect(a.querySelector(".model")!.textContent).not.toBe(b.querySelector(".model")!.textContent);
+  });
+
+  it("measures against the window up to the auto-compact threshold", () => {
+    const view = renderSessions(snapshot([meter({ usable: 140_000, compact_at: 70, usage: "52k/140k", percent: 37 })]), noActions);
+    expect(view.querySelector(".usage")!.textContent).toBe("52k/140k tokens of the 70% of the window before auto-compact");
   });
 
   it("says while capture is paused, with or without live sessions", () => {
@@ -187,7 +266,8 @@ describe("mountSessions", () => {
     mountSessions(into);
     await settle();
     const alert = into.querySelector("[role=alert]")!.textContent!;
-    expect(alert).toContain("Could not read the live sessions");
-    expect(alert).toContain("throughline status");
+    expect(alert).toContain("Could not read the live sessions: command live_sessions not found.");
+    expect(alert).toContain("throughline doctor");
+    expect(alert).not.toContain("Restart");
   });
 });

@@ -1,6 +1,6 @@
 import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AutoCompact, Effective, ProjectCapture } from "../src/ipc";
+import type { AutoCompact, Config, Effective, ProjectCapture } from "../src/ipc";
 import { mountSettings, renderSettings, type SettingsActions, type SettingsState } from "../src/views/settings";
 import { settle } from "./fixtures";
 
@@ -160,6 +160,42 @@ describe("renderSettings", () => {
     }
     view.querySelector<HTMLButtonElement>("#autocompact-default")!.click();
     expect(asked).toEqual([55, null, null]);
+  });
+
+  it("refuses what is no percent in view, keeps the threshold and shows it again", () => {
+    const asked: (number | null)[] = [];
+    const view = attached(renderSettings(state({ autocompact: threshold(70) }), { ...noActions, onAutocompact: (p) => asked.push(p) }));
+    const percent = input(view, "autocompact");
+    const refusal = () => view.querySelector<HTMLElement>(".claude .refused")!;
+    expect(refusal().hasAttribute("hidden")).toBe(true);
+    // Letters typed into a number field read as empty, with badInput set.
+    percent.value = "";
+    Object.defineProperty(percent, "validity", { value: { badInput: true }, configurable: true });
+    percent.dispatchEvent(new Event("change"));
+    expect(asked).toEqual([]);
+    expect(refusal().hasAttribute("hidden")).toBe(false);
+    expect(refusal().textContent).toContain("the threshold stays at 70%");
+    expect(percent.value).toBe("70");
+    Object.defineProperty(percent, "validity", { value: { badInput: false }, configurable: true });
+    for (const value of ["0", "150", "70.5"]) {
+      percent.value = value;
+      percent.dispatchEvent(new Event("change"));
+      expect(refusal().textContent).toContain(`"${value}" is not a whole percent`);
+      expect(percent.value).toBe("70");
+    }
+    expect(asked).toEqual([]);
+  });
+
+  it("refuses a budget out of range in view and shows the one in force", () => {
+    const saved: Config[] = [];
+    const memory = effective();
+    const view = attached(renderSettings(state({ memory }), { ...noActions, onMemory: (c) => saved.push(c) }));
+    const budget = input(view, "budget");
+    budget.value = "100";
+    budget.dispatchEvent(new Event("change"));
+    expect(saved).toEqual([]);
+    expect(budget.value).toBe(String(memory.config.budget));
+    expect(view.querySelector(".memory .refused:not([hidden])")!.textContent).toContain('"100" is not a whole number from 500 to 9500');
   });
 
   it("says when the client ignores the threshold in its settings", () => {

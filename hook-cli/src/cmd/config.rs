@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use throughline::config;
+use throughline::forget;
 use throughline::home::Home;
 use throughline::install::{claude, Scope};
 
@@ -22,6 +23,12 @@ pub struct Args {
     /// Turn capture back on for a project folder
     #[arg(long, value_name = "DIR")]
     capture_on: Option<PathBuf>,
+    /// Days a turn is kept before it is forgotten (0: for ever); applied in the background
+    #[arg(long, value_name = "DAYS")]
+    keep_days: Option<u32>,
+    /// Megabytes of stored text kept; past it the oldest sessions are forgotten (0: no limit)
+    #[arg(long, value_name = "MB")]
+    keep_mb: Option<u32>,
     /// Percent of the context window at which Claude Code compacts by itself (1-100), or `off`
     /// to leave it to the client. Written to env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE in
     /// ~/.claude/settings.json, with autoCompactWindow (the model's whole window, unless you
@@ -67,8 +74,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let off = args.capture_off.as_ref().map(folder).transpose()?;
     let on = args.capture_on.as_ref().map(folder).transpose()?;
-    let effective = if args.pause || args.resume || off.is_some() || on.is_some() {
+    let turned_off = off.clone();
+    let changing = args.pause
+        || args.resume
+        || off.is_some()
+        || on.is_some()
+        || args.keep_days.is_some()
+        || args.keep_mb.is_some();
+    let effective = if changing {
         config::update(&home, |c| {
+            if let Some(days) = args.keep_days {
+                c.keep_days = days;
+            }
+            if let Some(mb) = args.keep_mb {
+                c.keep_mb = mb;
+            }
             if args.pause || args.resume {
                 c.pause_capture = args.pause;
             }
@@ -84,6 +104,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         config::load(&home)
     };
+    if let Some(folder) = &turned_off {
+        offer_to_forget(&home, folder);
+    }
     let threshold = claude::autocompact(&Scope::User)?;
     if args.json {
         return super::print_json(&serde_json::json!({
@@ -121,4 +144,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!("problem: {p}");
     }
     Ok(())
+}
+
+/// Capture off keeps what is stored; says how much and how to forget it.
+fn offer_to_forget(home: &Home, folder: &str) {
+    let scope = forget::Scope::Project(folder.to_string());
+    if let Ok(stored) = forget::preview(home, &scope) {
+        if !stored.is_empty() {
+            eprintln!(
+                "{folder}: {} turns of it stay stored and searchable; \
+                 `throughline forget --project {}` forgets them.",
+                stored.turns,
+                shell_words::quote(folder)
+            );
+        }
+    }
 }

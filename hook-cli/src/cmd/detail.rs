@@ -81,7 +81,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if args.json {
             return super::print_json(&exchange);
         }
-        print!("{}", render::tool_exchange(&detail.turn.code, &exchange));
+        let shown = render::tool_exchange(&detail.turn.code, &exchange);
+        print!("{}", super::for_terminal(&shown));
         return Ok(());
     }
     if let Some(n) = args.item {
@@ -90,6 +91,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.json {
         return super::print_json(&detail);
     }
-    print!("{}", render::turn_detail(&detail, args.item.is_none()));
+    let shown = render::turn_detail(&detail, args.item.is_none());
+    print!("{}", super::for_terminal(&shown));
     Ok(())
 }

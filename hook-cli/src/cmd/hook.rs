@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use throughline::capture;
 use throughline::config::{self, Capture};
+use throughline::forget;
 use throughline::handoff;
 use throughline::home::Home;
 use throughline::hosts;
@@ -92,6 +93,12 @@ fn handle(home: &Home, host_name: &str) -> Result<(), String> {
         // The only thing a hook ever prints: what the host should act on.
         let mut stdout = std::io::stdout().lock();
         let _ = writeln!(stdout, "{out}");
+    }
+    drop(store);
+    // Retention runs in a process of its own, a few times a day; the hook only looks whether
+    // it is due (one stat, when retention is set).
+    if forget::retention_due(home, &config) {
+        forget::start_retention(home).map_err(|e| format!("starting retention: {e}"))?;
     }
     Ok(())
 }

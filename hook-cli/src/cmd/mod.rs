@@ -4,6 +4,7 @@ mod config;
 mod demo;
 mod detail;
 mod doctor;
+mod forget;
 mod handoff;
 mod hook;
 mod import;
@@ -11,6 +12,7 @@ mod injections;
 mod install;
 #[cfg(feature = "mcp")]
 mod mcp;
+mod monitor;
 mod recall;
 mod search;
 mod sessions;
@@ -65,10 +67,14 @@ pub enum Command {
     Install(install::Args),
     /// Remove exactly what `install` added (`--purge` also deletes the memory)
     Uninstall(uninstall::Args),
+    /// Remove a turn, a session, a project or everything before a date from the memory (asks first)
+    Forget(forget::Args),
     /// Check the setup: hooks, database, captures, hook failures; says how to fix each problem
     Doctor(doctor::Args),
     /// One line for Claude Code's statusLine (reads its JSON on stdin): context used, turns kept
     Statusline(statusline::Args),
+    /// The live sessions' context gauges and the plan usage, redrawn as sessions grow
+    Monitor(monitor::Args),
     /// How each session's context was spent, and what a /clear with handoff would keep
     Stats(stats::Args),
     /// Replay a recorded session into a temporary memory and show what Throughline keeps
@@ -98,8 +104,10 @@ impl Command {
             Command::Config(a) => config::run(a).map(|_| ExitCode::SUCCESS),
             Command::Install(a) => install::run(a).map(|_| ExitCode::SUCCESS),
             Command::Uninstall(a) => uninstall::run(a).map(|_| ExitCode::SUCCESS),
+            Command::Forget(a) => forget::run(a).map(|_| ExitCode::SUCCESS),
             Command::Doctor(a) => doctor::run(a),
             Command::Statusline(a) => statusline::run(a).map(|_| ExitCode::SUCCESS),
+            Command::Monitor(a) => monitor::run(a).map(|_| ExitCode::SUCCESS),
             Command::Stats(a) => stats::run(a).map(|_| ExitCode::SUCCESS),
             Command::Demo(a) => demo::run(a).map(|_| ExitCode::SUCCESS),
             Command::Search(a) => search::run(a),
@@ -134,8 +142,20 @@ impl ColorWhen {
         match self {
             ColorWhen::Always => Paint::Color,
             ColorWhen::Auto if auto() => Paint::Color,
+            _ if std::io::stdout().is_terminal() => Paint::Terminal,
             _ => Paint::Plain,
         }
+    }
+}
+
+/// Stored text as the person sees it: control characters escaped on a terminal, exactly as
+/// stored anywhere else (a pipe, a file, `--json`).
+fn for_terminal(text: &str) -> std::borrow::Cow<'_, str> {
+    use std::io::IsTerminal;
+    if std::io::stdout().is_terminal() {
+        throughline::render::visible(text)
+    } else {
+        std::borrow::Cow::Borrowed(text)
     }
 }
 

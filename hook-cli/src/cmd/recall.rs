@@ -58,6 +58,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.json {
         return super::print_json(&recalled);
     }
-    print!("{}", recall::render(&recalled, args.oneline, Pointer::Cli));
+    let shown = recall::render(&recalled, args.oneline, Pointer::Cli);
+    print!("{}", super::for_terminal(&shown));
     Ok(())
 }

@@ -26,10 +26,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (false, Some(p)) => Some(p),
         (false, None) => super::current_project(),
     };
+    // One more than shown tells whether the list was cut.
     let mut sessions = store.sessions(&SessionFilter {
         project: project.clone(),
-        limit: Some(args.limit),
+        limit: Some(args.limit.saturating_add(1)),
     })?;
+    let cut = sessions.len() > args.limit as usize;
+    sessions.truncate(args.limit as usize);
     if sessions.is_empty() && project.is_some() && !args.json {
         println!(
             "no sessions recorded in {}; `throughline sessions --all` lists every project",
@@ -60,6 +63,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         {
             println!("  {}", render::session_line(s));
         }
+    }
+    if cut {
+        println!(
+            "(the {} most recently active shown; --limit N shows more)",
+            args.limit
+        );
     }
     Ok(())
 }

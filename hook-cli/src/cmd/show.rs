@@ -30,12 +30,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     println!(
         "session {}  {}  {}",
         session.session_id,
-        session.project.as_deref().unwrap_or(""),
-        session.model.as_deref().unwrap_or("")
+        super::for_terminal(session.project.as_deref().unwrap_or("")),
+        super::for_terminal(session.model.as_deref().unwrap_or(""))
     );
     for turn in &turns {
         println!();
-        print!("{}", render::turn(turn, Pointer::Cli));
+        print!("{}", super::for_terminal(&render::turn(turn, Pointer::Cli)));
     }
     Ok(())
 }

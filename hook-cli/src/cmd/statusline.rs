@@ -16,9 +16,25 @@ pub fn run(_: Args) -> anyhow::Result<()> {
         return Ok(());
     }
     if let Some(input) = decode_status(&payload) {
+        record_plan(&input);
         println!("{}", line(&input));
     }
     Ok(())
+}
+
+/// Keeps the plan usage the client reported for the app and `monitor`; a failure costs only
+/// a log line, never the statusline.
+fn record_plan(input: &StatusInput) {
+    let Ok(home) = throughline::home::Home::locate() else {
+        return;
+    };
+    if let Err(e) = throughline::plan::record(&home, &input.plan) {
+        throughline::log::line(
+            &home,
+            "statusline",
+            &format!("plan usage not recorded: {e}"),
+        );
+    }
 }
 
 fn line(input: &StatusInput) -> String {

@@ -409,3 +409,45 @@ fn compaction_brings_back_the_sessions_own_recent_turns() {
         text.contains("just compacted") && text.contains("step two") && text.contains("one done")
     );
 }
+
+#[test]
+fn no_handoff_is_offered_where_capture_is_off() {
+    let mut w = World::new();
+    w.turn("A", "/p", "work", "done");
+    let off = Config {
+        capture_off: vec!["/p".into()],
+        ..Config::default()
+    };
+    let refused = offer(&mut w.store, "A", &off).unwrap_err();
+    assert!(matches!(refused, StoreError::Declined(_)), "{refused}");
+    assert!(
+        refused.to_string().contains("capture is off for /p"),
+        "{refused}"
+    );
+    assert!(pending(&w.store, "/p").unwrap().is_none());
+    // Elsewhere it still is.
+    assert!(offer(&mut w.store, "A", &Config::default()).is_ok());
+}
+
+#[test]
+fn the_preview_is_the_memory_the_next_chat_receives() {
+    let mut w = World::new();
+    w.turn(
+        "A",
+        "/p",
+        "the deploy key is at vault path secret/deploy-7731",
+        "noted",
+    );
+    w.turn("A", "/p", "more work", "done");
+    let preview = preview(&w.store, "A", &Config::default()).unwrap().unwrap();
+    assert!(
+        preview.text.contains("secret/deploy-7731"),
+        "{}",
+        preview.text
+    );
+    // Nothing was recorded or offered by looking.
+    assert!(pending(&w.store, "/p").unwrap().is_none());
+    offer(&mut w.store, "A", &Config::default()).unwrap();
+    let received = injected(w.turn("B", "/p", "carry on", "ok"));
+    assert_eq!(received, preview.text);
+}

@@ -207,7 +207,19 @@ fn read(
         })?;
     }
     progress.save(w, &shown, session.id)?;
+    report.problems = one_line_per_file(std::mem::take(&mut report.problems));
     Ok(report)
+}
+
+/// A file with many bad lines gives one log line per call, not one per line: the first
+/// problem and how many more there were (a flood pushed the useful history out of the log).
+fn one_line_per_file(mut problems: Vec<String>) -> Vec<String> {
+    if problems.len() > 1 {
+        let more = problems.len() - 1;
+        problems.truncate(1);
+        problems[0].push_str(&format!("; and {more} more problems in this file"));
+    }
+    problems
 }
 
 /// How far a transcript was read: the cursor, the line-ordering state there, and the time
@@ -255,7 +267,7 @@ fn resume(w: &Writer, path: &Path, shown: &str) -> Result<Opened, IngestError> {
         source,
     };
     let stored = w.cursor(shown)?;
-    let file = match File::open(path) {
+    let file = match crate::regular_file::open(path) {
         Ok(f) => f,
         // Hosts create the file lazily; it is only missing if it was read before.
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -748,5 +760,96 @@ mod tests {
             memory(&store, "s1")[0]["details"].as_array().unwrap().len(),
             12
         );
+    }
+
+    /// A Claude Code transcript of `turns` turns (prompt, tool call, its output, answer),
+    /// chained by parent ids, with text of several byte widths so cuts fall inside characters.
+    fn chained_transcript(turns: &[(String, String)]) -> String {
+        let mut text = String::new();
+        let mut parent: Option<String> = None;
+        let mut push = |kind: &str, uuid: String, message: serde_json::Value| {
+            text += &(serde_json::json!({"type": kind, "uuid": uuid, "parentUuid": parent,
+                "cwd": "/p", "timestamp": "2026-11-30T10:00:00.000Z", "message": message})
+            .to_string()
+                + "\n");
+            parent = Some(uuid);
+        };
+        for (i, (prompt, answer)) in turns.iter().enumerate() {
+            push(
+                "user",
+                format!("u{i}"),
+                serde_json::json!({"role": "user", "content": prompt}),
+            );
+            push(
+                "assistant",
+                format!("c{i}"),
+                serde_json::json!({"id": format!("m{i}"),
+                "role": "assistant", "content": [{"type": "tool_use", "id": format!("t{i}"),
+                "name": "Bash", "input": {"command": "ls"}}]}),
+            );
+            push(
+                "user",
+                format!("r{i}"),
+                serde_json::json!({"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": format!("t{i}"),
+                 "content": format!("out {i} {prompt}")}]}),
+            );
+            push(
+                "assistant",
+                format!("a{i}"),
+                serde_json::json!({"id": format!("n{i}"),
+                "role": "assistant", "content": [{"type": "text", "text": answer}]}),
+            );
+        }
+        text
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+        /// However the host's appends and the hook calls interleave (a call may find part of
+        /// a line, cut inside a character, or nothing new; a call may be a new process), each
+        /// line is stored once, and the memory is the one a single read of the whole file gives.
+        #[test]
+        fn any_interleaving_of_appends_and_hook_calls_stores_each_line_once(
+            turns in proptest::collection::vec(("[a-zé日 ]{1,12}", "[a-z本 ]{1,12}"), 1..5),
+            cuts in proptest::collection::vec(0.0f64..1.0, 0..8),
+            calls in proptest::collection::vec(0u8..3, 8),
+        ) {
+            use crate::home::Home;
+            use crate::model::Host;
+            use crate::store::Store;
+            let text = chained_transcript(&turns);
+            let dir = tempfile::tempdir().unwrap();
+            let transcript = dir.path().join("s1.jsonl");
+            let home = Home::at(dir.path().join("home"));
+            let mut cut_at: Vec<usize> =
+                cuts.iter().map(|f| (f * text.len() as f64) as usize).collect();
+            cut_at.sort();
+            cut_at.push(text.len());
+            let mut store = Store::open(&home).unwrap();
+            for (i, cut) in cut_at.iter().enumerate() {
+                std::fs::write(&transcript, &text.as_bytes()[..*cut]).unwrap();
+                // 0: one hook call; 1: two in a row; 2: a call by a new process.
+                let times = if calls[i % calls.len()] == 1 { 2 } else { 1 };
+                if calls[i % calls.len()] == 2 {
+                    store = Store::open(&home).unwrap();
+                }
+                for _ in 0..times {
+                    crate::capture::capture_transcript(&mut store, Host::Claude, "s1", &transcript)
+                        .unwrap();
+                }
+            }
+            let whole_home = Home::at(dir.path().join("whole"));
+            let mut whole = Store::open(&whole_home).unwrap();
+            crate::capture::capture_transcript(&mut whole, Host::Claude, "s1", &transcript)
+                .unwrap();
+            let stored = memory(&store, "s1");
+            proptest::prop_assert_eq!(&stored, &memory(&whole, "s1"));
+            let prompts: usize = stored.iter().map(|t| t["messages"].as_array().unwrap().len()).sum();
+            let details: usize = stored.iter().map(|t| t["details"].as_array().unwrap().len()).sum();
+            proptest::prop_assert_eq!(prompts, 2 * turns.len(), "a prompt and an answer a turn");
+            proptest::prop_assert_eq!(details, 2 * turns.len(), "a call and its output a turn");
+        }
     }
 }

@@ -3,6 +3,7 @@
 
 mod bulk;
 mod chain;
+mod forget;
 mod health;
 mod model_lines;
 mod read;
@@ -15,7 +16,7 @@ use std::cell::Cell;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -24,6 +25,7 @@ use rusqlite::{Connection, OpenFlags};
 
 pub use bulk::become_bulk;
 pub use chain::{Handoff, Injection, InjectionFilter, Trigger};
+pub use forget::{Forgotten, Preview, Scope, SessionSize};
 
 pub use health::{Health, HostCapture};
 pub use model_lines::{DueTurn, ModelLine, SummaryCall, SummarySpend};
@@ -35,6 +37,7 @@ pub use words::query_of as short_words_query;
 pub use write::{Cursor, SessionRow, Writer};
 
 use crate::home::Home;
+use crate::redact::Redactor;
 
 /// Past this WAL size a writing process empties the WAL when it is done.
 const WAL_LIMIT: u64 = 1 << 20;
@@ -102,10 +105,42 @@ pub enum StoreError {
     Missing(PathBuf),
     #[error("{0}")]
     NotFound(String),
+    /// A request the settings rule out, with what to change.
+    #[error("{0}")]
+    Declined(String),
+    #[error("{0}; nothing is stored until it is fixed (`throughline config` shows the file)")]
+    Redaction(String),
     #[error("the background checkpoint thread stopped")]
     Checkpointer,
     #[error(transparent)]
     Sql(#[from] rusqlite::Error),
+}
+
+impl StoreError {
+    fn sqlite_code(&self) -> Option<rusqlite::ErrorCode> {
+        match self {
+            StoreError::Sqlite { source, .. } | StoreError::Sql(source) => {
+                source.sqlite_error_code()
+            }
+            _ => None,
+        }
+    }
+
+    /// Another program holds a lock on the database longer than this call waited.
+    pub fn is_busy(&self) -> bool {
+        matches!(
+            self.sqlite_code(),
+            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+        )
+    }
+
+    /// The file is not an SQLite database, or its pages are damaged.
+    pub fn is_damaged(&self) -> bool {
+        matches!(
+            self.sqlite_code(),
+            Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
+        )
+    }
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -119,6 +154,8 @@ pub struct Store {
     copier: Option<Checkpointer>,
     /// Hooks waiting for the lock, which bulk work lets go first.
     waiters: bulk::Waiters,
+    /// What every text passes through before it is written (docs/decisions/0047).
+    redactor: Arc<Redactor>,
 }
 
 impl Drop for Store {
@@ -145,16 +182,27 @@ impl Store {
             path: path.clone(),
             source,
         })?;
+        // SQLite gives the -wal and -shm files the mode of the database file; one made
+        // readable by others (by an older version, a copy) is made owner-only.
         if fresh {
-            // SQLite gives the -wal and -shm files the mode of the database file.
             let _ = fs::set_permissions(&path, fs::Permissions::from_mode(0o600));
+        } else if let Ok(meta) = fs::metadata(&path) {
+            let _ = crate::home::owner_only(&path, &meta);
         }
+        // The person's own patterns apply to every writer: hooks, import, the app's catch-up.
+        let patterns = crate::config::load(home).config.redact_patterns;
+        let redactor = if patterns.is_empty() {
+            Redactor::shared_builtin()
+        } else {
+            Arc::new(Redactor::new(&patterns).map_err(StoreError::Redaction)?)
+        };
         let mut store = Store {
             conn,
             waiters: bulk::Waiters::new(&path),
             path,
             writable: true,
             copier: None,
+            redactor,
         };
         store.configure()?;
         schema::migrate(&mut store.conn, &store.path)?;
@@ -163,6 +211,12 @@ impl Store {
 
     /// Opens an existing database for reading only; never creates or migrates it.
     pub fn open_read_only(home: &Home) -> Result<Store> {
+        Store::open_read_only_waiting(home, BUSY_TIMEOUT)
+    }
+
+    /// As [`Store::open_read_only`], waiting at most `wait` for a lock another program holds
+    /// (a window must answer at once and try again later).
+    pub fn open_read_only_waiting(home: &Home, wait: Duration) -> Result<Store> {
         let path = home.db_path();
         if !path.exists() {
             return Err(StoreError::Missing(path));
@@ -175,7 +229,7 @@ impl Store {
             path: path.clone(),
             source,
         })?;
-        conn.busy_timeout(BUSY_TIMEOUT)?;
+        conn.busy_timeout(wait)?;
         schema::check_readable(&conn, &path)?;
         Ok(Store {
             conn,
@@ -183,6 +237,7 @@ impl Store {
             path,
             writable: false,
             copier: None,
+            redactor: Redactor::shared_builtin(),
         })
     }
 
@@ -198,6 +253,7 @@ impl Store {
             path: self.path.clone(),
             writable: true,
             copier: None,
+            redactor: Arc::clone(&self.redactor),
         };
         store.configure()?;
         Ok(store)
@@ -290,6 +346,7 @@ impl Store {
             tx?,
             self.copier.as_ref(),
             &self.waiters,
+            &self.redactor,
         ))
     }
 }

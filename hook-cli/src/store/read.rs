@@ -182,6 +182,19 @@ impl Store {
         })
     }
 
+    /// The first prompt of `session`: which chat it is, for people choosing one.
+    pub fn first_prompt(&self, session: &Session) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT text FROM messages WHERE role = 'user' AND turn =
+                   (SELECT id FROM turns WHERE session = ?1 AND seq > 0 ORDER BY seq LIMIT 1)
+                 ORDER BY id LIMIT 1",
+            )?
+            .query_row([session.id], |r| r.get(0))
+            .optional()?)
+    }
+
     /// The turns of a session in order, each with its L2 and an L3 summary line.
     pub fn turns(&self, session: &Session) -> Result<Vec<Turn>> {
         let mut stmt = self.conn.prepare_cached(
@@ -263,7 +276,10 @@ impl Store {
             .collect()
     }
 
-    fn find_turn(&self, code: &str) -> Result<(i64, String, u32, Option<String>, String)> {
+    pub(super) fn find_turn(
+        &self,
+        code: &str,
+    ) -> Result<(i64, String, u32, Option<String>, String)> {
         let code = code.trim().to_ascii_lowercase();
         if code.len() < 4 {
             return Err(StoreError::NotFound(format!(

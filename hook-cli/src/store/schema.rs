@@ -151,7 +151,7 @@ const MIGRATIONS: &[&str] = &[
     // Trigram tokens match any substring of three or more characters, so words need no
     // spaces around them (Japanese, Chinese) and identifiers match in part. The indexes are
     // filled by searches, not by hooks (docs/decisions/0012): `search_progress` holds the
-    // last row of each layer already indexed. Captured rows are never deleted.
+    // last row of each layer already indexed.
     "CREATE VIRTUAL TABLE messages_fts USING fts5 (
         text, content = 'messages', content_rowid = 'id', tokenize = 'trigram'
     );
@@ -220,6 +220,18 @@ const MIGRATIONS: &[&str] = &[
         text     TEXT
     );
     ALTER TABLE injections ADD COLUMN one_liners_by TEXT;",
+    // 13: an entry taken out of a search index (a forgotten or rolled-back turn) leaves the
+    // index's pages, not only a delete marker beside its tokens (docs/decisions/0045).
+    "INSERT INTO messages_fts (messages_fts, rank) VALUES ('secure-delete', 1);
+    INSERT INTO details_fts (details_fts, rank) VALUES ('secure-delete', 1);
+    INSERT INTO messages_words (messages_words, rank) VALUES ('secure-delete', 1);
+    INSERT INTO details_words (details_words, rank) VALUES ('secure-delete', 1);",
+    // 14: how many secrets of each kind were replaced by a placeholder before storage
+    // (docs/decisions/0047), for `doctor`.
+    "CREATE TABLE redactions (
+        kind   TEXT PRIMARY KEY,
+        count  INTEGER NOT NULL
+    );",
 ];
 
 /// The schema version this build writes.

@@ -1,6 +1,7 @@
 //! The write side: one transaction per hook call, committed on the way through a long
 //! backlog (see [`Writer::commit_due`]).
 
+use std::borrow::Cow;
 use std::cell::{Cell, OnceCell, RefCell, RefMut};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -12,6 +13,7 @@ use super::{Checkpointer, Result};
 use crate::model::{Host, Message, Role};
 use crate::project;
 use crate::record::Record;
+use crate::redact::{self, Redactor};
 use crate::summary;
 
 /// The part of a session row the writer needs while ingesting.
@@ -62,6 +64,7 @@ pub struct Writer<'c> {
     began: Cell<Instant>,
     /// Hooks waiting for the lock (see [`Writer::commit_due`]).
     waiters: &'c super::bulk::Waiters,
+    redactor: &'c Redactor,
 }
 
 /// Numbers the write transactions of this process.
@@ -101,6 +104,7 @@ impl<'c> Writer<'c> {
         tx: Transaction<'c>,
         copier: Option<&'c Checkpointer>,
         waiters: &'c super::bulk::Waiters,
+        redactor: &'c Redactor,
     ) -> Writer<'c> {
         Writer {
             hot: Hot::default(),
@@ -114,7 +118,24 @@ impl<'c> Writer<'c> {
             transaction: Cell::new(next_transaction()),
             began: Cell::new(Instant::now()),
             waiters,
+            redactor,
         }
+    }
+
+    /// `text` as it may be stored: secrets replaced by their placeholder, each one counted in
+    /// the store (what `doctor` reports).
+    fn redacted<'t>(&self, text: &'t str) -> Result<Cow<'t, str>> {
+        let mut counts = redact::Counts::new();
+        let out = self.redactor.redact(text, &mut counts);
+        for (kind, count) in counts {
+            self.tx
+                .prepare_cached(
+                    "INSERT INTO redactions (kind, count) VALUES (?1, ?2)
+                     ON CONFLICT (kind) DO UPDATE SET count = count + excluded.count",
+                )?
+                .execute(params![kind, count])?;
+        }
+        Ok(out)
     }
 
     pub fn commit(self) -> Result<()> {
@@ -402,7 +423,9 @@ impl<'c> Writer<'c> {
                     if self.copies_in.get() == Some(id) {
                         self.summarize(id)?;
                     } else {
-                        self.store_summary(id, text)?;
+                        // Made from the turn's own text: its secrets are counted there.
+                        let text = self.redactor.redact(text, &mut redact::Counts::new());
+                        self.store_summary(id, &text)?;
                     }
                     self.summarized.set(Some(id));
                 }
@@ -439,12 +462,14 @@ impl<'c> Writer<'c> {
                     }
                 }
                 *turn = Some(id);
-                self.insert_message(session.id, id, "user", text, at.as_deref(), key)?;
+                let text = self.redacted(text)?;
+                self.insert_message(session.id, id, "user", &text, at.as_deref(), key)?;
             }
             Record::Rollback { turns } => *turn = self.roll_back(session, *turns)?,
             Record::Answer { key, text, at } => {
                 let id = self.current_turn(session, turn, at.as_deref())?;
-                match self.insert_message(session.id, id, "assistant", text, at.as_deref(), key)? {
+                let text = self.redacted(text)?;
+                match self.insert_message(session.id, id, "assistant", &text, at.as_deref(), key)? {
                     Some(first) if first != id => self.copies_in.set(Some(id)),
                     _ => {}
                 }
@@ -467,6 +492,7 @@ impl<'c> Writer<'c> {
                     self.copies_in.set(Some(id));
                     return Ok(());
                 }
+                let body = self.redacted(body)?;
                 self.hot(
                     &self.hot.detail,
                     "INSERT OR IGNORE INTO details
@@ -479,7 +505,7 @@ impl<'c> Writer<'c> {
                     kind.as_str(),
                     name,
                     tool_use_id,
-                    body,
+                    body.as_ref(),
                     is_error,
                     at,
                     key
@@ -538,15 +564,7 @@ impl<'c> Writer<'c> {
             .query_map(params![session.id, count], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
         for turn in gone {
-            super::search::unindex_turn(&self.tx, turn)?;
-            self.tx.execute_batch(&format!(
-                "DELETE FROM summaries WHERE turn = {turn};
-                 DELETE FROM model_summaries WHERE turn = {turn};
-                 DELETE FROM messages WHERE turn = {turn};
-                 DELETE FROM details WHERE turn = {turn};
-                 UPDATE api_calls SET turn = NULL WHERE turn = {turn};
-                 DELETE FROM turns WHERE id = {turn};"
-            ))?;
+            super::forget::remove_turn(&self.tx, turn)?;
         }
         super::search::index_after_removal(&self.tx)?;
         session.next_seq = None;

@@ -1,7 +1,7 @@
 // Injection log: what memory each session received, when and why, and exactly the text sent.
 import { h, keptRows } from "../dom";
 import { describeFailure, injections, onLiveSessions, type Injection } from "../ipc";
-import { clockTime, projectName } from "./sessions";
+import { dateTime, projectName } from "./sessions";
 
 const WHY: Record<Injection["trigger"], string> = {
   clear: "after /clear",
@@ -13,8 +13,15 @@ function shortId(id: string): string {
   return id.slice(0, 8);
 }
 
+/** Where the memory came from: the sessions before, or (a compaction) the session's own turns. */
+function source(injection: Injection): string {
+  const before = injection.chain.filter((id) => id !== injection.session_id);
+  if (before.length > 0) return ` from ${before.map(shortId).join(" ← ")}`;
+  return injection.chain.length > 0 ? " from its own recent turns" : "";
+}
+
 function renderInjection(injection: Injection): HTMLElement {
-  const from = injection.chain.length > 0 ? ` from ${injection.chain.map(shortId).join(" ← ")}` : "";
+  const from = source(injection);
   const facts = [
     `${injection.size.toLocaleString()} of ${injection.budget.toLocaleString()} characters`,
     `${injection.verbatim.length} ${injection.verbatim.length === 1 ? "turn" : "turns"} verbatim`,
@@ -30,7 +37,7 @@ function renderInjection(injection: Injection): HTMLElement {
       h(
         "summary",
         {},
-        h("span", { class: "when" }, clockTime(injection.at)),
+        h("span", { class: "when" }, dateTime(injection.at)),
         " ",
         h("strong", {}, projectName(injection.project)),
         ` · ${WHY[injection.trigger]} · ${shortId(injection.session_id)}${from}`,

@@ -7,6 +7,11 @@ import {
   liveSessions,
   offerHandoff,
   onLiveSessions,
+  importPastSessions,
+  onImportProgress,
+  type ImportProgress,
+  type PlanUsage,
+  type PlanWindow,
   type SessionMeter,
   type Snapshot,
 } from "../ipc";
@@ -17,6 +22,13 @@ const CIRCUMFERENCE = 2 * Math.PI * RADIUS;
 export interface SessionActions {
   onHandoff(sessionId: string): void;
   onCancelHandoff(sessionId: string): void;
+  onImport?(): void;
+}
+
+/** `3 of 16 transcripts, 1.2 of 4.0 MB`. */
+export function importProgress(at: ImportProgress): string {
+  const mb = (bytes: number) => (bytes / 1_000_000).toFixed(1);
+  return `Importing past sessions: ${at.transcripts_done} of ${at.transcripts} transcripts, ${mb(at.bytes_done)} of ${mb(at.bytes)} MB`;
 }
 
 export function renderGauge(meter: SessionMeter): SVGElement {
@@ -46,6 +58,15 @@ export function clockTime(at: string): string {
   return new Date(at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 }
 
+/** `today 14:05`, `yesterday 14:05` or `28 Nov 2026 14:05`, in the person's time zone. */
+export function dateTime(at: string, now: Date = new Date()): string {
+  const then = new Date(at);
+  const day = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+  const days = Math.round((day(now) - day(then)) / 86_400_000);
+  const date = days === 0 ? "today" : days === 1 ? "yesterday" : then.toLocaleDateString([], { day: "numeric", month: "short", year: "numeric" });
+  return `${date} ${clockTime(at)}`;
+}
+
 function button(label: string, action: () => void): HTMLButtonElement {
   const element = h("button", { type: "button" }, label);
   element.addEventListener("click", action);
@@ -64,9 +85,16 @@ function renderHandoff(meter: SessionMeter, actions: SessionActions): HTMLElemen
   return h("div", { class: "handoff" }, button("Hand off to a new chat", () => actions.onHandoff(meter.session_id)));
 }
 
+/** How full the usable window is, and where it ends. */
+function usageLine(meter: SessionMeter): string {
+  const until = meter.compact_at === null ? "of the context window" : `of the ${meter.compact_at}% of the window before auto-compact`;
+  return `${meter.usage} tokens ${until}`;
+}
+
 function renderSession(meter: SessionMeter, actions: SessionActions): HTMLElement {
   const gauge = renderGauge(meter);
   gauge.querySelector("text")!.textContent = `${meter.percent}%`;
+  const activity = meter.last_activity ?? meter.started_at;
   return h(
     "li",
     { class: "session", "data-session": meter.session_id },
@@ -75,11 +103,61 @@ function renderSession(meter: SessionMeter, actions: SessionActions): HTMLElemen
       "div",
       { class: "facts" },
       h("h2", { title: meter.project ?? "" }, projectName(meter.project)),
-      h("p", { class: "model" }, `${meter.host} · ${meter.model ?? "unknown model"}`),
-      h("p", { class: "usage" }, `${meter.usage} tokens of context`),
+      h("p", { class: "title", title: meter.session_id }, meter.title ?? `Session ${meter.session_id.slice(0, 8)} (no prompt yet)`),
+      h("p", { class: "model" }, `${meter.host} · ${meter.model ?? "unknown model"}${activity ? ` · last active ${dateTime(activity)}` : ""}`),
+      h("p", { class: "usage" }, usageLine(meter)),
       h("p", { class: "turns" }, `${meter.turns} ${meter.turns === 1 ? "turn" : "turns"} in memory`),
       renderHandoff(meter, actions),
     ),
+  );
+}
+
+/** What a first run shows instead of a problem: nothing is wrong, nothing is recorded yet. */
+function renderFirstRun(actions: SessionActions, importing: string | null): HTMLElement {
+  return h(
+    "div",
+    { class: "first-run" },
+    h("h2", {}, "Nothing recorded yet"),
+    h(
+      "p",
+      {},
+      "Throughline records each Claude Code or Codex session as it runs, once its hooks are installed (the Installer tab). Sessions from before can be read in from their transcripts: Import past sessions.",
+    ),
+    importing
+      ? h("p", { class: "importing", role: "status" }, importing)
+      : actions.onImport
+        ? button("Import past sessions", () => actions.onImport!())
+        : null,
+  );
+}
+
+/** `2h 05m`, `3d 4h`, `now` until `resetsAt` (seconds since the epoch). */
+export function countdown(resetsAt: number, now: number = Date.now()): string {
+  const secs = Math.max(0, Math.round(resetsAt - now / 1000));
+  if (secs === 0) return "now";
+  if (secs < 3600) return `${Math.ceil(secs / 60)}m`;
+  if (secs < 86_400) return `${Math.floor(secs / 3600)}h ${String(Math.floor((secs % 3600) / 60)).padStart(2, "0")}m`;
+  return `${Math.floor(secs / 86_400)}d ${Math.floor((secs % 86_400) / 3600)}h`;
+}
+
+function renderPlanWindow(id: string, name: string, window: PlanWindow, now: number): HTMLElement {
+  const used = Math.min(100, Math.max(0, window.used_percentage));
+  const level = used >= 90 ? "full" : used >= 70 ? "filling" : "calm";
+  const bar = h("div", { class: `bar ${level}`, role: "meter", "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": String(Math.round(used)), "aria-label": `${name} limit used` });
+  bar.append(h("span", { style: `width: ${used.toFixed(1)}%` }));
+  const resets = window.resets_at === null ? "" : ` · resets in ${countdown(window.resets_at, now)}`;
+  return h("div", { class: "plan-window", "data-window": id }, h("span", { class: "name" }, name), bar, h("span", { class: "value" }, `${Math.round(used)}%${resets}`));
+}
+
+/** The plan's five-hour and seven-day windows, as Claude Code last reported them. */
+export function renderPlan(plan: PlanUsage | null, now: number = Date.now()): HTMLElement | null {
+  if (!plan || (!plan.five_hour && !plan.seven_day)) return null;
+  return h(
+    "section",
+    { class: "plan" },
+    h("h2", {}, "Plan usage"),
+    plan.five_hour ? renderPlanWindow("five_hour", "5-hour", plan.five_hour, now) : null,
+    plan.seven_day ? renderPlanWindow("seven_day", "7-day", plan.seven_day, now) : null,
   );
 }
 
@@ -88,29 +166,39 @@ export function renderSessions(
   snapshot: Snapshot,
   actions: SessionActions,
   rows: (meters: SessionMeter[]) => HTMLElement[] = (meters) => meters.map((m) => renderSession(m, actions)),
+  importing: string | null = null,
 ): HTMLElement {
   const problem = snapshot.problem ? h("p", { class: "problem", role: "alert" }, snapshot.problem) : null;
   const paused = snapshot.paused
     ? h("p", { class: "paused", role: "status" }, "Capture is paused: what sessions say now is not stored. Resume it from the tray menu or in Settings.")
     : null;
+  const plan = renderPlan(snapshot.plan ?? null);
   if (snapshot.sessions.length === 0) {
     return h(
       "section",
       { class: "sessions" },
       paused,
+      plan,
       problem ??
-        h("p", { class: "empty" }, "No live sessions. A session shows here while an agent works in it and for 30 minutes after."),
+        (snapshot.first_run || importing
+          ? renderFirstRun(actions, importing)
+          : h(
+              "p",
+              { class: "empty" },
+              "No live sessions. A session shows here from its start until it ends, or until it has been quiet for 30 minutes (an agent that crashed never says it ended). Every stored session is in the Memory tab.",
+            )),
     );
   }
-  return h("section", { class: "sessions" }, paused, problem, h("ul", {}, ...rows(snapshot.sessions)));
+  return h("section", { class: "sessions" }, paused, problem, plan, h("ul", {}, ...rows(snapshot.sessions)));
 }
 
 /** Shows the live sessions in `into` and keeps them current; returns the clean-up. */
 export function mountSessions(into: HTMLElement): () => void {
-  let shown: Snapshot = { sessions: [], problem: null, paused: false };
+  let shown: Snapshot = { sessions: [], problem: null, first_run: false, paused: false, plan: null };
+  let importing: string | null = null;
   const show = (snapshot: Snapshot) => {
     shown = snapshot;
-    into.replaceChildren(renderSessions(snapshot, actions, cards));
+    into.replaceChildren(renderSessions(snapshot, actions, cards, importing));
   };
   const refresh = () =>
     liveSessions()
@@ -121,6 +209,24 @@ export function mountSessions(into: HTMLElement): () => void {
   const actions: SessionActions = {
     onHandoff: (id) => act("hand off the session", offerHandoff(id)),
     onCancelHandoff: (id) => act("cancel the handoff", cancelHandoff(id)),
+    onImport: () => {
+      importing = "Importing past sessions…";
+      show(shown);
+      const progress = onImportProgress((at) => {
+        importing = importProgress(at);
+        show(shown);
+      });
+      importPastSessions()
+        .then(() => (importing = null))
+        .catch((error) => {
+          importing = null;
+          shown = { ...shown, problem: describeFailure("import past sessions", error) };
+        })
+        .finally(() => {
+          void progress.then((stop) => stop());
+          refresh();
+        });
+    },
   };
   const cards = keptRows((m: SessionMeter) => m.session_id, (m) => renderSession(m, actions));
   into.replaceChildren(h("p", { class: "loading" }, "Reading the memory store…"));

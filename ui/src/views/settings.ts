@@ -60,6 +60,29 @@ function hint(text: string, env: string | null): HTMLElement {
   return h("p", { class: "hint" }, env ? `${text} Set by ${env} in the environment.` : text);
 }
 
+/**
+ * What a number field holds: `null` when it is empty, `NaN` when it holds what is no number.
+ * A number field reports typed letters as empty, with `validity.badInput` set.
+ */
+export function typedNumber(input: HTMLInputElement): number | null {
+  if (input.validity?.badInput) return NaN;
+  if (input.value.trim() === "") return null;
+  return Number(input.value);
+}
+
+/** How the refused value reads in the message. */
+function shown(input: HTMLInputElement): string {
+  return input.validity?.badInput || input.value.trim() === "" ? "That" : JSON.stringify(input.value);
+}
+
+/** Says in view why `input`'s value was refused and puts the value in force back. */
+function refuse(input: HTMLInputElement, refusal: HTMLElement, why: string, saved: string): void {
+  refusal.textContent = why;
+  refusal.removeAttribute("hidden");
+  refusal.setAttribute("role", "alert");
+  input.value = saved;
+}
+
 function renderMemory(memory: Effective, actions: SettingsActions): HTMLElement {
   const change = (patch: Partial<Config>) => actions.onMemory({ ...memory.config, ...patch });
   const numbers = NUMBERS.map(({ key, label, hint: text, min, max }) => {
@@ -67,12 +90,13 @@ function renderMemory(memory: Effective, actions: SettingsActions): HTMLElement 
     input.value = String(memory.config[key]);
     const env = envName(memory, key);
     input.disabled = env !== null;
+    const refusal = h("p", { class: "refused", hidden: "" });
     input.addEventListener("change", () => {
-      const value = Number(input.value);
-      if (Number.isInteger(value) && value >= min && value <= max) change({ [key]: value });
-      else input.setCustomValidity(`A whole number from ${min} to ${max}.`);
+      const value = typedNumber(input);
+      if (value !== null && Number.isInteger(value) && value >= min && value <= max) return change({ [key]: value });
+      refuse(input, refusal, `${shown(input)} is not a whole number from ${min} to ${max}; ${label.toLowerCase()} stays ${memory.config[key]}.`, String(memory.config[key]));
     });
-    return h("div", { class: "setting" }, h("label", { for: key }, label), input, hint(text, env));
+    return h("div", { class: "setting" }, h("label", { for: key }, label), input, hint(text, env), refusal);
   });
   const switches = SWITCHES.map(({ key, label }) => {
     const input = h("input", { type: "checkbox", id: key });
@@ -142,11 +166,14 @@ function renderCapture(memory: Effective, projects: ProjectCapture[], actions: S
 function renderAutocompact(threshold: AutoCompact, actions: SettingsActions): HTMLElement {
   const input = h("input", { type: "number", id: "autocompact", min: "1", max: "100", placeholder: "default" });
   input.value = threshold.percent === null ? "" : String(threshold.percent);
+  const saved = threshold.percent === null ? "" : String(threshold.percent);
+  const refusal = h("p", { class: "refused", hidden: "" });
   input.addEventListener("change", () => {
-    if (input.value.trim() === "") return actions.onAutocompact(null);
-    const value = Number(input.value);
-    if (Number.isInteger(value) && value >= 1 && value <= 100) actions.onAutocompact(value);
-    else input.setCustomValidity("A whole percent from 1 to 100, or empty for the client's default.");
+    const value = typedNumber(input);
+    if (value === null) return actions.onAutocompact(null);
+    if (Number.isInteger(value) && value >= 1 && value <= 100) return actions.onAutocompact(value);
+    const stays = threshold.percent === null ? "the client's default stays" : `the threshold stays at ${threshold.percent}%`;
+    refuse(input, refusal, `${shown(input)} is not a whole percent from 1 to 100 (empty: the client's default); ${stays}.`, saved);
   });
   const reset = h("button", { type: "button", id: "autocompact-default" }, "Use the client's default");
   reset.disabled = threshold.percent === null && threshold.ignored === null;
@@ -171,6 +198,7 @@ function renderAutocompact(threshold: AutoCompact, actions: SettingsActions): HT
       h("label", { for: "autocompact" }, "Auto-compact at % of the context window"),
       input,
       reset,
+      refusal,
       h(
         "p",
         { class: "hint" },

@@ -3,6 +3,8 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use crate::plan::{PlanUsage, Window};
+
 /// What a statusline needs from the host, whatever host sent it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct StatusInput {
@@ -11,6 +13,8 @@ pub struct StatusInput {
     pub window: Option<u64>,
     /// Share of the window in use, 0–100, as the host computed it.
     pub used_percentage: Option<f64>,
+    /// A subscriber's plan limits (`rate_limits`), when the client sends them.
+    pub plan: PlanUsage,
 }
 
 #[derive(Deserialize)]
@@ -18,7 +22,42 @@ struct Payload<'a> {
     session_id: String,
     #[serde(default, borrow)]
     context_window: Option<ContextWindow<'a>>,
+    /// `{"five_hour":{"used_percentage":42,"resets_at":1764590400},"seven_day":{...}}`
+    /// (2.1.197 and 2.1.332; absent without a subscription).
+    #[serde(default, borrow)]
+    rate_limits: Option<RateLimits<'a>>,
 }
+
+#[derive(Deserialize)]
+struct RateLimits<'a> {
+    #[serde(default, borrow)]
+    five_hour: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    seven_day: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct RateWindow<'a> {
+    #[serde(default, borrow)]
+    used_percentage: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    resets_at: Option<&'a RawValue>,
+}
+
+/// One limit window as sent; a window whose share is missing or no number is unknown.
+fn rate_window(raw: Option<&RawValue>) -> Option<Window> {
+    let window: RateWindow = serde_json::from_str(raw?.get()).ok()?;
+    let used = number(window.used_percentage)?;
+    Some(Window {
+        used_percentage: used.clamp(0.0, 100.0),
+        resets_at: number(window.resets_at)
+            .filter(|at| (0.0..=MAX_EPOCH_SECONDS).contains(at))
+            .map(|at| at as u64),
+    })
+}
+
+/// Later than any reset time a real client sends (year 2286), in seconds.
+const MAX_EPOCH_SECONDS: f64 = 1e10;
 
 /// Numbers kept as written: the client has sent `200000` and `200000.0`, and a number
 /// serde cannot hold in its type (a fraction for an integer, `1e400`) must cost only that
@@ -43,7 +82,15 @@ pub fn decode_status(bytes: &[u8]) -> Option<StatusInput> {
     let window = payload.context_window;
     let size = window.as_ref().and_then(|w| number(w.context_window_size));
     let used = window.as_ref().and_then(|w| number(w.used_percentage));
+    let plan = match payload.rate_limits {
+        Some(limits) => PlanUsage {
+            five_hour: rate_window(limits.five_hour),
+            seven_day: rate_window(limits.seven_day),
+        },
+        None => PlanUsage::default(),
+    };
     Some(StatusInput {
+        plan,
         session_id: payload.session_id,
         window: size
             .filter(|s| (1.0..=MAX_WINDOW).contains(s))
@@ -80,6 +127,7 @@ mod tests {
                 session_id: "abc".into(),
                 window: Some(200_000),
                 used_percentage: Some(21.0),
+                plan: PlanUsage::default(),
             })
         );
         // Before the first answer the client sends nulls.
@@ -126,5 +174,35 @@ mod tests {
     fn a_byte_order_mark_before_the_json_is_ignored() {
         let payload = b"\xef\xbb\xbf{\"session_id\":\"abc\"}";
         assert_eq!(decode_status(payload).unwrap().session_id, "abc");
+    }
+
+    #[test]
+    fn a_subscribers_plan_limits_are_read_as_the_client_sends_them() {
+        let payload = br#"{"session_id":"abc","rate_limits":{
+            "five_hour":{"used_percentage":42.5,"resets_at":1764590400},
+            "seven_day":{"used_percentage":13,"resets_at":1765000000}}}"#;
+        let plan = decode_status(payload).unwrap().plan;
+        assert_eq!(
+            plan.five_hour,
+            Some(Window {
+                used_percentage: 42.5,
+                resets_at: Some(1_764_590_400)
+            })
+        );
+        assert_eq!(plan.seven_day.unwrap().used_percentage, 13.0);
+        // One window broken or missing costs only that window.
+        let half = br#"{"session_id":"abc","rate_limits":{"five_hour":{"used_percentage":"x"},
+            "seven_day":{"used_percentage":120,"resets_at":-4}}}"#;
+        let plan = decode_status(half).unwrap().plan;
+        assert_eq!(plan.five_hour, None);
+        assert_eq!(
+            plan.seven_day,
+            Some(Window {
+                used_percentage: 100.0,
+                resets_at: None
+            })
+        );
+        let none = br#"{"session_id":"abc","rate_limits":null}"#;
+        assert!(decode_status(none).unwrap().plan.is_empty());
     }
 }

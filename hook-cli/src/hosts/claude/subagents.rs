@@ -53,7 +53,10 @@ struct Meta {
 /// the meta file beside it; None when there is none or it names no call.
 pub fn spawning_call_key(path: &Path) -> Option<String> {
     let name = path.file_name()?.to_str()?.strip_suffix(".jsonl")?;
-    let text = fs::read(path.with_file_name(format!("{name}.meta.json"))).ok()?;
+    let mut text = Vec::new();
+    crate::regular_file::open(&path.with_file_name(format!("{name}.meta.json")))
+        .and_then(|mut file| std::io::Read::read_to_end(&mut file, &mut text))
+        .ok()?;
     let meta: Meta = serde_json::from_slice(&text).ok()?;
     (!meta.tool_use_id.is_empty()).then(|| transcript::tool_call_key(&meta.tool_use_id))
 }

@@ -1,0 +1,195 @@
+//! `throughline forget`: removes a turn, a session, a project or everything before a time
+//! from the memory, index and file included, after showing what goes and asking; or applies
+//! the retention settings (`--retention`, what hooks start in the background).
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+
+use anyhow::Context;
+use throughline::clock;
+use throughline::config;
+use throughline::forget::{self, Forgotten, Preview, Scope};
+use throughline::home::Home;
+use throughline::store::Store;
+
+#[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("scope").required(true).multiple(false)))]
+pub struct Args {
+    /// One turn, by its id (as `show` and `search` print it)
+    #[arg(long, group = "scope", value_name = "TURN")]
+    turn: Option<String>,
+    /// One session, by its id or a unique prefix
+    #[arg(long, group = "scope", value_name = "ID")]
+    session: Option<String>,
+    /// Every session of a project (default: the project of the current folder)
+    #[arg(long, group = "scope", value_name = "DIR", num_args = 0..=1, default_missing_value = ".")]
+    project: Option<PathBuf>,
+    /// Every turn before a date (2026-10-01), a timestamp or an age (30d, 12h, 2w)
+    #[arg(long, group = "scope", value_name = "WHEN")]
+    before: Option<String>,
+    /// Apply the retention settings (keep_days, keep_mb) now
+    #[arg(long, group = "scope")]
+    retention: bool,
+    /// Show what would go, change nothing
+    #[arg(long)]
+    dry_run: bool,
+    /// Do not ask before forgetting
+    #[arg(long)]
+    yes: bool,
+    /// Print nothing (for the background retention run; problems go to the log)
+    #[arg(long)]
+    quiet: bool,
+    /// Print JSON
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let home = Home::locate()?;
+    if args.retention {
+        return retention(&home, &args);
+    }
+    let scope = scope(&args)?;
+    let preview = forget::preview(&home, &scope)?;
+    if preview.is_empty() || args.dry_run {
+        return report(&args, &preview, None);
+    }
+    if !args.yes && !args.json {
+        print_preview(&preview);
+        if !confirm()? {
+            anyhow::bail!("nothing was forgotten; `--yes` forgets without asking");
+        }
+    } else if !args.yes {
+        anyhow::bail!("add --yes to forget with --json (or --dry-run to only see what goes)");
+    }
+    let forgotten = forget::apply(&home, &scope)?;
+    report(&args, &forgotten.removed, Some(&forgotten))
+}
+
+fn scope(args: &Args) -> anyhow::Result<Scope> {
+    if let Some(turn) = &args.turn {
+        return Ok(Scope::Turn(turn.clone()));
+    }
+    if let Some(session) = &args.session {
+        return Ok(Scope::Session(session.clone()));
+    }
+    if let Some(dir) = &args.project {
+        // A folder that is gone is named as sessions recorded it.
+        let folder = match dir.canonicalize() {
+            Ok(dir) => throughline::project::root_of(&dir.to_string_lossy()),
+            Err(_) => dir.to_string_lossy().into_owned(),
+        };
+        return Ok(Scope::Project(folder));
+    }
+    let before = args.before.as_deref().context("name what to forget")?;
+    Ok(Scope::Before(
+        forget::parse_time(before, &clock::now()).map_err(anyhow::Error::msg)?,
+    ))
+}
+
+fn retention(home: &Home, args: &Args) -> anyhow::Result<()> {
+    let config = config::load(home).config;
+    if config.keep_days == 0 && config.keep_mb == 0 {
+        if !args.quiet {
+            println!(
+                "No retention is set: `throughline config --keep-days N` or `--keep-mb N` sets one."
+            );
+        }
+        return Ok(());
+    }
+    let done = Store::open(home)
+        .and_then(|mut store| forget::apply_retention(&mut store, &config, &clock::now()));
+    let done = match done {
+        Ok(done) => done,
+        Err(e) => {
+            throughline::log::line(home, "retention", &e.to_string());
+            return Err(e.into());
+        }
+    };
+    if args.quiet {
+        return Ok(());
+    }
+    if args.json {
+        return super::print_json(&done);
+    }
+    for (why, forgotten) in [
+        (
+            format!("older than {} days", config.keep_days),
+            &done.by_age,
+        ),
+        (format!("beyond {} MB", config.keep_mb), &done.by_size),
+    ] {
+        match forgotten {
+            Some(f) => println!("Forgot {} ({why}).", counts(&f.removed)),
+            None => println!("Nothing {why}."),
+        }
+    }
+    Ok(())
+}
+
+fn counts(p: &Preview) -> String {
+    let mut parts = vec![format!("{} turns", p.turns)];
+    if p.sessions > 0 {
+        parts.insert(0, format!("{} sessions", p.sessions));
+    }
+    parts.push(format!(
+        "{} entries ({} KiB of text)",
+        p.messages + p.details,
+        p.text_bytes.div_ceil(1024)
+    ));
+    if p.injections > 0 {
+        parts.push(format!("{} injection log entries", p.injections));
+    }
+    parts.join(", ")
+}
+
+fn print_preview(p: &Preview) {
+    println!("This forgets {}.", counts(p));
+    if let (Some(first), Some(last)) = (&p.earliest, &p.latest) {
+        println!("  turns from {first} to {last}");
+    }
+    for project in &p.projects {
+        println!("  in {project}");
+    }
+}
+
+fn report(args: &Args, preview: &Preview, done: Option<&Forgotten>) -> anyhow::Result<()> {
+    if args.json {
+        return super::print_json(&serde_json::json!({
+            "preview": preview,
+            "forgotten": done,
+        }));
+    }
+    if args.quiet {
+        return Ok(());
+    }
+    match done {
+        None if preview.is_empty() => println!("Nothing stored matches: nothing to forget."),
+        None => {
+            print_preview(preview);
+            println!("(dry run: nothing was forgotten)");
+        }
+        Some(done) => {
+            println!("Forgot {}.", counts(&done.removed));
+            if !done.wal_emptied {
+                println!(
+                    "A reader (the app, a search) still holds the write-ahead log, which may \
+                     keep copies of what was removed until a writer empties it (hooks do once \
+                     it passes 1 MiB)."
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+fn confirm() -> anyhow::Result<bool> {
+    if !std::io::stdin().is_terminal() {
+        anyhow::bail!("add --yes to forget without a terminal to ask on");
+    }
+    print!("Forget this? It cannot be undone. [y/N] ");
+    std::io::stdout().flush()?;
+    let mut answer = String::new();
+    std::io::stdin().lock().read_line(&mut answer)?;
+    Ok(matches!(answer.trim(), "y" | "Y" | "yes"))
+}

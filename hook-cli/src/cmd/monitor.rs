@@ -1,0 +1,127 @@
+//! `throughline monitor`: the tray app's live gauges in a terminal (over SSH, or on a machine
+//! without a desktop), from the same library computation, redrawn as sessions grow.
+
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use throughline::clock;
+use throughline::gauge::{self, Gauge, Level};
+use throughline::home::Home;
+use throughline::plan::{self, PlanUsage};
+use throughline::store::{Store, StoreError};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Print the gauges once and exit
+    #[arg(long)]
+    once: bool,
+    /// Seconds between rereads
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    interval: u64,
+}
+
+/// Cells of a gauge's bar.
+const BAR: usize = 24;
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let home = Home::locate()?;
+    let terminal = std::io::stdout().is_terminal();
+    let mut shown = String::new();
+    loop {
+        let screen = screen(&home, terminal);
+        if screen != shown {
+            let mut out = std::io::stdout().lock();
+            if terminal && !args.once {
+                // Home the cursor and clear: one steady screen, no scrolling.
+                write!(out, "\x1b[H\x1b[2J")?;
+            }
+            write!(out, "{screen}")?;
+            out.flush()?;
+            shown = screen;
+        }
+        if args.once {
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_secs(args.interval));
+    }
+}
+
+/// Everything shown, as text.
+fn screen(home: &Home, colour: bool) -> String {
+    let mut lines = vec!["throughline monitor · live sessions · Ctrl-C quits".to_string()];
+    match Store::open_read_only(home)
+        .and_then(|store| gauge::read(&store, &clock::now(), gauge::claude_threshold()))
+    {
+        Ok(gauges) if gauges.is_empty() => lines.push(
+            "no live sessions: a session shows from its start until it ends or has been quiet for 30 minutes".into(),
+        ),
+        Ok(gauges) => lines.extend(gauges.iter().flat_map(|g| session_lines(g, colour))),
+        Err(StoreError::Missing(_)) => lines.push(
+            "nothing recorded yet: `throughline install` registers the hooks, `throughline import` reads past sessions".into(),
+        ),
+        Err(e) => lines.push(format!("cannot read the memory store: {e}; `throughline doctor` says how to fix it")),
+    }
+    lines.extend(plan_line(plan::load(home).as_ref()));
+    lines.push(String::new());
+    lines.join("\n")
+}
+
+fn session_lines(g: &Gauge, colour: bool) -> [String; 2] {
+    let project = g
+        .project
+        .as_deref()
+        .and_then(|p| p.rsplit('/').find(|part| !part.is_empty()))
+        .unwrap_or("(unknown project)");
+    let which = g
+        .title
+        .clone()
+        .unwrap_or_else(|| g.session_id.chars().take(8).collect());
+    let filled = (usize::from(g.percent) * BAR + 50) / 100;
+    let bar = format!("{}{}", "█".repeat(filled), "░".repeat(BAR - filled));
+    let bar = match (colour, g.level) {
+        (false, _) => bar,
+        (true, Level::Calm) => format!("\x1b[32m{bar}\x1b[0m"),
+        (true, Level::Filling) => format!("\x1b[33m{bar}\x1b[0m"),
+        (true, Level::Full) => format!("\x1b[31m{bar}\x1b[0m"),
+    };
+    let until = match g.compact_at {
+        Some(at) => format!(" (auto-compact at {at}%)"),
+        None => String::new(),
+    };
+    let active = g
+        .last_activity
+        .as_deref()
+        .map(|at| format!(" · active {}", clock::ago(at)))
+        .unwrap_or_default();
+    [
+        format!(
+            "{project} · {which} · {} · {}",
+            g.host,
+            g.model.as_deref().unwrap_or("unknown model")
+        ),
+        format!(
+            "  {bar} {:>3}%  {}{until} · {} turns{active}",
+            g.percent, g.usage, g.turns
+        ),
+    ]
+}
+
+/// `plan: 5-hour 42% (resets in 2h 05m) · 7-day 13% (resets in 3d 4h)`
+fn plan_line(plan: Option<&PlanUsage>) -> Option<String> {
+    let plan = plan?;
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let windows: Vec<String> = [("5-hour", plan.five_hour), ("7-day", plan.seven_day)]
+        .into_iter()
+        .filter_map(|(name, window)| {
+            let window = window?;
+            let resets = window
+                .resets_at
+                .map(|at| format!(" (resets in {})", plan::countdown(at, now)))
+                .unwrap_or_default();
+            Some(format!("{name} {:.0}%{resets}", window.used_percentage))
+        })
+        .collect();
+    (!windows.is_empty()).then(|| format!("plan: {}", windows.join(" · ")))
+}

@@ -1,0 +1,245 @@
+//! Forgetting, as the CLI (`throughline forget`) and the app call it: a preview of what a
+//! scope covers, then removing it (the SQL is `store/forget.rs`), and the retention settings
+//! (`keep_days`, `keep_mb`) applied away from the hook path (docs/decisions/0046).
+
+use std::fs;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, SystemTime};
+
+use serde::Serialize;
+
+use crate::clock;
+use crate::config::Config;
+use crate::home::Home;
+use crate::store::{self, Store, LIVE_WINDOW};
+
+pub use crate::store::{Forgotten, Preview, Scope};
+
+/// What a scope covers; reads a store that may be open for writing elsewhere (hooks).
+pub fn preview(home: &Home, scope: &Scope) -> store::Result<Preview> {
+    Store::open_read_only(home)?.forget_preview(scope)
+}
+
+/// Forgets `scope` (see [`Store::forget`]). Hooks go on meanwhile: it works in short
+/// transactions and yields the lock between them.
+pub fn apply(home: &Home, scope: &Scope) -> store::Result<Forgotten> {
+    Store::open(home)?.forget(scope)
+}
+
+/// A time given by a person: a date (`2026-10-01`, midnight UTC), a timestamp (RFC 3339), or
+/// an age (`30d`, `12h`, `2w`: that long before `now`). Returns it in the stored format.
+pub fn parse_time(text: &str, now: &str) -> Result<String, String> {
+    let text = text.trim();
+    if let Ok(age) = humantime::parse_duration(text) {
+        return clock::before(now, age).ok_or_else(|| format!("cannot read the time {now:?}"));
+    }
+    let full = if text.len() == 10 {
+        format!("{text}T00:00:00Z")
+    } else {
+        text.to_string()
+    };
+    match humantime::parse_rfc3339_weak(full.trim_end_matches('Z')) {
+        Ok(at) => Ok(humantime::format_rfc3339_millis(at).to_string()),
+        Err(_) => Err(format!(
+            "{text:?} is not a time: give a date (2026-10-01), a timestamp \
+             (2026-10-01T12:00:00Z) or an age (30d, 12h, 2w)"
+        )),
+    }
+}
+
+/// What the retention settings removed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Retained {
+    /// Turns older than `keep_days`.
+    pub by_age: Option<Forgotten>,
+    /// The oldest sessions, until what is stored fits in `keep_mb`.
+    pub by_size: Option<Forgotten>,
+}
+
+/// Applies the retention settings: turns older than `keep_days` go, then the least recently
+/// active sessions until their text fits in `keep_mb`. Live sessions (active within
+/// [`LIVE_WINDOW`]) are never dropped for size.
+pub fn apply_retention(store: &mut Store, config: &Config, now: &str) -> store::Result<Retained> {
+    let mut done = Retained::default();
+    if config.keep_days > 0 {
+        let age = Duration::from_secs(u64::from(config.keep_days) * 86_400);
+        if let Some(before) = clock::before(now, age) {
+            let scope = Scope::Before(before);
+            if !store.forget_preview(&scope)?.is_empty() {
+                done.by_age = Some(store.forget(&scope)?);
+            }
+        }
+    }
+    if config.keep_mb > 0 {
+        let limit = u64::from(config.keep_mb) << 20;
+        let live_since = clock::before(now, LIVE_WINDOW).unwrap_or_default();
+        let sessions = store.sessions_by_age()?;
+        let mut total: u64 = sessions.iter().map(|s| s.text_bytes).sum();
+        let mut drop = Vec::new();
+        for s in &sessions {
+            if total <= limit {
+                break;
+            }
+            if s.last_activity
+                .as_deref()
+                .is_some_and(|at| at >= &*live_since)
+            {
+                continue;
+            }
+            total -= s.text_bytes;
+            drop.push(s.id);
+        }
+        if !drop.is_empty() {
+            done.by_size = Some(store.forget(&Scope::Sessions(drop))?);
+        }
+    }
+    Ok(done)
+}
+
+/// How often hooks start applying the retention settings.
+pub const RETENTION_EVERY: Duration = Duration::from_secs(6 * 3600);
+
+fn stamp(home: &Home) -> PathBuf {
+    home.dir().join("retention.checked")
+}
+
+/// Whether retention is set and was last applied more than [`RETENTION_EVERY`] ago: one
+/// `stat` of a stamp file, cheap enough for a hook.
+pub fn retention_due(home: &Home, config: &Config) -> bool {
+    if config.keep_days == 0 && config.keep_mb == 0 {
+        return false;
+    }
+    let last = fs::metadata(stamp(home)).and_then(|m| m.modified());
+    match last {
+        Ok(at) => SystemTime::now()
+            .duration_since(at)
+            .is_ok_and(|age| age >= RETENTION_EVERY),
+        Err(_) => true,
+    }
+}
+
+/// Starts `throughline forget --retention --yes` in the background, detached from the
+/// hook (its own session, no terminal, no pipes the host waits on), and marks it done, so
+/// the hooks that follow do not start another. The hook returns at once.
+pub fn start_retention(home: &Home) -> std::io::Result<()> {
+    fs::write(stamp(home), clock::now())?;
+    let exe = std::env::current_exe()?;
+    let mut command = Command::new(exe);
+    command
+        .args(["forget", "--retention", "--yes", "--quiet"])
+        .env(crate::home::HOME_ENV, home.dir())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    // SAFETY: setsid is async-signal-safe and touches no memory of the parent.
+    unsafe {
+        use std::os::unix::process::CommandExt;
+        command.pre_exec(|| {
+            libc::setsid();
+            Ok(())
+        });
+    }
+    command.spawn().map(|_| ())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_are_dates_timestamps_or_ages() {
+        let now = "2026-11-30T10:00:00.000Z";
+        assert_eq!(
+            parse_time("2026-10-01", now).unwrap(),
+            "2026-10-01T00:00:00.000Z"
+        );
+        assert_eq!(
+            parse_time("2026-10-01T12:30:00Z", now).unwrap(),
+            "2026-10-01T12:30:00.000Z"
+        );
+        assert_eq!(parse_time("30d", now).unwrap(), "2026-10-31T10:00:00.000Z");
+        assert_eq!(parse_time("2w", now).unwrap(), "2026-11-16T10:00:00.000Z");
+        let err = parse_time("last tuesday", now).unwrap_err();
+        assert!(err.contains("30d"), "{err}");
+    }
+
+    #[test]
+    fn retention_is_due_once_set_and_then_only_after_a_while() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::at(dir.path());
+        let mut config = Config::default();
+        assert!(!retention_due(&home, &config), "nothing set, nothing due");
+        config.keep_days = 30;
+        assert!(retention_due(&home, &config));
+        fs::write(stamp(&home), "now").unwrap();
+        assert!(!retention_due(&home, &config));
+        let old = SystemTime::now() - RETENTION_EVERY - Duration::from_secs(60);
+        fs::File::options()
+            .write(true)
+            .open(stamp(&home))
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        assert!(retention_due(&home, &config));
+    }
+
+    #[test]
+    fn retention_drops_old_turns_then_the_oldest_sessions_beyond_the_size() {
+        use crate::model::Host;
+        use crate::record::Record;
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::at(dir.path());
+        let mut store = Store::open(&home).unwrap();
+        let big = "x".repeat(400 << 10);
+        for (id, day) in [
+            ("old", "2026-09-01"),
+            ("mid", "2026-11-20"),
+            ("new", "2026-11-29"),
+        ] {
+            let w = store.write().unwrap();
+            let mut s = w.session(Host::Claude, id, Some("/p"), None).unwrap();
+            let at = format!("{day}T10:00:00.000Z");
+            let prompt = Record::Prompt {
+                key: "u:1".into(),
+                text: big.clone(),
+                at: Some(at.clone()),
+            };
+            w.apply(&mut s, &mut None, &prompt).unwrap();
+            w.touch_session(s.id, Some(&at), Some(&at)).unwrap();
+            w.commit().unwrap();
+        }
+        let now = "2026-11-30T10:00:00.000Z";
+        let config = Config {
+            keep_days: 30,
+            keep_mb: 0,
+            ..Config::default()
+        };
+        let done = apply_retention(&mut store, &config, now).unwrap();
+        assert_eq!(done.by_age.unwrap().removed.sessions, 1);
+        assert!(store.session("old").is_err());
+        let config = Config {
+            keep_days: 30,
+            keep_mb: 1,
+            ..Config::default()
+        };
+        let done = apply_retention(&mut store, &config, now).unwrap();
+        assert_eq!(done.by_age, None, "nothing older is left");
+        assert_eq!(done.by_size, None, "800 KiB fit in 1 MiB");
+        let w = store.write().unwrap();
+        let mut s = w.session(Host::Claude, "new", None, None).unwrap();
+        let prompt = Record::Prompt {
+            key: "u:2".into(),
+            text: big.clone(),
+            at: Some("2026-11-30T09:59:00.000Z".into()),
+        };
+        w.apply(&mut s, &mut None, &prompt).unwrap();
+        w.touch_session(s.id, None, Some("2026-11-30T09:59:00.000Z"))
+            .unwrap();
+        w.commit().unwrap();
+        let done = apply_retention(&mut store, &config, now).unwrap();
+        assert_eq!(done.by_size.unwrap().removed.sessions, 1);
+        assert!(store.session("mid").is_err(), "the oldest went");
+        assert_eq!(store.session("new").unwrap().turns, 2, "the live one stays");
+    }
+}

@@ -1,0 +1,192 @@
+//! The live gauges: each live session's context use, measured against the part of its window
+//! the person can use before the client compacts. One computation for the tray app and
+//! `throughline monitor`.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::clock;
+use crate::hosts;
+use crate::install::claude::autocompact;
+use crate::install::Scope;
+use crate::model::{short_tokens, Host, Session};
+use crate::store::{Result, Store, LIVE_WINDOW};
+use crate::tail;
+
+/// How close a session is to compaction, as a share of its usable window: the gauge's colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    Calm,
+    Filling,
+    Full,
+}
+
+impl Level {
+    /// `percent` is of the usable window: amber from 70%, red from 90% (the threshold close).
+    pub fn of(percent: u8) -> Level {
+        match percent {
+            0..=69 => Level::Calm,
+            70..=89 => Level::Filling,
+            _ => Level::Full,
+        }
+    }
+}
+
+/// One live session's gauge.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Gauge {
+    pub session_id: String,
+    /// The agent the session runs in (`Claude Code`, `Codex`).
+    pub host: &'static str,
+    /// The project folder (git root or working directory), when known.
+    pub project: Option<String>,
+    /// The session's first prompt, cut to a line: which chat this is.
+    pub title: Option<String>,
+    pub model: Option<String>,
+    /// Tokens of context the latest request occupied; 0 before the first answer and right
+    /// after a compaction.
+    pub used: u64,
+    pub window: u64,
+    /// The part of the window in use before the client compacts: `window` times the
+    /// person's auto-compact threshold (all of it without one).
+    pub usable: u64,
+    /// The auto-compact threshold `usable` comes from, percent of the window.
+    pub compact_at: Option<u8>,
+    /// `used/usable` as people say it, e.g. `52k/140k`.
+    pub usage: String,
+    /// `used` as a whole percent of `usable` (capped at 100): 100 is where compaction starts.
+    pub percent: u8,
+    pub level: Level,
+    /// Turns held in memory.
+    pub turns: u64,
+    pub started_at: Option<String>,
+    pub last_activity: Option<String>,
+    /// When this session's memory waits for the next new chat of its project: until then.
+    pub handoff_until: Option<String>,
+    /// The transcript the host writes: watched, so the gauge moves as soon as it grows.
+    #[serde(skip)]
+    pub transcript: Option<PathBuf>,
+}
+
+/// How many characters of the first prompt name a session.
+const TITLE_CHARS: usize = 80;
+
+/// Claude Code's auto-compact threshold from the person's user settings, when set.
+pub fn claude_threshold() -> Option<f64> {
+    autocompact(&Scope::User).ok().and_then(|a| a.percent)
+}
+
+/// The live sessions as of `now` (a stored timestamp), newest started first, so a card
+/// keeps its place while its session writes. `compact_at` is Claude Code's auto-compact
+/// threshold (Codex compacts by its own rule: its whole window counts).
+pub fn read(store: &Store, now: &str, compact_at: Option<f64>) -> Result<Vec<Gauge>> {
+    let since = clock::before(now, LIVE_WINDOW).unwrap_or_default();
+    let mut sessions = store.live_sessions(&since)?;
+    sessions.sort_by(|a, b| (&b.started_at, b.id).cmp(&(&a.started_at, a.id)));
+    sessions
+        .into_iter()
+        .map(|session| gauge(store, session, now, compact_at))
+        .collect()
+}
+
+fn gauge(store: &Store, session: Session, now: &str, compact_at: Option<f64>) -> Result<Gauge> {
+    let handoff_until = match &session.project {
+        Some(project) => store
+            .open_handoff(project, now)?
+            .filter(|h| h.session_id == session.session_id)
+            .map(|h| h.expires_at),
+        None => None,
+    };
+    // The transcript's own tail is ahead of the store until the next hook reads it.
+    let transcript = session.transcript_path.as_ref().map(PathBuf::from);
+    let latest = match &transcript {
+        Some(path) => tail::latest_usage(path, hosts::line_parser(session.host).as_mut()),
+        None => None,
+    };
+    let latest = match latest {
+        Some(found) => Some(found),
+        None => store.context_usage(&session)?,
+    };
+    let (used, model) = match latest {
+        Some((usage, model)) => (usage.context(), model.or(session.model.clone())),
+        None => (0, session.model.clone()),
+    };
+    let window = session.window(model.as_deref(), used);
+    let compact_at = match session.host {
+        Host::Claude => compact_at
+            .filter(|p| (1.0..=100.0).contains(p))
+            .map(|p| p.round() as u8),
+        // Claude Code's threshold setting is the only one a gauge reads.
+        Host::Codex | Host::Gemini => None,
+    };
+    let usable = usable(window, compact_at);
+    let percent = ((used * 100 + usable / 2) / usable).min(100) as u8;
+    let title = store.first_prompt(&session)?.map(|p| one_line(&p));
+    Ok(Gauge {
+        usage: format!("{}/{}", short_tokens(used), short_tokens(usable)),
+        percent,
+        level: Level::of(percent),
+        session_id: session.session_id,
+        host: session.host.label(),
+        project: session.project,
+        title,
+        model,
+        used,
+        window,
+        usable,
+        compact_at,
+        turns: session.turns,
+        started_at: session.started_at,
+        last_activity: session.last_activity,
+        handoff_until,
+        transcript,
+    })
+}
+
+/// Tokens of `window` in use before compaction at `compact_at` percent.
+pub fn usable(window: u64, compact_at: Option<u8>) -> u64 {
+    let share = u64::from(compact_at.unwrap_or(100).clamp(1, 100));
+    (window * share / 100).max(1)
+}
+
+/// The first line of `text`, cut at [`TITLE_CHARS`] characters.
+fn one_line(text: &str) -> String {
+    let line = text.trim().lines().next().unwrap_or_default();
+    match line.char_indices().nth(TITLE_CHARS) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line.to_string(),
+    }
+}
+
+/// The session closest to compaction.
+pub fn busiest(gauges: &[Gauge]) -> Option<&Gauge> {
+    gauges.iter().max_by_key(|g| (g.percent, g.used))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_are_shares_of_the_usable_window() {
+        assert_eq!(Level::of(10), Level::Calm);
+        assert_eq!(Level::of(75), Level::Filling);
+        assert_eq!(Level::of(95), Level::Full);
+    }
+
+    #[test]
+    fn the_usable_window_ends_at_the_threshold() {
+        assert_eq!(usable(200_000, Some(70)), 140_000);
+        assert_eq!(usable(200_000, None), 200_000);
+        assert_eq!(usable(0, Some(50)), 1);
+    }
+
+    #[test]
+    fn a_title_is_the_first_line_cut_short() {
+        assert_eq!(one_line("  fix the build\nthen more"), "fix the build");
+        let long = "é".repeat(100);
+        assert_eq!(one_line(&long).chars().count(), TITLE_CHARS + 1);
+    }
+}

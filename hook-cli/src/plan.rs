@@ -1,0 +1,110 @@
+//! Plan usage: the share of a subscriber's five-hour and seven-day limits in use, as Claude
+//! Code hands it to its statusline command (`rate_limits`). The statusline records it here
+//! when it changes; the tray app and `throughline monitor` show it. No credentials are read:
+//! the client says what it knows.
+
+use std::fs;
+use std::io::Write;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::home::Home;
+
+/// One limit window: how much of it is used and when it starts afresh.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Window {
+    /// Percent of the window's allowance used, 0–100.
+    pub used_percentage: f64,
+    /// When the window resets, in seconds since the Unix epoch.
+    pub resets_at: Option<u64>,
+}
+
+/// The windows the client reported last.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PlanUsage {
+    pub five_hour: Option<Window>,
+    pub seven_day: Option<Window>,
+}
+
+impl PlanUsage {
+    pub fn is_empty(&self) -> bool {
+        self.five_hour.is_none() && self.seven_day.is_none()
+    }
+}
+
+/// The recorded plan usage, read by the app and `monitor`.
+pub fn path(home: &Home) -> PathBuf {
+    home.dir().join("plan-usage.json")
+}
+
+/// What the client reported last; `None` before any report (API-key sessions never send one).
+pub fn load(home: &Home) -> Option<PlanUsage> {
+    let text = fs::read(path(home)).ok()?;
+    serde_json::from_slice(&text).ok()
+}
+
+/// Records `usage` when it differs from what is recorded: the statusline runs on every
+/// prompt render, and an unchanged file costs one small read and no write (nor a wake-up
+/// of the app watching the folder).
+pub fn record(home: &Home, usage: &PlanUsage) -> std::io::Result<bool> {
+    if usage.is_empty() || load(home).as_ref() == Some(usage) {
+        return Ok(false);
+    }
+    home.ensure()?;
+    let file = path(home);
+    let tmp = file.with_extension("json.tmp");
+    let mut out = fs::File::create(&tmp)?;
+    out.write_all(serde_json::to_string(usage)?.as_bytes())?;
+    fs::rename(&tmp, &file)?;
+    Ok(true)
+}
+
+/// `2h 05m`, `3d 4h`, `now` until `resets_at` from `now` (both seconds since the epoch).
+pub fn countdown(resets_at: u64, now: u64) -> String {
+    let secs = resets_at.saturating_sub(now);
+    match secs {
+        0 => "now".into(),
+        1..=3599 => format!("{}m", secs.div_ceil(60)),
+        3600..=86_399 => format!("{}h {:02}m", secs / 3600, (secs % 3600) / 60),
+        _ => format!("{}d {}h", secs / 86_400, (secs % 86_400) / 3600),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn usage(five: f64) -> PlanUsage {
+        PlanUsage {
+            five_hour: Some(Window {
+                used_percentage: five,
+                resets_at: Some(1_764_590_400),
+            }),
+            seven_day: None,
+        }
+    }
+
+    #[test]
+    fn a_report_is_written_once_and_again_only_when_it_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::at(dir.path());
+        assert_eq!(load(&home), None);
+        assert!(record(&home, &usage(42.0)).unwrap());
+        assert!(!record(&home, &usage(42.0)).unwrap());
+        assert_eq!(load(&home), Some(usage(42.0)));
+        assert!(record(&home, &usage(43.0)).unwrap());
+        assert!(!record(&home, &PlanUsage::default()).unwrap());
+        assert_eq!(load(&home), Some(usage(43.0)));
+        fs::write(path(&home), "not json").unwrap();
+        assert_eq!(load(&home), None);
+    }
+
+    #[test]
+    fn countdowns_read_as_people_say_them() {
+        assert_eq!(countdown(100, 200), "now");
+        assert_eq!(countdown(130, 100), "1m");
+        assert_eq!(countdown(100 + 2 * 3600 + 5 * 60, 100), "2h 05m");
+        assert_eq!(countdown(100 + 3 * 86_400 + 4 * 3600, 100), "3d 4h");
+    }
+}

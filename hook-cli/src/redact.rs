@@ -1,0 +1,235 @@
+//! Secrets never reach the store: every text is passed through a [`Redactor`] before it is
+//! written (`store/write.rs`), so the layers, the index, one-liners and injections built from
+//! them hold a typed placeholder (`[REDACTED:aws-secret]`) instead (docs/decisions/0047).
+//!
+//! Cost on text without secrets is one Aho-Corasick pass over literal anchors that every
+//! secret shape contains; a rule's regex is compiled, and run, only once one of its anchors is
+//! found, so a hook that stores ordinary text never compiles one.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use regex::Regex;
+
+/// One kind of secret: literals its text contains (`anchors`, matched without regard to
+/// case) and its exact shape. When the pattern has a group named `s`, only that part is
+/// replaced (the secret after a header name, a user name), else the whole match.
+struct Rule {
+    kind: &'static str,
+    anchors: &'static [&'static str],
+    pattern: &'static str,
+}
+
+/// The shapes recognised out of the box. Each pattern ends at a character that cannot be part
+/// of the secret, so text around it stays.
+const RULES: &[Rule] = &[
+    Rule {
+        kind: "private",
+        anchors: &["<private>"],
+        // Unclosed: everything after the tag is private.
+        pattern: r"(?is)<private>.*?(?:</private>|\z)",
+    },
+    Rule {
+        kind: "private-key",
+        anchors: &["PRIVATE KEY"],
+        // Cut short (a truncated output): the key's lines that are there.
+        pattern: r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?s:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\]*)",
+    },
+    Rule {
+        kind: "anthropic-key",
+        anchors: &["sk-ant-"],
+        pattern: r"\bsk-ant-[A-Za-z0-9_-]{20,}",
+    },
+    Rule {
+        kind: "openai-key",
+        anchors: &["sk-"],
+        pattern: r"\bsk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{32,}\b)",
+    },
+    Rule {
+        kind: "aws-key-id",
+        anchors: &["AKIA", "ASIA", "ABIA", "ACCA"],
+        pattern: r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b",
+    },
+    Rule {
+        kind: "aws-secret",
+        anchors: &["aws_secret", "secretaccesskey", "aws secret"],
+        pattern: r#"(?i)(?:aws[ _]?secret[ _]?access[ _]?key|SecretAccessKey)["']?\s*[:=]\s*["']?(?P<s>[A-Za-z0-9/+]{40})\b"#,
+    },
+    Rule {
+        kind: "github-token",
+        anchors: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+        pattern: r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b",
+    },
+    Rule {
+        kind: "slack-token",
+        anchors: &[
+            "xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "xapp-",
+        ],
+        pattern: r"\b(?:xox[abposr]|xapp)-[A-Za-z0-9-]{10,}",
+    },
+    Rule {
+        kind: "slack-webhook",
+        anchors: &["hooks.slack.com"],
+        pattern: r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_-]{20,}",
+    },
+    Rule {
+        kind: "google-key",
+        anchors: &["AIza", "GOCSPX-", "ya29."],
+        pattern: r"\b(?:AIza[0-9A-Za-z_-]{35}|GOCSPX-[0-9A-Za-z_-]{28}|ya29\.[0-9A-Za-z_-]{20,})",
+    },
+    Rule {
+        kind: "jwt",
+        anchors: &["eyJ"],
+        pattern: r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
+    },
+    Rule {
+        kind: "bearer-token",
+        anchors: &["bearer"],
+        // A variable (`$TOKEN`) or a placeholder (`<token>`) is not a secret.
+        pattern: r"(?i)authorization[\x22']?\s*[:=]\s*[\x22']?bearer\s+(?P<s>[A-Za-z0-9._~+/-]{8,}=*)",
+    },
+    Rule {
+        kind: "password",
+        anchors: &["password", "passwd", "secret", "token", "api_key", "apikey"],
+        // `NAME_PASSWORD=value` as in .env files and shell exports (upper case, `=`), and
+        // `"password": "value"` in JSON; a value that names a variable (`$X`, `${X}`) stays.
+        pattern: r#"\b[A-Z][A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY)\s*=\s*["']?(?P<s>[^\s"'$][^\s"']{3,})|(?i)"(?:password|passwd|secret|api_?key|access_?token|client_?secret)"\s*:\s*"(?P<s2>[^"$\\][^"\\]{3,})""#,
+    },
+    Rule {
+        kind: "connection-password",
+        anchors: &["://"],
+        // scheme://user:password@host: the password goes, the user and host stay.
+        pattern: r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@\x22'<>\[\]]+:(?P<s>[^\s@/\x22'<>$\[\]]{3,})@",
+    },
+];
+
+/// What [`Redactor::redact`] replaced, by kind.
+pub type Counts = BTreeMap<String, u64>;
+
+/// A pattern the person added (config `redact_patterns`): a regex, its matches replaced by
+/// `[REDACTED:custom]`.
+struct Custom {
+    regex: Regex,
+}
+
+pub struct Redactor {
+    anchors: AhoCorasick,
+    /// Which rule each anchor belongs to.
+    rule_of: Vec<usize>,
+    compiled: Vec<OnceLock<Regex>>,
+    custom: Vec<Custom>,
+}
+
+impl Redactor {
+    /// The built-in rules and the person's own patterns; a pattern that is not a valid regex is
+    /// an error naming it.
+    pub fn new(extra: &[String]) -> Result<Redactor, String> {
+        let mut anchors = Vec::new();
+        let mut rule_of = Vec::new();
+        for (i, rule) in RULES.iter().enumerate() {
+            for anchor in rule.anchors {
+                anchors.push(*anchor);
+                rule_of.push(i);
+            }
+        }
+        let anchors = AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            .build(&anchors)
+            .expect("anchors are plain literals");
+        let custom = extra
+            .iter()
+            .map(|p| {
+                Regex::new(p)
+                    .map(|regex| Custom { regex })
+                    .map_err(|e| format!("redact pattern {p:?} is not a valid regex: {e}"))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Redactor {
+            anchors,
+            rule_of,
+            compiled: RULES.iter().map(|_| OnceLock::new()).collect(),
+            custom,
+        })
+    }
+
+    /// The built-in rules alone.
+    pub fn builtin() -> &'static Redactor {
+        Redactor::shared()
+    }
+
+    /// The built-in rules alone, shared by every store of the process (their regexes are
+    /// compiled once).
+    pub fn shared_builtin() -> Arc<Redactor> {
+        Arc::clone(Redactor::shared())
+    }
+
+    fn shared() -> &'static Arc<Redactor> {
+        static BUILTIN: OnceLock<Arc<Redactor>> = OnceLock::new();
+        BUILTIN.get_or_init(|| Arc::new(Redactor::new(&[]).expect("no custom patterns")))
+    }
+
+    fn regex(&self, rule: usize) -> &Regex {
+        self.compiled[rule]
+            .get_or_init(|| Regex::new(RULES[rule].pattern).expect("built-in rules are valid"))
+    }
+
+    /// `text` with every secret replaced by `[REDACTED:<kind>]`, counting each in `counts`.
+    /// Borrowed, untouched, when there is none.
+    pub fn redact<'t>(&self, text: &'t str, counts: &mut Counts) -> Cow<'t, str> {
+        let mut wanted = [false; RULES.len()];
+        let mut any = false;
+        for m in self.anchors.find_overlapping_iter(text) {
+            wanted[self.rule_of[m.pattern().as_usize()]] = true;
+            any = true;
+        }
+        if !any && self.custom.is_empty() {
+            return Cow::Borrowed(text);
+        }
+        let mut out = Cow::Borrowed(text);
+        for (rule, _) in wanted.iter().enumerate().filter(|(_, on)| **on) {
+            let kind = RULES[rule].kind;
+            if let Some(replaced) = replace(self.regex(rule), &out, kind, counts) {
+                out = Cow::Owned(replaced);
+            }
+        }
+        for custom in &self.custom {
+            if let Some(replaced) = replace(&custom.regex, &out, "custom", counts) {
+                out = Cow::Owned(replaced);
+            }
+        }
+        out
+    }
+}
+
+/// Replaces each match of `regex` in `text` (its group `s` or `s2` when it has one) with the
+/// placeholder of `kind`; None when nothing matched.
+fn replace(regex: &Regex, text: &str, kind: &str, counts: &mut Counts) -> Option<String> {
+    let mut out = String::new();
+    let mut last = 0;
+    let mut found = 0;
+    for caps in regex.captures_iter(text) {
+        let secret = caps
+            .name("s")
+            .or_else(|| caps.name("s2"))
+            .or_else(|| caps.get(0))
+            .expect("group 0 always matches");
+        out.push_str(&text[last..secret.start()]);
+        out.push_str("[REDACTED:");
+        out.push_str(kind);
+        out.push(']');
+        last = secret.end();
+        found += 1;
+    }
+    if found == 0 {
+        return None;
+    }
+    out.push_str(&text[last..]);
+    *counts.entry(kind.to_string()).or_default() += found;
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,200 @@
+use super::*;
+
+fn redacted(text: &str) -> (String, Counts) {
+    let mut counts = Counts::new();
+    let out = Redactor::builtin().redact(text, &mut counts).into_owned();
+    (out, counts)
+}
+
+/// Made-up secrets of each shape (none is a live credential), in the context they are met in,
+/// and what must be left of the text around them.
+const SECRETS: &[(&str, &str, &str)] = &[
+    (
+        "anthropic-key",
+        "export ANTHROPIC_KEY=sk-ant-api03-Zx8vQ2mN4pL6rT0yU1wE3sD5fG7hJ9kA-bC_dE2fG4hJ6kL8mN0pQ",
+        "export ANTHROPIC_KEY=[REDACTED:anthropic-key]",
+    ),
+    (
+        "openai-key",
+        "client = OpenAI(api_key=\"sk-proj-Ab3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1eF3hJ5kL7\")",
+        "client = OpenAI(api_key=\"[REDACTED:openai-key]\")",
+    ),
+    (
+        "openai-key",
+        "key sk-Ab3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1eF3hJ5kL7nP9 in the old format",
+        "key [REDACTED:openai-key] in the old format",
+    ),
+    (
+        "aws-key-id",
+        "aws_access_key_id = AKIAIOSFODNN7EXAMPLE",
+        "aws_access_key_id = [REDACTED:aws-key-id]",
+    ),
+    (
+        "aws-secret",
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\nregion = eu-west-1",
+        "aws_secret_access_key = [REDACTED:aws-secret]\nregion = eu-west-1",
+    ),
+    (
+        "aws-secret",
+        r#"{"AccessKeyId": "x", "SecretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}"#,
+        r#"{"AccessKeyId": "x", "SecretAccessKey": "[REDACTED:aws-secret]"}"#,
+    ),
+    (
+        "github-token",
+        "git clone https://ghp_R4nd0mT0k3nV4lu3F0rT3st1ngPurp0s3sXY@github.com/o/r",
+        "git clone https://[REDACTED:github-token]@github.com/o/r",
+    ),
+    (
+        "github-token",
+        "GH=github_pat_11ABCDEFG0abcdefghijkl_MNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789AB done",
+        "GH=[REDACTED:github-token] done",
+    ),
+    (
+        "slack-token",
+        "SLACK_BOT=xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+        "SLACK_BOT=[REDACTED:slack-token]",
+    ),
+    (
+        "slack-webhook",
+        "curl -X POST https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX -d @msg",
+        "curl -X POST [REDACTED:slack-webhook] -d @msg",
+    ),
+    (
+        "google-key",
+        "maps?key=AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q&q=x",
+        "maps?key=[REDACTED:google-key]&q=x",
+    ),
+    (
+        "jwt",
+        "token: eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+        "token: [REDACTED:jwt]",
+    ),
+    (
+        "private-key",
+        "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB\naFDrBz9vFqU4yB4=\n-----END RSA PRIVATE KEY-----\nthen",
+        "key:\n[REDACTED:private-key]\nthen",
+    ),
+    (
+        "private-key",
+        // As a tool call's input holds it: JSON, its newlines escaped.
+        r#"{"content":"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n"}"#,
+        r#"{"content":"[REDACTED:private-key]\n"}"#,
+    ),
+    (
+        "private-key",
+        // An output cut short inside the key.
+        "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC",
+        "[REDACTED:private-key]",
+    ),
+    (
+        "bearer-token",
+        "curl -H 'Authorization: Bearer abc123DEF456ghi789.jkl' https://api.example.com",
+        "curl -H 'Authorization: Bearer [REDACTED:bearer-token]' https://api.example.com",
+    ),
+    (
+        "password",
+        "DB_PASSWORD=hunter2hunter2\nDEBUG=1",
+        "DB_PASSWORD=[REDACTED:password]\nDEBUG=1",
+    ),
+    (
+        "password",
+        r#"{"user": "ann", "password": "correct horse battery"}"#,
+        r#"{"user": "ann", "password": "[REDACTED:password]"}"#,
+    ),
+    (
+        "connection-password",
+        "DATABASE_URL postgres://app:s3cr3tP4ss@db.internal:5432/app",
+        "DATABASE_URL postgres://app:[REDACTED:connection-password]@db.internal:5432/app",
+    ),
+    (
+        "private",
+        "deploy it <private>the staging password is tulip</private> and report",
+        "deploy it [REDACTED:private] and report",
+    ),
+    (
+        "private",
+        "notes <PRIVATE>unclosed, to the end\nsecond line",
+        "notes [REDACTED:private]",
+    ),
+];
+
+#[test]
+fn each_shape_is_replaced_by_its_typed_placeholder_and_the_rest_stays() {
+    for (kind, text, expected) in SECRETS {
+        let (out, counts) = redacted(text);
+        assert_eq!(&out, expected, "{kind}");
+        assert_eq!(counts.get(*kind), Some(&1), "{kind}: {counts:?}");
+    }
+}
+
+/// Text that looks close to a secret and must stay as it is.
+const NEAR_MISSES: &[&str] = &[
+    "the task-force met; scikit-learn's sk-learn alias; risk-averse",
+    "sk-ant-short",
+    "AKIA is a prefix; AKIAIOSFODNN7EXAMPL (19 characters)",
+    "ghp_tooShort and github_pat_ alone",
+    "PASSWORD_MIN_LENGTH=12\nMAX_TOKENS=4096\nTOKEN_LIMIT=100",
+    "GITHUB_TOKEN=${{ secrets.GITHUB_TOKEN }} and API_TOKEN=$API_TOKEN",
+    "password = getpass.getpass()",
+    r#"{"password": "$DB_PASS"}"#,
+    "curl -H \"Authorization: Bearer $TOKEN\" https://api.example.com",
+    "Bearer tokens are described in RFC 6750",
+    "https://user@example.com/path and git@github.com:org/repo.git",
+    "http://localhost:8080/api and https://example.com:443/x@y",
+    "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END PUBLIC KEY-----",
+    "eyJhbGciOiJIUzI1NiJ9 alone is only a header",
+    "We spent 12,000 tokens; the secret to speed is caching.",
+    "use <privacy> tags and the word private freely",
+];
+
+#[test]
+fn near_misses_stay_as_they_are() {
+    for text in NEAR_MISSES {
+        let (out, counts) = redacted(text);
+        assert_eq!(&out, text, "{counts:?}");
+        assert!(counts.is_empty(), "{text}: {counts:?}");
+    }
+}
+
+#[test]
+fn text_without_a_candidate_is_borrowed_and_no_rule_is_compiled() {
+    let redactor = Redactor::new(&[]).unwrap();
+    let mut counts = Counts::new();
+    let text = "An ordinary answer about Rust lifetimes and borrowing.";
+    assert!(matches!(
+        redactor.redact(text, &mut counts),
+        Cow::Borrowed(_)
+    ));
+    assert!(redactor.compiled.iter().all(|r| r.get().is_none()));
+    redactor.redact("a JWT starts with eyJ", &mut counts);
+    let compiled = redactor
+        .compiled
+        .iter()
+        .filter(|r| r.get().is_some())
+        .count();
+    assert_eq!(compiled, 1, "only the rule whose anchor was seen");
+}
+
+#[test]
+fn several_secrets_in_one_text_are_all_counted() {
+    let text =
+        "a=AKIAIOSFODNN7EXAMPLE b=AKIAI44QH8DHBEXAMPLE c=ghp_R4nd0mT0k3nV4lu3F0rT3st1ngPurp0s3sXY";
+    let (out, counts) = redacted(text);
+    assert_eq!(
+        out,
+        "a=[REDACTED:aws-key-id] b=[REDACTED:aws-key-id] c=[REDACTED:github-token]"
+    );
+    assert_eq!(counts["aws-key-id"], 2);
+    assert_eq!(counts["github-token"], 1);
+}
+
+#[test]
+fn patterns_the_person_adds_are_applied_and_a_bad_one_is_named() {
+    let redactor = Redactor::new(&["ACME-[0-9]{6}".to_string()]).unwrap();
+    let mut counts = Counts::new();
+    let out = redactor.redact("ticket ACME-123456 and ACME-12", &mut counts);
+    assert_eq!(out, "ticket [REDACTED:custom] and ACME-12");
+    assert_eq!(counts["custom"], 1);
+    let err = Redactor::new(&["(unclosed".to_string()]).err().unwrap();
+    assert!(err.contains("(unclosed"), "{err}");
+}

@@ -1,0 +1,225 @@
+//! Hostile or unlucky input on disk and on the terminal: a FIFO or a symlink out of its folder
+//! given as the transcript, a file of bad lines, files others could read, a reader that stops
+//! reading, and control sequences in stored text.
+
+mod support;
+
+use std::fs;
+use std::io::Read;
+use std::os::unix::fs::{symlink, PermissionsExt};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use support::store_env::StoreEnv;
+use support::throughline::bin;
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/claude-2.1.197");
+const SESSION: &str = "f839b538-b1ae-45df-beaa-8b044d1f240c";
+
+/// A Stop payload of the fixture session whose transcript is `transcript`.
+fn stop_payload(transcript: &Path) -> Vec<u8> {
+    let text = fs::read_to_string(Path::new(FIXTURES).join("hooks/05-Stop.json")).unwrap();
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v["transcript_path"] = transcript.to_string_lossy().into();
+    serde_json::to_vec(&v).unwrap()
+}
+
+fn log_lines(env: &StoreEnv) -> Vec<String> {
+    env.log().lines().map(str::to_string).collect()
+}
+
+fn stored_turns(env: &StoreEnv) -> u64 {
+    let out = env.throughline(&["sessions", "--all", "--json"], b"");
+    let sessions: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    sessions.as_array().map_or(0, |all| {
+        all.iter().map(|s| s["turns"].as_u64().unwrap()).sum()
+    })
+}
+
+#[test]
+fn a_fifo_as_the_transcript_never_hangs_the_hook() {
+    let env = StoreEnv::new();
+    let fifo = env.path(&format!("{SESSION}.jsonl"));
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let started = Instant::now();
+    let out = env.throughline(&["hook", "claude"], &stop_payload(&fifo));
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "the hook waited"
+    );
+    assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
+    let lines = log_lines(&env);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("not a regular file"), "{lines:?}");
+}
+
+#[test]
+fn a_transcript_symlinked_out_of_its_folder_is_not_read() {
+    let env = StoreEnv::new();
+    let link = env.path(&format!("{SESSION}.jsonl"));
+    symlink("/etc/passwd", &link).unwrap();
+    let out = env.throughline(&["hook", "claude"], &stop_payload(&link));
+    assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
+    let lines = log_lines(&env);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("outside its folder"), "{lines:?}");
+    assert_eq!(stored_turns(&env), 0);
+
+    // A link to a transcript beside it is read as that transcript.
+    let real = env.path("real.jsonl");
+    fs::copy(
+        Path::new(FIXTURES).join(format!("transcripts/{SESSION}.jsonl")),
+        &real,
+    )
+    .unwrap();
+    fs::remove_file(&link).unwrap();
+    symlink(&real, &link).unwrap();
+    let out = env.throughline(&["hook", "claude"], &stop_payload(&link));
+    assert!(out.status.success(), "{out:?}");
+    assert!(stored_turns(&env) > 0);
+}
+
+#[test]
+fn a_file_of_bad_lines_is_one_log_line_per_call() {
+    let env = StoreEnv::new();
+    let transcript = env.path(&format!("{SESSION}.jsonl"));
+    let garbage: String = (0..200).map(|i| format!("{{not json {i}\n")).collect();
+    fs::write(&transcript, garbage).unwrap();
+    let out = env.throughline(&["hook", "claude"], &stop_payload(&transcript));
+    assert!(out.status.success(), "{out:?}");
+    let lines = log_lines(&env);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("and 199 more problems"), "{lines:?}");
+}
+
+#[test]
+fn log_config_and_folder_are_owner_only_whatever_the_umask_and_the_past() {
+    let env = StoreEnv::new();
+    fs::create_dir_all(&env.home).unwrap();
+    fs::set_permissions(&env.home, fs::Permissions::from_mode(0o755)).unwrap();
+    fs::write(env.home.join("config.json"), "{}").unwrap();
+    fs::set_permissions(
+        env.home.join("config.json"),
+        fs::Permissions::from_mode(0o644),
+    )
+    .unwrap();
+    let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+
+    // umask 000: what the hook creates would be 0666 without an explicit mode. A payload it
+    // cannot read makes a log line; a good one reads the config and opens the store.
+    let hook = |payload: &[u8]| {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!("umask 000; exec {} hook claude", bin()))
+            .env("THROUGHLINE_HOME", &env.home)
+            .env_remove("THROUGHLINE_GUARD")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child.stdin.take().unwrap().write_all(payload)?;
+                child.wait_with_output()
+            })
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+    };
+    hook(b"not json");
+    hook(&stop_payload(&env.path("none.jsonl")));
+    assert_eq!(mode(&env.home.join("throughline.db")), 0o600);
+    assert_eq!(
+        mode(&env.home),
+        0o700,
+        "the folder is tightened on first use"
+    );
+    assert_eq!(mode(&env.home.join("throughline.log")), 0o600);
+    assert_eq!(mode(&env.home.join("config.json")), 0o600);
+
+    let out = env.throughline(&["config", "--pause"], b"");
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(mode(&env.home.join("config.json")), 0o600);
+}
+
+#[test]
+fn a_reader_that_stops_reading_is_a_normal_end() {
+    let env = StoreEnv::new();
+    fs::copy(
+        Path::new(FIXTURES).join(format!("transcripts/{SESSION}.jsonl")),
+        env.path(&format!("{SESSION}.jsonl")),
+    )
+    .unwrap();
+    let out = env.throughline(&["import", "--from", &env.projects()], b"");
+    assert!(out.status.success(), "{out:?}");
+    for args in [vec!["show", SESSION], vec!["search", "app", "--all"]] {
+        // `| head -c 1`: the reader takes one byte and goes.
+        let mut child = Command::new(bin())
+            .args(&args)
+            .env("THROUGHLINE_HOME", &env.home)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let mut one = [0u8; 1];
+        stdout.read_exact(&mut one).unwrap();
+        drop(stdout);
+        let out = child.wait_with_output().unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(!said.contains("panicked"), "{args:?}: {said}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {said}");
+    }
+}
+
+#[test]
+fn control_sequences_in_stored_text_are_escaped_on_a_terminal_and_raw_in_json() {
+    let env = StoreEnv::new();
+    let text = fs::read_to_string(Path::new(FIXTURES).join(format!("transcripts/{SESSION}.jsonl")))
+        .unwrap();
+    // A title change, a screen clear and an OSC 52 clipboard write in a tool's output.
+    let hostile = r"\u001b]0;owned\u0007\u001b[2J\u001b]52;c;ZWNobyBwd25lZA==\u0007";
+    let text = text.replacen(
+        "\"content\":\"34.6\"",
+        &format!("\"content\":\"34.6 {hostile} end\""),
+        1,
+    );
+    fs::write(env.path(&format!("{SESSION}.jsonl")), text).unwrap();
+    let out = env.throughline(&["import", "--from", &env.projects()], b"");
+    assert!(out.status.success(), "{out:?}");
+    let shown = env.json(&["show", SESSION, "--json"]);
+    let code = shown["turns"][1]["code"].as_str().unwrap().to_string();
+
+    let json = env.throughline(&["detail", &code, "--json"], b"");
+    assert!(
+        String::from_utf8_lossy(&json.stdout).contains(r"\u001b]52;c;"),
+        "--json keeps the stored text exactly"
+    );
+
+    // Through a terminal: `script` gives the command one.
+    for args in [
+        format!("detail {code}"),
+        "search 34.6 --all".to_string(),
+        format!("show {SESSION}"),
+    ] {
+        let out = Command::new("script")
+            .args(["-qec", &format!("{} {args}", bin()), "/dev/null"])
+            .env("THROUGHLINE_HOME", &env.home)
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let seen = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{args}: {seen}");
+        if args.starts_with("show") {
+            continue; // show lists no tool output; it went through the same escaping above
+        }
+        assert!(
+            !seen.contains('\u{1b}'),
+            "{args}: raw escape reached the terminal: {seen:?}"
+        );
+        assert!(seen.contains(r"\x1b]52;c;"), "{args}: {seen:?}");
+    }
+}

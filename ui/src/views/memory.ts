@@ -1,0 +1,325 @@
+// Memory: every stored session by project, the library's search (a hit opens its turn), a turn
+// in full, and, before a handoff, exactly what the next chat will receive.
+import { h } from "../dom";
+import {
+  describeFailure,
+  forget,
+  forgetPreview,
+  handoffPreview,
+  offerHandoff,
+  onLiveSessions,
+  search,
+  sessionTurns,
+  storedSessions,
+  turnDetail,
+  type Forget,
+  type ForgetPreview,
+  type Hit,
+  type StoredSession,
+  type Turn,
+  type TurnDetail,
+} from "../ipc";
+import { dateTime, projectName } from "./sessions";
+
+/** What is open beside the list: one thing at a time. */
+export type Opened =
+  | { kind: "turns"; session: StoredSession; turns: Turn[] }
+  | { kind: "turn"; detail: TurnDetail }
+  | { kind: "preview"; session: StoredSession; text: string | null }
+  | { kind: "forget"; what: Forget; label: string; preview: ForgetPreview }
+  | null;
+
+export interface MemoryState {
+  sessions: StoredSession[] | null;
+  query: string;
+  /** `null`: no search made yet. */
+  hits: Hit[] | null;
+  opened: Opened;
+  /** What the last action did, in words. */
+  notice: string | null;
+  problem: string | null;
+}
+
+export interface MemoryActions {
+  onSearch(query: string): void;
+  onTurns(session: StoredSession): void;
+  onTurn(code: string): void;
+  onPreview(session: StoredSession): void;
+  onHandoff(session: StoredSession): void;
+  /** Asks first: shows what would go. */
+  onForget(what: Forget, label: string): void;
+  onConfirmForget(what: Forget, label: string): void;
+  onKeep(): void;
+}
+
+function button(label: string, attrs: Record<string, string>, action: () => void): HTMLButtonElement {
+  const element = h("button", { type: "button", ...attrs }, label);
+  element.addEventListener("click", action);
+  return element;
+}
+
+function firstLine(text: string, max = 120): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+
+function span(session: StoredSession): string {
+  const from = session.started_at ? dateTime(session.started_at) : "?";
+  const to = session.last_activity ?? session.ended_at;
+  return to && to !== session.started_at ? `${from} – ${dateTime(to)}` : from;
+}
+
+function renderStored(session: StoredSession, actions: MemoryActions): HTMLElement {
+  return h(
+    "li",
+    { class: "stored", "data-session": session.session_id },
+    h("p", { class: "title", title: session.session_id }, session.title ? firstLine(session.title) : `Session ${session.session_id.slice(0, 8)} (no prompt)`),
+    h("p", { class: "facts" }, `${span(session)} · ${session.turns} ${session.turns === 1 ? "turn" : "turns"} · ${session.host}`),
+    h(
+      "div",
+      { class: "buttons" },
+      button("Turns", { class: "turns" }, () => actions.onTurns(session)),
+      button("Preview handoff", { class: "preview" }, () => actions.onPreview(session)),
+      button("Forget…", { class: "forget" }, () => actions.onForget({ kind: "session", id: session.session_id }, `the session "${firstLine(session.title ?? session.session_id, 60)}"`)),
+    ),
+  );
+}
+
+/** Sessions grouped by project, the most recently active project first. */
+function renderProjects(sessions: StoredSession[], actions: MemoryActions): HTMLElement {
+  const groups = new Map<string, StoredSession[]>();
+  for (const session of sessions) {
+    const key = session.project ?? "";
+    groups.set(key, [...(groups.get(key) ?? []), session]);
+  }
+  return h(
+    "div",
+    { class: "projects" },
+    ...[...groups].map(([project, list]) =>
+      h(
+        "details",
+        { class: "project", "data-project": project, open: "" },
+        h("summary", { title: project }, h("strong", {}, projectName(project || null)), ` · ${list.length} ${list.length === 1 ? "session" : "sessions"}`),
+        project ? button("Forget project…", { class: "forget-project" }, () => actions.onForget({ kind: "project", id: project }, `every session of ${project}`)) : null,
+        h("ul", {}, ...list.map((s) => renderStored(s, actions))),
+      ),
+    ),
+  );
+}
+
+/** A hit's lines, with the matches marked. */
+function renderExcerpt(text: string, matches: [number, number][]): HTMLElement {
+  const line = h("code", {});
+  const chars = [...text];
+  let at = 0;
+  for (const [start, end] of matches) {
+    line.append(chars.slice(at, start).join(""), h("mark", {}, chars.slice(start, end).join("")));
+    at = end;
+  }
+  line.append(chars.slice(at).join(""));
+  return line;
+}
+
+function renderHit(hit: Hit, sessions: StoredSession[], actions: MemoryActions): HTMLElement {
+  const session = sessions.find((s) => s.session_id === hit.session_id);
+  const where = [projectName(session?.project ?? null), hit.at ? dateTime(hit.at) : null, hit.tool ?? hit.role].filter(Boolean).join(" · ");
+  return h(
+    "li",
+    { class: "hit", "data-turn": hit.turn },
+    h("p", { class: "facts" }, where),
+    ...hit.excerpts.map((e) => renderExcerpt(e.text, e.matches)),
+    button("Open turn", { class: "open-turn" }, () => actions.onTurn(hit.turn)),
+  );
+}
+
+function renderSearch(state: MemoryState, actions: MemoryActions): HTMLElement {
+  const input = h("input", { type: "search", id: "memory-search", placeholder: "Words from any prompt, answer, tool call or output" });
+  input.value = state.query;
+  const form = h("form", { class: "search" }, input, h("button", { type: "submit" }, "Search"));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    actions.onSearch(input.value);
+  });
+  const hits = state.hits;
+  const results =
+    hits === null
+      ? null
+      : hits.length === 0
+        ? h("p", { class: "empty" }, `Nothing stored matches ${JSON.stringify(state.query)}.`)
+        : h("ul", { class: "hits" }, ...hits.map((hit) => renderHit(hit, state.sessions ?? [], actions)));
+  return h("div", {}, form, results);
+}
+
+function renderTurn(detail: TurnDetail, actions: MemoryActions): HTMLElement {
+  return h(
+    "div",
+    { class: "turn", "data-turn": detail.code },
+    h("h3", {}, `Turn ${detail.code}${detail.started_at ? ` · ${dateTime(detail.started_at)}` : ""}`),
+    button("Forget this turn…", { class: "forget" }, () => actions.onForget({ kind: "turn", id: detail.code }, `turn ${detail.code}`)),
+    ...detail.messages.map((m) => h("div", { class: `message ${m.role}` }, h("strong", {}, m.role === "user" ? "Person" : "Agent"), h("pre", {}, m.text))),
+    detail.details.length === 0
+      ? h("p", { class: "empty" }, "No tool calls, output or thinking in this turn.")
+      : h(
+          "ol",
+          { class: "details" },
+          ...detail.details.map((d) =>
+            h(
+              "li",
+              { class: `detail ${d.kind}${d.is_error ? " error" : ""}` },
+              h("details", {}, h("summary", {}, `${d.kind}${d.name ? ` · ${d.name}` : ""}${d.is_error ? " · failed" : ""}`), h("pre", {}, d.body)),
+            ),
+          ),
+        ),
+  );
+}
+
+function renderOpened(opened: Opened, actions: MemoryActions): HTMLElement | null {
+  if (opened === null) return null;
+  switch (opened.kind) {
+    case "turns":
+      return h(
+        "div",
+        { class: "turns-of" },
+        h("h3", {}, opened.session.title ? firstLine(opened.session.title, 80) : opened.session.session_id),
+        h(
+          "ol",
+          {},
+          ...opened.turns
+            .filter((t) => t.seq > 0)
+            .map((t) =>
+              h(
+                "li",
+                { "data-turn": t.code },
+                button(firstLine(t.messages[0]?.text ?? "(no prompt)", 90), { class: "open-turn" }, () => actions.onTurn(t.code)),
+                t.detail_summary ? h("span", { class: "facts" }, ` ${t.detail_summary}`) : null,
+              ),
+            ),
+        ),
+      );
+    case "turn":
+      return renderTurn(opened.detail, actions);
+    case "forget":
+      return renderForget(opened.what, opened.label, opened.preview, actions);
+    case "preview":
+      return h(
+        "div",
+        { class: "preview", "data-session": opened.session.session_id },
+        h("h3", {}, "What the next new chat will receive"),
+        opened.text === null
+          ? h("p", { class: "empty" }, "Nothing: this session holds no turn to hand on.")
+          : h("pre", { class: "text" }, opened.text),
+        opened.text === null
+          ? null
+          : h(
+              "p",
+              {},
+              button("Hand off this session", { id: "hand-off" }, () => actions.onHandoff(opened.session)),
+              ` The next new chat in ${projectName(opened.session.project)} starts with exactly this.`,
+            ),
+      );
+  }
+}
+
+function kib(bytes: number): string {
+  return bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(bytes < 10_240 ? 1 : 0)} KiB`;
+}
+
+/** The question before forgetting: exactly what goes, and that it cannot be undone. */
+function renderForget(what: Forget, label: string, preview: ForgetPreview, actions: MemoryActions): HTMLElement {
+  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const goes = [
+    preview.sessions > 0 ? count(preview.sessions, "whole session", "whole sessions") : null,
+    count(preview.turns, "turn", "turns"),
+    count(preview.messages + preview.details, "stored entry", "stored entries"),
+    `${kib(preview.text_bytes)} of text`,
+    preview.injections > 0 ? count(preview.injections, "injection-log entry", "injection-log entries") : null,
+  ].filter(Boolean);
+  return h(
+    "div",
+    { class: "forget-confirm", role: "alertdialog", "data-kind": what.kind },
+    h("h3", {}, `Forget ${label}?`),
+    h("p", {}, `This removes ${goes.join(", ")} from the memory and from the search index, for good. The agents' own transcripts are not touched.`),
+    h(
+      "p",
+      { class: "buttons" },
+      button("Forget", { id: "forget-confirm" }, () => actions.onConfirmForget(what, label)),
+      button("Keep", { id: "forget-cancel" }, () => actions.onKeep()),
+    ),
+  );
+}
+
+export function renderMemory(state: MemoryState, actions: MemoryActions): HTMLElement {
+  const problem = state.problem ? h("p", { class: "problem", role: "alert" }, state.problem) : null;
+  const notice = state.notice ? h("p", { class: "notice", role: "status" }, state.notice) : null;
+  if (state.sessions === null) return h("section", { class: "memory-view" }, problem ?? h("p", { class: "loading" }, "Reading the memory store…"));
+  if (state.sessions.length === 0) {
+    return h(
+      "section",
+      { class: "memory-view" },
+      problem,
+      h("p", { class: "empty" }, "No session is stored yet. Sessions are recorded as they run once Throughline is installed (the Installer tab)."),
+    );
+  }
+  return h(
+    "section",
+    { class: "memory-view" },
+    problem,
+    notice,
+    renderSearch(state, actions),
+    h("div", { class: "columns" }, renderProjects(state.sessions, actions), h("div", { class: "opened" }, renderOpened(state.opened, actions))),
+  );
+}
+
+/** Lists the memory and keeps the list current as hooks write; returns the clean-up. */
+export function mountMemory(into: HTMLElement): () => void {
+  let state: MemoryState = { sessions: null, query: "", hits: null, opened: null, notice: null, problem: null };
+  const show = (patch: Partial<MemoryState>) => {
+    state = { ...state, ...patch };
+    into.replaceChildren(renderMemory(state, actions));
+  };
+  const failed = (what: string) => (error: unknown) => show({ problem: describeFailure(what, error) });
+  const actions: MemoryActions = {
+    onSearch: (query) => {
+      if (query.trim() === "") return show({ query, hits: null });
+      search(query)
+        .then((hits) => show({ query, hits, problem: null }))
+        .catch(failed("search the memory"));
+    },
+    onTurns: (session) =>
+      sessionTurns(session.session_id)
+        .then((turns) => show({ opened: { kind: "turns", session, turns }, problem: null }))
+        .catch(failed("read the session's turns")),
+    onTurn: (code) =>
+      turnDetail(code)
+        .then((detail) => show({ opened: { kind: "turn", detail }, problem: null }))
+        .catch(failed("open the turn")),
+    onPreview: (session) =>
+      handoffPreview(session.session_id)
+        .then((text) => show({ opened: { kind: "preview", session, text }, problem: null }))
+        .catch(failed("build the handoff preview")),
+    onHandoff: (session) =>
+      offerHandoff(session.session_id)
+        .then(() => show({ notice: `Handed off: the next new chat in ${projectName(session.project)} starts with this session's memory.`, problem: null }))
+        .catch(failed("hand off the session")),
+    onForget: (what, label) =>
+      forgetPreview(what)
+        .then((preview) => show({ opened: { kind: "forget", what, label, preview }, problem: null }))
+        .catch(failed("work out what would be forgotten")),
+    onConfirmForget: (what, label) =>
+      forget(what)
+        .then(() => {
+          show({ opened: null, hits: null, notice: `Forgotten: ${label}.`, problem: null });
+          refresh();
+        })
+        .catch(failed("forget it")),
+    onKeep: () => show({ opened: null }),
+  };
+  const refresh = () =>
+    storedSessions()
+      .then((sessions) => show({ sessions }))
+      .catch(failed("read the stored sessions"));
+  show({});
+  refresh();
+  const unlisten = onLiveSessions(refresh);
+  return () => void unlisten.then((stop) => stop());
+}

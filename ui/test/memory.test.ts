@@ -1,0 +1,199 @@
+import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Hit, StoredSession, Turn, TurnDetail } from "../src/ipc";
+import { mountMemory, renderMemory, type MemoryActions, type MemoryState } from "../src/views/memory";
+import { settle } from "./fixtures";
+
+afterEach(() => {
+  clearMocks();
+  document.body.replaceChildren();
+});
+
+function stored(overrides: Partial<StoredSession> = {}): StoredSession {
+  return {
+    session_id: "f839b538-b1ae-45df-beaa-8b044d1f240c",
+    host: "Claude Code",
+    project: "/home/dev/toy",
+    title: "Remember: the deploy key lives at vault path secret/deploy-7731.",
+    started_at: "2026-11-30T08:40:00.000Z",
+    last_activity: "2026-11-30T08:43:56.000Z",
+    ended_at: null,
+    turns: 3,
+    ...overrides,
+  };
+}
+
+const SESSIONS = [stored(), stored({ session_id: "0f1b393e-f41a", title: null, turns: 1 }), stored({ session_id: "c0de", project: "/work/api", host: "Codex", title: "add a route" })];
+
+const TURN: Turn = { code: "k3m9x2a", session_id: SESSIONS[0].session_id, seq: 1, started_at: "2026-11-30T08:40:01.000Z", messages: [{ role: "user", text: "Remember: the deploy key", at: null }], detail_summary: "Bash ×1" };
+
+const DETAIL: TurnDetail = {
+  ...TURN,
+  messages: [...TURN.messages, { role: "assistant", text: "Noted: secret/deploy-7731.", at: null }],
+  details: [
+    { index: 1, kind: "tool_use", name: "Bash", tool_use_id: "t1", body: '{"command":"ls"}', is_error: false, at: null },
+    { index: 2, kind: "tool_result", name: "Bash", tool_use_id: "t1", body: "deploy.sh\nREADME.md", is_error: true, at: null },
+  ],
+};
+
+const HIT: Hit = { turn: "k3m9x2a", session_id: SESSIONS[0].session_id, at: "2026-11-30T08:40:01.000Z", layer: "l2", role: "user", tool: null, excerpts: [{ line: 1, column: 0, text: "the deploy key lives at", more: true, matches: [[4, 10]] }], copies: 0 };
+
+const noActions: MemoryActions = { onSearch: () => {}, onTurns: () => {}, onTurn: () => {}, onPreview: () => {}, onHandoff: () => {}, onForget: () => {}, onConfirmForget: () => {}, onKeep: () => {} };
+
+const FORGET_PREVIEW = { sessions: 1, turns: 3, messages: 6, details: 4, text_bytes: 20_480, injections: 1, projects: ["/home/dev/toy"], earliest: null, latest: null };
+
+function state(patch: Partial<MemoryState> = {}): MemoryState {
+  return { sessions: SESSIONS, query: "", hits: null, opened: null, notice: null, problem: null, ...patch };
+}
+
+describe("renderMemory", () => {
+  it("lists every stored session by project with its first prompt, dates, turns and host", () => {
+    const view = renderMemory(state(), noActions);
+    const projects = [...view.querySelectorAll("details.project")];
+    expect(projects.map((p) => p.getAttribute("data-project"))).toEqual(["/home/dev/toy", "/work/api"]);
+    expect(projects[0].querySelector("summary")!.textContent).toBe("toy · 2 sessions");
+    const first = view.querySelector("li.stored")!;
+    expect(first.querySelector(".title")!.textContent).toContain("secret/deploy-7731");
+    expect(first.querySelector(".facts")!.textContent).toMatch(/ – .* · 3 turns · Claude Code$/);
+    expect(view.querySelector("[data-session='0f1b393e-f41a'] .title")!.textContent).toBe("Session 0f1b393e (no prompt)");
+    expect(view.querySelector("[data-session=c0de] .facts")!.textContent).toContain("Codex");
+  });
+
+  it("marks the search's matches, and a hit opens its turn", () => {
+    const opened: string[] = [];
+    const view = renderMemory(state({ query: "deploy", hits: [HIT] }), { ...noActions, onTurn: (code) => opened.push(code) });
+    expect(view.querySelector(".hit mark")!.textContent).toBe("deploy");
+    expect(view.querySelector(".hit .facts")!.textContent).toContain("toy");
+    view.querySelector<HTMLButtonElement>(".hit .open-turn")!.click();
+    expect(opened).toEqual(["k3m9x2a"]);
+    expect(renderMemory(state({ query: "nowhere", hits: [] }), noActions).textContent).toContain('Nothing stored matches "nowhere"');
+  });
+
+  it("shows a turn in full: the conversation, each tool call and its output", () => {
+    const view = renderMemory(state({ opened: { kind: "turn", detail: DETAIL } }), noActions);
+    const turn = view.querySelector(".turn")!;
+    expect(turn.querySelector(".message.assistant pre")!.textContent).toBe("Noted: secret/deploy-7731.");
+    const details = [...turn.querySelectorAll("li.detail")];
+    expect(details.map((d) => d.querySelector("summary")!.textContent)).toEqual(["tool_use · Bash", "tool_result · Bash · failed"]);
+    expect(details[1].querySelector("pre")!.textContent).toBe("deploy.sh\nREADME.md");
+  });
+
+  it("previews exactly the text a handoff gives, and hands off from there", () => {
+    const handed: string[] = [];
+    const text = "# Throughline memory\nsecret/deploy-7731";
+    const view = renderMemory(state({ opened: { kind: "preview", session: SESSIONS[0], text } }), { ...noActions, onHandoff: (s) => handed.push(s.session_id) });
+    expect(view.querySelector(".preview pre")!.textContent).toBe(text);
+    view.querySelector<HTMLButtonElement>("#hand-off")!.click();
+    expect(handed).toEqual([SESSIONS[0].session_id]);
+    const nothing = renderMemory(state({ opened: { kind: "preview", session: SESSIONS[1], text: null } }), noActions);
+    expect(nothing.querySelector("#hand-off")).toBeNull();
+  });
+
+  it("with nothing stored says so without alarm", () => {
+    const view = renderMemory(state({ sessions: [] }), noActions);
+    expect(view.querySelector("[role=alert]")).toBeNull();
+    expect(view.textContent).toContain("No session is stored yet");
+  });
+});
+
+describe("forget", () => {
+  it("asks first with what goes, for a session, a project and a turn", () => {
+    const asked: [string, string][] = [];
+    const view = renderMemory(state({ opened: { kind: "turn", detail: DETAIL } }), { ...noActions, onForget: (what) => asked.push([what.kind, what.id]) });
+    view.querySelector<HTMLButtonElement>("li.stored .forget")!.click();
+    view.querySelector<HTMLButtonElement>(".forget-project")!.click();
+    view.querySelector<HTMLButtonElement>(".turn .forget")!.click();
+    expect(asked).toEqual([
+      ["session", SESSIONS[0].session_id],
+      ["project", "/home/dev/toy"],
+      ["turn", "k3m9x2a"],
+    ]);
+    const confirm = renderMemory(state({ opened: { kind: "forget", what: { kind: "session", id: "f839" }, label: "the session", preview: FORGET_PREVIEW } }), noActions);
+    const question = confirm.querySelector("[role=alertdialog]")!.textContent!;
+    expect(question).toContain("Forget the session?");
+    expect(question).toContain("1 whole session, 3 turns, 10 stored entries, 20 KiB of text, 1 injection-log entry");
+    expect(question).toContain("search index");
+  });
+
+  it("forgets only after the person confirms, then rereads the memory", async () => {
+    const calls: string[] = [];
+    let sessions = SESSIONS;
+    mockIPC(
+      (cmd) => {
+        calls.push(cmd);
+        if (cmd === "stored_sessions") return sessions;
+        if (cmd === "forget_preview") return FORGET_PREVIEW;
+        if (cmd === "forget") {
+          sessions = SESSIONS.slice(1);
+          return { removed: FORGET_PREVIEW, wal_emptied: true };
+        }
+      },
+      { shouldMockEvents: true },
+    );
+    const into = document.createElement("div");
+    document.body.append(into);
+    mountMemory(into);
+    await settle();
+    into.querySelector<HTMLButtonElement>("li.stored .forget")!.click();
+    await settle();
+    into.querySelector<HTMLButtonElement>("#forget-cancel")!.click();
+    await settle();
+    expect(calls).not.toContain("forget");
+    into.querySelector<HTMLButtonElement>("li.stored .forget")!.click();
+    await settle();
+    into.querySelector<HTMLButtonElement>("#forget-confirm")!.click();
+    await settle();
+    expect(calls.filter((c) => c === "forget")).toHaveLength(1);
+    expect(into.querySelector("[role=status]")!.textContent).toContain("Forgotten");
+    expect(into.querySelector(`[data-session='${SESSIONS[0].session_id}']`)).toBeNull();
+  });
+});
+
+describe("mountMemory", () => {
+  it("searches, opens a turn, previews and hands off through the app's commands", async () => {
+    const calls: [string, unknown][] = [];
+    mockIPC(
+      (cmd, args) => {
+        calls.push([cmd, args]);
+        if (cmd === "stored_sessions") return SESSIONS;
+        if (cmd === "search") return [HIT];
+        if (cmd === "turn_detail") return DETAIL;
+        if (cmd === "session_turns") return [TURN];
+        if (cmd === "handoff_preview") return "# Throughline memory\nsecret/deploy-7731";
+        if (cmd === "offer_handoff") return { session_id: SESSIONS[0].session_id, project: "/home/dev/toy", created_at: "", expires_at: "" };
+      },
+      { shouldMockEvents: true },
+    );
+    const into = document.createElement("div");
+    document.body.append(into);
+    mountMemory(into);
+    await settle();
+    into.querySelector<HTMLInputElement>("#memory-search")!.value = "deploy key";
+    into.querySelector("form")!.dispatchEvent(new Event("submit", { cancelable: true }));
+    await settle();
+    expect(calls).toContainEqual(["search", { query: "deploy key", project: null }]);
+    into.querySelector<HTMLButtonElement>(".hit .open-turn")!.click();
+    await settle();
+    expect(into.querySelector(".turn h3")!.textContent).toContain("k3m9x2a");
+    into.querySelector<HTMLButtonElement>("li.stored .preview")!.click();
+    await settle();
+    expect(into.querySelector(".preview pre")!.textContent).toContain("secret/deploy-7731");
+    into.querySelector<HTMLButtonElement>("#hand-off")!.click();
+    await settle();
+    expect(calls).toContainEqual(["offer_handoff", { sessionId: SESSIONS[0].session_id }]);
+    expect(into.querySelector("[role=status]")!.textContent).toContain("Handed off");
+  });
+
+  it("says what went wrong when the store cannot be read", async () => {
+    mockIPC(
+      (cmd) => {
+        if (cmd === "stored_sessions") throw "The memory store is damaged (file is not a database). `throughline doctor` gives the exact commands.";
+      },
+      { shouldMockEvents: true },
+    );
+    const into = document.createElement("div");
+    mountMemory(into);
+    await settle();
+    expect(into.querySelector("[role=alert]")!.textContent).toContain("damaged");
+  });
+});
