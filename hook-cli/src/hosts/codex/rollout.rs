@@ -509,7 +509,16 @@ fn tool_output(raw: Option<&RawValue>) -> (String, bool) {
 
 /// The exit code in the header Codex puts above a command's output.
 fn exit_code(output: &str) -> Option<i64> {
-    let head = &output[..output.find("\nOutput:").unwrap_or(output.len().min(400))];
+    let end = output.find("\nOutput:").unwrap_or_else(|| {
+        // The first 400 bytes, cut where a character ends (found by fuzzing: a cut inside
+        // one panicked, and every later call of the session panicked on the same line).
+        let mut end = output.len().min(400);
+        while !output.is_char_boundary(end) {
+            end -= 1;
+        }
+        end
+    });
+    let head = &output[..end];
     let at = head.find("Process exited with code ")? + "Process exited with code ".len();
     head[at..].split_whitespace().next()?.parse().ok()
 }

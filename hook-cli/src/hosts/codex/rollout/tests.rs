@@ -364,3 +364,12 @@ fn what_the_model_writes_in_a_compaction_turn_is_not_said_to_the_person() {
     assert_eq!(summaries, 2);
     assert_eq!(prompts(&records), ["after compact"]);
 }
+
+#[test]
+fn a_long_output_without_its_header_is_read_even_when_byte_400_is_inside_a_character() {
+    // 399 ASCII bytes, then a three-byte character across byte 400, and no "Output:" line.
+    let output = format!("{}€ and more", "x".repeat(399));
+    assert_eq!(exit_code(&output), None);
+    let with_code = format!("Process exited with code 2\n{}", "é".repeat(300));
+    assert_eq!(exit_code(&with_code), Some(2));
+}

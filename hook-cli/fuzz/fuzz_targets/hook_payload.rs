@@ -1,0 +1,25 @@
+//! Hook payloads of each host, as a hook reads them from stdin; the first byte picks the
+//! host. A payload that decodes is answered the way the hook would answer it.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use throughline::model::Host;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&pick, payload)) = data.split_first() else {
+        return;
+    };
+    let host = if pick % 2 == 0 { Host::Claude } else { Host::Codex };
+    if let Ok(event) = throughline::hosts::decode_hook(host, payload) {
+        let text = event.prompt.clone().unwrap_or_default();
+        for reply in [
+            throughline::record::Reply::Inject(text.clone()),
+            throughline::record::Reply::Block(text),
+        ] {
+            if let Some(out) = throughline::hosts::encode_reply(host, event.kind, &reply) {
+                // What the host reads must be JSON.
+                serde_json::from_str::<serde_json::Value>(&out).expect("a reply is JSON");
+            }
+        }
+    }
+});
