@@ -5,6 +5,7 @@
 
 pub mod claude;
 pub mod codex;
+mod envelope;
 pub mod gemini;
 pub mod process;
 

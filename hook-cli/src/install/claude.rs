@@ -80,6 +80,21 @@ pub(super) fn is_our_mcp_entry(value: &Value) -> bool {
         .is_some_and(|c| c.contains("throughline"))
 }
 
+/// The slash command file at `path`, when it is ours.
+pub(super) fn our_slash_command(path: PathBuf) -> Option<PathBuf> {
+    fs::read_to_string(&path)
+        .is_ok_and(|text| is_our_slash_command(&text))
+        .then_some(path)
+}
+
+/// The program our MCP server entry runs, in a JSON file's `mcpServers`.
+pub(super) fn our_mcp_program(file: &serde_json::Map<String, Value>) -> Option<PathBuf> {
+    file.get("mcpServers")
+        .and_then(|servers| servers.get(MCP_SERVER))
+        .filter(|entry| is_our_mcp_entry(entry))
+        .and_then(|entry| entry["command"].as_str().map(PathBuf::from))
+}
+
 struct Files {
     settings: PathBuf,
     slash_command: PathBuf,
@@ -166,15 +181,8 @@ pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {
     let files = files(scope)?;
     let settings = JsonFile::load(&files.settings)?;
     let (hooks, missing) = hook_groups::registered(&settings, HOOKS);
-    let slash_command = fs::read_to_string(&files.slash_command)
-        .is_ok_and(|text| is_our_slash_command(&text))
-        .then_some(files.slash_command);
-    let mcp_server = JsonFile::load(&files.mcp)?
-        .value
-        .get("mcpServers")
-        .and_then(|servers| servers.get(MCP_SERVER))
-        .filter(|entry| is_our_mcp_entry(entry))
-        .and_then(|entry| entry["command"].as_str().map(PathBuf::from));
+    let slash_command = our_slash_command(files.slash_command);
+    let mcp_server = our_mcp_program(&JsonFile::load(&files.mcp)?.value);
     Ok(Registration {
         settings: settings.path().to_path_buf(),
         hooks,

@@ -2,14 +2,13 @@
 //! `mcpServers` entry), and the `/tl` handoff as a custom command (`commands/tl.toml`).
 //! Per project, `<project>/.gemini/` holds the same two files.
 
-use std::fs;
 use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
 use super::claude::{
-    add_mcp_server, install_slash_command, is_our_mcp_entry, is_our_slash_command,
-    remove_mcp_server, uninstall_slash_command, MCP_SERVER, SLASH_COMMAND,
+    add_mcp_server, install_slash_command, our_mcp_program, our_slash_command, remove_mcp_server,
+    uninstall_slash_command, SLASH_COMMAND,
 };
 use super::codex::saved_json;
 use super::hook_groups::{self, spec, HookSpec};
@@ -104,15 +103,8 @@ pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {
     let files = files(scope)?;
     let settings = JsonFile::load(&files.settings)?;
     let (hooks, missing) = hook_groups::registered(&settings, HOOKS);
-    let slash_command = fs::read_to_string(&files.slash_command)
-        .is_ok_and(|text| is_our_slash_command(&text))
-        .then_some(files.slash_command);
-    let mcp_server = settings
-        .value
-        .get("mcpServers")
-        .and_then(|servers| servers.get(MCP_SERVER))
-        .filter(|entry| is_our_mcp_entry(entry))
-        .and_then(|entry| entry["command"].as_str().map(PathBuf::from));
+    let slash_command = our_slash_command(files.slash_command);
+    let mcp_server = our_mcp_program(&settings.value);
     Ok(Registration {
         settings: settings.path().to_path_buf(),
         hooks,
@@ -134,6 +126,6 @@ mod tests {
         let doc: toml_edit::DocumentMut = text.parse().unwrap();
         assert_eq!(doc["prompt"].as_str(), Some("/tl {{args}}"));
         assert!(doc["description"].as_str().unwrap().contains("Throughline"));
-        assert!(is_our_slash_command(&text));
+        assert!(super::super::claude::is_our_slash_command(&text));
     }
 }

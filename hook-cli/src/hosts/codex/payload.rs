@@ -1,38 +1,11 @@
-//! Codex hook payloads (stdin JSON): Claude Code's shape in snake_case, with a `turn_id` and
-//! no `prompt_id`. Only the fields Throughline uses are decoded; unknown events and fields are
-//! accepted, so a newer client never breaks the hook.
-
-use serde::Deserialize;
+//! Codex hook payloads (stdin JSON): the shared envelope (`hosts/envelope.rs`) with a
+//! `turn_id` and no `prompt_id`, under Claude Code's event names.
 
 use crate::model::Host;
 use crate::record::{EventKind, HookEvent};
 
-#[derive(Deserialize)]
-struct Payload {
-    session_id: String,
-    /// The rollout file.
-    #[serde(default)]
-    transcript_path: Option<String>,
-    #[serde(default)]
-    cwd: Option<String>,
-    #[serde(default)]
-    hook_event_name: String,
-    #[serde(default)]
-    source: Option<String>,
-    #[serde(default)]
-    reason: Option<String>,
-    #[serde(default)]
-    prompt: Option<String>,
-    #[serde(default)]
-    model: Option<String>,
-}
-
 pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
-    let p: Payload = crate::hosts::payload_json(bytes, "Codex")?;
-    if p.session_id.is_empty() {
-        return Err("hook payload has an empty session_id".into());
-    }
-    let kind = match p.hook_event_name.as_str() {
+    crate::hosts::envelope::decode(bytes, Host::Codex, |name| match name {
         "SessionStart" => EventKind::SessionStart,
         "UserPromptSubmit" => EventKind::UserPrompt,
         "PreToolUse" => EventKind::PreTool,
@@ -41,20 +14,6 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
         "PreCompact" => EventKind::PreCompact,
         "SessionEnd" => EventKind::SessionEnd,
         _ => EventKind::Other,
-    };
-    Ok(HookEvent {
-        host: Host::Codex,
-        kind,
-        session_id: p.session_id,
-        transcript_path: p.transcript_path.filter(|p| !p.is_empty()),
-        cwd: p.cwd.filter(|c| !c.is_empty()),
-        source: p.source,
-        reason: p.reason,
-        // Codex shares no id between a cleared session and the next: its process links them.
-        prompt_id: None,
-        prompt: p.prompt,
-        model: p.model.filter(|m| !m.is_empty()),
-        subagent: None,
     })
 }
 

@@ -1,37 +1,13 @@
-//! Gemini CLI hook payloads (stdin JSON): Claude Code's snake_case envelope with Gemini's own
-//! event names (`BeforeAgent`, `AfterAgent`, `AfterTool`, `PreCompress`, ...) and a
-//! `timestamp`. Only the fields Throughline uses are decoded; unknown events and fields are
-//! accepted, so a newer client never breaks the hook.
-
-use serde::Deserialize;
+//! Gemini CLI hook payloads (stdin JSON): the shared envelope (`hosts/envelope.rs`) with a
+//! `timestamp`, under Gemini's own event names (`BeforeAgent`, `AfterAgent`, `AfterTool`,
+//! `PreCompress`, ...), and the replies it reads.
 
 use crate::model::Host;
 use crate::record::{EventKind, HookEvent, Reply};
 
-#[derive(Deserialize)]
-struct Payload {
-    session_id: String,
-    /// The chat file (`~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`).
-    #[serde(default)]
-    transcript_path: Option<String>,
-    #[serde(default)]
-    cwd: Option<String>,
-    #[serde(default)]
-    hook_event_name: String,
-    #[serde(default)]
-    source: Option<String>,
-    #[serde(default)]
-    reason: Option<String>,
-    #[serde(default)]
-    prompt: Option<String>,
-}
-
+/// The model is not in the payload: the chat file names it with each answer.
 pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
-    let p: Payload = crate::hosts::payload_json(bytes, "Gemini CLI")?;
-    if p.session_id.is_empty() {
-        return Err("hook payload has an empty session_id".into());
-    }
-    let kind = match p.hook_event_name.as_str() {
+    crate::hosts::envelope::decode(bytes, Host::Gemini, |name| match name {
         "SessionStart" => EventKind::SessionStart,
         "BeforeAgent" => EventKind::UserPrompt,
         "BeforeTool" => EventKind::PreTool,
@@ -41,21 +17,6 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
         "PreCompress" => EventKind::Other,
         "SessionEnd" => EventKind::SessionEnd,
         _ => EventKind::Other,
-    };
-    Ok(HookEvent {
-        host: Host::Gemini,
-        kind,
-        session_id: p.session_id,
-        transcript_path: p.transcript_path.filter(|p| !p.is_empty()),
-        cwd: p.cwd.filter(|c| !c.is_empty()),
-        source: p.source,
-        reason: p.reason,
-        // Nothing is shared between a cleared session and the next: the CLI's process links them.
-        prompt_id: None,
-        prompt: p.prompt,
-        // The model is in the chat file, with each answer.
-        model: None,
-        subagent: None,
     })
 }
 
