@@ -157,7 +157,8 @@ impl GeminiTui {
             .into_iter()
             .map(|(k, v)| format!("{k}={}", sh(Path::new(&v))))
             .collect();
-        let command = format!("env {} {}", vars.join(" "), sh(&gemini_bin()));
+        // Not in CI's environment: with `CI` set the TUI's renderer draws nothing until exit.
+        let command = format!("env -u CI {} {}", vars.join(" "), sh(&gemini_bin()));
         let out = tui
             .tmux()
             .args([
@@ -189,6 +190,7 @@ impl GeminiTui {
     fn tmux(&self) -> Command {
         let mut cmd = Command::new("tmux");
         cmd.env("TMUX_TMPDIR", &self.root)
+            .env_remove("CI")
             .arg("-L")
             .arg(&self.socket);
         cmd
