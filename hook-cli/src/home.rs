@@ -68,6 +68,8 @@ impl Home {
         for path in [
             db.with_extension("db-wal"),
             db.with_extension("db-shm"),
+            // Where a hook says it waits for the lock (store/bulk.rs).
+            db.with_extension("db-waiting"),
             db,
             log.with_extension("log.1"),
             log,
