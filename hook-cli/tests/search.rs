@@ -181,6 +181,8 @@ fn beside(home: &Path, mut bulk: Child, live: &mut LiveSession) -> usize {
 fn assert_hooks_complete(home: &Path, live: &LiveSession) {
     let log = std::fs::read_to_string(home.join("throughline.log")).unwrap_or_default();
     assert!(log.is_empty(), "hooks logged failures:\n{log}");
+    // Room for every prompt: beside bulk work that lets them go first, hooks run many times.
+    let limit = (live.prompts.len() + 10).to_string();
     let out = throughline(
         home,
         // Scoped to the session: all of it is ranked, however many prompts match.
@@ -190,7 +192,7 @@ fn assert_hooks_complete(home: &Path, live: &LiveSession) {
             "live-session",
             "--json",
             "--limit",
-            "1000",
+            &limit,
             "livefact",
         ],
     )
