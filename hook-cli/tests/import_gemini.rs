@@ -150,5 +150,8 @@ fn a_hook_given_garbage_exits_0_prints_nothing_and_logs_one_line() {
     let log = fs::read_to_string(dir.path().join("memory/throughline.log")).unwrap();
     let skipped: Vec<&str> = log.lines().filter(|l| l.contains("skipped line")).collect();
     assert_eq!(skipped.len(), 1, "{log}");
-    assert!(skipped[0].contains("and 1 more problems in this file"), "{log}");
+    assert!(
+        skipped[0].contains("and 1 more problems in this file"),
+        "{log}"
+    );
 }

@@ -360,12 +360,10 @@ async fn memory_view_searches_previews_and_forgets(
     let search = wait_for(client, "#memory-search").await;
     search.send_keys("deploy-7731").await.unwrap();
     click_when_there(client, ".memory-view .search button[type=submit]").await;
-    let hit = wait_for(client, ".hit").await;
-    let said = hit.text().await.unwrap();
+    let said = text_when_there(client, ".hit").await;
     assert!(said.contains("deploy-7731"), "{said}");
     click_when_there(client, ".hit .open-turn").await;
-    let turn = wait_for(client, ".opened .turn").await;
-    let text = turn.text().await.unwrap();
+    let text = text_when_there(client, ".opened .turn").await;
     assert!(text.contains("vault path secret/deploy-7731"), "{text}");
     screenshot(shots, "memory-search");
 
@@ -374,8 +372,7 @@ async fn memory_view_searches_previews_and_forgets(
         &format!("li.stored[data-session='{live}'] .preview"),
     )
     .await;
-    let preview = wait_for(client, ".opened .preview pre").await;
-    let text = preview.text().await.unwrap();
+    let text = text_when_there(client, ".opened .preview pre").await;
     assert!(text.starts_with(MEMORY_HEADING), "{text}");
     assert!(text.contains("secret/deploy-7731"), "{text}");
     screenshot(shots, "memory-preview");
@@ -387,8 +384,7 @@ async fn memory_view_searches_previews_and_forgets(
         &format!("li.stored[data-session='{fixture}'] .forget"),
     )
     .await;
-    let question = wait_for(client, ".forget-confirm").await;
-    let asked = question.text().await.unwrap();
+    let asked = text_when_there(client, ".forget-confirm").await;
     assert!(asked.contains("search index"), "{asked}");
     screenshot(shots, "memory-forget");
     click_when_there(client, "#forget-confirm").await;
@@ -431,8 +427,7 @@ async fn plan_usage_shows_both_windows(client: &fantoccini::Client, home: &Home,
         .unwrap();
     assert!(statusline.wait().unwrap().success());
     click_when_there(client, "[data-view=sessions]").await;
-    let five = wait_for(client, ".plan [data-window=five_hour] .value").await;
-    let said = five.text().await.unwrap();
+    let said = text_when_there(client, ".plan [data-window=five_hour] .value").await;
     assert!(said.starts_with("42% · resets in 2h "), "{said}");
     let week = wait_for(client, ".plan [data-window=seven_day] .bar.full").await;
     assert!(week.attr("aria-valuenow").await.unwrap().as_deref() == Some("91"));
@@ -513,6 +508,14 @@ async fn fresh<T>(
 
 async fn wait_for(client: &fantoccini::Client, css: &str) -> fantoccini::elements::Element {
     client.wait().for_element(Locator::Css(css)).await.unwrap()
+}
+
+/// The text of the element `css` finds, read afresh should the window redraw it meanwhile.
+async fn text_when_there(client: &fantoccini::Client, css: &str) -> String {
+    fresh(client, Locator::Css(css), async |element| {
+        element.text().await
+    })
+    .await
 }
 
 async fn click_when_there(client: &fantoccini::Client, css: &str) {
