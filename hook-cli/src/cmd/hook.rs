@@ -65,7 +65,7 @@ fn handle(home: &Home, host_name: &str) -> Result<(), String> {
         Capture::Paused => true,
         Capture::On => false,
     };
-    let mut store = Store::open(home).map_err(|e| e.to_string())?;
+    let mut store = Store::open_with(home, &config).map_err(|e| e.to_string())?;
     let (session, report) = capture::capture_event(&mut store, host, &event, paused)
         .map_err(|e| format!("session {}: {e}", event.session_id))?;
     for problem in &report.problems {

@@ -172,6 +172,11 @@ impl Drop for Store {
 impl Store {
     /// Opens (creating and migrating when needed) the database in `home`.
     pub fn open(home: &Home) -> Result<Store> {
+        Store::open_with(home, &crate::config::load(home).config)
+    }
+
+    /// As [`Store::open`], with the person's settings already read: a hook reads them once.
+    pub fn open_with(home: &Home, config: &crate::config::Config) -> Result<Store> {
         home.ensure().map_err(|source| StoreError::Create {
             path: home.dir().to_path_buf(),
             source,
@@ -190,11 +195,11 @@ impl Store {
             let _ = crate::home::owner_only(&path, &meta);
         }
         // The person's own patterns apply to every writer: hooks, import, the app's catch-up.
-        let patterns = crate::config::load(home).config.redact_patterns;
+        let patterns = &config.redact_patterns;
         let redactor = if patterns.is_empty() {
             Redactor::shared_builtin()
         } else {
-            Arc::new(Redactor::new(&patterns).map_err(StoreError::Redaction)?)
+            Arc::new(Redactor::new(patterns).map_err(StoreError::Redaction)?)
         };
         let mut store = Store {
             conn,
