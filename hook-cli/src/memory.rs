@@ -134,48 +134,106 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
         summary::Gist::discount_repeats(&mut gists);
         let models: Vec<Option<&ModelLine>> =
             rest.iter().map(|t| ctx.model_lines.get(&t.code)).collect();
-        let model_chars: Vec<Option<usize>> = models
-            .iter()
-            .map(|m| m.map(|m| m.text.chars().count()))
+        let mut alike_of = same_shape(rest, &gists, &models);
+        let alike_names: Vec<String> = (0..rest.len())
+            .map(|i| {
+                alike_of[i].map_or(String::new(), |first| {
+                    alike_name(&rest[i], &gists[i], &gists[first])
+                })
+            })
             .collect();
-        let mut lengths = line_lengths(&gists, &model_chars, room);
-        if lengths.iter().map(|l| l + LINE_OVERHEAD).sum::<usize>() > room {
-            // Not every turn gets a line: some room goes to the names and numbers of those
-            // that do not, which say more per character than the shortest lines.
-            index_room = room / INDEX_SHARE;
-            room -= index_room;
-            lengths = line_lengths(&gists, &model_chars, room);
+        let mut named_on: Vec<usize> = Vec::new();
+        let mut alike_cost = 0;
+        for (name, first) in alike_names.iter().zip(&alike_of) {
+            if let Some(first) = *first {
+                alike_cost += m.len(name) + alike_overhead(named_on.contains(&first));
+                named_on.push(first);
+            }
         }
+        let wants: Vec<usize> = gists
+            .iter()
+            .zip(&models)
+            .map(|(g, model)| whole_line(g, model.map(|m| m.text.chars().count())))
+            .collect();
+        let shares: Vec<usize> = gists.iter().map(summary::Gist::shares).collect();
+        let own_lines = |alike_of: &[Option<usize>], room: usize| {
+            let own: Vec<usize> = (0..rest.len()).filter(|&i| alike_of[i].is_none()).collect();
+            let pick = |of: &[usize]| own.iter().map(|&i| of[i]).collect::<Vec<_>>();
+            let lengths = line_lengths(&pick(&wants), &pick(&shares), room);
+            let mut all = vec![0; rest.len()];
+            for (&i, &length) in own.iter().zip(&lengths) {
+                all[i] = length;
+            }
+            let cost: usize = lengths.iter().map(|l| l + LINE_OVERHEAD).sum();
+            (all, cost)
+        };
+        let mut lengths = own_lines(&vec![None; rest.len()], room).0;
+        if lengths.iter().map(|l| l + LINE_OVERHEAD).sum::<usize>() <= room {
+            // Every turn gets a line of its own.
+            alike_of.fill(None);
+        } else {
+            let (grouped, cost) = own_lines(&alike_of, room.saturating_sub(alike_cost));
+            lengths = grouped;
+            if cost + alike_cost > room {
+                // Not every turn gets a line: some room goes to the names and numbers of
+                // those that do not, which say more per character than the shortest lines.
+                index_room = room / INDEX_SHARE;
+                room -= index_room;
+                lengths = own_lines(&alike_of, room.saturating_sub(alike_cost)).0;
+            }
+        }
+        // Lines in order, each with the turns named on it; printed once all are laid out.
+        let mut laid: Vec<Line> = Vec::new();
+        let mut line_of: HashMap<usize, usize> = HashMap::new();
+        let mut used = 0;
         let mut session = ctx.chain.first().cloned().unwrap_or_default();
-        let mut body = String::new();
-        for (((entry, gist), model), &per_line) in
-            rest.iter().zip(&gists).zip(&models).zip(&lengths)
-        {
-            let mut line = String::new();
+        for (i, entry) in rest.iter().enumerate() {
+            if let Some(&line) = alike_of[i].and_then(|first| line_of.get(&first)) {
+                let cost = m.len(&alike_names[i]) + alike_overhead(!laid[line].alike.is_empty());
+                if used + cost > room {
+                    break;
+                }
+                used += cost;
+                laid[line].alike.push(alike_names[i].clone());
+                one_liners.push(entry.code.clone());
+                one_liners_by.push(LOCAL.to_string());
+                continue;
+            }
+            let mut head = String::new();
             if entry.session_id != session {
                 session = entry.session_id.clone();
-                line.push_str(&format!("(earlier session {})\n", short(&session)));
+                head = format!("(earlier session {})\n", short(&session));
             }
+            let per_line = lengths[i];
             // A model line is used whole or not at all: cut, it would lose its outcome.
-            let (text, by) = match model {
+            let (text, by) = match models[i] {
                 Some(model) if model.text.chars().count() <= per_line => {
                     (model.text.clone(), model.by.as_str())
                 }
-                _ => (gist.one_liner(per_line), LOCAL),
+                _ => (gists[i].one_liner(per_line), LOCAL),
             };
-            line.push_str(&format!("- {}: {text}\n", entry.code));
-            if m.len(&body) + m.len(&line) > room {
+            let line = Line {
+                head,
+                code: entry.code.clone(),
+                text,
+                alike: Vec::new(),
+            };
+            let cost = m.len(&line.render());
+            if used + cost > room {
                 break;
             }
-            body.push_str(&line);
+            used += cost;
+            line_of.insert(i, laid.len());
+            laid.push(line);
             one_liners.push(entry.code.clone());
             one_liners_by.push(by.to_string());
         }
+        let body: String = laid.iter().map(Line::render).collect();
         if !body.is_empty() {
             lines.push_str(heading);
             lines.push_str(&body);
         }
-        index_room += room.saturating_sub(m.len(&body));
+        index_room += room.saturating_sub(used);
         let said = format!("{latest_block}{recent}{lines}");
         lines.push_str(&exact_index(
             m,
@@ -211,6 +269,79 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
         one_liners,
         one_liners_by,
         left_out,
+    }
+}
+
+/// For each turn, the newer turn of its session whose line names it, when both have the same
+/// [`summary::Gist::shape`]: the same routine step done again. A turn with a model line keeps
+/// its own: the model's line says what the shape does not.
+fn same_shape(
+    turns: &[Turn],
+    gists: &[summary::Gist],
+    models: &[Option<&ModelLine>],
+) -> Vec<Option<usize>> {
+    let mut first_of_shape: HashMap<(&str, String), usize> = HashMap::new();
+    (0..turns.len())
+        .map(|i| {
+            let shape = gists[i].shape();
+            if shape.is_empty() || models[i].is_some() {
+                return None;
+            }
+            let first = *first_of_shape
+                .entry((turns[i].session_id.as_str(), shape))
+                .or_insert(i);
+            (first != i).then_some(first)
+        })
+        .collect()
+}
+
+/// How a turn is named on the line of a turn of its shape (`first`): its code, and what fills
+/// its numbered places where that line says something else (`24tev5b (ledger_step_8)`).
+fn alike_name(turn: &Turn, gist: &summary::Gist, first: &summary::Gist) -> String {
+    let theirs = first.numbered_names();
+    let names: Vec<&str> = gist
+        .numbered_names()
+        .into_iter()
+        .filter(|n| !theirs.contains(n))
+        .take(ALIKE_NAMES)
+        .collect();
+    if names.is_empty() {
+        turn.code.clone()
+    } else {
+        format!("{} ({})", turn.code, names.join(", "))
+    }
+}
+
+/// One line of the earlier turns, with the turns of the same shape it names.
+struct Line {
+    /// The mark of a new session before it, if any.
+    head: String,
+    code: String,
+    text: String,
+    alike: Vec<String>,
+}
+
+impl Line {
+    fn render(&self) -> String {
+        let alike = if self.alike.is_empty() {
+            String::new()
+        } else {
+            format!(" (alike: {})", self.alike.join(", "))
+        };
+        format!("{}- {}: {}{alike}\n", self.head, self.code, self.text)
+    }
+}
+
+/// Names a turn named on another's line carries, at most (see [`summary::Gist::numbered_names`]).
+const ALIKE_NAMES: usize = 2;
+
+/// What naming a turn on another's line costs besides its code: ` (alike: )` for the first,
+/// `, ` for the others.
+fn alike_overhead(more: bool) -> usize {
+    if more {
+        2
+    } else {
+        10
     }
 }
 
@@ -263,23 +394,21 @@ const LINE_OVERHEAD: usize = 14;
 /// The shortest one-liner worth printing, overhead included.
 const MIN_LINE: usize = 90;
 
-/// How many characters each turn's one-liner may take within `room`: each turn gets its
-/// [`summary::Gist::shares`] of it, and a line that needs less than its share leaves the
-/// rest to the others. A turn with a model line (its length in `model_chars`) wants that
-/// line's length.
-fn line_lengths(turns: &[summary::Gist], model_chars: &[Option<usize>], room: usize) -> Vec<usize> {
-    let wants: Vec<usize> = turns
-        .iter()
-        .zip(model_chars)
-        .map(|(t, model)| {
-            model.unwrap_or_else(|| t.one_liner(summary::MAX_CHARS).chars().count()) + LINE_OVERHEAD
-        })
-        .collect();
-    let shares: Vec<usize> = turns.iter().map(summary::Gist::shares).collect();
-    let mut given: Vec<Option<usize>> = vec![None; turns.len()];
+/// What a turn's one-liner would take whole, overhead included: its model line if it has one
+/// (`model_chars` long), else its local line at its longest.
+fn whole_line(gist: &summary::Gist, model_chars: Option<usize>) -> usize {
+    model_chars.unwrap_or_else(|| gist.one_liner(summary::MAX_CHARS).chars().count())
+        + LINE_OVERHEAD
+}
+
+/// How many characters each turn's one-liner may take within `room`, given what each
+/// [`whole_line`]: each turn gets its [`summary::Gist::shares`] of the room, and a line that needs
+/// less than its share leaves the rest to the others.
+fn line_lengths(wants: &[usize], shares: &[usize], room: usize) -> Vec<usize> {
+    let mut given: Vec<Option<usize>> = vec![None; wants.len()];
     let mut left = room;
     loop {
-        let open: usize = (0..turns.len())
+        let open: usize = (0..wants.len())
             .filter(|&i| given[i].is_none())
             .map(|i| shares[i])
             .sum();
@@ -288,7 +417,7 @@ fn line_lengths(turns: &[summary::Gist], model_chars: &[Option<usize>], room: us
         }
         let unit = left / open;
         let mut settled = false;
-        for i in 0..turns.len() {
+        for i in 0..wants.len() {
             if given[i].is_none() && wants[i] <= unit * shares[i] {
                 given[i] = Some(wants[i]);
                 left -= wants[i];
@@ -296,7 +425,7 @@ fn line_lengths(turns: &[summary::Gist], model_chars: &[Option<usize>], room: us
             }
         }
         if !settled {
-            for (g, share) in given.iter_mut().zip(&shares) {
+            for (g, share) in given.iter_mut().zip(shares) {
                 g.get_or_insert(unit * share);
             }
             break;

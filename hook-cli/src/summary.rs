@@ -139,6 +139,31 @@ impl Gist {
         }
     }
 
+    /// What the turn says, numbers aside: turns of the same shape are the same routine step
+    /// done again (`Step 93: grep … → Run 93 agrees…`), which the memory names together.
+    /// Empty for a turn with no text.
+    pub fn shape(&self) -> String {
+        self.weighed().map(|s| template_key(&s.text)).collect()
+    }
+
+    /// The words that fill the numbered places of the turn's [`shape`](Gist::shape), plain
+    /// numbers aside (`ledger_step_8`, `notes/schedule-95.md`): what tells it from other turns
+    /// of that shape. In order, each once.
+    pub fn numbered_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for sentence in self.weighed() {
+            for word in sentence.text.split_whitespace() {
+                let word = word.trim_matches(|c: char| !c.is_alphanumeric());
+                let numbered = word.chars().any(|c| c.is_ascii_digit())
+                    && word.chars().any(char::is_alphabetic);
+                if numbered && !names.contains(&word) {
+                    names.push(word);
+                }
+            }
+        }
+        names
+    }
+
     fn weighed(&self) -> impl Iterator<Item = &Scored> {
         self.prompt.iter().chain(&self.answer)
     }
@@ -384,14 +409,26 @@ fn salience(sentence: &str) -> i32 {
 /// the same thing of different steps ("Run 38 agrees", "Run 39 agrees"). Numbers inside a
 /// word stay: `parser_20.rs` and `parser_21.rs` are different things.
 fn repeat_key(sentence: &str) -> String {
-    let mut key = String::with_capacity(sentence.len());
-    for word in sentence.split_whitespace() {
+    blanked(sentence, |word| {
         let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
-        if !bare.is_empty()
+        !bare.is_empty()
             && bare
                 .chars()
                 .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
-        {
+    })
+}
+
+/// A sentence with every word that holds a digit taken out, in lower case: the template it
+/// fills ("Replaced the TODO in audit_step_6", "… in ledger_step_0").
+fn template_key(sentence: &str) -> String {
+    blanked(sentence, |word| word.chars().any(|c| c.is_ascii_digit()))
+}
+
+/// `sentence` in lower case with the words `blank` picks as `#`.
+fn blanked(sentence: &str, blank: impl Fn(&str) -> bool) -> String {
+    let mut key = String::with_capacity(sentence.len());
+    for word in sentence.split_whitespace() {
+        if blank(word) {
             key.push('#');
         } else {
             key.extend(word.chars().flat_map(char::to_lowercase));

@@ -147,8 +147,10 @@ fn a_turn_that_states_facts_gets_a_longer_line_and_short_lines_leave_room() {
     e[30] = turn("t000030", "sess-aaaa", "ok", &["done".into()]);
     let mut gists: Vec<summary::Gist> = e.iter().map(|t| summary::Gist::of(&t.messages)).collect();
     summary::Gist::discount_repeats(&mut gists);
+    let whole: Vec<usize> = gists.iter().map(|g| whole_line(g, None)).collect();
+    let shares: Vec<usize> = gists.iter().map(summary::Gist::shares).collect();
     // Short of room, the fact gets three shares.
-    let lengths = line_lengths(&gists, &vec![None; gists.len()], 40 * 100);
+    let lengths = line_lengths(&whole, &shares, 40 * 100);
     assert!(lengths[20] > 2 * lengths[0], "{lengths:?}");
     // With room for every line whole, every line is whole: the short one leaves its share to
     // the others.
@@ -157,7 +159,7 @@ fn a_turn_that_states_facts_gets_a_longer_line_and_short_lines_leave_room() {
         .map(|t| summary::one_liner(t, summary::MAX_CHARS).chars().count())
         .collect();
     let room = wants.iter().map(|w| w + LINE_OVERHEAD).sum();
-    let lengths = line_lengths(&gists, &vec![None; gists.len()], room);
+    let lengths = line_lengths(&whole, &shares, room);
     for (i, (length, want)) in lengths.iter().zip(&wants).enumerate() {
         assert!(length >= want, "line {i}: {lengths:?} {wants:?}");
     }
@@ -203,7 +205,7 @@ fn turns_without_a_line_still_name_their_facts() {
     let index = &r.text[r
         .text
         .find("## Names and numbers in older turns")
-        .expect("an index")..];
+        .unwrap_or_else(|| panic!("an index:\n{}", r.text))..];
     // The newest turn without a line of its own comes first in the index.
     let first = &e[r.verbatim.len() + r.one_liners.len()];
     assert!(index.contains(&format!("- {}: ", first.code)), "{index}");
@@ -318,4 +320,70 @@ fn a_model_line_is_used_whole_where_it_fits_and_the_log_says_who_wrote_each_line
     assert!(!r.text.contains("zzz"));
     assert_eq!(by("t000012"), LOCAL);
     assert!(r.text.contains("- t000012: Step 12: look at part 12"));
+}
+
+#[test]
+fn turns_of_one_shape_share_a_line_and_leave_the_room_to_the_others() {
+    // Six routine steps done again and again; a few turns that said something once.
+    let mut e = entries(120, |i| match i % 3 {
+        0 => (
+            format!(
+                "Step {i}: run the numbers check (seq 1 3000) and make sure the tail is intact."
+            ),
+            vec![format!(
+                "The sequence runs from 1 to 3000 without gaps (check {i})."
+            )],
+        ),
+        1 => (
+            format!("Step {i}: fix the TODO in ledger_step_{i} and show me the change."),
+            vec![format!(
+                "Replaced the TODO in ledger_step_{i} with a call to ctx.check_currency(input)?."
+            )],
+        ),
+        _ => (
+            format!("Step {i}: grep the data tree for frozen accounts."),
+            vec![format!(
+                "There are 216 frozen accounts. Run {i} agrees with the earlier count."
+            )],
+        ),
+    });
+    let facts = [
+        (
+            30,
+            "The nightly batch size must be 1750 rows, the bank rejects bigger files.",
+        ),
+        (
+            60,
+            "Decision: the feature flag LEDGER_FAST_PATH stays off in production.",
+        ),
+        (
+            90,
+            "If anything breaks, release tag v3.14.2 is the rollback target.",
+        ),
+        (
+            110,
+            "Found it: the flaky test is tests/reconcile_test.rs::handles_leap_day.",
+        ),
+    ];
+    for (at, fact) in facts {
+        let prompt = format!("Step {at}: look at the ledger again. {fact}");
+        e[at] = turn(
+            &format!("t{at:06}"),
+            "sess-aaaa",
+            &prompt,
+            &["Done.".into()],
+        );
+    }
+    let r = render(&ctx(120, 6_000), &e);
+    assert!(units(&r.text) <= 6_000);
+    for (_, fact) in facts {
+        assert!(r.text.contains(fact), "{fact} is missing:\n{}", r.text);
+    }
+    // Every turn is named, and a routine step done again is named on the newest line of its
+    // shape with what fills its numbered places.
+    assert_eq!(r.left_out, 0, "{}", r.text);
+    assert!(r.text.contains(" (alike: "), "{}", r.text);
+    assert!(r.text.contains("t000100 (ledger_step_100)"), "{}", r.text);
+    let lines = r.text.lines().filter(|l| l.starts_with("- t")).count();
+    assert!(lines < 20, "{lines} lines:\n{}", r.text);
 }
