@@ -136,3 +136,19 @@ pub fn subagent_transcripts(host: Host, main: &Path) -> Vec<PathBuf> {
 pub fn spawning_call_key(host: Host, path: &Path) -> Option<String> {
     agent(host).spawning_call_key(path)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_payload_is_its_senders_whichever_hook_file_ran() {
+        let cursor = br#"{"conversation_id":"c","hook_event_name":"UserPromptSubmit","cursor_version":"2.1.46"}"#;
+        let claude =
+            br#"{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"cursor_version"}"#;
+        assert_eq!(calling_host(Host::Claude, cursor), Host::Cursor);
+        assert_eq!(calling_host(Host::Cursor, cursor), Host::Cursor);
+        assert_eq!(calling_host(Host::Claude, claude), Host::Claude);
+        assert_eq!(calling_host(Host::Gemini, b"not json"), Host::Gemini);
+    }
+}
