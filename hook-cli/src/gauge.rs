@@ -54,8 +54,12 @@ pub struct Gauge {
     pub usable: u64,
     /// The auto-compact threshold `usable` comes from, percent of the window.
     pub compact_at: Option<u8>,
-    /// `used/usable` as people say it, e.g. `52k/140k`.
+    /// `used/usable` as people say it, e.g. `52k/140k`; `not reported` when `measured` is
+    /// false.
     pub usage: String,
+    /// Whether the host reports token counts: when it does not (Cursor), `used` and
+    /// `percent` are 0 because nothing is known, not because the context is empty.
+    pub measured: bool,
     /// `used` as a whole percent of `usable` (capped at 100): 100 is where compaction starts.
     pub percent: u8,
     pub level: Level,
@@ -122,10 +126,17 @@ fn gauge(store: &Store, session: Session, now: &str, compact_at: Option<f64>) ->
         Host::Codex | Host::Gemini | Host::Cursor => None,
     };
     let usable = usable(window, compact_at);
+    let measured = hosts::agent(session.host).reports_usage();
     let percent = ((used * 100 + usable / 2) / usable).min(100) as u8;
+    let usage = if measured {
+        format!("{}/{}", short_tokens(used), short_tokens(usable))
+    } else {
+        "not reported".to_string()
+    };
     let title = store.first_prompt(&session)?.map(|p| one_line(&p));
     Ok(Gauge {
-        usage: format!("{}/{}", short_tokens(used), short_tokens(usable)),
+        usage,
+        measured,
         percent,
         level: Level::of(percent),
         session_id: session.session_id,

@@ -159,12 +159,12 @@ fn offered_handoff(home: &Path, old: &str) {
         .contains("handoff ready"));
 }
 
-/// Feeds the sample turn of conversation `ID`, each event through every hook file in
+/// Feeds `events` of the sample turn of conversation `ID`, each event through every hook file in
 /// `files` (`cursor`, `claude`), and returns what each call printed. The transcript appears
 /// after the chat starts, as Cursor writes it.
-fn feed_turn(home: &Path, files: &[&str]) -> Vec<(String, String, Vec<u8>)> {
+fn feed_turn(home: &Path, events: &[&str], files: &[&str]) -> Vec<(String, String, Vec<u8>)> {
     let mut printed = Vec::new();
-    for name in TURN {
+    for &name in events {
         let native = payload(home, name, ID);
         for &file in files {
             let body = if file == "claude" {
@@ -212,7 +212,16 @@ fn a_turn_through_both_hook_files_is_stored_once_under_cursor() {
     }
     offered_handoff(home, "0ld0ld00-0000-4000-8000-000000000001");
 
-    let printed = feed_turn(home, &["cursor", "claude"]);
+    let both = ["cursor", "claude"];
+    let mut printed = feed_turn(home, &TURN[..4], &both);
+    // Cursor reports no token counts: its gauge says so instead of showing an empty window.
+    let monitor = throughline(home, &["monitor", "--once"], b"");
+    let live = String::from_utf8_lossy(&monitor.stdout);
+    assert!(
+        live.contains("context use not reported by Cursor · 2 turns"),
+        "{live}"
+    );
+    printed.extend(feed_turn(home, &TURN[4..], &both));
     // The memory goes in once: at the new chat's start, from Cursor's own file.
     let spoke: Vec<_> = printed
         .iter()
@@ -257,7 +266,7 @@ fn with_only_claude_codes_file_the_cursor_turn_is_still_cursors() {
     ));
     offered_handoff(home, "0ld0ld00-0000-4000-8000-000000000002");
 
-    let printed = feed_turn(home, &["claude"]);
+    let printed = feed_turn(home, &TURN, &["claude"]);
     let spoke: Vec<_> = printed.iter().filter(|(_, _, o)| !o.is_empty()).collect();
     assert_eq!(spoke.len(), 1, "{printed:?}");
     assert_eq!(spoke[0].0, "01-sessionStart");
