@@ -171,9 +171,12 @@ fn one_line(text: &str) -> String {
     }
 }
 
-/// The session closest to compaction.
+/// The session closest to compaction, of those whose use is known.
 pub fn busiest(gauges: &[Gauge]) -> Option<&Gauge> {
-    gauges.iter().max_by_key(|g| (g.percent, g.used))
+    gauges
+        .iter()
+        .filter(|g| g.measured)
+        .max_by_key(|g| (g.percent, g.used))
 }
 
 #[cfg(test)]
