@@ -297,3 +297,28 @@ fn a_hook_given_garbage_exits_0_prints_nothing_and_logs_one_line() {
     assert_eq!(log.lines().count(), 4, "{log}");
     assert!(log.lines().all(|l| l.contains("hook cursor")), "{log}");
 }
+
+#[test]
+fn a_prompt_never_takes_a_handoff_it_could_not_deliver() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    offered_handoff(home, "0ld0ld00-0000-4000-8000-000000000003");
+    // A chat whose start was missed: its prompt cannot carry the memory, so leaves it waiting.
+    let late = "1a7e1a7e-0000-4000-8000-000000000004";
+    let out = throughline(
+        home,
+        &["hook", "cursor"],
+        payload(home, "02-beforeSubmitPrompt", late).as_bytes(),
+    );
+    assert!(out.status.success() && out.stdout.is_empty());
+    let out = throughline(
+        home,
+        &["hook", "cursor"],
+        payload(home, "01-sessionStart", ID).as_bytes(),
+    );
+    let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(reply["additional_context"]
+        .as_str()
+        .unwrap()
+        .contains("Friday"));
+}
