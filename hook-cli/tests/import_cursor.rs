@@ -322,3 +322,35 @@ fn a_prompt_never_takes_a_handoff_it_could_not_deliver() {
         .unwrap()
         .contains("Friday"));
 }
+
+#[test]
+fn an_imported_transcript_belongs_to_the_workspace_its_folder_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().canonicalize().unwrap();
+    let workspace = home.join("my app.v2");
+    fs::create_dir_all(&workspace).unwrap();
+    // Cursor's folder name for a workspace (reported): the path without its leading `/`,
+    // every character but letters and digits as `-`.
+    let folder: String = workspace.to_str().unwrap()[1..]
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let transcript = home.join(format!(
+        ".cursor/projects/{folder}/agent-transcripts/{ID}/{ID}.jsonl"
+    ));
+    fs::create_dir_all(transcript.parent().unwrap()).unwrap();
+    fs::copy(format!("{FIXTURES}/{TRANSCRIPT}"), &transcript).unwrap();
+    let imported = json(&throughline(
+        &home,
+        &["import", "--host", "cursor", "--json"],
+        b"",
+    ));
+    assert_eq!(imported["transcripts"], 1, "{imported}");
+    let shown = json(&throughline(&home, &["show", ID, "--json"], b""));
+    assert_eq!(
+        shown["session"]["cwd"],
+        workspace.to_str().unwrap(),
+        "{shown}"
+    );
+    assert_eq!(texts(&shown), SAMPLE_TEXTS);
+}

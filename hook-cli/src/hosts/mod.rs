@@ -41,6 +41,11 @@ pub trait Agent: Sync {
     fn reports_usage(&self) -> bool {
         true
     }
+    /// The working directory of the session whose transcript is `path`, when the place the
+    /// host keeps it says so and its lines do not (for `import`).
+    fn workspace_of(&self, _path: &Path) -> Option<String> {
+        None
+    }
     /// Whether `payload`, handed to another host's hook command, was sent by this host.
     fn claims(&self, _payload: &[u8]) -> bool {
         false

@@ -113,6 +113,19 @@ impl Agent for Cursor {
         found.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.path.cmp(&b.1.path)));
         Ok(found.into_iter().map(|(_, t)| t).collect())
     }
+    /// The workspace a transcript's `projects/<folder>` names. The folder is the workspace's
+    /// path with every character but letters and digits as `-` (*reported*), which cannot be
+    /// read back alone: the folders on disk that give that name are looked for.
+    fn workspace_of(&self, path: &Path) -> Option<String> {
+        let folder = path
+            .ancestors()
+            .find(|a| a.file_name().is_some_and(|n| n == "agent-transcripts"))?
+            .parent()?
+            .file_name()?
+            .to_str()?;
+        let found = folder_named(Path::new("/"), folder)?;
+        Some(found.to_string_lossy().into_owned())
+    }
     /// Cursor sends no `/clear`: a new chat is linked to an old one only by a handoff, so the
     /// process a hook runs under is never needed.
     fn owner_process(&self) -> Option<HostProcess> {
@@ -134,6 +147,39 @@ impl Agent for Cursor {
     }
 }
 
+/// The folder under `dir` whose path below it Cursor names `name` (`home-dev-my-app` for
+/// `home/dev/my.app`), trying each entry whose name fits the start of `name`.
+fn folder_named(dir: &Path, name: &str) -> Option<PathBuf> {
+    if name.is_empty() {
+        return Some(dir.to_path_buf());
+    }
+    for entry in fs::read_dir(dir).ok()?.flatten() {
+        if !entry.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let entry_name = entry.file_name();
+        let Some(entry_name) = entry_name.to_str() else {
+            continue;
+        };
+        let slug: String = entry_name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        let rest = match name.strip_prefix(slug.as_str()) {
+            Some("") => "",
+            Some(rest) => match rest.strip_prefix('-') {
+                Some(rest) => rest,
+                None => continue,
+            },
+            None => continue,
+        };
+        if let Some(found) = folder_named(&entry.path(), rest) {
+            return Some(found);
+        }
+    }
+    None
+}
+
 /// `~/.cursor`: hooks, commands, MCP servers and transcripts.
 pub fn home() -> Option<PathBuf> {
     dirs::home_dir().map(|h| h.join(".cursor"))
@@ -142,6 +188,38 @@ pub fn home() -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_workspace_is_found_from_the_folder_cursor_names_it_by() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("home/dev/my.app/src")).unwrap();
+        fs::create_dir_all(root.join("home/dev/my")).unwrap();
+        fs::create_dir_all(root.join("home/dev-tools")).unwrap();
+        fs::write(root.join("home/dev/notes"), "").unwrap();
+        assert_eq!(
+            folder_named(root, "home-dev-my-app"),
+            Some(root.join("home/dev/my.app"))
+        );
+        assert_eq!(
+            folder_named(root, "home-dev-tools"),
+            Some(root.join("home/dev-tools"))
+        );
+        assert_eq!(
+            folder_named(root, "home-dev-my"),
+            Some(root.join("home/dev/my"))
+        );
+        assert_eq!(
+            folder_named(root, "home-dev-notes"),
+            None,
+            "a file is no workspace"
+        );
+        assert_eq!(folder_named(root, "home-dev-gone"), None);
+        // The folder comes from the transcript's place.
+        let transcript = PathBuf::from("/x/.cursor/projects/tmp/agent-transcripts/a/a.jsonl");
+        assert_eq!(Cursor.workspace_of(&transcript).as_deref(), Some("/tmp"));
+        assert_eq!(Cursor.workspace_of(Path::new("/x/a.jsonl")), None);
+    }
 
     #[test]
     fn transcripts_are_found_per_workspace_by_their_id() {
