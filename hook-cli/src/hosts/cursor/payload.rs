@@ -60,7 +60,7 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
         reason: p.reason,
         prompt_id: None,
         prompt: p.prompt,
-        model: p.model.filter(|m| !m.is_empty() && m != "default"),
+        model: p.model.filter(|m| !m.is_empty()),
         subagent: None,
     })
 }
