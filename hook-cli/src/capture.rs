@@ -93,7 +93,8 @@ pub fn ingest_transcript(
     path: &Path,
 ) -> Result<Report, IngestError> {
     let shown = path.to_string_lossy();
-    let mut session = w.session(host, session_id, None, Some(&shown))?;
+    let workspace = hosts::agent(host).workspace_of(path);
+    let mut session = w.session(host, session_id, workspace.as_deref(), Some(&shown))?;
     let mut report = ingest::ingest(w, &mut session, path, hosts::line_parser(host).as_mut())?;
     for subagent in hosts::subagent_transcripts(host, path) {
         read_subagent(w, host, &mut session, path, &subagent, &mut report)?;
@@ -169,5 +170,5 @@ pub fn transcript_cwd(host: Host, path: &Path) -> Option<String> {
             return cwd;
         }
     }
-    None
+    hosts::agent(host).workspace_of(path)
 }

@@ -54,8 +54,12 @@ pub struct Gauge {
     pub usable: u64,
     /// The auto-compact threshold `usable` comes from, percent of the window.
     pub compact_at: Option<u8>,
-    /// `used/usable` as people say it, e.g. `52k/140k`.
+    /// `used/usable` as people say it, e.g. `52k/140k`; `not reported` when `measured` is
+    /// false.
     pub usage: String,
+    /// Whether the host reports token counts: when it does not (Cursor), `used` and
+    /// `percent` are 0 because nothing is known, not because the context is empty.
+    pub measured: bool,
     /// `used` as a whole percent of `usable` (capped at 100): 100 is where compaction starts.
     pub percent: u8,
     pub level: Level,
@@ -119,13 +123,20 @@ fn gauge(store: &Store, session: Session, now: &str, compact_at: Option<f64>) ->
             .filter(|p| (1.0..=100.0).contains(p))
             .map(|p| p.round() as u8),
         // Claude Code's threshold setting is the only one a gauge reads.
-        Host::Codex | Host::Gemini => None,
+        Host::Codex | Host::Gemini | Host::Cursor => None,
     };
     let usable = usable(window, compact_at);
+    let measured = hosts::agent(session.host).reports_usage();
     let percent = ((used * 100 + usable / 2) / usable).min(100) as u8;
+    let usage = if measured {
+        format!("{}/{}", short_tokens(used), short_tokens(usable))
+    } else {
+        "not reported".to_string()
+    };
     let title = store.first_prompt(&session)?.map(|p| one_line(&p));
     Ok(Gauge {
-        usage: format!("{}/{}", short_tokens(used), short_tokens(usable)),
+        usage,
+        measured,
         percent,
         level: Level::of(percent),
         session_id: session.session_id,
@@ -160,9 +171,12 @@ fn one_line(text: &str) -> String {
     }
 }
 
-/// The session closest to compaction.
+/// The session closest to compaction, of those whose use is known.
 pub fn busiest(gauges: &[Gauge]) -> Option<&Gauge> {
-    gauges.iter().max_by_key(|g| (g.percent, g.used))
+    gauges
+        .iter()
+        .filter(|g| g.measured)
+        .max_by_key(|g| (g.percent, g.used))
 }
 
 #[cfg(test)]

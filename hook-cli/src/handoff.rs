@@ -67,6 +67,11 @@ pub fn respond(
                     Ok(None)
                 }
                 Some("compact") => on_compact(store, home, config, event),
+                // A host whose prompt hooks cannot add context hands on at the start; it
+                // sends no `source` (Cursor starts only new chats).
+                None if !hosts::agent(event.host).context_with_prompt() => {
+                    take_handoff(store, home, config, event)
+                }
                 // Resumed sessions get their history from the host; new ones wait for a prompt.
                 _ => Ok(None),
             }
@@ -165,6 +170,20 @@ fn on_prompt(
     {
         return on_clear(store, home, config, event);
     }
+    if !hosts::agent(event.host).context_with_prompt() {
+        // Its memory could not reach the model here: the session's start took it.
+        return Ok(None);
+    }
+    take_handoff(store, home, config, event)
+}
+
+/// Gives a fresh session the memory its project's waiting handoff offers.
+fn take_handoff(
+    store: &mut Store,
+    home: &Home,
+    config: &Config,
+    event: &HookEvent,
+) -> Result<Option<Reply>> {
     if !store.is_fresh(&event.session_id)? {
         return Ok(None);
     }
@@ -180,7 +199,7 @@ fn on_prompt(
     let project = store_project(&w, session)?;
     let now = clock::now();
     // The first real prompt takes the handoff, so a session that never gets one (a "ghost"
-    // start) cannot.
+    // start) cannot; where only a start can carry it, the start takes it.
     let Some(predecessor) = w.take_handoff(&project, session, &now)? else {
         return Ok(None);
     };

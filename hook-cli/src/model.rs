@@ -10,16 +10,18 @@ pub enum Host {
     Claude,
     Codex,
     Gemini,
+    Cursor,
 }
 
 impl Host {
-    pub const ALL: [Host; 3] = [Host::Claude, Host::Codex, Host::Gemini];
+    pub const ALL: [Host; 4] = [Host::Claude, Host::Codex, Host::Gemini, Host::Cursor];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Host::Claude => "claude",
             Host::Codex => "codex",
             Host::Gemini => "gemini",
+            Host::Cursor => "cursor",
         }
     }
 
@@ -29,6 +31,7 @@ impl Host {
             Host::Claude => "Claude Code",
             Host::Codex => "Codex",
             Host::Gemini => "Gemini CLI",
+            Host::Cursor => "Cursor",
         }
     }
 
@@ -37,6 +40,7 @@ impl Host {
             "claude" | "claude-code" => Some(Host::Claude),
             "codex" => Some(Host::Codex),
             "gemini" | "gemini-cli" => Some(Host::Gemini),
+            "cursor" => Some(Host::Cursor),
             _ => None,
         }
     }

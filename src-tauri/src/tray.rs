@@ -266,6 +266,9 @@ pub fn menu_label(session: &SessionMeter) -> String {
         Some(title) => title.chars().take(MENU_TITLE_CHARS).collect::<String>(),
         None => session.session_id.chars().take(8).collect(),
     };
+    if !session.measured {
+        return format!("{project} · {which} · {} · use not reported", session.host);
+    }
     format!(
         "{project} · {which} · {} · {} · {}%",
         session.host, session.usage, session.percent
@@ -292,6 +295,7 @@ mod tests {
             usable: window,
             compact_at: None,
             usage: format!("{}/{}", short_tokens(used), short_tokens(window)),
+            measured: true,
             percent,
             level: crate::meter::Level::of(percent),
             turns: 3,
@@ -315,6 +319,16 @@ mod tests {
         assert_eq!(
             menu_label(&untitled),
             "(unknown project) · f839b538 · Claude Code · 0/1M · 0%"
+        );
+        let cursor = SessionMeter {
+            host: "Cursor",
+            measured: false,
+            usage: "not reported".into(),
+            ..meter(Some("/home/dev/toy"), 0, 200_000, 0)
+        };
+        assert_eq!(
+            menu_label(&cursor),
+            "toy · fix the flaky build · Cursor · use not reported"
         );
     }
 
@@ -345,6 +359,15 @@ mod tests {
             ..Snapshot::default()
         };
         assert_eq!(label(&busy).as_deref(), Some("90%"));
+        // A session whose host reports no use is never the busiest.
+        let unmeasured = Snapshot {
+            sessions: vec![SessionMeter {
+                measured: false,
+                ..meter(None, 0, 100, 0)
+            }],
+            ..Snapshot::default()
+        };
+        assert_eq!(label(&unmeasured), None);
         let paused = Snapshot {
             paused: true,
             ..busy.clone()

@@ -48,6 +48,14 @@ describe("renderSessions", () => {
     expect(sessions[1].querySelector(".turns")!.textContent).toBe("1 turn in memory");
   });
 
+  it("says a host that reports no token use is not measured, instead of showing it empty", () => {
+    const view = renderSessions(snapshot([meter({ host: "Cursor", model: null, measured: false, usage: "not reported", percent: 0 })]), noActions);
+    const session = view.querySelector("li.session")!;
+    expect(session.querySelector(".usage")!.textContent).toBe("Cursor does not report how much of the context window is in use");
+    expect(session.querySelector("svg.gauge text")!.textContent).toBe("?");
+    expect(session.querySelector("svg.gauge")!.getAttribute("aria-label")).toBe("context use not reported");
+  });
+
   it("fills the gauge in proportion to the context used", () => {
     const arc = (percent: number) => {
       const view = renderSessions(snapshot([meter({ percent })]), noActions);

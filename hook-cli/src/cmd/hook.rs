@@ -11,13 +11,14 @@ use throughline::forget;
 use throughline::handoff;
 use throughline::home::Home;
 use throughline::hosts;
+use throughline::install;
 use throughline::model::Host;
 use throughline::store::Store;
 use throughline::summarize;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Which agent is calling: claude, codex or gemini
+    /// Which agent's hook file runs this: claude, codex, gemini or cursor
     host: String,
 }
 
@@ -52,12 +53,20 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 fn handle(home: &Home, host_name: &str) -> Result<(), String> {
-    let host = Host::parse(host_name)
-        .ok_or_else(|| format!("unknown host {host_name:?}; known: claude, codex, gemini"))?;
+    let host = Host::parse(host_name).ok_or_else(|| {
+        format!("unknown host {host_name:?}; known: claude, codex, gemini, cursor")
+    })?;
     let mut payload = Vec::new();
     std::io::stdin()
         .read_to_end(&mut payload)
         .map_err(|e| format!("reading the payload from stdin: {e}"))?;
+    // Some hosts run other hosts' hook files too (Cursor runs Claude Code's): the host that
+    // sent the payload handles it, once, from its own file when ours is in it.
+    let caller = hosts::calling_host(host, &payload);
+    if caller != host && install::registered(caller) {
+        return Ok(());
+    }
+    let host = caller;
     let event = hosts::decode_hook(host, &payload)?;
     let config = config::load(home).config;
     let paused = match config.capture_in(event.cwd.as_deref()) {

@@ -99,10 +99,17 @@ fn session_lines(g: &Gauge, colour: bool) -> [String; 2] {
             g.host,
             g.model.as_deref().unwrap_or("unknown model")
         ),
-        format!(
-            "  {bar} {:>3}%  {}{until} · {} turns{active}",
-            g.percent, g.usage, g.turns
-        ),
+        if g.measured {
+            format!(
+                "  {bar} {:>3}%  {}{until} · {} turns{active}",
+                g.percent, g.usage, g.turns
+            )
+        } else {
+            format!(
+                "  context use not reported by {} · {} turns{active}",
+                g.host, g.turns
+            )
+        },
     ]
 }
 

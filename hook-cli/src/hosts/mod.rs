@@ -5,6 +5,7 @@
 
 pub mod claude;
 pub mod codex;
+pub mod cursor;
 mod envelope;
 pub mod gemini;
 pub mod process;
@@ -31,6 +32,24 @@ pub trait Agent: Sync {
     fn memory_at_session_start(&self) -> bool {
         true
     }
+    /// Whether a prompt hook's context reaches the model; a host where it does not takes a
+    /// handoff at the new session's start instead of at its first prompt.
+    fn context_with_prompt(&self) -> bool {
+        true
+    }
+    /// Whether the host records token counts a gauge can read.
+    fn reports_usage(&self) -> bool {
+        true
+    }
+    /// The working directory of the session whose transcript is `path`, when the place the
+    /// host keeps it says so and its lines do not (for `import`).
+    fn workspace_of(&self, _path: &Path) -> Option<String> {
+        None
+    }
+    /// Whether `payload`, handed to another host's hook command, was sent by this host.
+    fn claims(&self, _payload: &[u8]) -> bool {
+        false
+    }
     fn line_parser(&self) -> Box<dyn LineParser>;
     /// Where the host keeps its transcripts, for `import`.
     fn transcripts_dir(&self) -> Option<PathBuf>;
@@ -53,7 +72,18 @@ pub fn agent(host: Host) -> &'static dyn Agent {
         Host::Claude => &claude::ClaudeCode,
         Host::Codex => &codex::Codex,
         Host::Gemini => &gemini::GeminiCli,
+        Host::Cursor => &cursor::Cursor,
     }
+}
+
+/// The host that really sent `payload`, whichever host's hook file ran us (`named`): some
+/// hosts also run the hooks other hosts' settings hold (Cursor runs Claude Code's).
+pub fn calling_host(named: Host, payload: &[u8]) -> Host {
+    Host::ALL
+        .into_iter()
+        .filter(|&host| host != named)
+        .find(|&host| agent(host).claims(payload))
+        .unwrap_or(named)
 }
 
 /// `bytes` without a leading UTF-8 byte order mark. Some tools write one before JSON (a
@@ -110,4 +140,20 @@ pub fn subagent_transcripts(host: Host, main: &Path) -> Vec<PathBuf> {
 
 pub fn spawning_call_key(host: Host, path: &Path) -> Option<String> {
     agent(host).spawning_call_key(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_payload_is_its_senders_whichever_hook_file_ran() {
+        let cursor = br#"{"conversation_id":"c","hook_event_name":"UserPromptSubmit","cursor_version":"2.1.46"}"#;
+        let claude =
+            br#"{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"cursor_version"}"#;
+        assert_eq!(calling_host(Host::Claude, cursor), Host::Cursor);
+        assert_eq!(calling_host(Host::Cursor, cursor), Host::Cursor);
+        assert_eq!(calling_host(Host::Claude, claude), Host::Claude);
+        assert_eq!(calling_host(Host::Gemini, b"not json"), Host::Gemini);
+    }
 }

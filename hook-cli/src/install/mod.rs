@@ -7,6 +7,7 @@
 
 pub mod claude;
 pub mod codex;
+pub mod cursor;
 pub mod gemini;
 mod hook_groups;
 mod json_file;
@@ -128,6 +129,7 @@ pub fn install(host: Host, options: &Options) -> Result<Report, InstallError> {
         Host::Claude => claude::install(options),
         Host::Codex => codex::install(options),
         Host::Gemini => gemini::install(options),
+        Host::Cursor => cursor::install(options),
     }
 }
 
@@ -136,6 +138,7 @@ pub fn uninstall(host: Host, scope: &Scope) -> Result<Report, InstallError> {
         Host::Claude => claude::uninstall(scope),
         Host::Codex => codex::uninstall(scope),
         Host::Gemini => gemini::uninstall(scope),
+        Host::Cursor => cursor::uninstall(scope),
     }
 }
 
@@ -144,6 +147,16 @@ pub fn inspect(host: Host, scope: &Scope) -> Result<Registration, InstallError> 
         Host::Claude => claude::inspect(scope),
         Host::Codex => codex::inspect(scope),
         Host::Gemini => gemini::inspect(scope),
+        Host::Cursor => cursor::inspect(scope),
+    }
+}
+
+/// Whether our hooks are in `host`'s own hook file (user scope): a cheap read, for a hook
+/// that another host's file ran.
+pub fn registered(host: Host) -> bool {
+    match host {
+        Host::Cursor => cursor::registered(),
+        _ => inspect(host, &Scope::User).is_ok_and(|r| !r.hooks.is_empty()),
     }
 }
 
@@ -153,6 +166,7 @@ pub fn config_dir(host: Host) -> Option<PathBuf> {
         Host::Claude => crate::hosts::claude::config_dir(),
         Host::Codex => crate::hosts::codex::home(),
         Host::Gemini => crate::hosts::gemini::home(),
+        Host::Cursor => crate::hosts::cursor::home(),
     }
 }
 
@@ -176,6 +190,7 @@ pub fn hooks_object(host: Host, program: &str) -> serde_json::Map<String, serde_
         Host::Claude => claude::hooks_object(program),
         Host::Codex => hook_groups::object(codex::HOOKS, Host::Codex, program),
         Host::Gemini => gemini::hooks_object(program),
+        Host::Cursor => cursor::hooks_object(program),
     }
 }
 

@@ -87,13 +87,15 @@ function renderHandoff(meter: SessionMeter, actions: SessionActions): HTMLElemen
 
 /** How full the usable window is, and where it ends. */
 function usageLine(meter: SessionMeter): string {
+  if (!meter.measured) return `${meter.host} does not report how much of the context window is in use`;
   const until = meter.compact_at === null ? "of the context window" : `of the ${meter.compact_at}% of the window before auto-compact`;
   return `${meter.usage} tokens ${until}`;
 }
 
 function renderSession(meter: SessionMeter, actions: SessionActions): HTMLElement {
   const gauge = renderGauge(meter);
-  gauge.querySelector("text")!.textContent = `${meter.percent}%`;
+  gauge.querySelector("text")!.textContent = meter.measured ? `${meter.percent}%` : "?";
+  if (!meter.measured) gauge.setAttribute("aria-label", "context use not reported");
   const activity = meter.last_activity ?? meter.started_at;
   return h(
     "li",
@@ -121,7 +123,7 @@ function renderFirstRun(actions: SessionActions, importing: string | null): HTML
     h(
       "p",
       {},
-      "Throughline records each Claude Code or Codex session as it runs, once its hooks are installed (the Installer tab). Sessions from before can be read in from their transcripts: Import past sessions.",
+      "Throughline records each Claude Code, Codex, Gemini CLI or Cursor session as it runs, once its hooks are installed (the Installer tab). Sessions from before can be read in from their transcripts: Import past sessions.",
     ),
     importing
       ? h("p", { class: "importing", role: "status" }, importing)
