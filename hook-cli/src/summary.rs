@@ -120,13 +120,14 @@ impl Gist {
     }
 
     /// Weighs down the sentences said in more than one of `gists` (the same words, whatever
-    /// the numbers): "Run 39 agrees with the earlier count." in every sixth turn tells a
-    /// reader less than a sentence said once, which then takes the room in the one-liners.
+    /// the words with digits: see [`template_key`]): "Run 39 agrees with the earlier count."
+    /// in every sixth turn tells a reader less than a sentence said once, which then takes the
+    /// room in the one-liners.
     pub fn discount_repeats(gists: &mut [Gist]) {
         let mut said: HashMap<String, i32> = HashMap::new();
         let keys: Vec<Vec<String>> = gists
             .iter()
-            .map(|g| g.weighed().map(|s| repeat_key(&s.text)).collect())
+            .map(|g| g.weighed().map(|s| template_key(&s.text)).collect())
             .collect();
         for key in keys.iter().flatten() {
             *said.entry(key.clone()).or_default() += 1;
@@ -134,7 +135,8 @@ impl Gist {
         for (gist, keys) in gists.iter_mut().zip(&keys) {
             let weighed = gist.prompt.iter_mut().chain(gist.answer.iter_mut());
             for (sentence, key) in weighed.zip(keys) {
-                sentence.score /= said[key];
+                // Still above nothing: the words that fill a template are named elsewhere.
+                sentence.score = (sentence.score / said[key]).max(sentence.score.min(1));
             }
         }
     }
@@ -405,30 +407,13 @@ fn salience(sentence: &str) -> i32 {
     score
 }
 
-/// A sentence with its plain numbers taken out, in lower case: sentences equal under it say
-/// the same thing of different steps ("Run 38 agrees", "Run 39 agrees"). Numbers inside a
-/// word stay: `parser_20.rs` and `parser_21.rs` are different things.
-fn repeat_key(sentence: &str) -> String {
-    blanked(sentence, |word| {
-        let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
-        !bare.is_empty()
-            && bare
-                .chars()
-                .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
-    })
-}
-
-/// A sentence with every word that holds a digit taken out, in lower case: the template it
-/// fills ("Replaced the TODO in audit_step_6", "… in ledger_step_0").
+/// A sentence with every word that holds a digit taken out, in lower case: sentences equal
+/// under it fill one template ("Run 38 agrees", "Run 39 agrees"; "Replaced the TODO in
+/// audit_step_6", "… in ledger_step_0").
 fn template_key(sentence: &str) -> String {
-    blanked(sentence, |word| word.chars().any(|c| c.is_ascii_digit()))
-}
-
-/// `sentence` in lower case with the words `blank` picks as `#`.
-fn blanked(sentence: &str, blank: impl Fn(&str) -> bool) -> String {
     let mut key = String::with_capacity(sentence.len());
     for word in sentence.split_whitespace() {
-        if blank(word) {
+        if word.chars().any(|c| c.is_ascii_digit()) {
             key.push('#');
         } else {
             key.extend(word.chars().flat_map(char::to_lowercase));
