@@ -84,6 +84,8 @@ struct Scored {
     text: String,
     chars: usize,
     score: i32,
+    /// Said in other turns too (see [`Gist::discount_repeats`]).
+    repeated: bool,
 }
 
 /// A turn's sentences, split and weighed once, for one-liners of any length.
@@ -109,6 +111,7 @@ impl Gist {
                 .map(|text| Scored {
                     chars: text.chars().count(),
                     score: salience(&text),
+                    repeated: false,
                     text,
                 })
                 .collect()
@@ -137,6 +140,7 @@ impl Gist {
             for (sentence, key) in weighed.zip(keys) {
                 // Still above nothing: the words that fill a template are named elsewhere.
                 sentence.score = (sentence.score / said[key]).max(sentence.score.min(1));
+                sentence.repeated = said[key] > 1;
             }
         }
     }
@@ -243,8 +247,16 @@ impl Gist {
                 ((false, i), self.answer[i].score + bonus)
             }))
             .collect();
-        // Best first; on a tie the person's words before the answer's.
-        candidates.sort_by(|(a, sa), (b, sb)| sb.cmp(sa).then(b.0.cmp(&a.0)).then(a.1.cmp(&b.1)));
+        // What only this turn says first, then best first; on a tie the person's words before
+        // the answer's.
+        let novel = |pick: Pick| !self.sentence(pick).repeated;
+        candidates.sort_by(|&(a, sa), &(b, sb)| {
+            novel(b)
+                .cmp(&novel(a))
+                .then(sb.cmp(&sa))
+                .then(b.0.cmp(&a.0))
+                .then(a.1.cmp(&b.1))
+        });
 
         let mut chosen: Vec<Pick> = Vec::new();
         let take = |pick: Pick, chosen: &mut Vec<Pick>, room: &mut usize| {
@@ -568,6 +580,33 @@ mod tests {
 
     fn turn(prompt: &str, answers: &[&str]) -> Turn {
         crate::test_memory::turn("abcdefg", prompt, answers)
+    }
+
+    #[test]
+    fn what_only_one_turn_says_comes_before_a_template_said_in_many() {
+        let step = |i: usize, extra: &str| {
+            turn(
+                &format!("Step {i}: fix the TODO in audit_step_{i} and show me the change.{extra}"),
+                &[&format!(
+                    "Replaced the TODO in audit_step_{i} with a call to ctx.check_currency(input)?, \
+                     so a wrong currency now fails before the amounts are added."
+                )],
+            )
+        };
+        let fact = " If anything breaks, release tag v3.14.2 is the rollback target.";
+        let turns: Vec<Turn> = (0..5)
+            .map(|i| step(i, if i == 2 { fact } else { "" }))
+            .collect();
+        let mut gists: Vec<Gist> = turns.iter().map(|t| Gist::of(&t.messages)).collect();
+        // Alone, the decisive answer outweighs the tag and the line has no room for both.
+        assert!(!gists[2].one_liner(MAX_CHARS).contains("v3.14.2"));
+        Gist::discount_repeats(&mut gists);
+        let line = gists[2].one_liner(MAX_CHARS);
+        assert!(line.contains("v3.14.2"), "{line}");
+        assert!(line.contains("→ Replaced the TODO in audit_step_2"), "{line}");
+        assert_eq!(gists[0].shape(), gists[1].shape());
+        assert_ne!(gists[0].shape(), gists[2].shape());
+        assert_eq!(gists[3].numbered_names(), ["audit_step_3"]);
     }
 
     #[test]
