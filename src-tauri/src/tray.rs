@@ -121,7 +121,7 @@ fn label(snapshot: &Snapshot) -> Option<String> {
     }
 }
 
-fn unix_now() -> u64 {
+pub fn unix_now() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
@@ -132,7 +132,7 @@ pub fn plan_lines(plan: Option<&PlanUsage>, now: u64) -> Vec<String> {
     let Some(plan) = plan else {
         return Vec::new();
     };
-    [("5-hour", plan.five_hour), ("7-day", plan.seven_day)]
+    plan.windows()
         .into_iter()
         .filter_map(|(name, window)| {
             let window = window?;

@@ -1,12 +1,14 @@
 //! Warns ahead: a desktop notification when a session's gauge turns red (90% of its window up
 //! to the compaction threshold), with a "Hand off now" button that hands its memory to the
-//! next new chat. Once per crossing: a session warns again only after it fell back (after a
-//! compaction, say).
+//! next new chat; and one when a plan window (five-hour, seven-day) reaches the percent the
+//! person set (`plan_warn_percent`). Once per crossing: a session or a window warns again
+//! only after it fell back (after a compaction or a reset, say).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
 use tauri::{AppHandle, Manager};
+use throughline::plan::{countdown, Window};
 
 use crate::meter::{Level, SessionMeter, Snapshot};
 
@@ -16,6 +18,8 @@ const HAND_OFF: &str = "hand-off";
 #[derive(Default)]
 pub struct Warnings {
     warned: Mutex<HashSet<String>>,
+    /// The plan windows at or past the person's percent.
+    plan_warned: Mutex<HashSet<&'static str>>,
     notifications: Mutex<HashMap<u32, String>>,
 }
 
@@ -40,6 +44,46 @@ pub fn crossings<'a>(
     new
 }
 
+/// The plan windows (by name) at or past the person's `plan_warn_percent` that were not last
+/// time; `warned` becomes the windows at or past it now. A percent of 0 never warns.
+pub fn plan_crossings(
+    warned: &mut HashSet<&'static str>,
+    snapshot: &Snapshot,
+) -> Vec<(&'static str, Window)> {
+    let at = f64::from(snapshot.plan_warn_percent);
+    let over: Vec<(&'static str, Window)> = match &snapshot.plan {
+        Some(plan) if at > 0.0 => plan
+            .windows()
+            .into_iter()
+            .filter_map(|(name, window)| Some((name, window?)))
+            .filter(|(_, window)| window.used_percentage >= at)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let new = over
+        .iter()
+        .filter(|(name, _)| !warned.contains(name))
+        .copied()
+        .collect();
+    *warned = over.iter().map(|(name, _)| *name).collect();
+    new
+}
+
+/// A plan notification's words, as of `now` (seconds since the epoch).
+pub fn plan_message(name: &str, window: &Window, warn_at: u32, now: u64) -> (String, String) {
+    let resets = window
+        .resets_at
+        .map(|at| format!(" It resets in {}.", countdown(at, now)))
+        .unwrap_or_default();
+    (
+        format!("{name} plan limit {:.0}% used", window.used_percentage),
+        format!(
+            "Claude Code's {name} window has passed the {warn_at}% you set in Throughline's \
+             settings.{resets}"
+        ),
+    )
+}
+
 /// The notification's words.
 pub fn message(session: &SessionMeter) -> (String, String) {
     let which = session
@@ -61,12 +105,19 @@ impl Warnings {
     pub fn update(&self, snapshot: &Snapshot) {
         let mut warned = self.warned.lock().unwrap_or_else(|e| e.into_inner());
         let crossed = crossings(&mut warned, snapshot);
-        if crossed.is_empty() {
+        let mut plan_warned = self.plan_warned.lock().unwrap_or_else(|e| e.into_inner());
+        let plan_crossed = plan_crossings(&mut plan_warned, snapshot);
+        if crossed.is_empty() && plan_crossed.is_empty() {
             return;
         }
         let Some(bus) = crate::desktop::session_bus() else {
             return;
         };
+        let now = crate::tray::unix_now();
+        for (name, window) in plan_crossed {
+            let (summary, body) = plan_message(name, &window, snapshot.plan_warn_percent, now);
+            crate::desktop::notify(&bus, 0, &summary, &body, &[]);
+        }
         for session in crossed {
             let (summary, body) = message(session);
             if let Some(id) =
@@ -166,6 +217,76 @@ mod tests {
         assert_eq!(
             body,
             "fix the flaky build (129k/140k) is close to auto-compact at 70% of the window."
+        );
+    }
+
+    fn plan(five: f64, seven: f64, warn_at: u32) -> Snapshot {
+        use throughline::plan::PlanUsage;
+        let window = |used| {
+            Some(Window {
+                used_percentage: used,
+                resets_at: Some(10_000),
+            })
+        };
+        Snapshot {
+            plan: Some(PlanUsage {
+                five_hour: window(five),
+                seven_day: window(seven),
+            }),
+            plan_warn_percent: warn_at,
+            ..Snapshot::default()
+        }
+    }
+
+    fn names(crossed: Vec<(&'static str, Window)>) -> Vec<&'static str> {
+        crossed.into_iter().map(|(name, _)| name).collect()
+    }
+
+    #[test]
+    fn a_plan_window_warns_once_at_the_persons_percent_and_again_after_its_reset() {
+        let mut warned = HashSet::new();
+        assert!(plan_crossings(&mut warned, &plan(79.9, 10.0, 80)).is_empty());
+        assert_eq!(
+            names(plan_crossings(&mut warned, &plan(80.0, 10.0, 80))),
+            ["5-hour"]
+        );
+        assert!(plan_crossings(&mut warned, &plan(95.0, 10.0, 80)).is_empty());
+        assert_eq!(
+            names(plan_crossings(&mut warned, &plan(96.0, 85.0, 80))),
+            ["7-day"]
+        );
+        // The five-hour window reset, then filled again.
+        assert!(plan_crossings(&mut warned, &plan(3.0, 85.0, 80)).is_empty());
+        assert_eq!(
+            names(plan_crossings(&mut warned, &plan(81.0, 86.0, 80))),
+            ["5-hour"]
+        );
+    }
+
+    #[test]
+    fn a_plan_warning_follows_the_setting_and_zero_never_warns() {
+        let mut warned = HashSet::new();
+        assert!(plan_crossings(&mut warned, &plan(100.0, 100.0, 0)).is_empty());
+        assert!(plan_crossings(&mut warned, &Snapshot::default()).is_empty());
+        // Lowered below what is used: both warn now.
+        assert_eq!(
+            names(plan_crossings(&mut warned, &plan(50.0, 60.0, 50))),
+            ["5-hour", "7-day"]
+        );
+    }
+
+    #[test]
+    fn the_plan_notification_says_which_window_the_setting_and_the_reset() {
+        let window = Window {
+            used_percentage: 84.6,
+            resets_at: Some(1_000 + 2 * 3600 + 5 * 60),
+        };
+        let (summary, body) = plan_message("5-hour", &window, 80, 1_000);
+        assert_eq!(summary, "5-hour plan limit 85% used");
+        assert_eq!(
+            body,
+            "Claude Code's 5-hour window has passed the 80% you set in Throughline's settings. \
+             It resets in 2h 05m."
         );
     }
 }

@@ -331,6 +331,48 @@ fn settings_are_saved_through_the_library_and_read_back_with_their_source() {
 }
 
 #[test]
+fn the_plan_warning_percent_is_saved_and_the_warnings_read_it_with_the_plan_usage() {
+    use throughline::plan::{self, PlanUsage, Window};
+    use throughline_app::warn;
+    let (_dir, home) = imported_store();
+    assert_eq!(meter::snapshot(&home).plan_warn_percent, 80);
+    let lowered = Config {
+        plan_warn_percent: 40,
+        ..settings::current(&home).config
+    };
+    settings::save(&home, &lowered).unwrap();
+    let used = |five, seven| PlanUsage {
+        five_hour: Some(Window {
+            used_percentage: five,
+            resets_at: None,
+        }),
+        seven_day: Some(Window {
+            used_percentage: seven,
+            resets_at: None,
+        }),
+    };
+    plan::record(&home, &used(45.0, 20.0)).unwrap();
+    let snapshot = meter::snapshot(&home);
+    assert_eq!(snapshot.plan_warn_percent, 40);
+    let mut warned = std::collections::HashSet::new();
+    let crossed = warn::plan_crossings(&mut warned, &snapshot);
+    assert_eq!(crossed.len(), 1);
+    assert_eq!(crossed[0].0, "5-hour");
+    // Off: nothing warns, however full.
+    settings::save(
+        &home,
+        &Config {
+            plan_warn_percent: 0,
+            ..lowered
+        },
+    )
+    .unwrap();
+    plan::record(&home, &used(99.0, 99.0)).unwrap();
+    let mut warned = std::collections::HashSet::new();
+    assert!(warn::plan_crossings(&mut warned, &meter::snapshot(&home)).is_empty());
+}
+
+#[test]
 fn capture_is_paused_from_the_tray_and_switched_per_project_from_the_window() {
     let (_dir, home) = imported_store();
     assert!(!meter::snapshot(&home).paused);
