@@ -23,9 +23,13 @@ mod model_server;
 #[allow(dead_code)]
 #[path = "../../hook-cli/tests/support/tmux.rs"]
 mod tmux;
+// The desktop's notification server, played by the test.
+#[allow(dead_code)]
+mod notification_server;
 
 use claude::{sh_quote, ClaudeEnv};
-use model_server::{ModelServer, Script, Step};
+use model_server::{ModelServer, Script, Step, Usage};
+use notification_server::NotificationServer;
 use tmux::Tmux;
 
 use fantoccini::error::CmdError;
@@ -140,6 +144,9 @@ async fn the_window_shows_live_sessions_and_settings() {
         .env(throughline::clock::NOW_ENV, SOON_AFTER)
         .build();
     let user_home = claude.home.clone();
+
+    // Owned before the app starts, so every notification it sends comes here.
+    let notifications = NotificationServer::start();
 
     let port = free_port();
     // The driver starts the app, which inherits this environment.
@@ -280,8 +287,17 @@ async fn the_window_shows_live_sessions_and_settings() {
         .unwrap();
     screenshot(&shots, "injections");
 
+    threshold_notification_hands_off(
+        &client,
+        &server,
+        &mut terminal,
+        &notifications,
+        &live,
+        &shots,
+    )
+    .await;
     memory_view_searches_previews_and_forgets(&client, &live, &shots).await;
-    plan_usage_shows_both_windows(&client, &home, &shots).await;
+    plan_usage_shows_both_windows(&client, &home, &notifications, &shots).await;
 
     // Settings: launch at login writes the autostart entry into the (temporary) HOME.
     client
@@ -347,6 +363,91 @@ async fn the_window_shows_live_sessions_and_settings() {
     terminal.exit();
 }
 
+/// The threshold notification: the real session's next answer fills 94% of its window (the
+/// scripted model reports that much context), the app notifies with "Hand off now", and
+/// pressing it offers the session's memory to the next new chat, as the card then says.
+async fn threshold_notification_hands_off(
+    client: &fantoccini::Client,
+    server: &ModelServer,
+    terminal: &mut Tmux<'_>,
+    notifications: &NotificationServer,
+    live: &str,
+    shots: &Path,
+) {
+    assert!(
+        notifications.sent().is_empty(),
+        "nothing was close to compaction yet: {:#?}",
+        notifications.sent()
+    );
+    // Two prompts in the conversation now: 2 × 470k of the 1M window.
+    server.set_script(Script {
+        usage: Usage::PerPrompt(470_000),
+        ..server.script()
+    });
+    terminal.prompt("Keep going with the deploy notes.");
+    click_when_there(client, "[data-view=sessions]").await;
+    // The card turns red, then the notification names the session and what its card says.
+    let full = format!("li.session[data-session='{live}'] svg.gauge.full");
+    wait_for(client, &full).await;
+    let (percent, usage) = fresh(
+        client,
+        Locator::Css(&format!("li.session[data-session='{live}']")),
+        async |card| {
+            let percent = card
+                .find(Locator::Css("svg.gauge text"))
+                .await?
+                .text()
+                .await?;
+            let usage = card.find(Locator::Css(".usage")).await?.text().await?;
+            Ok((percent, usage))
+        },
+    )
+    .await;
+    let usage = usage
+        .strip_suffix(" tokens of the context window")
+        .unwrap_or_else(|| panic!("no threshold is set yet: {usage}"))
+        .to_string();
+    assert!(usage.ends_with("/1M"), "{usage}");
+    let sent = notifications.wait_for(Duration::from_secs(30), |n| {
+        n.actions.iter().any(|(id, _)| id == "hand-off")
+    });
+    assert_eq!(sent.app_name, "Throughline");
+    assert_eq!(sent.summary, format!("{percent} of the way to compaction"));
+    assert!(
+        sent.body.starts_with("Remember: the deploy key"),
+        "{sent:?}"
+    );
+    assert!(
+        sent.body
+            .ends_with(&format!("({usage}) is close to the end of its window.")),
+        "{sent:?}"
+    );
+    assert_eq!(
+        sent.actions,
+        [("hand-off".to_string(), "Hand off now".to_string())]
+    );
+
+    notifications.press(sent.id, "hand-off");
+    let waiting = format!("li.session[data-session='{live}'] .handoff.waiting");
+    let text = text_when_there(client, &waiting).await;
+    assert!(text.contains("starts with this session's memory"), "{text}");
+    screenshot(shots, "threshold-notification");
+    // Once per crossing: the session stays red, and no second notification comes.
+    assert_eq!(
+        notifications
+            .sent()
+            .iter()
+            .filter(|n| n.summary.contains("compaction"))
+            .count(),
+        1
+    );
+    let cancel = format!("//li[@data-session='{live}']//button[.='Cancel handoff']");
+    fresh(client, Locator::XPath(&cancel), async |button| {
+        button.click().await
+    })
+    .await;
+}
+
 /// Memory: the real session is listed, the library's search finds what it said and opens the
 /// turn, the preview shows what a handoff would give, and forget removes a session after
 /// asking.
@@ -399,7 +500,12 @@ async fn memory_view_searches_previews_and_forgets(
 
 /// Plan usage: the statusline, given the `rate_limits` block Claude Code sends subscribers,
 /// records it; the Sessions view shows both windows with their countdowns.
-async fn plan_usage_shows_both_windows(client: &fantoccini::Client, home: &Home, shots: &Path) {
+async fn plan_usage_shows_both_windows(
+    client: &fantoccini::Client,
+    home: &Home,
+    notifications: &NotificationServer,
+    shots: &Path,
+) {
     use std::io::Write;
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -431,6 +537,24 @@ async fn plan_usage_shows_both_windows(client: &fantoccini::Client, home: &Home,
     assert!(said.starts_with("42% · resets in 2h "), "{said}");
     let week = wait_for(client, ".plan [data-window=seven_day] .bar.full").await;
     assert!(week.attr("aria-valuenow").await.unwrap().as_deref() == Some("91"));
+    let warning = text_when_there(client, ".plan .plan-warning").await;
+    assert_eq!(
+        warning,
+        "A notification warns when a window reaches 80% (Settings)."
+    );
+    // The seven-day window is past the 80% warned at by default; the five-hour one is not.
+    let sent = notifications.wait_for(Duration::from_secs(30), |n| {
+        n.summary == "7-day plan limit 91% used"
+    });
+    assert!(sent.body.contains("passed the 80% you set"), "{sent:?}");
+    assert!(
+        !notifications
+            .sent()
+            .iter()
+            .any(|n| n.summary.starts_with("5-hour")),
+        "{:#?}",
+        notifications.sent()
+    );
     screenshot(shots, "plan-usage");
 }
 
