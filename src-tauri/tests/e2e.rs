@@ -4,12 +4,12 @@
 //! builds the UI and the CLI and starts Xvfb and a D-Bus session); screenshots of the display
 //! land in the folder it prints.
 
-use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
+use std::process::Command;
 use std::time::Duration;
 
 // Shared with the command tests, which use all of it.
+mod app_driver;
 #[allow(dead_code)]
 mod support;
 
@@ -32,57 +32,12 @@ use model_server::{ModelServer, Script, Step, Usage};
 use notification_server::NotificationServer;
 use tmux::Tmux;
 
-use fantoccini::error::CmdError;
-use fantoccini::{ClientBuilder, Locator};
-use hyper_util::client::legacy::connect::HttpConnector;
+use app_driver::{click_when_there, fresh, screenshot, screenshots, text_when_there, wait_for};
+use fantoccini::Locator;
 use support::{capture, session_id, transcripts, SOON_AFTER};
 use throughline::home::Home;
 use throughline::install::{self, Scope};
 use throughline::model::Host;
-
-/// Ends a child process when the test ends, however it ends.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// The whole X display as a PNG (WebDriver's own screenshot command hangs with WebKitGTK).
-fn screenshot(dir: &Path, name: &str) {
-    // Let the last change paint before the picture is taken.
-    std::thread::sleep(Duration::from_millis(500));
-    let file = dir.join(format!("{name}.png"));
-    let status = Command::new("sh")
-        .arg("-c")
-        .arg(format!(
-            "xwd -root -silent | convert xwd:- '{}'",
-            file.display()
-        ))
-        .status()
-        .expect("xwd and convert (Debian x11-apps, imagemagick) are needed");
-    assert!(status.success(), "screenshot {name} failed");
-}
-
-fn wait_for_port(port: u16) {
-    for _ in 0..100 {
-        if TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    panic!("WebKitWebDriver did not listen on port {port}");
-}
 
 /// The real session's prompt: it plants the fact the next chat must receive.
 const DEPLOY_PROMPT: &str = "Remember: the deploy key lives at vault path secret/deploy-7731.";
@@ -109,13 +64,7 @@ fn desktop_entries(home: &Path) -> Vec<PathBuf> {
 
 #[tokio::test(flavor = "current_thread")]
 async fn the_window_shows_live_sessions_and_settings() {
-    assert!(
-        std::env::var_os("DISPLAY").is_some(),
-        "no X display: run this test through scripts/e2e"
-    );
-    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e-screenshots");
-    std::fs::create_dir_all(&shots).unwrap();
-    println!("screenshots: {}", shots.display());
+    let shots = screenshots();
 
     // The app and this test (which plays the hooks) share one frozen clock. This binary holds
     // this one test, so setting the process environment races with nothing.
@@ -148,35 +97,16 @@ async fn the_window_shows_live_sessions_and_settings() {
     // Owned before the app starts, so every notification it sends comes here.
     let notifications = NotificationServer::start();
 
-    let port = free_port();
-    // The driver starts the app, which inherits this environment.
-    let _driver = Running(
-        Command::new("WebKitWebDriver")
-            .arg(format!("--port={port}"))
-            .env("TAURI_WEBVIEW_AUTOMATION", "true")
-            .env("THROUGHLINE_HOME", home.dir())
-            .env("THROUGHLINE_NOW", SOON_AFTER)
-            .env("HOME", &user_home)
-            .env_remove("CLAUDE_CONFIG_DIR")
-            .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
-            .env("WEBKIT_DISABLE_DMABUF_RENDERER", "1")
-            .env("LIBGL_ALWAYS_SOFTWARE", "1")
-            .env("NO_AT_BRIDGE", "1")
-            .spawn()
-            .expect("WebKitWebDriver (Debian webkit2gtk-driver) is needed"),
-    );
-    wait_for_port(port);
-
-    let mut capabilities = serde_json::Map::new();
-    capabilities.insert(
-        "webkitgtk:browserOptions".into(),
-        serde_json::json!({ "binary": env!("CARGO_BIN_EXE_throughline-app"), "args": [] }),
-    );
-    let client = ClientBuilder::new(HttpConnector::new())
-        .capabilities(capabilities)
-        .connect(&format!("http://127.0.0.1:{port}"))
-        .await
-        .expect("a WebDriver session with the app");
+    let (_driver, client) = app_driver::start(
+        Path::new(env!("CARGO_BIN_EXE_throughline-app")),
+        &[],
+        &[
+            ("THROUGHLINE_HOME", home.dir().as_os_str()),
+            ("THROUGHLINE_NOW", SOON_AFTER.as_ref()),
+            ("HOME", user_home.as_os_str()),
+        ],
+    )
+    .await;
 
     // Sessions: one gauge per captured session, with the numbers from the store.
     client
@@ -612,41 +542,6 @@ async fn installer_registers_the_bundled_cli(
     wait_for(client, ".installer .status.absent").await;
     let registration = registration_in(user_home);
     assert!(registration.hooks.is_empty(), "{registration:?}");
-}
-
-/// What `act` makes of the element `locator` finds once it is there, found afresh whenever the
-/// window redrew it in between: a session's card is redrawn each time its hooks write.
-async fn fresh<T>(
-    client: &fantoccini::Client,
-    locator: Locator<'_>,
-    act: impl AsyncFn(fantoccini::elements::Element) -> Result<T, CmdError>,
-) -> T {
-    loop {
-        let element = client.wait().for_element(locator).await.unwrap();
-        match act(element).await {
-            Err(error) if error.is_stale_element_reference() => continue,
-            done => return done.unwrap(),
-        }
-    }
-}
-
-async fn wait_for(client: &fantoccini::Client, css: &str) -> fantoccini::elements::Element {
-    client.wait().for_element(Locator::Css(css)).await.unwrap()
-}
-
-/// The text of the element `css` finds, read afresh should the window redraw it meanwhile.
-async fn text_when_there(client: &fantoccini::Client, css: &str) -> String {
-    fresh(client, Locator::Css(css), async |element| {
-        element.text().await
-    })
-    .await
-}
-
-async fn click_when_there(client: &fantoccini::Client, css: &str) {
-    fresh(client, Locator::Css(css), async |element| {
-        element.click().await
-    })
-    .await;
 }
 
 /// Throughline's registration in Claude Code's user settings under `user_home`.
