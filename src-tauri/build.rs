@@ -34,8 +34,7 @@ fn main() {
             fs::set_permissions(&sidecar, fs::Permissions::from_mode(0o755))
                 .expect("make the sidecar placeholder executable");
         }
-        let is_placeholder =
-            fs::read(&sidecar).is_ok_and(|bytes| bytes == placeholder.as_bytes());
+        let is_placeholder = fs::read(&sidecar).is_ok_and(|bytes| bytes == placeholder.as_bytes());
         // tauri-build copies the sidecar to target/<profile>/<program>, where cargo keeps the
         // workspace's own (the one hook-cli's tests and the app's installer tests run): a
         // placeholder must not replace it (docs/decisions/0018).

@@ -124,7 +124,10 @@ async fn the_installed_app_registers_the_cli_beside_it_and_its_doctor_agrees_wit
         let status = class.strip_prefix("check ").unwrap().to_string();
         app.push((name, status));
     }
-    assert_eq!(app, cli, "the app's doctor and `throughline doctor` disagree");
+    assert_eq!(
+        app, cli,
+        "the app's doctor and `throughline doctor` disagree"
+    );
     screenshot(&shots, "installed-app");
     client.close().await.unwrap();
 }
