@@ -45,10 +45,12 @@ pub fn crossings<'a>(
 }
 
 /// The plan windows (by name) at or past the person's `plan_warn_percent` that were not last
-/// time; `warned` becomes the windows at or past it now. A percent of 0 never warns.
+/// time; `warned` becomes the windows at or past it now (seconds since the epoch). A percent
+/// of 0 never warns, nor does a report of a window that has reset since.
 pub fn plan_crossings(
     warned: &mut HashSet<&'static str>,
     snapshot: &Snapshot,
+    now: u64,
 ) -> Vec<(&'static str, Window)> {
     let at = f64::from(snapshot.plan_warn_percent);
     let over: Vec<(&'static str, Window)> = match &snapshot.plan {
@@ -57,6 +59,7 @@ pub fn plan_crossings(
             .into_iter()
             .filter_map(|(name, window)| Some((name, window?)))
             .filter(|(_, window)| window.used_percentage >= at)
+            .filter(|(_, window)| window.resets_at.is_none_or(|reset| reset > now))
             .collect(),
         _ => Vec::new(),
     };
@@ -106,14 +109,14 @@ impl Warnings {
         let mut warned = self.warned.lock().unwrap_or_else(|e| e.into_inner());
         let crossed = crossings(&mut warned, snapshot);
         let mut plan_warned = self.plan_warned.lock().unwrap_or_else(|e| e.into_inner());
-        let plan_crossed = plan_crossings(&mut plan_warned, snapshot);
+        let now = crate::tray::unix_now();
+        let plan_crossed = plan_crossings(&mut plan_warned, snapshot, now);
         if crossed.is_empty() && plan_crossed.is_empty() {
             return;
         }
         let Some(bus) = crate::desktop::session_bus() else {
             return;
         };
-        let now = crate::tray::unix_now();
         for (name, window) in plan_crossed {
             let (summary, body) = plan_message(name, &window, snapshot.plan_warn_percent, now);
             crate::desktop::notify(&bus, 0, &summary, &body, &[]);
@@ -245,20 +248,20 @@ mod tests {
     #[test]
     fn a_plan_window_warns_once_at_the_persons_percent_and_again_after_its_reset() {
         let mut warned = HashSet::new();
-        assert!(plan_crossings(&mut warned, &plan(79.9, 10.0, 80)).is_empty());
+        assert!(plan_crossings(&mut warned, &plan(79.9, 10.0, 80), 1_000).is_empty());
         assert_eq!(
-            names(plan_crossings(&mut warned, &plan(80.0, 10.0, 80))),
+            names(plan_crossings(&mut warned, &plan(80.0, 10.0, 80), 1_000)),
             ["5-hour"]
         );
-        assert!(plan_crossings(&mut warned, &plan(95.0, 10.0, 80)).is_empty());
+        assert!(plan_crossings(&mut warned, &plan(95.0, 10.0, 80), 1_000).is_empty());
         assert_eq!(
-            names(plan_crossings(&mut warned, &plan(96.0, 85.0, 80))),
+            names(plan_crossings(&mut warned, &plan(96.0, 85.0, 80), 1_000)),
             ["7-day"]
         );
         // The five-hour window reset, then filled again.
-        assert!(plan_crossings(&mut warned, &plan(3.0, 85.0, 80)).is_empty());
+        assert!(plan_crossings(&mut warned, &plan(3.0, 85.0, 80), 1_000).is_empty());
         assert_eq!(
-            names(plan_crossings(&mut warned, &plan(81.0, 86.0, 80))),
+            names(plan_crossings(&mut warned, &plan(81.0, 86.0, 80), 1_000)),
             ["5-hour"]
         );
     }
@@ -266,11 +269,13 @@ mod tests {
     #[test]
     fn a_plan_warning_follows_the_setting_and_zero_never_warns() {
         let mut warned = HashSet::new();
-        assert!(plan_crossings(&mut warned, &plan(100.0, 100.0, 0)).is_empty());
-        assert!(plan_crossings(&mut warned, &Snapshot::default()).is_empty());
+        assert!(plan_crossings(&mut warned, &plan(100.0, 100.0, 0), 1_000).is_empty());
+        assert!(plan_crossings(&mut warned, &Snapshot::default(), 1_000).is_empty());
+        // A report from before the window reset says nothing of it now.
+        assert!(plan_crossings(&mut warned, &plan(90.0, 90.0, 80), 10_000).is_empty());
         // Lowered below what is used: both warn now.
         assert_eq!(
-            names(plan_crossings(&mut warned, &plan(50.0, 60.0, 50))),
+            names(plan_crossings(&mut warned, &plan(50.0, 60.0, 50), 1_000)),
             ["5-hour", "7-day"]
         );
     }

@@ -397,7 +397,7 @@ fn the_plan_warning_percent_is_saved_and_the_warnings_read_it_with_the_plan_usag
     let snapshot = meter::snapshot(&home);
     assert_eq!(snapshot.plan_warn_percent, 40);
     let mut warned = std::collections::HashSet::new();
-    let crossed = warn::plan_crossings(&mut warned, &snapshot);
+    let crossed = warn::plan_crossings(&mut warned, &snapshot, 0);
     assert_eq!(crossed.len(), 1);
     assert_eq!(crossed[0].0, "5-hour");
     // Off: nothing warns, however full.
@@ -411,7 +411,7 @@ fn the_plan_warning_percent_is_saved_and_the_warnings_read_it_with_the_plan_usag
     .unwrap();
     plan::record(&home, &used(99.0, 99.0)).unwrap();
     let mut warned = std::collections::HashSet::new();
-    assert!(warn::plan_crossings(&mut warned, &meter::snapshot(&home)).is_empty());
+    assert!(warn::plan_crossings(&mut warned, &meter::snapshot(&home), 0).is_empty());
 }
 
 #[test]
