@@ -55,6 +55,7 @@ pub fn latest_usage(path: &Path, parser: &mut dyn LineParser) -> Option<Latest> 
     let len = file.metadata().ok()?.len();
     let mut records = Vec::new();
     let mut found = None;
+    let mut client_version = None;
     // Most lines are tool output or host entries: only parse those that can hold usage
     // (`"usage"`, Codex's `"last_token_usage"`) or mark a compaction.
     let usage_key = memchr::memmem::Finder::new(b"usage\"");
@@ -70,10 +71,14 @@ pub fn latest_usage(path: &Path, parser: &mut dyn LineParser) -> Option<Latest> 
         if parser.parse_line(text, &mut records).is_err() {
             return false;
         }
-        let client_version = records.iter().find_map(|record| match record {
+        // The parser says which release wrote the transcript once, at the first line it
+        // parses that names its folder: remember it across lines.
+        if let Some(version) = records.iter().find_map(|record| match record {
             Record::Meta { client_version, .. } => client_version.clone(),
             _ => None,
-        });
+        }) {
+            client_version = Some(version);
+        }
         found = records.iter().rev().find_map(|record| match record {
             Record::ApiCall {
                 usage,
@@ -268,6 +273,12 @@ mod tests {
             1,
         );
         writeln!(file, "{line}").unwrap();
+        // A later line that names the folder and mentions usage, with no request in it.
+        writeln!(
+            file,
+            r#"{{"type":"attachment","cwd":"/home/dev/toy","version":"2.1.332","uuid":"a1","timestamp":"2026-11-30T08:00:01Z","attachment":{{"type":"note","usage":null}}}}"#
+        )
+        .unwrap();
         let latest = latest_usage(file.path(), &mut TranscriptParser::default()).unwrap();
         assert_eq!(latest.client_version.as_deref(), Some("2.1.332"));
         assert_eq!(latest.usage.input, 14_000);
