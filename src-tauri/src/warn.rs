@@ -44,9 +44,9 @@ pub fn crossings<'a>(
     new
 }
 
-/// The plan windows (by name) at or past the person's `plan_warn_percent` that were not last
-/// time; `warned` becomes the windows at or past it now (seconds since the epoch). A percent
-/// of 0 never warns, nor does a report of a window that has reset since.
+/// The plan windows (by name) at or past the person's `plan_warn_percent` as of `now`
+/// (seconds since the epoch) that were not last time; `warned` becomes the windows at or past
+/// it now. A percent of 0 never warns, nor does a report of a window that has reset since.
 pub fn plan_crossings(
     warned: &mut HashSet<&'static str>,
     snapshot: &Snapshot,
