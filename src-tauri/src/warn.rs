@@ -2,7 +2,8 @@
 //! to the compaction threshold), with a "Hand off now" button that hands its memory to the
 //! next new chat; and one when a plan window (five-hour, seven-day) reaches the percent the
 //! person set (`plan_warn_percent`). Once per crossing: a session or a window warns again
-//! only after it fell back (after a compaction or a reset, say).
+//! only after it fell back (after a compaction or a reset, say). Clicking either notification
+//! (its default action) opens the window.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
@@ -13,6 +14,8 @@ use throughline::plan::{countdown, Window};
 use crate::meter::{Level, SessionMeter, Snapshot};
 
 const HAND_OFF: &str = "hand-off";
+/// What notification servers invoke when the notification itself is clicked.
+const OPEN: (&str, &str) = ("default", "Open Throughline");
 
 /// Which sessions warned, and which notification belongs to which session.
 #[derive(Default)]
@@ -20,7 +23,9 @@ pub struct Warnings {
     warned: Mutex<HashSet<String>>,
     /// The plan windows at or past the person's percent.
     plan_warned: Mutex<HashSet<&'static str>>,
-    notifications: Mutex<HashMap<u32, String>>,
+    /// The app's notifications by id (the bus sends every program's button presses), with the
+    /// session each hands off (`None`: a plan notification).
+    notifications: Mutex<HashMap<u32, Option<String>>>,
 }
 
 /// The sessions that turned red since `warned` was last updated; `warned` becomes the
@@ -117,45 +122,46 @@ impl Warnings {
         let Some(bus) = crate::desktop::session_bus() else {
             return;
         };
+        let mut sent = self.notifications.lock().unwrap_or_else(|e| e.into_inner());
         for (name, window) in plan_crossed {
             let (summary, body) = plan_message(name, &window, snapshot.plan_warn_percent, now);
-            crate::desktop::notify(&bus, 0, &summary, &body, &[]);
+            if let Some(id) = crate::desktop::notify(&bus, 0, &summary, &body, &[OPEN]) {
+                sent.insert(id, None);
+            }
         }
         for session in crossed {
             let (summary, body) = message(session);
-            if let Some(id) =
-                crate::desktop::notify(&bus, 0, &summary, &body, &[(HAND_OFF, "Hand off now")])
-            {
-                self.notifications
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .insert(id, session.session_id.clone());
+            let actions = [OPEN, (HAND_OFF, "Hand off now")];
+            if let Some(id) = crate::desktop::notify(&bus, 0, &summary, &body, &actions) {
+                sent.insert(id, Some(session.session_id.clone()));
             }
         }
     }
 }
 
-/// Hands off the session whose notification's button was pressed. Call on the main thread:
-/// the signal arrives on its main loop.
+/// Hands off the session whose notification's button was pressed, or opens the window when
+/// one of the app's notifications was clicked. Call on the main thread: the signal arrives on
+/// its main loop.
 pub fn listen(app: &AppHandle) {
     let Some(bus) = crate::desktop::session_bus() else {
         return;
     };
     let app = app.clone();
     crate::desktop::on_action(&bus, move |id, action| {
-        if action != HAND_OFF {
-            return;
-        }
-        let session = app
-            .state::<Warnings>()
+        let warnings = app.state::<Warnings>();
+        let mut sent = warnings
             .notifications
             .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&id);
-        if let Some(session) = session {
-            let home = &app.state::<crate::AppHome>().0;
-            if let Err(problem) = crate::handoff::offer(home, &session) {
-                crate::show_problem(&app, &problem);
+            .unwrap_or_else(|e| e.into_inner());
+        if action == OPEN.0 && sent.contains_key(&id) {
+            crate::show_window(&app);
+        } else if action == HAND_OFF {
+            if let Some(Some(session)) = sent.remove(&id) {
+                drop(sent);
+                let home = &app.state::<crate::AppHome>().0;
+                if let Err(problem) = crate::handoff::offer(home, &session) {
+                    crate::show_problem(&app, &problem);
+                }
             }
         }
     });

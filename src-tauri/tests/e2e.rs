@@ -358,9 +358,17 @@ async fn threshold_notification_hands_off(
         )),
         "{sent:?}"
     );
+    let actions: Vec<(&str, &str)> = sent
+        .actions
+        .iter()
+        .map(|(id, label)| (id.as_str(), label.as_str()))
+        .collect();
     assert_eq!(
-        sent.actions,
-        [("hand-off".to_string(), "Hand off now".to_string())]
+        actions,
+        [
+            ("default", "Open Throughline"),
+            ("hand-off", "Hand off now")
+        ]
     );
 
     notifications.press(sent.id, "hand-off");
