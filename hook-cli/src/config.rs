@@ -64,6 +64,9 @@ pub struct Config {
     /// Regular expressions whose matches are stored as `[REDACTED:custom]`, beside the
     /// built-in secret shapes. In the environment: patterns separated by `:`.
     pub redact_patterns: Vec<String>,
+    /// Percent of a plan window (five-hour, seven-day) at which the tray app notifies that
+    /// the plan's limit is near; 0: never.
+    pub plan_warn_percent: u32,
 }
 
 /// Who writes the one-liners (see [`Config::summary_backend`]).
@@ -140,6 +143,7 @@ impl Default for Config {
             keep_days: 0,
             keep_mb: 0,
             redact_patterns: Vec::new(),
+            plan_warn_percent: 80,
         }
     }
 }
@@ -321,6 +325,13 @@ pub fn load(home: &Home) -> Effective {
         ));
         config.budget = MAX_BUDGET;
     }
+    if config.plan_warn_percent > 100 {
+        problems.push(format!(
+            "plan_warn_percent {} is over 100; no plan notification until it is 0 to 100",
+            config.plan_warn_percent
+        ));
+        config.plan_warn_percent = 0;
+    }
     let shown = serde_json::to_value(&config).expect("config serialises");
     let settings = keys
         .iter()
@@ -401,6 +412,21 @@ pub fn save(home: &Home, config: &Config) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_plan_warning_over_a_hundred_percent_is_a_problem_and_warns_never() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::at(dir.path());
+        assert_eq!(load(&home).config.plan_warn_percent, 80);
+        fs::write(path(&home), r#"{"plan_warn_percent": 150}"#).unwrap();
+        let effective = load(&home);
+        assert_eq!(effective.config.plan_warn_percent, 0);
+        assert!(
+            effective.problems[0].contains("plan_warn_percent 150 is over 100"),
+            "{:?}",
+            effective.problems
+        );
+    }
 
     // Environment variables are process-wide: the env cases run in one test.
     #[test]

@@ -95,7 +95,7 @@ pub fn read(store: &Store, now: &str, compact_at: Option<f64>) -> Result<Vec<Gau
         .collect()
 }
 
-fn gauge(store: &Store, session: Session, now: &str, compact_at: Option<f64>) -> Result<Gauge> {
+fn gauge(store: &Store, mut session: Session, now: &str, compact_at: Option<f64>) -> Result<Gauge> {
     let handoff_until = match &session.project {
         Some(project) => store
             .open_handoff(project, now)?
@@ -110,7 +110,13 @@ fn gauge(store: &Store, session: Session, now: &str, compact_at: Option<f64>) ->
         None => None,
     };
     let latest = match latest {
-        Some(found) => Some(found),
+        Some(found) => {
+            // The first answer of a session comes before the hook that stores its release.
+            if session.client_version.is_none() {
+                session.client_version = found.client_version;
+            }
+            Some((found.usage, found.model))
+        }
         None => store.context_usage(&session)?,
     };
     let (used, model) = match latest {

@@ -31,6 +31,11 @@ impl PlanUsage {
     pub fn is_empty(&self) -> bool {
         self.five_hour.is_none() && self.seven_day.is_none()
     }
+
+    /// Each window with its name as people say it (`5-hour`, `7-day`), shortest first.
+    pub fn windows(&self) -> [(&'static str, Option<Window>); 2] {
+        [("5-hour", self.five_hour), ("7-day", self.seven_day)]
+    }
 }
 
 /// The recorded plan usage, read by the app and `monitor`.

@@ -37,14 +37,25 @@ fn compaction(record: &Record) -> bool {
         if name == "compact_boundary" || name == "compact_summary")
 }
 
+/// What the transcript's end says of the latest request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Latest {
+    pub usage: Usage,
+    pub model: Option<String>,
+    /// The client release that wrote the line, where the line says: until a hook stores it,
+    /// the store cannot tell how the client runs a bare model id (its window).
+    pub client_version: Option<String>,
+}
+
 /// The usage and model of the latest main-chain API call among the transcript's last complete
 /// lines; `None` when there is none in reach or the file cannot be read. After a compaction
 /// with no request since, the context is empty as far as anyone knows: zero usage.
-pub fn latest_usage(path: &Path, parser: &mut dyn LineParser) -> Option<(Usage, Option<String>)> {
+pub fn latest_usage(path: &Path, parser: &mut dyn LineParser) -> Option<Latest> {
     let mut file = crate::regular_file::open(path).ok()?;
     let len = file.metadata().ok()?.len();
     let mut records = Vec::new();
     let mut found = None;
+    let mut client_version = None;
     // Most lines are tool output or host entries: only parse those that can hold usage
     // (`"usage"`, Codex's `"last_token_usage"`) or mark a compaction.
     let usage_key = memchr::memmem::Finder::new(b"usage\"");
@@ -60,14 +71,30 @@ pub fn latest_usage(path: &Path, parser: &mut dyn LineParser) -> Option<(Usage, 
         if parser.parse_line(text, &mut records).is_err() {
             return false;
         }
+        // The parser says which release wrote the transcript once, at the first line it
+        // parses that names its folder: remember it across lines.
+        if let Some(version) = records.iter().find_map(|record| match record {
+            Record::Meta { client_version, .. } => client_version.clone(),
+            _ => None,
+        }) {
+            client_version = Some(version);
+        }
         found = records.iter().rev().find_map(|record| match record {
             Record::ApiCall {
                 usage,
                 model,
                 sidechain: false,
                 ..
-            } => Some((*usage, model.clone())),
-            record if compaction(record) => Some((Usage::default(), None)),
+            } => Some(Latest {
+                usage: *usage,
+                model: model.clone(),
+                client_version: client_version.clone(),
+            }),
+            record if compaction(record) => Some(Latest {
+                usage: Usage::default(),
+                model: None,
+                client_version: client_version.clone(),
+            }),
             _ => None,
         });
         found.is_some()
@@ -151,9 +178,9 @@ mod tests {
         }
         // A line still being written does not count.
         write!(file, "{}", &assistant("m4", 400, false)[..40]).unwrap();
-        let (usage, model) = latest_usage(file.path(), &mut TranscriptParser::default()).unwrap();
+        let latest = latest_usage(file.path(), &mut TranscriptParser::default()).unwrap();
         assert_eq!(
-            (usage.input, model.as_deref()),
+            (latest.usage.input, latest.model.as_deref()),
             (200, Some("claude-opus-4-8"))
         );
 
@@ -178,7 +205,7 @@ mod tests {
             "/tests/fixtures/codex-0.171.0/rollout.jsonl"
         );
         let mut parser = crate::hosts::codex::RolloutParser::default();
-        let (usage, _) = latest_usage(Path::new(rollout), &mut parser).unwrap();
+        let usage = latest_usage(Path::new(rollout), &mut parser).unwrap().usage;
         assert_eq!((usage.context(), usage.output), (10_319, 5));
     }
 
@@ -226,10 +253,34 @@ mod tests {
             r#"{{"type":"system","subtype":"compact_boundary","uuid":"b1","timestamp":"2026-11-30T08:01:00Z","content":"Conversation compacted","compactMetadata":{{"trigger":"manual","preTokens":176000}}}}"#
         )
         .unwrap();
-        let (usage, _) = latest_usage(file.path(), &mut TranscriptParser::default()).unwrap();
+        let usage = latest_usage(file.path(), &mut TranscriptParser::default())
+            .unwrap()
+            .usage;
         assert_eq!(usage.context(), 0);
         writeln!(file, "{}", assistant("m2", 9_000, false)).unwrap();
-        let (usage, _) = latest_usage(file.path(), &mut TranscriptParser::default()).unwrap();
+        let usage = latest_usage(file.path(), &mut TranscriptParser::default())
+            .unwrap()
+            .usage;
         assert_eq!(usage.input, 9_000);
+    }
+
+    #[test]
+    fn the_latest_request_comes_with_the_client_release_that_wrote_it() {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        let line = assistant("m1", 14_000, false).replacen(
+            r#""type":"assistant","#,
+            r#""type":"assistant","cwd":"/home/dev/toy","version":"2.1.332","#,
+            1,
+        );
+        writeln!(file, "{line}").unwrap();
+        // A later line that names the folder and mentions usage, with no request in it.
+        writeln!(
+            file,
+            r#"{{"type":"attachment","cwd":"/home/dev/toy","version":"2.1.332","uuid":"a1","timestamp":"2026-11-30T08:00:01Z","attachment":{{"type":"note","usage":null}}}}"#
+        )
+        .unwrap();
+        let latest = latest_usage(file.path(), &mut TranscriptParser::default()).unwrap();
+        assert_eq!(latest.client_version.as_deref(), Some("2.1.332"));
+        assert_eq!(latest.usage.input, 14_000);
     }
 }

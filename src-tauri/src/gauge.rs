@@ -1,5 +1,6 @@
-//! The tray icon: a ring gauge of the busiest live session's context use, drawn as RGBA so it
-//! can be tested without a display.
+//! The tray icon: a ring gauge of the busiest live session's context use (the app icon's
+//! design), a pause sign while capture is paused, a red ring with `!` on a store problem; drawn
+//! as RGBA so it can be tested without a display.
 
 use crate::meter::Level;
 
@@ -18,6 +19,61 @@ fn colour(level: Level) -> Rgba {
         Level::Filling => FILLING,
         Level::Full => FULL,
     }
+}
+
+/// What the tray icon shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Face {
+    /// No live session: the bare ring.
+    Idle,
+    /// The busiest session's percent, in steps of ten (rounded down, so a step never shows a
+    /// colour its sessions have not reached): the icon changes at most ten times on the way.
+    Band(u8),
+    Paused,
+    Problem,
+}
+
+impl Face {
+    /// The band `percent` falls in.
+    pub fn band(percent: u8) -> Face {
+        Face::Band(percent.min(100) / 10 * 10)
+    }
+}
+
+/// A `size`×`size` RGBA image of `face`.
+pub fn draw(face: Face, size: u32) -> Vec<u8> {
+    match face {
+        Face::Idle => render(None, size),
+        Face::Band(percent) => render(Some(percent), size),
+        Face::Paused => with_glyph(render(None, size), size, TRACK, |x, y| {
+            // Two upright bars inside the ring's hole (a radius of 0.3).
+            y.abs() <= 0.16 && (0.06..=0.15).contains(&x.abs())
+        }),
+        Face::Problem => with_glyph(render(Some(100), size), size, FULL, |x, y| {
+            // An exclamation mark: a stroke, a gap, a dot.
+            x.abs() <= 0.06 && ((-0.2..=0.05).contains(&y) || (0.1..=0.2).contains(&y))
+        }),
+    }
+}
+
+/// `image` with the pixels `inside` takes (coordinates from -0.5 to 0.5 across the icon,
+/// y downwards) painted `colour`.
+fn with_glyph(
+    mut image: Vec<u8>,
+    size: u32,
+    colour: Rgba,
+    inside: impl Fn(f64, f64) -> bool,
+) -> Vec<u8> {
+    for y in 0..size {
+        for x in 0..size {
+            let at = |v: u32| (v as f64 + 0.5) / size as f64 - 0.5;
+            if inside(at(x), at(y)) {
+                let offset = ((y * size + x) * 4) as usize;
+                image[offset..offset + 4].copy_from_slice(&colour);
+            }
+        }
+    }
+    image
 }
 
 /// A `size`×`size` RGBA image: a grey ring filled clockwise from twelve o'clock to `percent`
@@ -100,6 +156,52 @@ mod tests {
         for (x, y) in [TOP, RIGHT, BOTTOM, LEFT] {
             assert_eq!(pixel(&image, x, y), FULL);
         }
+    }
+
+    const CENTRE: (u32, u32) = (16, 16);
+
+    #[test]
+    fn percents_fall_in_bands_of_ten_that_keep_their_colour() {
+        assert_eq!(Face::band(0), Face::Band(0));
+        assert_eq!(Face::band(69), Face::Band(60));
+        assert_eq!(Face::band(70), Face::Band(70));
+        assert_eq!(Face::band(89), Face::Band(80));
+        assert_eq!(Face::band(90), Face::Band(90));
+        assert_eq!(Face::band(250), Face::Band(100));
+        for percent in 0..=100 {
+            let Face::Band(band) = Face::band(percent) else {
+                unreachable!()
+            };
+            assert_eq!(Level::of(band), Level::of(percent), "{percent}%");
+        }
+    }
+
+    #[test]
+    fn paused_shows_a_pause_sign_in_the_bare_ring() {
+        let image = draw(Face::Paused, SIZE);
+        for (x, y) in [TOP, RIGHT, BOTTOM, LEFT] {
+            assert_eq!(pixel(&image, x, y), TRACK);
+        }
+        // Bars left and right of the centre, a gap between them.
+        assert_eq!(pixel(&image, 12, 16), TRACK);
+        assert_eq!(pixel(&image, 19, 16), TRACK);
+        assert_eq!(pixel(&image, CENTRE.0, CENTRE.1), CLEAR);
+        // Clear between the bars and the ring.
+        assert_eq!(pixel(&image, 9, 16), CLEAR);
+        assert_ne!(image, draw(Face::Idle, SIZE));
+    }
+
+    #[test]
+    fn a_problem_shows_a_red_ring_with_an_exclamation_mark() {
+        let image = draw(Face::Problem, SIZE);
+        for (x, y) in [TOP, RIGHT, BOTTOM, LEFT] {
+            assert_eq!(pixel(&image, x, y), FULL);
+        }
+        assert_eq!(pixel(&image, 16, 12), FULL, "the stroke");
+        assert_eq!(pixel(&image, 16, 18), CLEAR, "the gap");
+        assert_eq!(pixel(&image, 16, 20), FULL, "the dot");
+        assert_eq!(pixel(&image, 16, 23), CLEAR, "below the dot");
+        assert_ne!(image, draw(Face::Band(100), SIZE));
     }
 
     #[test]

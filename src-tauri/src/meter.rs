@@ -29,6 +29,8 @@ pub struct Snapshot {
     pub paused: bool,
     /// The plan limits Claude Code reported last, for subscribers.
     pub plan: Option<PlanUsage>,
+    /// Percent of a plan window at which the person is warned (0: never).
+    pub plan_warn_percent: u32,
 }
 
 impl Snapshot {
@@ -58,22 +60,24 @@ pub fn snapshot(home: &Home) -> Snapshot {
 }
 
 fn sessions(home: &Home) -> Snapshot {
-    let paused = config::load(home).config.pause_capture;
+    let config = config::load(home).config;
+    let settled = Snapshot {
+        paused: config.pause_capture,
+        plan_warn_percent: config.plan_warn_percent,
+        ..Snapshot::default()
+    };
     match open(home).and_then(|store| read(&store, &clock::now())) {
         Ok(sessions) => Snapshot {
             sessions,
-            paused,
-            ..Snapshot::default()
+            ..settled
         },
         Err(StoreError::Missing(_)) => Snapshot {
             first_run: true,
-            paused,
-            ..Snapshot::default()
+            ..settled
         },
         Err(err) => Snapshot {
             problem: Some(explain(&err)),
-            paused,
-            ..Snapshot::default()
+            ..settled
         },
     }
 }

@@ -12,6 +12,7 @@ use tauri::{AppHandle, Manager, Wry};
 
 use throughline::plan::{countdown, PlanUsage};
 
+use crate::gauge::Face;
 use crate::meter::{SessionMeter, Snapshot};
 
 const ICON_SIZE: u32 = 32;
@@ -29,9 +30,9 @@ pub struct Tray {
 
 /// What the tray shows now, so it is redrawn only when the rounded numbers change (each icon
 /// change writes a file and sends a D-Bus update).
-#[derive(Default, PartialEq)]
+#[derive(PartialEq)]
 struct Shown {
-    percent: Option<u8>,
+    face: Face,
     /// The text beside the icon, where the tray shows one.
     label: Option<String>,
     /// The plan usage lines of the menu.
@@ -47,7 +48,7 @@ impl Tray {
     pub fn build(app: &AppHandle) -> Tray {
         let built = panic::catch_unwind(AssertUnwindSafe(|| {
             TrayIconBuilder::with_id("main")
-                .icon(gauge_image(None))
+                .icon(icon_image(Face::Idle))
                 .menu(&menu(app, &Snapshot::default())?)
                 .show_menu_on_left_click(true)
                 .on_menu_event(|app, event| dispatch(app, event.id().as_ref()))
@@ -70,7 +71,13 @@ impl Tray {
         };
         Tray {
             icon,
-            shown: Mutex::new(Shown::default()),
+            shown: Mutex::new(Shown {
+                face: Face::Idle,
+                label: None,
+                plan: Vec::new(),
+                menu: Vec::new(),
+                paused: false,
+            }),
         }
     }
 
@@ -81,9 +88,8 @@ impl Tray {
     /// Brings the icon, its label and the menu up to date with `snapshot`.
     pub fn show(&self, app: &AppHandle, snapshot: &Snapshot) {
         let Some(icon) = &self.icon else { return };
-        let percent = snapshot.busiest().map(|s| s.percent);
         let next = Shown {
-            percent,
+            face: face(snapshot),
             label: label(snapshot),
             plan: plan_lines(snapshot.plan.as_ref(), unix_now()),
             menu: snapshot
@@ -94,8 +100,8 @@ impl Tray {
             paused: snapshot.paused,
         };
         let mut shown = self.shown.lock().unwrap_or_else(|e| e.into_inner());
-        if next.percent != shown.percent {
-            let _ = icon.set_icon(Some(gauge_image(next.percent)));
+        if next.face != shown.face {
+            let _ = icon.set_icon(Some(icon_image(next.face)));
         }
         if next.label != shown.label {
             let _ = icon.set_title(next.label.as_deref());
@@ -106,6 +112,20 @@ impl Tray {
             }
         }
         *shown = next;
+    }
+}
+
+/// What the icon shows, in the label's order: a store problem, paused capture, the busiest
+/// session's band, or no live session.
+pub fn face(snapshot: &Snapshot) -> Face {
+    if snapshot.problem.is_some() {
+        Face::Problem
+    } else if snapshot.paused {
+        Face::Paused
+    } else {
+        snapshot
+            .busiest()
+            .map_or(Face::Idle, |s| Face::band(s.percent))
     }
 }
 
@@ -121,7 +141,7 @@ fn label(snapshot: &Snapshot) -> Option<String> {
     }
 }
 
-fn unix_now() -> u64 {
+pub fn unix_now() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
@@ -132,7 +152,7 @@ pub fn plan_lines(plan: Option<&PlanUsage>, now: u64) -> Vec<String> {
     let Some(plan) = plan else {
         return Vec::new();
     };
-    [("5-hour", plan.five_hour), ("7-day", plan.seven_day)]
+    plan.windows()
         .into_iter()
         .filter_map(|(name, window)| {
             let window = window?;
@@ -148,12 +168,8 @@ pub fn plan_lines(plan: Option<&PlanUsage>, now: u64) -> Vec<String> {
         .collect()
 }
 
-fn gauge_image(percent: Option<u8>) -> Image<'static> {
-    Image::new_owned(
-        crate::gauge::render(percent, ICON_SIZE),
-        ICON_SIZE,
-        ICON_SIZE,
-    )
+fn icon_image(face: Face) -> Image<'static> {
+    Image::new_owned(crate::gauge::draw(face, ICON_SIZE), ICON_SIZE, ICON_SIZE)
 }
 
 /// The whole menu, rebuilt from the snapshot.
@@ -350,6 +366,36 @@ mod tests {
             ["Plan: 5-hour 42% · resets in 2h 05m", "Plan: 7-day 13%"]
         );
         assert!(plan_lines(None, 0).is_empty());
+    }
+
+    #[test]
+    fn the_icon_shows_problem_then_paused_then_the_busiest_sessions_band() {
+        assert_eq!(face(&Snapshot::default()), Face::Idle);
+        let busy = Snapshot {
+            sessions: vec![meter(None, 10, 100, 10), meter(None, 93, 100, 93)],
+            ..Snapshot::default()
+        };
+        assert_eq!(face(&busy), Face::Band(90));
+        let calm = Snapshot {
+            sessions: vec![meter(None, 47, 100, 47)],
+            ..Snapshot::default()
+        };
+        assert_eq!(face(&calm), Face::Band(40));
+        let paused = Snapshot {
+            paused: true,
+            ..busy.clone()
+        };
+        assert_eq!(face(&paused), Face::Paused);
+        let broken = Snapshot {
+            problem: Some("damaged".into()),
+            ..paused
+        };
+        assert_eq!(face(&broken), Face::Problem);
+        let first_run = Snapshot {
+            first_run: true,
+            ..Snapshot::default()
+        };
+        assert_eq!(face(&first_run), Face::Idle, "a first run is no problem");
     }
 
     #[test]

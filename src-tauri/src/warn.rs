@@ -1,22 +1,31 @@
 //! Warns ahead: a desktop notification when a session's gauge turns red (90% of its window up
 //! to the compaction threshold), with a "Hand off now" button that hands its memory to the
-//! next new chat. Once per crossing: a session warns again only after it fell back (after a
-//! compaction, say).
+//! next new chat; and one when a plan window (five-hour, seven-day) reaches the percent the
+//! person set (`plan_warn_percent`). Once per crossing: a session or a window warns again
+//! only after it fell back (after a compaction or a reset, say). Clicking either notification
+//! (its default action) opens the window.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
 use tauri::{AppHandle, Manager};
+use throughline::plan::{countdown, Window};
 
 use crate::meter::{Level, SessionMeter, Snapshot};
 
 const HAND_OFF: &str = "hand-off";
+/// What notification servers invoke when the notification itself is clicked.
+const OPEN: (&str, &str) = ("default", "Open Throughline");
 
 /// Which sessions warned, and which notification belongs to which session.
 #[derive(Default)]
 pub struct Warnings {
     warned: Mutex<HashSet<String>>,
-    notifications: Mutex<HashMap<u32, String>>,
+    /// The plan windows at or past the person's percent.
+    plan_warned: Mutex<HashSet<&'static str>>,
+    /// The app's notifications by id (the bus sends every program's button presses), with the
+    /// session each hands off (`None`: a plan notification).
+    notifications: Mutex<HashMap<u32, Option<String>>>,
 }
 
 /// The sessions that turned red since `warned` was last updated; `warned` becomes the
@@ -40,6 +49,49 @@ pub fn crossings<'a>(
     new
 }
 
+/// The plan windows (by name) at or past the person's `plan_warn_percent` as of `now`
+/// (seconds since the epoch) that were not last time; `warned` becomes the windows at or past
+/// it now. A percent of 0 never warns, nor does a report of a window that has reset since.
+pub fn plan_crossings(
+    warned: &mut HashSet<&'static str>,
+    snapshot: &Snapshot,
+    now: u64,
+) -> Vec<(&'static str, Window)> {
+    let at = f64::from(snapshot.plan_warn_percent);
+    let over: Vec<(&'static str, Window)> = match &snapshot.plan {
+        Some(plan) if at > 0.0 => plan
+            .windows()
+            .into_iter()
+            .filter_map(|(name, window)| Some((name, window?)))
+            .filter(|(_, window)| window.used_percentage >= at)
+            .filter(|(_, window)| window.resets_at.is_none_or(|reset| reset > now))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let new = over
+        .iter()
+        .filter(|(name, _)| !warned.contains(name))
+        .copied()
+        .collect();
+    *warned = over.iter().map(|(name, _)| *name).collect();
+    new
+}
+
+/// A plan notification's words, as of `now` (seconds since the epoch).
+pub fn plan_message(name: &str, window: &Window, warn_at: u32, now: u64) -> (String, String) {
+    let resets = window
+        .resets_at
+        .map(|at| format!(" It resets in {}.", countdown(at, now)))
+        .unwrap_or_default();
+    (
+        format!("{name} plan limit {:.0}% used", window.used_percentage),
+        format!(
+            "Claude Code's {name} window has passed the {warn_at}% you set in Throughline's \
+             settings.{resets}"
+        ),
+    )
+}
+
 /// The notification's words.
 pub fn message(session: &SessionMeter) -> (String, String) {
     let which = session
@@ -61,47 +113,55 @@ impl Warnings {
     pub fn update(&self, snapshot: &Snapshot) {
         let mut warned = self.warned.lock().unwrap_or_else(|e| e.into_inner());
         let crossed = crossings(&mut warned, snapshot);
-        if crossed.is_empty() {
+        let mut plan_warned = self.plan_warned.lock().unwrap_or_else(|e| e.into_inner());
+        let now = crate::tray::unix_now();
+        let plan_crossed = plan_crossings(&mut plan_warned, snapshot, now);
+        if crossed.is_empty() && plan_crossed.is_empty() {
             return;
         }
         let Some(bus) = crate::desktop::session_bus() else {
             return;
         };
+        let mut sent = self.notifications.lock().unwrap_or_else(|e| e.into_inner());
+        for (name, window) in plan_crossed {
+            let (summary, body) = plan_message(name, &window, snapshot.plan_warn_percent, now);
+            if let Some(id) = crate::desktop::notify(&bus, 0, &summary, &body, &[OPEN]) {
+                sent.insert(id, None);
+            }
+        }
         for session in crossed {
             let (summary, body) = message(session);
-            if let Some(id) =
-                crate::desktop::notify(&bus, 0, &summary, &body, &[(HAND_OFF, "Hand off now")])
-            {
-                self.notifications
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .insert(id, session.session_id.clone());
+            let actions = [OPEN, (HAND_OFF, "Hand off now")];
+            if let Some(id) = crate::desktop::notify(&bus, 0, &summary, &body, &actions) {
+                sent.insert(id, Some(session.session_id.clone()));
             }
         }
     }
 }
 
-/// Hands off the session whose notification's button was pressed. Call on the main thread:
-/// the signal arrives on its main loop.
+/// Hands off the session whose notification's button was pressed, or opens the window when
+/// one of the app's notifications was clicked. Call on the main thread: the signal arrives on
+/// its main loop.
 pub fn listen(app: &AppHandle) {
     let Some(bus) = crate::desktop::session_bus() else {
         return;
     };
     let app = app.clone();
     crate::desktop::on_action(&bus, move |id, action| {
-        if action != HAND_OFF {
-            return;
-        }
-        let session = app
-            .state::<Warnings>()
+        let warnings = app.state::<Warnings>();
+        let mut sent = warnings
             .notifications
             .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&id);
-        if let Some(session) = session {
-            let home = &app.state::<crate::AppHome>().0;
-            if let Err(problem) = crate::handoff::offer(home, &session) {
-                crate::show_problem(&app, &problem);
+            .unwrap_or_else(|e| e.into_inner());
+        if action == OPEN.0 && sent.contains_key(&id) {
+            crate::show_window(&app);
+        } else if action == HAND_OFF {
+            if let Some(Some(session)) = sent.remove(&id) {
+                drop(sent);
+                let home = &app.state::<crate::AppHome>().0;
+                if let Err(problem) = crate::handoff::offer(home, &session) {
+                    crate::show_problem(&app, &problem);
+                }
             }
         }
     });
@@ -167,6 +227,78 @@ mod tests {
         assert_eq!(
             body,
             "fix the flaky build (129k/140k) is close to auto-compact at 70% of the window."
+        );
+    }
+
+    fn plan(five: f64, seven: f64, warn_at: u32) -> Snapshot {
+        use throughline::plan::PlanUsage;
+        let window = |used| {
+            Some(Window {
+                used_percentage: used,
+                resets_at: Some(10_000),
+            })
+        };
+        Snapshot {
+            plan: Some(PlanUsage {
+                five_hour: window(five),
+                seven_day: window(seven),
+            }),
+            plan_warn_percent: warn_at,
+            ..Snapshot::default()
+        }
+    }
+
+    fn names(crossed: Vec<(&'static str, Window)>) -> Vec<&'static str> {
+        crossed.into_iter().map(|(name, _)| name).collect()
+    }
+
+    #[test]
+    fn a_plan_window_warns_once_at_the_persons_percent_and_again_after_its_reset() {
+        let mut warned = HashSet::new();
+        assert!(plan_crossings(&mut warned, &plan(79.9, 10.0, 80), 1_000).is_empty());
+        assert_eq!(
+            names(plan_crossings(&mut warned, &plan(80.0, 10.0, 80), 1_000)),
+            ["5-hour"]
+        );
+        assert!(plan_crossings(&mut warned, &plan(95.0, 10.0, 80), 1_000).is_empty());
+        assert_eq!(
+            names(plan_crossings(&mut warned, &plan(96.0, 85.0, 80), 1_000)),
+            ["7-day"]
+        );
+        // The five-hour window reset, then filled again.
+        assert!(plan_crossings(&mut warned, &plan(3.0, 85.0, 80), 1_000).is_empty());
+        assert_eq!(
+            names(plan_crossings(&mut warned, &plan(81.0, 86.0, 80), 1_000)),
+            ["5-hour"]
+        );
+    }
+
+    #[test]
+    fn a_plan_warning_follows_the_setting_and_zero_never_warns() {
+        let mut warned = HashSet::new();
+        assert!(plan_crossings(&mut warned, &plan(100.0, 100.0, 0), 1_000).is_empty());
+        assert!(plan_crossings(&mut warned, &Snapshot::default(), 1_000).is_empty());
+        // A report from before the window reset says nothing of it now.
+        assert!(plan_crossings(&mut warned, &plan(90.0, 90.0, 80), 10_000).is_empty());
+        // Lowered below what is used: both warn now.
+        assert_eq!(
+            names(plan_crossings(&mut warned, &plan(50.0, 60.0, 50), 1_000)),
+            ["5-hour", "7-day"]
+        );
+    }
+
+    #[test]
+    fn the_plan_notification_says_which_window_the_setting_and_the_reset() {
+        let window = Window {
+            used_percentage: 84.6,
+            resets_at: Some(1_000 + 2 * 3600 + 5 * 60),
+        };
+        let (summary, body) = plan_message("5-hour", &window, 80, 1_000);
+        assert_eq!(summary, "5-hour plan limit 85% used");
+        assert_eq!(
+            body,
+            "Claude Code's 5-hour window has passed the 80% you set in Throughline's settings. \
+             It resets in 2h 05m."
         );
     }
 }

@@ -133,6 +133,48 @@ fn a_session_of_the_current_client_on_its_default_model_is_measured_against_1m()
 }
 
 #[test]
+fn a_new_session_s_first_answer_is_measured_against_1m_before_a_hook_stores_its_release() {
+    // The client writes its first answer to the transcript before the hook that reads it: only
+    // the line says which release runs claude-opus-5-5, and so in which window.
+    let dir = tempfile::tempdir().unwrap();
+    let home = Home::at(dir.path().join("home"));
+    let fixture = Path::new(
+        "../hook-cli/tests/fixtures/claude-2.1.332/prompts/7934ba4f-0869-45fd-bf0f-7e833733f925.jsonl",
+    );
+    let transcript = dir.path().join("transcript.jsonl");
+    let payload = serde_json::json!({
+        "session_id": "b3f1c2d4-0000-4000-8000-000000000001",
+        "transcript_path": transcript,
+        "cwd": "/home/dev/toy",
+        "hook_event_name": "SessionStart",
+        "source": "startup",
+        "model": "claude-opus-5-5",
+    });
+    let event =
+        throughline::hosts::decode_hook(Host::Claude, payload.to_string().as_bytes()).unwrap();
+    let mut store = Store::open(&home).unwrap();
+    throughline::capture::capture_event(&mut store, Host::Claude, &event, false).unwrap();
+    drop(store);
+    std::fs::copy(fixture, &transcript).unwrap();
+
+    let store = Store::open_read_only(&home).unwrap();
+    let session = store
+        .session("b3f1c2d4-0000-4000-8000-000000000001")
+        .unwrap();
+    assert_eq!(
+        session.client_version, None,
+        "no hook has read the transcript"
+    );
+    let meters = meter::read(&store, "2026-12-01T10:45:00.000Z").unwrap();
+    let m = meters
+        .iter()
+        .find(|m| m.session_id == session.session_id)
+        .unwrap();
+    assert!(m.used > 0, "the gauge reads the transcript's tail");
+    assert_eq!(m.window, 1_000_000);
+}
+
+#[test]
 fn a_codex_session_is_labelled_by_its_host_and_measured_against_the_window_codex_reports() {
     let dir = tempfile::tempdir().unwrap();
     let home = Home::at(dir.path().join("home"));
@@ -328,6 +370,48 @@ fn settings_are_saved_through_the_library_and_read_back_with_their_source() {
         .unwrap();
     assert_eq!(minutes.source, Source::File);
     assert_eq!(settings::current(&home).config, changed);
+}
+
+#[test]
+fn the_plan_warning_percent_is_saved_and_the_warnings_read_it_with_the_plan_usage() {
+    use throughline::plan::{self, PlanUsage, Window};
+    use throughline_app::warn;
+    let (_dir, home) = imported_store();
+    assert_eq!(meter::snapshot(&home).plan_warn_percent, 80);
+    let lowered = Config {
+        plan_warn_percent: 40,
+        ..settings::current(&home).config
+    };
+    settings::save(&home, &lowered).unwrap();
+    let used = |five, seven| PlanUsage {
+        five_hour: Some(Window {
+            used_percentage: five,
+            resets_at: None,
+        }),
+        seven_day: Some(Window {
+            used_percentage: seven,
+            resets_at: None,
+        }),
+    };
+    plan::record(&home, &used(45.0, 20.0)).unwrap();
+    let snapshot = meter::snapshot(&home);
+    assert_eq!(snapshot.plan_warn_percent, 40);
+    let mut warned = std::collections::HashSet::new();
+    let crossed = warn::plan_crossings(&mut warned, &snapshot, 0);
+    assert_eq!(crossed.len(), 1);
+    assert_eq!(crossed[0].0, "5-hour");
+    // Off: nothing warns, however full.
+    settings::save(
+        &home,
+        &Config {
+            plan_warn_percent: 0,
+            ..lowered
+        },
+    )
+    .unwrap();
+    plan::record(&home, &used(99.0, 99.0)).unwrap();
+    let mut warned = std::collections::HashSet::new();
+    assert!(warn::plan_crossings(&mut warned, &meter::snapshot(&home), 0).is_empty());
 }
 
 #[test]

@@ -4,12 +4,12 @@
 //! builds the UI and the CLI and starts Xvfb and a D-Bus session); screenshots of the display
 //! land in the folder it prints.
 
-use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
+use std::process::Command;
 use std::time::Duration;
 
 // Shared with the command tests, which use all of it.
+mod app_driver;
 #[allow(dead_code)]
 mod support;
 
@@ -23,62 +23,21 @@ mod model_server;
 #[allow(dead_code)]
 #[path = "../../hook-cli/tests/support/tmux.rs"]
 mod tmux;
+// The desktop's notification server, played by the test.
+#[allow(dead_code)]
+mod notification_server;
 
 use claude::{sh_quote, ClaudeEnv};
-use model_server::{ModelServer, Script, Step};
+use model_server::{ModelServer, Script, Step, Usage};
+use notification_server::NotificationServer;
 use tmux::Tmux;
 
-use fantoccini::error::CmdError;
-use fantoccini::{ClientBuilder, Locator};
-use hyper_util::client::legacy::connect::HttpConnector;
+use app_driver::{click_when_there, fresh, screenshot, screenshots, text_when_there, wait_for};
+use fantoccini::Locator;
 use support::{capture, session_id, transcripts, SOON_AFTER};
 use throughline::home::Home;
 use throughline::install::{self, Scope};
 use throughline::model::Host;
-
-/// Ends a child process when the test ends, however it ends.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// The whole X display as a PNG (WebDriver's own screenshot command hangs with WebKitGTK).
-fn screenshot(dir: &Path, name: &str) {
-    // Let the last change paint before the picture is taken.
-    std::thread::sleep(Duration::from_millis(500));
-    let file = dir.join(format!("{name}.png"));
-    let status = Command::new("sh")
-        .arg("-c")
-        .arg(format!(
-            "xwd -root -silent | convert xwd:- '{}'",
-            file.display()
-        ))
-        .status()
-        .expect("xwd and convert (Debian x11-apps, imagemagick) are needed");
-    assert!(status.success(), "screenshot {name} failed");
-}
-
-fn wait_for_port(port: u16) {
-    for _ in 0..100 {
-        if TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    panic!("WebKitWebDriver did not listen on port {port}");
-}
 
 /// The real session's prompt: it plants the fact the next chat must receive.
 const DEPLOY_PROMPT: &str = "Remember: the deploy key lives at vault path secret/deploy-7731.";
@@ -105,13 +64,7 @@ fn desktop_entries(home: &Path) -> Vec<PathBuf> {
 
 #[tokio::test(flavor = "current_thread")]
 async fn the_window_shows_live_sessions_and_settings() {
-    assert!(
-        std::env::var_os("DISPLAY").is_some(),
-        "no X display: run this test through scripts/e2e"
-    );
-    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e-screenshots");
-    std::fs::create_dir_all(&shots).unwrap();
-    println!("screenshots: {}", shots.display());
+    let shots = screenshots();
 
     // The app and this test (which plays the hooks) share one frozen clock. This binary holds
     // this one test, so setting the process environment races with nothing.
@@ -141,35 +94,19 @@ async fn the_window_shows_live_sessions_and_settings() {
         .build();
     let user_home = claude.home.clone();
 
-    let port = free_port();
-    // The driver starts the app, which inherits this environment.
-    let _driver = Running(
-        Command::new("WebKitWebDriver")
-            .arg(format!("--port={port}"))
-            .env("TAURI_WEBVIEW_AUTOMATION", "true")
-            .env("THROUGHLINE_HOME", home.dir())
-            .env("THROUGHLINE_NOW", SOON_AFTER)
-            .env("HOME", &user_home)
-            .env_remove("CLAUDE_CONFIG_DIR")
-            .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
-            .env("WEBKIT_DISABLE_DMABUF_RENDERER", "1")
-            .env("LIBGL_ALWAYS_SOFTWARE", "1")
-            .env("NO_AT_BRIDGE", "1")
-            .spawn()
-            .expect("WebKitWebDriver (Debian webkit2gtk-driver) is needed"),
-    );
-    wait_for_port(port);
+    // Owned before the app starts, so every notification it sends comes here.
+    let notifications = NotificationServer::start();
 
-    let mut capabilities = serde_json::Map::new();
-    capabilities.insert(
-        "webkitgtk:browserOptions".into(),
-        serde_json::json!({ "binary": env!("CARGO_BIN_EXE_throughline-app"), "args": [] }),
-    );
-    let client = ClientBuilder::new(HttpConnector::new())
-        .capabilities(capabilities)
-        .connect(&format!("http://127.0.0.1:{port}"))
-        .await
-        .expect("a WebDriver session with the app");
+    let (_driver, client) = app_driver::start(
+        Path::new(env!("CARGO_BIN_EXE_throughline-app")),
+        &[],
+        &[
+            ("THROUGHLINE_HOME", home.dir().as_os_str()),
+            ("THROUGHLINE_NOW", SOON_AFTER.as_ref()),
+            ("HOME", user_home.as_os_str()),
+        ],
+    )
+    .await;
 
     // Sessions: one gauge per captured session, with the numbers from the store.
     client
@@ -281,7 +218,7 @@ async fn the_window_shows_live_sessions_and_settings() {
     screenshot(&shots, "injections");
 
     memory_view_searches_previews_and_forgets(&client, &live, &shots).await;
-    plan_usage_shows_both_windows(&client, &home, &shots).await;
+    plan_usage_shows_both_windows(&client, &home, &notifications, &shots).await;
 
     // Settings: launch at login writes the autostart entry into the (temporary) HOME.
     client
@@ -341,10 +278,111 @@ async fn the_window_shows_live_sessions_and_settings() {
     assert_eq!(written["hooks"], hooks_before, "the hooks are kept");
     screenshot(&shots, "settings");
 
+    threshold_notification_hands_off(
+        &client,
+        &server,
+        &mut terminal,
+        &notifications,
+        &live,
+        &shots,
+    )
+    .await;
+
     installer_registers_the_bundled_cli(&client, &user_home, &shots).await;
 
     client.close().await.unwrap();
     terminal.exit();
+}
+
+/// The threshold notification: with the person's threshold at 70% of the window, the real
+/// session's next answer fills 94% of the way to it (the scripted model reports 660k tokens of
+/// context), the app notifies with "Hand off now", and pressing it offers the session's memory
+/// to the next new chat, as the card then says.
+async fn threshold_notification_hands_off(
+    client: &fantoccini::Client,
+    server: &ModelServer,
+    terminal: &mut Tmux<'_>,
+    notifications: &NotificationServer,
+    live: &str,
+    shots: &Path,
+) {
+    let warned_of_compaction = || {
+        notifications
+            .sent()
+            .into_iter()
+            .filter(|n| n.summary.ends_with("of the way to compaction"))
+            .count()
+    };
+    assert_eq!(warned_of_compaction(), 0, "{:#?}", notifications.sent());
+    // Two prompts in the conversation now: 2 × 330k of the 700k before compaction.
+    server.set_script(Script {
+        usage: Usage::PerPrompt(330_000),
+        ..server.script()
+    });
+    terminal.prompt("Keep going with the deploy notes.");
+    click_when_there(client, "[data-view=sessions]").await;
+    // The card turns red, then the notification names the session and what its card says.
+    let full = format!("li.session[data-session='{live}'] svg.gauge.full");
+    wait_for(client, &full).await;
+    let (percent, usage) = fresh(
+        client,
+        Locator::Css(&format!("li.session[data-session='{live}']")),
+        async |card| {
+            let percent = card
+                .find(Locator::Css("svg.gauge text"))
+                .await?
+                .text()
+                .await?;
+            let usage = card.find(Locator::Css(".usage")).await?.text().await?;
+            Ok((percent, usage))
+        },
+    )
+    .await;
+    let usage = usage
+        .strip_suffix(" tokens of the 70% of the window before auto-compact")
+        .unwrap_or_else(|| panic!("the gauge ignores the threshold: {usage}"))
+        .to_string();
+    assert!(usage.ends_with("/700k"), "{usage}");
+    let sent = notifications.wait_for(Duration::from_secs(30), |n| {
+        n.actions.iter().any(|(id, _)| id == "hand-off")
+    });
+    assert_eq!(sent.app_name, "Throughline");
+    assert_eq!(sent.summary, format!("{percent} of the way to compaction"));
+    assert!(
+        sent.body.starts_with("Remember: the deploy key"),
+        "{sent:?}"
+    );
+    assert!(
+        sent.body.ends_with(&format!(
+            "({usage}) is close to auto-compact at 70% of the window."
+        )),
+        "{sent:?}"
+    );
+    let actions: Vec<(&str, &str)> = sent
+        .actions
+        .iter()
+        .map(|(id, label)| (id.as_str(), label.as_str()))
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            ("default", "Open Throughline"),
+            ("hand-off", "Hand off now")
+        ]
+    );
+
+    notifications.press(sent.id, "hand-off");
+    let waiting = format!("li.session[data-session='{live}'] .handoff.waiting");
+    let text = text_when_there(client, &waiting).await;
+    assert!(text.contains("starts with this session's memory"), "{text}");
+    screenshot(shots, "threshold-notification");
+    // Once per crossing: the session stays red, and no second notification comes.
+    assert_eq!(warned_of_compaction(), 1);
+    let cancel = format!("//li[@data-session='{live}']//button[.='Cancel handoff']");
+    fresh(client, Locator::XPath(&cancel), async |button| {
+        button.click().await
+    })
+    .await;
 }
 
 /// Memory: the real session is listed, the library's search finds what it said and opens the
@@ -399,7 +437,12 @@ async fn memory_view_searches_previews_and_forgets(
 
 /// Plan usage: the statusline, given the `rate_limits` block Claude Code sends subscribers,
 /// records it; the Sessions view shows both windows with their countdowns.
-async fn plan_usage_shows_both_windows(client: &fantoccini::Client, home: &Home, shots: &Path) {
+async fn plan_usage_shows_both_windows(
+    client: &fantoccini::Client,
+    home: &Home,
+    notifications: &NotificationServer,
+    shots: &Path,
+) {
     use std::io::Write;
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -431,6 +474,24 @@ async fn plan_usage_shows_both_windows(client: &fantoccini::Client, home: &Home,
     assert!(said.starts_with("42% · resets in 2h "), "{said}");
     let week = wait_for(client, ".plan [data-window=seven_day] .bar.full").await;
     assert!(week.attr("aria-valuenow").await.unwrap().as_deref() == Some("91"));
+    let warning = text_when_there(client, ".plan .plan-warning").await;
+    assert_eq!(
+        warning,
+        "A notification warns when a window reaches 80% (Settings)."
+    );
+    // The seven-day window is past the 80% warned at by default; the five-hour one is not.
+    let sent = notifications.wait_for(Duration::from_secs(30), |n| {
+        n.summary == "7-day plan limit 91% used"
+    });
+    assert!(sent.body.contains("passed the 80% you set"), "{sent:?}");
+    assert!(
+        !notifications
+            .sent()
+            .iter()
+            .any(|n| n.summary.starts_with("5-hour")),
+        "{:#?}",
+        notifications.sent()
+    );
     screenshot(shots, "plan-usage");
 }
 
@@ -488,41 +549,6 @@ async fn installer_registers_the_bundled_cli(
     wait_for(client, ".installer .status.absent").await;
     let registration = registration_in(user_home);
     assert!(registration.hooks.is_empty(), "{registration:?}");
-}
-
-/// What `act` makes of the element `locator` finds once it is there, found afresh whenever the
-/// window redrew it in between: a session's card is redrawn each time its hooks write.
-async fn fresh<T>(
-    client: &fantoccini::Client,
-    locator: Locator<'_>,
-    act: impl AsyncFn(fantoccini::elements::Element) -> Result<T, CmdError>,
-) -> T {
-    loop {
-        let element = client.wait().for_element(locator).await.unwrap();
-        match act(element).await {
-            Err(error) if error.is_stale_element_reference() => continue,
-            done => return done.unwrap(),
-        }
-    }
-}
-
-async fn wait_for(client: &fantoccini::Client, css: &str) -> fantoccini::elements::Element {
-    client.wait().for_element(Locator::Css(css)).await.unwrap()
-}
-
-/// The text of the element `css` finds, read afresh should the window redraw it meanwhile.
-async fn text_when_there(client: &fantoccini::Client, css: &str) -> String {
-    fresh(client, Locator::Css(css), async |element| {
-        element.text().await
-    })
-    .await
-}
-
-async fn click_when_there(client: &fantoccini::Client, css: &str) {
-    fresh(client, Locator::Css(css), async |element| {
-        element.click().await
-    })
-    .await;
 }
 
 /// Throughline's registration in Claude Code's user settings under `user_home`.

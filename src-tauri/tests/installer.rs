@@ -293,3 +293,24 @@ fn every_host_installed_here_is_registered_checked_and_unregistered() {
     assert!(!settings.exists());
     assert!(!gemini.join("commands").exists());
 }
+
+#[test]
+fn the_bundle_carries_the_cli_and_the_program_it_runs_the_summary_backends_in() {
+    // Beside the app's executable, where the Installer and the doctor look for them.
+    let config: Value =
+        serde_json::from_str(&fs::read_to_string("tauri.conf.json").unwrap()).unwrap();
+    let bundled: Vec<&str> = config["bundle"]["externalBin"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|name| name.as_str().unwrap())
+        .collect();
+    let cli = installer::bundled_binary().unwrap();
+    let cli = cli.file_name().unwrap().to_str().unwrap();
+    for program in [cli, throughline::summarize::HELPER] {
+        assert!(
+            bundled.contains(&format!("binaries/{program}").as_str()),
+            "{program} is not bundled: {bundled:?}"
+        );
+    }
+}

@@ -51,6 +51,8 @@ export interface Snapshot {
   paused: boolean;
   /** The plan limits Claude Code reported last, for subscribers; `null` before any. */
   plan: PlanUsage | null;
+  /** Percent of a plan window at which a notification warns (0: never). */
+  plan_warn_percent: number;
 }
 
 /** One limit window of a subscriber's plan. */
@@ -94,6 +96,8 @@ export interface Config {
   pause_capture: boolean;
   /** Project folders Throughline leaves alone. */
   capture_off: string[];
+  /** Percent of a plan window at which the app notifies (0: never). */
+  plan_warn_percent: number;
 }
 
 /** A project in the store (or a folder with capture off) and whether hooks capture it. */

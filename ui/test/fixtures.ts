@@ -24,7 +24,7 @@ export function meter(overrides: Partial<SessionMeter> = {}): SessionMeter {
 }
 
 export function snapshot(sessions: SessionMeter[], problem: string | null = null, paused = false, first_run = false): Snapshot {
-  return { sessions, problem, first_run, paused, plan: null };
+  return { sessions, problem, first_run, paused, plan: null, plan_warn_percent: 80 };
 }
 
 /** Lets pending promise callbacks (mocked IPC answers) run. */

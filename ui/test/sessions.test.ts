@@ -76,15 +76,27 @@ describe("renderSessions", () => {
   it("shows both plan windows with their reset countdowns", () => {
     const now = Date.UTC(2026, 10, 30, 8, 0, 0);
     const plan = { five_hour: { used_percentage: 42.4, resets_at: now / 1000 + 2 * 3600 + 5 * 60 }, seven_day: { used_percentage: 93, resets_at: now / 1000 + 3 * 86_400 + 4 * 3600 } };
-    const view = renderPlan(plan, now)!;
+    const view = renderPlan(plan, 80, now)!;
     const five = view.querySelector("[data-window=five_hour]")!;
     expect(five.querySelector(".value")!.textContent).toBe("42% · resets in 2h 05m");
     expect(five.querySelector("[role=meter]")!.getAttribute("aria-valuenow")).toBe("42");
     const week = view.querySelector("[data-window=seven_day]")!;
     expect(week.querySelector(".value")!.textContent).toBe("93% · resets in 3d 4h");
     expect(week.querySelector(".bar")!.getAttribute("class")).toBe("bar full");
-    expect(renderPlan(null)).toBeNull();
+    expect(renderPlan(null, 80)).toBeNull();
     expect(renderSessions({ ...snapshot([]), plan }, noActions).querySelector(".plan")).not.toBeNull();
+  });
+
+  it("colours the plan windows by the percent the person is warned at, and says it", () => {
+    const now = Date.UTC(2026, 10, 30, 8, 0, 0);
+    const plan = { five_hour: { used_percentage: 52, resets_at: null }, seven_day: { used_percentage: 31, resets_at: null } };
+    const at50 = renderPlan(plan, 50, now)!;
+    expect(at50.querySelector("[data-window=five_hour] .bar")!.getAttribute("class")).toBe("bar full");
+    expect(at50.querySelector("[data-window=seven_day] .bar")!.getAttribute("class")).toBe("bar filling");
+    expect(at50.querySelector(".plan-warning")!.textContent).toBe("A notification warns when a window reaches 50% (Settings).");
+    const never = renderPlan(plan, 0, now)!;
+    expect(never.querySelector("[data-window=five_hour] .bar")!.getAttribute("class")).toBe("bar calm");
+    expect(never.querySelector(".plan-warning")!.textContent).toBe("No notification as the limits fill (Settings).");
   });
 
   it("imports past sessions from a first run, showing how far it is", async () => {

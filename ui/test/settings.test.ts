@@ -43,6 +43,7 @@ function effective(budgetFromEnv = false): Effective {
       verbatim_turns: 6,
       pause_capture: false,
       capture_off: ["/work/secret"],
+      plan_warn_percent: 80,
     },
     file: "/home/dev/.local/share/throughline/config.json",
     settings: [
@@ -198,6 +199,28 @@ describe("renderSettings", () => {
     expect(view.querySelector(".memory .refused:not([hidden])")!.textContent).toContain('"100" is not a whole number from 500 to 9500');
   });
 
+  it("refuses a plan warning that is no whole percent in view and shows the one in force", () => {
+    const saved: Config[] = [];
+    const memory = effective();
+    const view = attached(renderSettings(state({ memory }), { ...noActions, onMemory: (c) => saved.push(c) }));
+    const warning = input(view, "plan_warn_percent");
+    expect(warning.value).toBe("80");
+    for (const value of ["150", "-1", "70.5"]) {
+      warning.value = value;
+      warning.dispatchEvent(new Event("change"));
+      expect(warning.value).toBe("80");
+      expect(view.querySelector(".plan .refused:not([hidden])")!.textContent).toBe(
+        `"${value}" is not a whole number from 0 to 100; plan usage warning at % stays 80.`,
+      );
+    }
+    // Letters: a number field reports them as empty with badInput set.
+    Object.defineProperty(warning, "validity", { value: { badInput: true } });
+    warning.value = "";
+    warning.dispatchEvent(new Event("change"));
+    expect(view.querySelector(".plan .refused:not([hidden])")!.textContent).toContain("That is not a whole number");
+    expect(saved).toEqual([]);
+  });
+
   it("says when the client ignores the threshold in its settings", () => {
     const view = renderSettings(state({ autocompact: threshold(null, "lots") }), noActions);
     expect(view.querySelector("[role=alert]")!.textContent).toContain('"lots"');
@@ -247,6 +270,27 @@ describe("mountSettings", () => {
     await enter(into, "budget", "4000");
     expect(calls).toContainEqual(["save_settings", { config: { ...effective().config, budget: 4000 } }]);
     expect(input(into, "budget").value).toBe("4000");
+  });
+
+  it("saves the plan warning through the library, 0 included (never warn)", async () => {
+    let stored = effective();
+    const calls: unknown[] = [];
+    mockIPC((cmd, args) => {
+      calls.push([cmd, args]);
+      if (cmd === "plugin:autostart|is_enabled") return false;
+      if (cmd === "settings") return stored;
+      if (cmd === "save_settings") {
+        stored = { ...stored, config: (args as { config: Effective["config"] }).config };
+        return stored;
+      }
+    });
+    const into = await mounted();
+    await enter(into, "plan_warn_percent", "65");
+    expect(calls).toContainEqual(["save_settings", { config: { ...effective().config, plan_warn_percent: 65 } }]);
+    expect(input(into, "plan_warn_percent").value).toBe("65");
+    await enter(into, "plan_warn_percent", "0");
+    expect(input(into, "plan_warn_percent").value).toBe("0");
+    expect(into.querySelector(".refused:not([hidden])")).toBeNull();
   });
 
   it("writes the auto-compact threshold through the library and shows the value now set", async () => {

@@ -119,7 +119,8 @@ fn plan_line(plan: Option<&PlanUsage>) -> Option<String> {
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    let windows: Vec<String> = [("5-hour", plan.five_hour), ("7-day", plan.seven_day)]
+    let windows: Vec<String> = plan
+        .windows()
         .into_iter()
         .filter_map(|(name, window)| {
             let window = window?;

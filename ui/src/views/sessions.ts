@@ -142,24 +142,34 @@ export function countdown(resetsAt: number, now: number = Date.now()): string {
   return `${Math.floor(secs / 86_400)}d ${Math.floor((secs % 86_400) / 3600)}h`;
 }
 
-function renderPlanWindow(id: string, name: string, window: PlanWindow, now: number): HTMLElement {
+/** A window's colour: red from the percent the person is warned at, amber 20 points before it. */
+function planLevel(used: number, warnAt: number): string {
+  const full = warnAt > 0 ? warnAt : 90;
+  return used >= full ? "full" : used >= full - 20 ? "filling" : "calm";
+}
+
+function renderPlanWindow(id: string, name: string, window: PlanWindow, warnAt: number, now: number): HTMLElement {
   const used = Math.min(100, Math.max(0, window.used_percentage));
-  const level = used >= 90 ? "full" : used >= 70 ? "filling" : "calm";
-  const bar = h("div", { class: `bar ${level}`, role: "meter", "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": String(Math.round(used)), "aria-label": `${name} limit used` });
+  const bar = h("div", { class: `bar ${planLevel(used, warnAt)}`, role: "meter", "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": String(Math.round(used)), "aria-label": `${name} limit used` });
   bar.append(h("span", { style: `width: ${used.toFixed(1)}%` }));
   const resets = window.resets_at === null ? "" : ` · resets in ${countdown(window.resets_at, now)}`;
   return h("div", { class: "plan-window", "data-window": id }, h("span", { class: "name" }, name), bar, h("span", { class: "value" }, `${Math.round(used)}%${resets}`));
 }
 
-/** The plan's five-hour and seven-day windows, as Claude Code last reported them. */
-export function renderPlan(plan: PlanUsage | null, now: number = Date.now()): HTMLElement | null {
+/** The plan's five-hour and seven-day windows, as Claude Code last reported them, and when a notification warns. */
+export function renderPlan(plan: PlanUsage | null, warnAt: number, now: number = Date.now()): HTMLElement | null {
   if (!plan || (!plan.five_hour && !plan.seven_day)) return null;
   return h(
     "section",
     { class: "plan" },
     h("h2", {}, "Plan usage"),
-    plan.five_hour ? renderPlanWindow("five_hour", "5-hour", plan.five_hour, now) : null,
-    plan.seven_day ? renderPlanWindow("seven_day", "7-day", plan.seven_day, now) : null,
+    plan.five_hour ? renderPlanWindow("five_hour", "5-hour", plan.five_hour, warnAt, now) : null,
+    plan.seven_day ? renderPlanWindow("seven_day", "7-day", plan.seven_day, warnAt, now) : null,
+    h(
+      "p",
+      { class: "hint plan-warning" },
+      warnAt > 0 ? `A notification warns when a window reaches ${warnAt}% (Settings).` : "No notification as the limits fill (Settings).",
+    ),
   );
 }
 
@@ -174,7 +184,7 @@ export function renderSessions(
   const paused = snapshot.paused
     ? h("p", { class: "paused", role: "status" }, "Capture is paused: what sessions say now is not stored. Resume it from the tray menu or in Settings.")
     : null;
-  const plan = renderPlan(snapshot.plan ?? null);
+  const plan = renderPlan(snapshot.plan ?? null, snapshot.plan_warn_percent ?? 0);
   if (snapshot.sessions.length === 0) {
     return h(
       "section",
@@ -196,7 +206,7 @@ export function renderSessions(
 
 /** Shows the live sessions in `into` and keeps them current; returns the clean-up. */
 export function mountSessions(into: HTMLElement): () => void {
-  let shown: Snapshot = { sessions: [], problem: null, first_run: false, paused: false, plan: null };
+  let shown: Snapshot = { sessions: [], problem: null, first_run: false, paused: false, plan: null, plan_warn_percent: 0 };
   let importing: string | null = null;
   const show = (snapshot: Snapshot) => {
     shown = snapshot;

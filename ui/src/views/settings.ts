@@ -36,14 +36,30 @@ export interface SettingsActions {
   onAutocompact(percent: number | null): void;
 }
 
-type NumberKey = "budget" | "handoff_minutes" | "verbatim_turns";
+type NumberKey = "budget" | "handoff_minutes" | "verbatim_turns" | "plan_warn_percent";
 type SwitchKey = "inject_on_clear" | "inject_on_compact" | "inject_on_handoff";
 
-const NUMBERS: { key: NumberKey; label: string; hint: string; min: number; max: number }[] = [
+interface NumberSetting {
+  key: NumberKey;
+  label: string;
+  hint: string;
+  min: number;
+  max: number;
+}
+
+const NUMBERS: NumberSetting[] = [
   { key: "budget", label: "Memory per injection", hint: "Characters handed to a new chat; the agent drops anything over 10,000.", min: 500, max: 9500 },
   { key: "handoff_minutes", label: "Handoff lifetime", hint: "Minutes a handoff waits for the next new chat of its project.", min: 1, max: 1440 },
   { key: "verbatim_turns", label: "Turns word for word", hint: "The most recent turns handed over verbatim; older ones as one-liners.", min: 0, max: 50 },
 ];
+
+const PLAN_WARNING: NumberSetting = {
+  key: "plan_warn_percent",
+  label: "Plan usage warning at %",
+  hint: "A notification warns when Claude Code's five-hour or seven-day limit is this full (subscribers; 0: never).",
+  min: 0,
+  max: 100,
+};
 
 const SWITCHES: { key: SwitchKey; label: string }[] = [
   { key: "inject_on_clear", label: "Hand the memory to the chat that follows /clear" },
@@ -83,21 +99,24 @@ function refuse(input: HTMLInputElement, refusal: HTMLElement, why: string, save
   input.value = saved;
 }
 
+/** A whole-number setting: a value out of range or no number is refused in view, the saved one kept. */
+function renderNumber(memory: Effective, { key, label, hint: text, min, max }: NumberSetting, change: (patch: Partial<Config>) => void): HTMLElement {
+  const input = h("input", { type: "number", id: key, min: String(min), max: String(max) });
+  input.value = String(memory.config[key]);
+  const env = envName(memory, key);
+  input.disabled = env !== null;
+  const refusal = h("p", { class: "refused", hidden: "" });
+  input.addEventListener("change", () => {
+    const value = typedNumber(input);
+    if (value !== null && Number.isInteger(value) && value >= min && value <= max) return change({ [key]: value });
+    refuse(input, refusal, `${shown(input)} is not a whole number from ${min} to ${max}; ${label.toLowerCase()} stays ${memory.config[key]}.`, String(memory.config[key]));
+  });
+  return h("div", { class: "setting" }, h("label", { for: key }, label), input, hint(text, env), refusal);
+}
+
 function renderMemory(memory: Effective, actions: SettingsActions): HTMLElement {
   const change = (patch: Partial<Config>) => actions.onMemory({ ...memory.config, ...patch });
-  const numbers = NUMBERS.map(({ key, label, hint: text, min, max }) => {
-    const input = h("input", { type: "number", id: key, min: String(min), max: String(max) });
-    input.value = String(memory.config[key]);
-    const env = envName(memory, key);
-    input.disabled = env !== null;
-    const refusal = h("p", { class: "refused", hidden: "" });
-    input.addEventListener("change", () => {
-      const value = typedNumber(input);
-      if (value !== null && Number.isInteger(value) && value >= min && value <= max) return change({ [key]: value });
-      refuse(input, refusal, `${shown(input)} is not a whole number from ${min} to ${max}; ${label.toLowerCase()} stays ${memory.config[key]}.`, String(memory.config[key]));
-    });
-    return h("div", { class: "setting" }, h("label", { for: key }, label), input, hint(text, env), refusal);
-  });
+  const numbers = NUMBERS.map((setting) => renderNumber(memory, setting, change));
   const switches = SWITCHES.map(({ key, label }) => {
     const input = h("input", { type: "checkbox", id: key });
     input.checked = memory.config[key];
@@ -161,6 +180,11 @@ function renderCapture(memory: Effective, projects: ProjectCapture[], actions: S
     rows.length > 0 ? h("ul", { class: "projects" }, ...rows) : h("p", { class: "empty" }, "Projects show here once a session in them has been captured."),
     listEnv ? hint("", listEnv) : null,
   );
+}
+
+function renderPlanWarning(memory: Effective, actions: SettingsActions): HTMLElement {
+  const change = (patch: Partial<Config>) => actions.onMemory({ ...memory.config, ...patch });
+  return h("fieldset", { class: "plan" }, h("legend", {}, "Plan usage"), renderNumber(memory, PLAN_WARNING, change));
 }
 
 function renderAutocompact(threshold: AutoCompact, actions: SettingsActions): HTMLElement {
@@ -239,6 +263,7 @@ export function renderSettings(state: SettingsState, actions: SettingsActions): 
     state.memory ? renderMemory(state.memory, actions) : null,
     state.memory && state.projects ? renderCapture(state.memory, state.projects, actions) : null,
     state.autocompact ? renderAutocompact(state.autocompact, actions) : null,
+    state.memory ? renderPlanWarning(state.memory, actions) : null,
   );
 }
 

@@ -1,0 +1,140 @@
+//! The built app under X, driven over WebDriver by WebKitWebDriver itself: starting it, finding
+//! what it shows (afresh when the window redraws it), and screenshots of the display. Shared by
+//! the end-to-end tests, which `scripts/e2e` runs on a virtual display in a D-Bus session.
+
+use std::ffi::OsStr;
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command};
+use std::time::Duration;
+
+use fantoccini::error::CmdError;
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+
+/// Ends a child process when the test ends, however it ends.
+pub struct Running(pub Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The app at `binary`, started with `args` by a WebDriver of its own, in the environment of
+/// this test plus `env`; the driver and a session with the app.
+pub async fn start(binary: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> (Running, Client) {
+    assert!(
+        std::env::var_os("DISPLAY").is_some(),
+        "no X display: run this test through scripts/e2e"
+    );
+    let port = free_port();
+    // The driver starts the app, which inherits this environment.
+    let mut driver = Command::new("WebKitWebDriver");
+    driver
+        .arg(format!("--port={port}"))
+        .env("TAURI_WEBVIEW_AUTOMATION", "true")
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
+        .env("WEBKIT_DISABLE_DMABUF_RENDERER", "1")
+        .env("LIBGL_ALWAYS_SOFTWARE", "1")
+        .env("NO_AT_BRIDGE", "1");
+    for (key, value) in env {
+        driver.env(key, value);
+    }
+    let driver = Running(
+        driver
+            .spawn()
+            .expect("WebKitWebDriver (Debian webkit2gtk-driver) is needed"),
+    );
+    wait_for_port(port);
+    let mut capabilities = serde_json::Map::new();
+    capabilities.insert(
+        "webkitgtk:browserOptions".into(),
+        serde_json::json!({ "binary": binary, "args": args }),
+    );
+    let client = ClientBuilder::new(HttpConnector::new())
+        .capabilities(capabilities)
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await
+        .expect("a WebDriver session with the app");
+    (driver, client)
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn wait_for_port(port: u16) {
+    for _ in 0..100 {
+        if TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("WebKitWebDriver did not listen on port {port}");
+}
+
+/// The folder screenshots go to, printed so a person finds them.
+pub fn screenshots() -> PathBuf {
+    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    println!("screenshots: {}", shots.display());
+    shots
+}
+
+/// The whole X display as a PNG (WebDriver's own screenshot command hangs with WebKitGTK).
+pub fn screenshot(dir: &Path, name: &str) {
+    // Let the last change paint before the picture is taken.
+    std::thread::sleep(Duration::from_millis(500));
+    let file = dir.join(format!("{name}.png"));
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "xwd -root -silent | convert xwd:- '{}'",
+            file.display()
+        ))
+        .status()
+        .expect("xwd and convert (Debian x11-apps, imagemagick) are needed");
+    assert!(status.success(), "screenshot {name} failed");
+}
+
+/// What `act` makes of the element `locator` finds once it is there, found afresh whenever the
+/// window redrew it in between: a session's card is redrawn each time its hooks write.
+pub async fn fresh<T>(
+    client: &Client,
+    locator: Locator<'_>,
+    act: impl AsyncFn(fantoccini::elements::Element) -> Result<T, CmdError>,
+) -> T {
+    loop {
+        let element = client.wait().for_element(locator).await.unwrap();
+        match act(element).await {
+            Err(error) if error.is_stale_element_reference() => continue,
+            done => return done.unwrap(),
+        }
+    }
+}
+
+pub async fn wait_for(client: &Client, css: &str) -> fantoccini::elements::Element {
+    client.wait().for_element(Locator::Css(css)).await.unwrap()
+}
+
+/// The text of the element `css` finds, read afresh should the window redraw it meanwhile.
+pub async fn text_when_there(client: &Client, css: &str) -> String {
+    fresh(client, Locator::Css(css), async |element| {
+        element.text().await
+    })
+    .await
+}
+
+pub async fn click_when_there(client: &Client, css: &str) {
+    fresh(client, Locator::Css(css), async |element| {
+        element.click().await
+    })
+    .await;
+}
