@@ -152,6 +152,9 @@ fn read_subagent(
 /// which has no hook payload to say it).
 pub fn transcript_cwd(host: Host, path: &Path) -> Option<String> {
     use std::io::BufRead;
+    if let Some(cwd) = hosts::agent(host).transcript_cwd(path) {
+        return Some(cwd);
+    }
     const LINES: usize = 50;
     let file = crate::regular_file::open(path).ok()?;
     let mut parser = hosts::line_parser(host);

@@ -119,7 +119,7 @@ fn gauge(store: &Store, session: Session, now: &str, compact_at: Option<f64>) ->
             .filter(|p| (1.0..=100.0).contains(p))
             .map(|p| p.round() as u8),
         // Claude Code's threshold setting is the only one a gauge reads.
-        Host::Codex | Host::Gemini => None,
+        Host::Codex | Host::Gemini | Host::Grok => None,
     };
     let usable = usable(window, compact_at);
     let percent = ((used * 100 + usable / 2) / usable).min(100) as u8;

@@ -10,16 +10,18 @@ pub enum Host {
     Claude,
     Codex,
     Gemini,
+    Grok,
 }
 
 impl Host {
-    pub const ALL: [Host; 3] = [Host::Claude, Host::Codex, Host::Gemini];
+    pub const ALL: [Host; 4] = [Host::Claude, Host::Codex, Host::Gemini, Host::Grok];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Host::Claude => "claude",
             Host::Codex => "codex",
             Host::Gemini => "gemini",
+            Host::Grok => "grok",
         }
     }
 
@@ -29,6 +31,7 @@ impl Host {
             Host::Claude => "Claude Code",
             Host::Codex => "Codex",
             Host::Gemini => "Gemini CLI",
+            Host::Grok => "Grok",
         }
     }
 
@@ -37,6 +40,7 @@ impl Host {
             "claude" | "claude-code" => Some(Host::Claude),
             "codex" => Some(Host::Codex),
             "gemini" | "gemini-cli" => Some(Host::Gemini),
+            "grok" => Some(Host::Grok),
             _ => None,
         }
     }

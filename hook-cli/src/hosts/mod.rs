@@ -7,6 +7,7 @@ pub mod claude;
 pub mod codex;
 mod envelope;
 pub mod gemini;
+pub mod grok;
 pub mod process;
 
 use std::path::{Path, PathBuf};
@@ -31,11 +32,25 @@ pub trait Agent: Sync {
     fn memory_at_session_start(&self) -> bool {
         true
     }
+    /// Whether a prompt hook's context reaches the model; a host where neither does gets the
+    /// memory when the new session's first turn ends (its Stop hook's answer).
+    fn memory_at_prompt(&self) -> bool {
+        true
+    }
+    /// Whether `payload`, handed to another host's hook command, was sent by this host.
+    fn claims(&self, _payload: &[u8]) -> bool {
+        false
+    }
     fn line_parser(&self) -> Box<dyn LineParser>;
     /// Where the host keeps its transcripts, for `import`.
     fn transcripts_dir(&self) -> Option<PathBuf>;
     /// Every main transcript under `root` (else [`Agent::transcripts_dir`]), oldest first.
     fn find_transcripts(&self, root: Option<PathBuf>) -> std::io::Result<Vec<FoundTranscript>>;
+    /// The working directory a transcript was recorded in, when its path says it (else its
+    /// first lines are read).
+    fn transcript_cwd(&self, _path: &Path) -> Option<String> {
+        None
+    }
     /// The host process a hook runs under: a `/clear` never leaves it (decision 0023).
     fn owner_process(&self) -> Option<HostProcess>;
     /// The session of the host process this command runs under (e.g. `/tl` from the host).
@@ -53,7 +68,17 @@ pub fn agent(host: Host) -> &'static dyn Agent {
         Host::Claude => &claude::ClaudeCode,
         Host::Codex => &codex::Codex,
         Host::Gemini => &gemini::GeminiCli,
+        Host::Grok => &grok::Grok,
     }
+}
+
+/// The host that really sent `payload`, whichever host's hook file ran us (`named`). Grok
+/// runs the hooks in Claude Code's and Cursor's files too, with its own payload.
+pub fn calling_host(named: Host, payload: &[u8]) -> Host {
+    Host::ALL
+        .into_iter()
+        .find(|&host| host != named && agent(host).claims(payload))
+        .unwrap_or(named)
 }
 
 /// `bytes` without a leading UTF-8 byte order mark. Some tools write one before JSON (a

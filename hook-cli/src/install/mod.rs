@@ -8,6 +8,7 @@
 pub mod claude;
 pub mod codex;
 pub mod gemini;
+pub mod grok;
 mod hook_groups;
 mod json_file;
 
@@ -128,6 +129,7 @@ pub fn install(host: Host, options: &Options) -> Result<Report, InstallError> {
         Host::Claude => claude::install(options),
         Host::Codex => codex::install(options),
         Host::Gemini => gemini::install(options),
+        Host::Grok => grok::install(options),
     }
 }
 
@@ -136,6 +138,7 @@ pub fn uninstall(host: Host, scope: &Scope) -> Result<Report, InstallError> {
         Host::Claude => claude::uninstall(scope),
         Host::Codex => codex::uninstall(scope),
         Host::Gemini => gemini::uninstall(scope),
+        Host::Grok => grok::uninstall(scope),
     }
 }
 
@@ -144,7 +147,15 @@ pub fn inspect(host: Host, scope: &Scope) -> Result<Registration, InstallError> 
         Host::Claude => claude::inspect(scope),
         Host::Codex => codex::inspect(scope),
         Host::Gemini => gemini::inspect(scope),
+        Host::Grok => grok::inspect(scope),
     }
+}
+
+/// Whether Throughline's hooks are in `host`'s own hook file for the user: a host that also
+/// runs other hosts' hook files (Grok runs Claude Code's and Cursor's) then reaches
+/// Throughline through its own, and the others' calls are left to it. A cheap read.
+pub fn registered(host: Host) -> bool {
+    inspect(host, &Scope::User).is_ok_and(|r| !r.hooks.is_empty())
 }
 
 /// The folder a host keeps its user settings in (`~/.claude`, `~/.codex`).
@@ -153,6 +164,7 @@ pub fn config_dir(host: Host) -> Option<PathBuf> {
         Host::Claude => crate::hosts::claude::config_dir(),
         Host::Codex => crate::hosts::codex::home(),
         Host::Gemini => crate::hosts::gemini::home(),
+        Host::Grok => crate::hosts::grok::home(),
     }
 }
 
@@ -176,6 +188,7 @@ pub fn hooks_object(host: Host, program: &str) -> serde_json::Map<String, serde_
         Host::Claude => claude::hooks_object(program),
         Host::Codex => hook_groups::object(codex::HOOKS, Host::Codex, program),
         Host::Gemini => gemini::hooks_object(program),
+        Host::Grok => grok::hooks_object(program),
     }
 }
 
