@@ -93,7 +93,9 @@ pub fn ingest_transcript(
     path: &Path,
 ) -> Result<Report, IngestError> {
     let shown = path.to_string_lossy();
-    let mut session = w.session(host, session_id, None, Some(&shown))?;
+    // Where the path says it (Grok's folders); else the transcript's own lines do.
+    let cwd = hosts::agent(host).transcript_cwd(path);
+    let mut session = w.session(host, session_id, cwd.as_deref(), Some(&shown))?;
     let mut report = ingest::ingest(w, &mut session, path, hosts::line_parser(host).as_mut())?;
     for subagent in hosts::subagent_transcripts(host, path) {
         read_subagent(w, host, &mut session, path, &subagent, &mut report)?;

@@ -24,7 +24,7 @@ pub struct Args {
 /// Which agent and where: shared by `install`, `uninstall` and `doctor`.
 #[derive(clap::Args)]
 pub struct Target {
-    /// The agent to register with: claude, codex, gemini, or all (every one found on this machine)
+    /// The agent to register with: claude, codex, gemini, grok, or all (every one found on this machine)
     #[arg(long, default_value = "all", value_parser = parse_host)]
     pub host: Hosts,
     /// Register for one project only (its `.claude/settings.json`); default: this project
@@ -69,7 +69,7 @@ fn parse_host(name: &str) -> Result<Hosts, String> {
     }
     Host::parse(name)
         .map(Hosts::One)
-        .ok_or_else(|| format!("unknown host {name:?}; known: claude, codex, gemini, all"))
+        .ok_or_else(|| format!("unknown host {name:?}; known: claude, codex, gemini, grok, all"))
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
