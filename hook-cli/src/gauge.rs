@@ -54,8 +54,11 @@ pub struct Gauge {
     pub usable: u64,
     /// The auto-compact threshold `usable` comes from, percent of the window.
     pub compact_at: Option<u8>,
-    /// `used/usable` as people say it, e.g. `52k/140k`.
+    /// `used/usable` as people say it, e.g. `52k/140k`; `unknown` when not `measured`.
     pub usage: String,
+    /// Whether the host records how much context its requests take (Grok's chat file does
+    /// not): without it `used` and `percent` are 0 and say nothing.
+    pub measured: bool,
     /// `used` as a whole percent of `usable` (capped at 100): 100 is where compaction starts.
     pub percent: u8,
     pub level: Level,
@@ -122,10 +125,16 @@ fn gauge(store: &Store, session: Session, now: &str, compact_at: Option<f64>) ->
         Host::Codex | Host::Gemini | Host::Grok => None,
     };
     let usable = usable(window, compact_at);
+    let measured = hosts::agent(session.host).records_usage();
     let percent = ((used * 100 + usable / 2) / usable).min(100) as u8;
+    let usage = match measured {
+        true => format!("{}/{}", short_tokens(used), short_tokens(usable)),
+        false => "unknown".to_string(),
+    };
     let title = store.first_prompt(&session)?.map(|p| one_line(&p));
     Ok(Gauge {
-        usage: format!("{}/{}", short_tokens(used), short_tokens(usable)),
+        usage,
+        measured,
         percent,
         level: Level::of(percent),
         session_id: session.session_id,
@@ -162,7 +171,11 @@ fn one_line(text: &str) -> String {
 
 /// The session closest to compaction.
 pub fn busiest(gauges: &[Gauge]) -> Option<&Gauge> {
-    gauges.iter().max_by_key(|g| (g.percent, g.used))
+    // A gauge that measures nothing is never the busiest.
+    gauges
+        .iter()
+        .filter(|g| g.measured)
+        .max_by_key(|g| (g.percent, g.used))
 }
 
 #[cfg(test)]

@@ -139,11 +139,11 @@ pub fn forget(home: &Home, what: &Forget) -> Result<Forgotten, String> {
     forget::apply(home, &what.scope()).map_err(|e| explain(&e))
 }
 
-/// Reads every Claude Code and Codex transcript already on disk into the memory, as
+/// Reads every transcript of every host already on disk into the memory, as
 /// `throughline import` does, telling `progress` how far it is.
 pub fn import_past(home: &Home, progress: &mut dyn FnMut(Progress)) -> Result<Imported, String> {
     let mut all = Imported::default();
-    for host in [Host::Claude, Host::Codex] {
+    for host in Host::ALL {
         // A host that was never used has no transcripts folder: nothing to import from it.
         if !hosts::agent(host)
             .transcripts_dir()

@@ -266,6 +266,12 @@ pub fn menu_label(session: &SessionMeter) -> String {
         Some(title) => title.chars().take(MENU_TITLE_CHARS).collect::<String>(),
         None => session.session_id.chars().take(8).collect(),
     };
+    if !session.measured {
+        return format!(
+            "{project} · {which} · {} · context use unknown",
+            session.host
+        );
+    }
     format!(
         "{project} · {which} · {} · {} · {}%",
         session.host, session.usage, session.percent
@@ -292,6 +298,7 @@ mod tests {
             usable: window,
             compact_at: None,
             usage: format!("{}/{}", short_tokens(used), short_tokens(window)),
+            measured: true,
             percent,
             level: crate::meter::Level::of(percent),
             turns: 3,

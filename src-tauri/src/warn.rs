@@ -123,6 +123,7 @@ mod tests {
             usable: 140_000,
             compact_at: Some(70),
             usage: "129k/140k".into(),
+            measured: true,
             percent,
             level: Level::of(percent),
             turns: 1,

@@ -12,6 +12,7 @@ export function meter(overrides: Partial<SessionMeter> = {}): SessionMeter {
     usable: 200_000,
     compact_at: null,
     usage: "52k/200k",
+    measured: true,
     percent: 26,
     level: "calm",
     turns: 5,

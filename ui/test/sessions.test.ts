@@ -48,6 +48,13 @@ describe("renderSessions", () => {
     expect(sessions[1].querySelector(".turns")!.textContent).toBe("1 turn in memory");
   });
 
+  it("says so when the host records no token counts, instead of showing an empty gauge", () => {
+    const view = renderSessions(snapshot([meter({ host: "Grok", model: null, used: 0, percent: 0, usage: "unknown", measured: false })]), noActions);
+    expect(view.querySelector(".usage")!.textContent).toBe("Grok records no token counts: context use unknown");
+    expect(view.querySelector("svg.gauge text")!.textContent).toBe("?");
+    expect(view.querySelector("svg.gauge")!.getAttribute("aria-label")).toBe("context use unknown");
+  });
+
   it("fills the gauge in proportion to the context used", () => {
     const arc = (percent: number) => {
       const view = renderSessions(snapshot([meter({ percent })]), noActions);

@@ -93,16 +93,17 @@ fn session_lines(g: &Gauge, colour: bool) -> [String; 2] {
         .as_deref()
         .map(|at| format!(" · active {}", clock::ago(at)))
         .unwrap_or_default();
+    let usage = match g.measured {
+        true => format!("  {bar} {:>3}%  {}{until}", g.percent, g.usage),
+        false => format!("  {} records no token counts: context use unknown", g.host),
+    };
     [
         format!(
             "{project} · {which} · {} · {}",
             g.host,
             g.model.as_deref().unwrap_or("unknown model")
         ),
-        format!(
-            "  {bar} {:>3}%  {}{until} · {} turns{active}",
-            g.percent, g.usage, g.turns
-        ),
+        format!("{usage} · {} turns{active}", g.turns),
     ]
 }
 

@@ -37,6 +37,10 @@ pub trait Agent: Sync {
     fn memory_at_prompt(&self) -> bool {
         true
     }
+    /// Whether the host's transcripts record the tokens each request takes, which gauges read.
+    fn records_usage(&self) -> bool {
+        true
+    }
     /// Whether `payload`, handed to another host's hook command, was sent by this host.
     fn claims(&self, _payload: &[u8]) -> bool {
         false

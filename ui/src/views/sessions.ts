@@ -35,7 +35,7 @@ export function renderGauge(meter: SessionMeter): SVGElement {
   const filled = (Math.min(meter.percent, 100) / 100) * CIRCUMFERENCE;
   return svg(
     "svg",
-    { class: `gauge ${meter.level}`, viewBox: "0 0 64 64", role: "img", "aria-label": `${meter.percent}% of the context window used` },
+    { class: `gauge ${meter.level}`, viewBox: "0 0 64 64", role: "img", "aria-label": meter.measured ? `${meter.percent}% of the context window used` : "context use unknown" },
     svg("circle", { class: "track", cx: "32", cy: "32", r: String(RADIUS) }),
     svg("circle", {
       class: "fill",
@@ -87,13 +87,14 @@ function renderHandoff(meter: SessionMeter, actions: SessionActions): HTMLElemen
 
 /** How full the usable window is, and where it ends. */
 function usageLine(meter: SessionMeter): string {
+  if (!meter.measured) return `${meter.host} records no token counts: context use unknown`;
   const until = meter.compact_at === null ? "of the context window" : `of the ${meter.compact_at}% of the window before auto-compact`;
   return `${meter.usage} tokens ${until}`;
 }
 
 function renderSession(meter: SessionMeter, actions: SessionActions): HTMLElement {
   const gauge = renderGauge(meter);
-  gauge.querySelector("text")!.textContent = `${meter.percent}%`;
+  gauge.querySelector("text")!.textContent = meter.measured ? `${meter.percent}%` : "?";
   const activity = meter.last_activity ?? meter.started_at;
   return h(
     "li",
@@ -121,7 +122,7 @@ function renderFirstRun(actions: SessionActions, importing: string | null): HTML
     h(
       "p",
       {},
-      "Throughline records each Claude Code or Codex session as it runs, once its hooks are installed (the Installer tab). Sessions from before can be read in from their transcripts: Import past sessions.",
+      "Throughline records each Claude Code, Codex, Gemini CLI or Grok session as it runs, once its hooks are installed (the Installer tab). Sessions from before can be read in from their transcripts: Import past sessions.",
     ),
     importing
       ? h("p", { class: "importing", role: "status" }, importing)

@@ -60,6 +60,11 @@ impl Agent for Grok {
     fn memory_at_prompt(&self) -> bool {
         false
     }
+    /// The chat file holds no token counts (they are in `signals.json`, whose format Grok does
+    /// not document): a gauge says the use is unknown.
+    fn records_usage(&self) -> bool {
+        false
+    }
     fn claims(&self, payload: &[u8]) -> bool {
         is_grok_envelope(payload)
     }
