@@ -196,6 +196,40 @@ mod tests {
         assert_eq!(usable(0, Some(50)), 1);
     }
 
+    fn gauge(id: &str, percent: u8, measured: bool) -> Gauge {
+        Gauge {
+            session_id: id.into(),
+            host: "Claude Code",
+            project: None,
+            title: None,
+            model: None,
+            used: u64::from(percent) * 2_000,
+            window: 200_000,
+            usable: 200_000,
+            compact_at: None,
+            usage: String::new(),
+            measured,
+            percent,
+            level: Level::of(percent),
+            turns: 1,
+            started_at: None,
+            last_activity: None,
+            handoff_until: None,
+            transcript: None,
+        }
+    }
+
+    #[test]
+    fn a_gauge_that_measures_nothing_is_never_the_busiest() {
+        let gauges = [
+            gauge("a", 30, true),
+            gauge("grok", 0, false),
+            gauge("b", 60, true),
+        ];
+        assert_eq!(busiest(&gauges).unwrap().session_id, "b");
+        assert!(busiest(&[gauge("grok", 0, false)]).is_none());
+    }
+
     #[test]
     fn a_title_is_the_first_line_cut_short() {
         assert_eq!(one_line("  fix the build\nthen more"), "fix the build");

@@ -304,6 +304,14 @@ fn a_turn_through_grok_s_and_claude_code_s_hook_files_is_stored_once_under_grok(
     // Claude Code's file ran the hook too, and it knew the payload for Grok's.
     assert_eq!(env.log(), "");
 
+    // The chat file holds no token counts: the gauge says so rather than show 0%.
+    let monitor = env.run(&["monitor", "--once"]);
+    assert!(
+        monitor.contains("Grok records no token counts: context use unknown"),
+        "{monitor}"
+    );
+    assert!(!monitor.contains("0%"), "{monitor}");
+
     // Grok's own file answers: alone, the call from Claude Code's file does nothing.
     let other = "0199a0c2-0000-7000-8000-000000000009";
     env.turn(

@@ -323,6 +323,16 @@ mod tests {
             menu_label(&untitled),
             "(unknown project) · f839b538 · Claude Code · 0/1M · 0%"
         );
+        let unmeasured = SessionMeter {
+            host: "Grok",
+            usage: "unknown".into(),
+            measured: false,
+            ..meter(Some("/home/dev/toy"), 0, 200_000, 0)
+        };
+        assert_eq!(
+            menu_label(&unmeasured),
+            "toy · fix the flaky build · Grok · context use unknown"
+        );
     }
 
     #[test]
