@@ -132,7 +132,7 @@ pub fn is_grok_envelope(bytes: &[u8]) -> bool {
     }
     // A JSON string cannot hold an unescaped quote, so only a key (or a whole value spelled
     // so) matches.
-    if !body.windows(KEY.len()).any(|w| w == KEY) {
+    if memchr::memmem::find(body, KEY).is_none() {
         return false;
     }
     #[derive(Deserialize)]
