@@ -453,3 +453,21 @@ fn import_reads_every_chat_file_once_with_its_working_directory() {
         ]
     );
 }
+
+#[test]
+fn a_project_gets_the_hook_file_and_the_skill_and_no_mcp_entry() {
+    let env = Env::new();
+    let project = env.home().join("proj");
+    fs::create_dir_all(&project).unwrap();
+    let dir = project.to_str().unwrap();
+    env.run(&["install", "--host", "grok", "--project", dir]);
+    let grok = project.join(".grok");
+    assert!(grok.join("hooks/throughline.json").is_file());
+    assert!(grok.join("skills/tl/SKILL.md").is_file());
+    assert!(!grok.join("config.toml").exists());
+    // The user's files are not touched by a project install.
+    assert!(!env.grok().join("hooks").exists());
+    env.run(&["uninstall", "--host", "grok", "--project", dir]);
+    assert!(!grok.join("hooks").exists());
+    assert!(!grok.join("skills/tl").exists());
+}
