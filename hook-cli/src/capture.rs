@@ -93,6 +93,7 @@ pub fn ingest_transcript(
     path: &Path,
 ) -> Result<Report, IngestError> {
     let shown = path.to_string_lossy();
+    // Where the path says it (Cursor's and Grok's folders); else the transcript's own lines do.
     let workspace = hosts::agent(host).workspace_of(path);
     let mut session = w.session(host, session_id, workspace.as_deref(), Some(&shown))?;
     let mut report = ingest::ingest(w, &mut session, path, hosts::line_parser(host).as_mut())?;
@@ -153,6 +154,9 @@ fn read_subagent(
 /// which has no hook payload to say it).
 pub fn transcript_cwd(host: Host, path: &Path) -> Option<String> {
     use std::io::BufRead;
+    if let Some(cwd) = hosts::agent(host).workspace_of(path) {
+        return Some(cwd);
+    }
     const LINES: usize = 50;
     let file = crate::regular_file::open(path).ok()?;
     let mut parser = hosts::line_parser(host);
@@ -170,5 +174,5 @@ pub fn transcript_cwd(host: Host, path: &Path) -> Option<String> {
             return cwd;
         }
     }
-    hosts::agent(host).workspace_of(path)
+    None
 }

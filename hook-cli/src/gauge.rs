@@ -57,7 +57,7 @@ pub struct Gauge {
     /// `used/usable` as people say it, e.g. `52k/140k`; `not reported` when `measured` is
     /// false.
     pub usage: String,
-    /// Whether the host reports token counts: when it does not (Cursor), `used` and
+    /// Whether the host reports token counts: when it does not (Cursor, Grok), `used` and
     /// `percent` are 0 because nothing is known, not because the context is empty.
     pub measured: bool,
     /// `used` as a whole percent of `usable` (capped at 100): 100 is where compaction starts.
@@ -129,7 +129,7 @@ fn gauge(store: &Store, mut session: Session, now: &str, compact_at: Option<f64>
             .filter(|p| (1.0..=100.0).contains(p))
             .map(|p| p.round() as u8),
         // Claude Code's threshold setting is the only one a gauge reads.
-        Host::Codex | Host::Gemini | Host::Cursor => None,
+        Host::Codex | Host::Gemini | Host::Cursor | Host::Grok => None,
     };
     let usable = usable(window, compact_at);
     let measured = hosts::agent(session.host).reports_usage();
@@ -201,6 +201,40 @@ mod tests {
         assert_eq!(usable(200_000, Some(70)), 140_000);
         assert_eq!(usable(200_000, None), 200_000);
         assert_eq!(usable(0, Some(50)), 1);
+    }
+
+    fn gauge(id: &str, percent: u8, measured: bool) -> Gauge {
+        Gauge {
+            session_id: id.into(),
+            host: "Claude Code",
+            project: None,
+            title: None,
+            model: None,
+            used: u64::from(percent) * 2_000,
+            window: 200_000,
+            usable: 200_000,
+            compact_at: None,
+            usage: String::new(),
+            measured,
+            percent,
+            level: Level::of(percent),
+            turns: 1,
+            started_at: None,
+            last_activity: None,
+            handoff_until: None,
+            transcript: None,
+        }
+    }
+
+    #[test]
+    fn a_gauge_that_measures_nothing_is_never_the_busiest() {
+        let gauges = [
+            gauge("a", 30, true),
+            gauge("grok", 0, false),
+            gauge("b", 60, true),
+        ];
+        assert_eq!(busiest(&gauges).unwrap().session_id, "b");
+        assert!(busiest(&[gauge("grok", 0, false)]).is_none());
     }
 
     #[test]

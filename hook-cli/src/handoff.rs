@@ -12,7 +12,7 @@ use crate::hosts;
 use crate::memory;
 use crate::model::Session;
 use crate::record::{EventKind, HookEvent, HostProcess};
-use crate::store::{Handoff, Injection, Result, Store, StoreError, Trigger};
+use crate::store::{Handoff, Injection, Result, Store, StoreError, Trigger, Writer};
 
 pub use crate::record::Reply;
 
@@ -69,14 +69,22 @@ pub fn respond(
                 Some("compact") => on_compact(store, home, config, event),
                 // A host whose prompt hooks cannot add context hands on at the start; it
                 // sends no `source` (Cursor starts only new chats).
-                None if !hosts::agent(event.host).context_with_prompt() => {
-                    take_handoff(store, home, config, event)
+                None if !hosts::agent(event.host).context_with_prompt()
+                    && hosts::agent(event.host).memory_at_session_start() =>
+                {
+                    handoff_memory(store, home, config, event)
                 }
                 // Resumed sessions get their history from the host; new ones wait for a prompt.
                 _ => Ok(None),
             }
         }
         EventKind::UserPrompt => on_prompt(store, home, config, event),
+        EventKind::Stop
+            if !hosts::agent(event.host).context_with_prompt()
+                && !hosts::agent(event.host).memory_at_session_start() =>
+        {
+            on_first_turn_end(store, home, config, event)
+        }
         _ => Ok(None),
     }
 }
@@ -158,57 +166,101 @@ fn on_prompt(
     event: &HookEvent,
 ) -> Result<Option<Reply>> {
     let prompt = event.prompt.as_deref().unwrap_or_default().trim();
+    let agent = hosts::agent(event.host);
     // The host's handoff command (`/tl`); `/tl cancel` withdraws the handoff.
-    let name = hosts::agent(event.host).handoff_command();
+    let name = agent.handoff_command();
     if let Some(args) = prompt.strip_prefix(name) {
         if args.is_empty() || args.starts_with(char::is_whitespace) {
             return command(store, config, &event.session_id, name, args.trim()).map(Some);
         }
     }
-    if !hosts::agent(event.host).memory_at_session_start()
-        && store.awaits_clear_memory(&event.session_id)?
-    {
-        return on_clear(store, home, config, event);
-    }
-    if !hosts::agent(event.host).context_with_prompt() {
-        // Its memory could not reach the model here: the session's start took it.
+    if !agent.context_with_prompt() {
+        // Nothing said here reaches the model: the session's start (Cursor) or its first
+        // turn's end (Grok) carries the memory.
         return Ok(None);
     }
-    take_handoff(store, home, config, event)
+    if !agent.memory_at_session_start() && store.awaits_clear_memory(&event.session_id)? {
+        return on_clear(store, home, config, event);
+    }
+    handoff_memory(store, home, config, event)
 }
 
 /// Gives a fresh session the memory its project's waiting handoff offers.
-fn take_handoff(
+fn handoff_memory(
     store: &mut Store,
     home: &Home,
     config: &Config,
     event: &HookEvent,
 ) -> Result<Option<Reply>> {
+    // Checked before the write lock: most prompts are not a session's first.
     if !store.is_fresh(&event.session_id)? {
         return Ok(None);
     }
+    if take_handoff(store, config, event, false)? {
+        return inject(store, home, &event.session_id, Trigger::Handoff, config);
+    }
+    Ok(None)
+}
+
+/// Links the session to the handoff waiting in its project when this is a new session's
+/// first prompt (checked again under the write lock: two first prompts may race for one
+/// handoff), `in_first_turn` when that prompt is stored already. The first real prompt takes
+/// the handoff, so a session that never gets one (a "ghost" start) cannot; where only a start
+/// can carry it (Cursor), the start takes it.
+fn take_handoff(
+    store: &mut Store,
+    config: &Config,
+    event: &HookEvent,
+    in_first_turn: bool,
+) -> Result<bool> {
+    if !config.inject_on_handoff {
+        return Ok(false);
+    }
     let w = store.write()?;
     let session = w.session_of(&event.session_id)?;
-    // Checked again under the write lock: two first prompts may race for one handoff.
-    if !w.is_fresh(&event.session_id)? {
-        return Ok(None);
-    }
-    if !config.inject_on_handoff {
-        return Ok(None);
+    let first = match in_first_turn {
+        true => w.is_in_first_turn(&event.session_id)?,
+        false => w.is_fresh(&event.session_id)?,
+    };
+    if !first {
+        return Ok(false);
     }
     let project = store_project(&w, session)?;
     let now = clock::now();
-    // The first real prompt takes the handoff, so a session that never gets one (a "ghost"
-    // start) cannot; where only a start can carry it, the start takes it.
     let Some(predecessor) = w.take_handoff(&project, session, &now)? else {
-        return Ok(None);
+        return Ok(false);
     };
     w.link(session, predecessor, Trigger::Handoff, &now)?;
     w.commit()?;
-    inject(store, home, &event.session_id, Trigger::Handoff, config)
+    Ok(true)
 }
 
-fn store_project(w: &crate::store::Writer, session: i64) -> Result<String> {
+/// The end of a turn, on a host whose prompt hooks cannot reach the model (Grok): a session
+/// linked to a predecessor that was given nothing yet gets the memory now, once, and a new
+/// session's first turn takes the handoff waiting in its project (the host writes the prompt
+/// before its hook runs, so the prompt cannot tell a first turn). The host feeds the memory to
+/// the model, which goes on in the same turn (decision 0066).
+fn on_first_turn_end(
+    store: &mut Store,
+    home: &Home,
+    config: &Config,
+    event: &HookEvent,
+) -> Result<Option<Reply>> {
+    let wanted = match store.awaits_memory(&event.session_id)? {
+        Some(Trigger::Clear) => config.inject_on_clear.then_some(Trigger::Clear),
+        Some(Trigger::Handoff) => config.inject_on_handoff.then_some(Trigger::Handoff),
+        Some(Trigger::Compact) => None,
+        None => (store.is_in_first_turn(&event.session_id)?
+            && take_handoff(store, config, event, true)?)
+        .then_some(Trigger::Handoff),
+    };
+    match wanted {
+        Some(trigger) => inject(store, home, &event.session_id, trigger, config),
+        None => Ok(None),
+    }
+}
+
+fn store_project(w: &Writer, session: i64) -> Result<String> {
     Ok(w.project_of(session)?.unwrap_or_default())
 }
 

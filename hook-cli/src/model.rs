@@ -11,10 +11,17 @@ pub enum Host {
     Codex,
     Gemini,
     Cursor,
+    Grok,
 }
 
 impl Host {
-    pub const ALL: [Host; 4] = [Host::Claude, Host::Codex, Host::Gemini, Host::Cursor];
+    pub const ALL: [Host; 5] = [
+        Host::Claude,
+        Host::Codex,
+        Host::Gemini,
+        Host::Cursor,
+        Host::Grok,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -22,6 +29,7 @@ impl Host {
             Host::Codex => "codex",
             Host::Gemini => "gemini",
             Host::Cursor => "cursor",
+            Host::Grok => "grok",
         }
     }
 
@@ -32,6 +40,7 @@ impl Host {
             Host::Codex => "Codex",
             Host::Gemini => "Gemini CLI",
             Host::Cursor => "Cursor",
+            Host::Grok => "Grok",
         }
     }
 
@@ -41,6 +50,7 @@ impl Host {
             "codex" => Some(Host::Codex),
             "gemini" | "gemini-cli" => Some(Host::Gemini),
             "cursor" => Some(Host::Cursor),
+            "grok" => Some(Host::Grok),
             _ => None,
         }
     }

@@ -603,7 +603,10 @@ mod tests {
         Gist::discount_repeats(&mut gists);
         let line = gists[2].one_liner(MAX_CHARS);
         assert!(line.contains("v3.14.2"), "{line}");
-        assert!(line.contains("→ Replaced the TODO in audit_step_2"), "{line}");
+        assert!(
+            line.contains("→ Replaced the TODO in audit_step_2"),
+            "{line}"
+        );
         assert_eq!(gists[0].shape(), gists[1].shape());
         assert_ne!(gists[0].shape(), gists[2].shape());
         assert_eq!(gists[3].numbered_names(), ["audit_step_3"]);

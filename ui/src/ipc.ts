@@ -6,7 +6,7 @@ import { disable, enable, isEnabled } from "@tauri-apps/plugin-autostart";
 /** One live session's gauge, as the library's `gauge` module computes it. */
 export interface SessionMeter {
   session_id: string;
-  /** The agent the session runs in: `Claude Code`, `Codex`, `Gemini CLI`, `Cursor`. */
+  /** The agent the session runs in: `Claude Code`, `Codex`, `Gemini CLI`, `Cursor`, `Grok`. */
   host: string;
   project: string | null;
   /** The session's first prompt, cut to a line: which chat this is. */
@@ -18,9 +18,9 @@ export interface SessionMeter {
   usable: number;
   /** The auto-compact threshold, percent of the window; `null`: the whole window counts. */
   compact_at: number | null;
-  /** `used/usable` as people say it, e.g. `52k/140k`. */
+  /** `used/usable` as people say it, e.g. `52k/140k`; `not reported` when not `measured`. */
   usage: string;
-  /** False when the host reports no token counts (Cursor): `percent` and `usage` say nothing. */
+  /** False when the host reports no token counts (Cursor, Grok): `percent` and `usage` say nothing. */
   measured: boolean;
   /** Percent of the usable window: 100 is where compaction starts. */
   percent: number;

@@ -1,5 +1,6 @@
 //! Hook payloads of each host, as a hook reads them from stdin; the first byte picks the
-//! host. A payload that decodes is answered the way the hook would answer it.
+//! hook file it came through. A payload that decodes is answered the way the hook would
+//! answer it.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -9,7 +10,9 @@ fuzz_target!(|data: &[u8]| {
     let Some((&pick, payload)) = data.split_first() else {
         return;
     };
-    let host = if pick % 2 == 0 { Host::Claude } else { Host::Codex };
+    let host = Host::ALL[usize::from(pick) % Host::ALL.len()];
+    // Whichever host's hook file ran it, the payload is answered as its sender's.
+    let host = throughline::hosts::calling_host(host, payload);
     if let Ok(event) = throughline::hosts::decode_hook(host, payload) {
         let text = event.prompt.clone().unwrap_or_default();
         for reply in [

@@ -12,7 +12,7 @@ fuzz_target!(|data: &[u8]| {
     let Some((&pick, rest)) = data.split_first() else {
         return;
     };
-    let host = if pick % 2 == 0 { Host::Claude } else { Host::Codex };
+    let host = Host::ALL[usize::from(pick) % Host::ALL.len()];
     let mut parser = throughline::hosts::line_parser(host);
     let text = String::from_utf8_lossy(rest);
     let mut records = Vec::new();

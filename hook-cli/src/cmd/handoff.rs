@@ -26,7 +26,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let home = Home::locate()?;
     let mut store = Store::open(&home)?;
     // Run from inside a host that names its session (Claude Code's /tl command, the model in
-    // Claude Code or Gemini CLI), "this session" is known.
+    // Claude Code, Gemini CLI or Grok), "this session" is known.
     let named = args
         .session
         .or_else(|| Host::ALL.into_iter().find_map(hosts::owner_session));

@@ -18,7 +18,7 @@ use throughline::summarize;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Which agent's hook file runs this: claude, codex, gemini or cursor
+    /// Which agent's hook file runs this: claude, codex, gemini, cursor or grok
     host: String,
 }
 
@@ -53,20 +53,21 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 fn handle(home: &Home, host_name: &str) -> Result<(), String> {
-    let host = Host::parse(host_name).ok_or_else(|| {
-        format!("unknown host {host_name:?}; known: claude, codex, gemini, cursor")
+    let named = Host::parse(host_name).ok_or_else(|| {
+        let known: Vec<&str> = Host::ALL.iter().map(|h| h.as_str()).collect();
+        format!("unknown host {host_name:?}; known: {}", known.join(", "))
     })?;
     let mut payload = Vec::new();
     std::io::stdin()
         .read_to_end(&mut payload)
         .map_err(|e| format!("reading the payload from stdin: {e}"))?;
-    // Some hosts run other hosts' hook files too (Cursor runs Claude Code's): the host that
-    // sent the payload handles it, once, from its own file when ours is in it.
-    let caller = hosts::calling_host(host, &payload);
-    if caller != host && install::registered(caller) {
+    // Some hosts run other hosts' hook files too (Cursor runs Claude Code's; Grok runs Claude
+    // Code's and Cursor's): one event starts this command once per file. The host's own file
+    // answers it, so each turn is stored once and the memory given once.
+    let host = hosts::calling_host(named, &payload);
+    if host != named && install::registered(host) {
         return Ok(());
     }
-    let host = caller;
     let event = hosts::decode_hook(host, &payload)?;
     let config = config::load(home).config;
     let paused = match config.capture_in(event.cwd.as_deref()) {
@@ -78,12 +79,12 @@ fn handle(home: &Home, host_name: &str) -> Result<(), String> {
     let (session, report) = capture::capture_event(&mut store, host, &event, paused)
         .map_err(|e| format!("session {}: {e}", event.session_id))?;
     for problem in &report.problems {
-        throughline::log::line(home, &format!("hook {host_name}"), problem);
+        throughline::log::line(home, &format!("hook {}", host.as_str()), problem);
     }
     if let (true, Some(path)) = (report.missing, &event.transcript_path) {
         throughline::log::line(
             home,
-            &format!("hook {host_name}"),
+            &format!("hook {}", host.as_str()),
             &format!(
                 "session {}: transcript {path} was read before and is gone; what was stored is kept",
                 event.session_id
@@ -96,7 +97,7 @@ fn handle(home: &Home, host_name: &str) -> Result<(), String> {
     .map_err(|e| format!("session {}: handoff: {e}", event.session_id))?;
     // At most a few indexed reads and a detached start: the summarizer never holds up the host.
     if let Err(e) = summarize::start_if_due(&store, home, &config, session.id, event.kind) {
-        throughline::log::line(home, &format!("hook {host_name}"), &e);
+        throughline::log::line(home, &format!("hook {}", host.as_str()), &e);
     }
     if let Some(out) = reply.and_then(|r| hosts::encode_reply(host, event.kind, &r)) {
         // The only thing a hook ever prints: what the host should act on.

@@ -10,7 +10,7 @@ use throughline::store;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Which agent's transcripts: claude, codex, gemini or cursor
+    /// Which agent's transcripts: claude, codex, gemini, cursor or grok
     #[arg(long, default_value = "claude")]
     host: String,
     /// Folder to read instead of the host's own (~/.claude/projects, ~/.codex/sessions)
@@ -38,7 +38,7 @@ fn keep_freed_memory() {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let host = Host::parse(&args.host).ok_or_else(|| {
         anyhow::anyhow!(
-            "unknown host {:?}; known: claude, codex, gemini, cursor",
+            "unknown host {:?}; known: claude, codex, gemini, cursor, grok",
             args.host
         )
     })?;

@@ -24,7 +24,7 @@ pub struct Args {
 /// Which agent and where: shared by `install`, `uninstall` and `doctor`.
 #[derive(clap::Args)]
 pub struct Target {
-    /// The agent to register with: claude, codex, gemini, cursor, or all (every one found on this machine)
+    /// The agent to register with: claude, codex, gemini, cursor, grok, or all (every one found on this machine)
     #[arg(long, default_value = "all", value_parser = parse_host)]
     pub host: Hosts,
     /// Register for one project only (its `.claude/settings.json`); default: this project
@@ -67,9 +67,9 @@ fn parse_host(name: &str) -> Result<Hosts, String> {
     if name == "all" {
         return Ok(Hosts::All);
     }
-    Host::parse(name)
-        .map(Hosts::One)
-        .ok_or_else(|| format!("unknown host {name:?}; known: claude, codex, gemini, cursor, all"))
+    Host::parse(name).map(Hosts::One).ok_or_else(|| {
+        format!("unknown host {name:?}; known: claude, codex, gemini, cursor, grok, all")
+    })
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {

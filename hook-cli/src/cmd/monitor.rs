@@ -93,23 +93,17 @@ fn session_lines(g: &Gauge, colour: bool) -> [String; 2] {
         .as_deref()
         .map(|at| format!(" · active {}", clock::ago(at)))
         .unwrap_or_default();
+    let usage = match g.measured {
+        true => format!("  {bar} {:>3}%  {}{until}", g.percent, g.usage),
+        false => format!("  context use not reported by {}", g.host),
+    };
     [
         format!(
             "{project} · {which} · {} · {}",
             g.host,
             g.model.as_deref().unwrap_or("unknown model")
         ),
-        if g.measured {
-            format!(
-                "  {bar} {:>3}%  {}{until} · {} turns{active}",
-                g.percent, g.usage, g.turns
-            )
-        } else {
-            format!(
-                "  context use not reported by {} · {} turns{active}",
-                g.host, g.turns
-            )
-        },
+        format!("{usage} · {} turns{active}", g.turns),
     ]
 }
 

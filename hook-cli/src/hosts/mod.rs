@@ -8,6 +8,7 @@ pub mod codex;
 pub mod cursor;
 mod envelope;
 pub mod gemini;
+pub mod grok;
 pub mod process;
 
 use std::path::{Path, PathBuf};
@@ -32,8 +33,9 @@ pub trait Agent: Sync {
     fn memory_at_session_start(&self) -> bool {
         true
     }
-    /// Whether a prompt hook's context reaches the model; a host where it does not takes a
-    /// handoff at the new session's start instead of at its first prompt.
+    /// Whether a prompt hook's context reaches the model. A host where it does not gets the
+    /// memory at the new session's start (Cursor), or, when that does not reach the model
+    /// either, when the new session's first turn ends: its Stop hook's answer (Grok).
     fn context_with_prompt(&self) -> bool {
         true
     }
@@ -73,16 +75,19 @@ pub fn agent(host: Host) -> &'static dyn Agent {
         Host::Codex => &codex::Codex,
         Host::Gemini => &gemini::GeminiCli,
         Host::Cursor => &cursor::Cursor,
+        Host::Grok => &grok::Grok,
     }
 }
 
 /// The host that really sent `payload`, whichever host's hook file ran us (`named`): some
-/// hosts also run the hooks other hosts' settings hold (Cursor runs Claude Code's).
+/// hosts also run the hooks other hosts' settings hold (Cursor runs Claude Code's; Grok runs
+/// Claude Code's and Cursor's, with its own payload). The hosts that run others' files are
+/// asked first, newest first, so Grok is never taken for Cursor.
 pub fn calling_host(named: Host, payload: &[u8]) -> Host {
     Host::ALL
         .into_iter()
-        .filter(|&host| host != named)
-        .find(|&host| agent(host).claims(payload))
+        .rev()
+        .find(|&host| host != named && agent(host).claims(payload))
         .unwrap_or(named)
 }
 

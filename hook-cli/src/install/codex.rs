@@ -76,7 +76,7 @@ pub fn install(options: &Options) -> Result<Report, InstallError> {
     let program = shell_word(&options.binary);
     // Read and check every file before writing any, so a refusal changes nothing.
     let mut hooks = JsonFile::load_for_edit(&files.hooks)?;
-    let mut config = TomlFile::load_for_edit(&files.config)?;
+    let mut config = TomlFile::load_for_edit(&files.config, "Codex")?;
     let mut details = hook_groups::add(&mut hooks, HOOKS, Host::Codex, &program)?;
     if !details.is_empty() {
         details.push(
@@ -86,7 +86,7 @@ pub fn install(options: &Options) -> Result<Report, InstallError> {
         );
     }
     let mut changes = vec![saved_json(&hooks, details)?];
-    changes.push(install_skill(&files.skill, &program)?);
+    changes.push(install_skill(&files.skill, &program, "$tl")?);
     let mut config_details = add_mcp_server(&mut config, &options.binary)?;
     let kept = match own_process_hooks(&mut config)? {
         Setting::Added(detail) => {
@@ -107,24 +107,11 @@ pub fn install(options: &Options) -> Result<Report, InstallError> {
 pub fn uninstall(scope: &Scope) -> Result<Report, InstallError> {
     let files = files(scope)?;
     let mut hooks = JsonFile::load_for_edit(&files.hooks)?;
-    let mut config = TomlFile::load_for_edit(&files.config)?;
+    let mut config = TomlFile::load_for_edit(&files.config, "Codex")?;
     let details = hook_groups::remove(&mut hooks);
     let mut changes = vec![saved_json(&hooks, details)?];
-    changes.push(uninstall_skill(&files.skill)?);
-    let mut mcp_details = Vec::new();
-    if let Some(servers) = config
-        .doc
-        .get_mut("mcp_servers")
-        .and_then(Item::as_table_mut)
-    {
-        if servers.get(MCP_SERVER).is_some_and(is_our_mcp_entry) {
-            servers.remove(MCP_SERVER);
-            mcp_details.push("removed the MCP server".into());
-            if servers.is_empty() {
-                config.doc.remove("mcp_servers");
-            }
-        }
-    }
+    changes.push(uninstall_skill(&files.skill, "$tl")?);
+    let mut mcp_details = remove_mcp_server(&mut config);
     mcp_details.extend(remove_own_process_hooks(&mut config));
     changes.push(config.save(mcp_details)?);
     Ok(Report {
@@ -201,7 +188,7 @@ fn remove_own_process_hooks(config: &mut TomlFile) -> Vec<String> {
 pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {
     let files = files(scope)?;
     let hooks_file = JsonFile::load(&files.hooks)?;
-    let config = TomlFile::load(&files.config)?;
+    let config = TomlFile::load(&files.config, "Codex")?;
     let mut hooks = Vec::new();
     let mut untrusted = Vec::new();
     if let Some(Value::Object(events)) = hooks_file.value.get("hooks") {
@@ -223,15 +210,8 @@ pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {
         .filter(|spec| !hooks.iter().any(|h| h.event == spec.event))
         .map(|spec| spec.event.to_string())
         .collect();
-    let slash_command = fs::read_to_string(&files.skill)
-        .is_ok_and(|text| is_our_skill(&text))
-        .then_some(files.skill);
-    let mcp_server = config
-        .doc
-        .get("mcp_servers")
-        .and_then(|s| s.get(MCP_SERVER))
-        .filter(|entry| is_our_mcp_entry(entry))
-        .and_then(|entry| entry.get("command")?.as_str().map(PathBuf::from));
+    let slash_command = our_skill(files.skill);
+    let mcp_server = our_mcp_program(&config);
     Ok(Registration {
         settings: hooks_file.path().to_path_buf(),
         hooks,
@@ -272,6 +252,41 @@ fn snake_case(event: &str) -> String {
     out
 }
 
+/// The skill file at `path`, when it is Throughline's.
+pub(super) fn our_skill(path: PathBuf) -> Option<PathBuf> {
+    fs::read_to_string(&path)
+        .is_ok_and(|text| is_our_skill(&text))
+        .then_some(path)
+}
+
+/// The program `[mcp_servers.throughline]` starts, when it is Throughline.
+pub(super) fn our_mcp_program(config: &TomlFile) -> Option<PathBuf> {
+    config
+        .doc
+        .get("mcp_servers")
+        .and_then(|s| s.get(MCP_SERVER))
+        .filter(|entry| is_our_mcp_entry(entry))
+        .and_then(|entry| entry.get("command")?.as_str().map(PathBuf::from))
+}
+
+pub(super) fn remove_mcp_server(config: &mut TomlFile) -> Vec<String> {
+    let Some(servers) = config
+        .doc
+        .get_mut("mcp_servers")
+        .and_then(Item::as_table_mut)
+    else {
+        return Vec::new();
+    };
+    if !servers.get(MCP_SERVER).is_some_and(is_our_mcp_entry) {
+        return Vec::new();
+    }
+    servers.remove(MCP_SERVER);
+    if servers.is_empty() {
+        config.doc.remove("mcp_servers");
+    }
+    vec!["removed the MCP server".into()]
+}
+
 fn is_our_mcp_entry(entry: &Item) -> bool {
     entry
         .get("command")
@@ -279,7 +294,10 @@ fn is_our_mcp_entry(entry: &Item) -> bool {
         .is_some_and(|c| c.contains("throughline"))
 }
 
-fn add_mcp_server(config: &mut TomlFile, binary: &Path) -> Result<Vec<String>, InstallError> {
+pub(super) fn add_mcp_server(
+    config: &mut TomlFile,
+    binary: &Path,
+) -> Result<Vec<String>, InstallError> {
     let command = binary.to_string_lossy().into_owned();
     let malformed = config.malformed("`mcp_servers`");
     let servers = config
@@ -354,15 +372,18 @@ fn remove(path: &Path) -> Result<(), InstallError> {
     })
 }
 
-/// config.toml as read, edited in place: what Throughline does not touch keeps its bytes.
-struct TomlFile {
+/// A host's config.toml as read, edited in place: what Throughline does not touch keeps its
+/// bytes.
+pub(super) struct TomlFile {
     path: PathBuf,
+    /// The host whose file it is, as people name it.
+    owner: &'static str,
     original: Option<String>,
     doc: DocumentMut,
 }
 
 impl TomlFile {
-    fn load(path: &Path) -> Result<TomlFile, InstallError> {
+    pub(super) fn load(path: &Path, owner: &'static str) -> Result<TomlFile, InstallError> {
         let path = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
         let original = match fs::read_to_string(&path) {
             Ok(text) => Some(text),
@@ -379,13 +400,17 @@ impl TomlFile {
             })?;
         Ok(TomlFile {
             path,
+            owner,
             original,
             doc,
         })
     }
 
-    fn load_for_edit(path: &Path) -> Result<TomlFile, InstallError> {
-        let file = TomlFile::load(path)?;
+    pub(super) fn load_for_edit(
+        path: &Path,
+        owner: &'static str,
+    ) -> Result<TomlFile, InstallError> {
+        let file = TomlFile::load(path, owner)?;
         if fs::metadata(&file.path).is_ok_and(|m| m.permissions().readonly()) {
             return Err(InstallError::ReadOnly(file.path));
         }
@@ -395,13 +420,13 @@ impl TomlFile {
     fn malformed(&self, what: &str) -> InstallError {
         InstallError::NotToml {
             path: self.path.clone(),
-            reason: format!("{what} is not what Codex expects"),
+            reason: format!("{what} is not what {} expects", self.owner),
         }
     }
 
     /// Writes the document when it changed, keeping the previous file as the backup; a file
     /// Throughline created and emptied again is removed.
-    fn save(&self, details: Vec<String>) -> Result<Change, InstallError> {
+    pub(super) fn save(&self, details: Vec<String>) -> Result<Change, InstallError> {
         let text = self.doc.to_string();
         let path = &self.path;
         let Some(original) = &self.original else {
@@ -427,7 +452,12 @@ impl TomlFile {
     }
 }
 
-fn install_skill(path: &Path, program: &str) -> Result<Change, InstallError> {
+/// The handoff skill at `path`, run in the host as `command` (`$tl`, `/tl`).
+pub(super) fn install_skill(
+    path: &Path,
+    program: &str,
+    command: &str,
+) -> Result<Change, InstallError> {
     let wanted = skill(program);
     let io_err = |source| InstallError::Io {
         path: path.to_path_buf(),
@@ -446,7 +476,7 @@ fn install_skill(path: &Path, program: &str) -> Result<Change, InstallError> {
             Ok(change(
                 path,
                 Action::Updated,
-                details("repointed $tl at this binary"),
+                vec![format!("repointed {command} at this binary")],
             ))
         }
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -456,14 +486,14 @@ fn install_skill(path: &Path, program: &str) -> Result<Change, InstallError> {
             Ok(change(
                 path,
                 Action::Created,
-                details("added the $tl handoff skill"),
+                vec![format!("added the {command} handoff skill")],
             ))
         }
         Err(e) => Err(io_err(e)),
     }
 }
 
-fn uninstall_skill(path: &Path) -> Result<Change, InstallError> {
+pub(super) fn uninstall_skill(path: &Path, command: &str) -> Result<Change, InstallError> {
     match fs::read_to_string(path) {
         Ok(text) if is_our_skill(&text) => {
             remove(path)?;
@@ -477,7 +507,7 @@ fn uninstall_skill(path: &Path) -> Result<Change, InstallError> {
             Ok(change(
                 path,
                 Action::Removed,
-                vec!["removed the $tl skill".into()],
+                vec![format!("removed the {command} skill")],
             ))
         }
         _ => Ok(change(path, Action::Unchanged, Vec::new())),

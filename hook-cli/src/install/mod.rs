@@ -9,6 +9,7 @@ pub mod claude;
 pub mod codex;
 pub mod cursor;
 pub mod gemini;
+pub mod grok;
 mod hook_groups;
 mod json_file;
 
@@ -130,6 +131,7 @@ pub fn install(host: Host, options: &Options) -> Result<Report, InstallError> {
         Host::Codex => codex::install(options),
         Host::Gemini => gemini::install(options),
         Host::Cursor => cursor::install(options),
+        Host::Grok => grok::install(options),
     }
 }
 
@@ -139,6 +141,7 @@ pub fn uninstall(host: Host, scope: &Scope) -> Result<Report, InstallError> {
         Host::Codex => codex::uninstall(scope),
         Host::Gemini => gemini::uninstall(scope),
         Host::Cursor => cursor::uninstall(scope),
+        Host::Grok => grok::uninstall(scope),
     }
 }
 
@@ -148,11 +151,14 @@ pub fn inspect(host: Host, scope: &Scope) -> Result<Registration, InstallError> 
         Host::Codex => codex::inspect(scope),
         Host::Gemini => gemini::inspect(scope),
         Host::Cursor => cursor::inspect(scope),
+        Host::Grok => grok::inspect(scope),
     }
 }
 
-/// Whether our hooks are in `host`'s own hook file (user scope): a cheap read, for a hook
-/// that another host's file ran.
+/// Whether Throughline's hooks are in `host`'s own hook file for the user: a host that also
+/// runs other hosts' hook files (Cursor runs Claude Code's; Grok runs Claude Code's and
+/// Cursor's) then reaches Throughline through its own, and the others' calls are left to it.
+/// A cheap read.
 pub fn registered(host: Host) -> bool {
     match host {
         Host::Cursor => cursor::registered(),
@@ -167,6 +173,7 @@ pub fn config_dir(host: Host) -> Option<PathBuf> {
         Host::Codex => crate::hosts::codex::home(),
         Host::Gemini => crate::hosts::gemini::home(),
         Host::Cursor => crate::hosts::cursor::home(),
+        Host::Grok => crate::hosts::grok::home(),
     }
 }
 
@@ -191,6 +198,7 @@ pub fn hooks_object(host: Host, program: &str) -> serde_json::Map<String, serde_
         Host::Codex => hook_groups::object(codex::HOOKS, Host::Codex, program),
         Host::Gemini => gemini::hooks_object(program),
         Host::Cursor => cursor::hooks_object(program),
+        Host::Grok => grok::hooks_object(program),
     }
 }
 

@@ -139,7 +139,13 @@ impl Writer<'_> {
 
     /// A session that has neither a predecessor nor a turn yet can take a handoff.
     pub fn is_fresh(&self, session_id: &str) -> Result<bool> {
-        fresh(&self.tx, session_id)
+        fresh(&self.tx, session_id, 0)
+    }
+
+    /// [`Writer::is_fresh`], but for a session that may hold its first turn already (on hosts
+    /// that write the prompt before its hook runs).
+    pub fn is_in_first_turn(&self, session_id: &str) -> Result<bool> {
+        fresh(&self.tx, session_id, 1)
     }
 
     /// Offers `session`'s memory to the next new session of its project, replacing any
@@ -226,14 +232,15 @@ impl Writer<'_> {
 }
 
 /// Whether a session has neither a predecessor nor a turn yet.
-fn fresh(conn: &rusqlite::Connection, session_id: &str) -> Result<bool> {
+/// Whether a session is unlinked and holds at most `turns` turns with a prompt.
+fn fresh(conn: &rusqlite::Connection, session_id: &str, turns: u32) -> Result<bool> {
     Ok(conn
         .prepare_cached(
             "SELECT NOT (EXISTS (SELECT 1 FROM links WHERE successor = s.id)
-                      OR EXISTS (SELECT 1 FROM turns WHERE session = s.id AND seq > 0))
+                      OR EXISTS (SELECT 1 FROM turns WHERE session = s.id AND seq > ?2))
              FROM sessions s WHERE s.session_id = ?1",
         )?
-        .query_row([session_id], |r| r.get::<_, bool>(0))
+        .query_row(params![session_id, turns], |r| r.get::<_, bool>(0))
         .optional()?
         .unwrap_or(false))
 }
@@ -244,7 +251,12 @@ const MAX_CHAIN: usize = 32;
 impl Store {
     /// [`Writer::is_fresh`] without taking the write lock: most prompts are not a session's first.
     pub fn is_fresh(&self, session_id: &str) -> Result<bool> {
-        fresh(&self.conn, session_id)
+        fresh(&self.conn, session_id, 0)
+    }
+
+    /// [`Writer::is_in_first_turn`] without taking the write lock.
+    pub fn is_in_first_turn(&self, session_id: &str) -> Result<bool> {
+        fresh(&self.conn, session_id, 1)
     }
 
     /// Whether a session started by `/clear` still waits for the memory of the one it cleared:
@@ -262,6 +274,21 @@ impl Store {
             .query_row([session_id], |r| r.get::<_, bool>(0))
             .optional()?
             .unwrap_or(false))
+    }
+
+    /// How a session was linked to its predecessor, when it was given nothing yet: for hosts
+    /// that take the memory when the first turn ends, whatever was stored of it.
+    pub fn awaits_memory(&self, session_id: &str) -> Result<Option<Trigger>> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT l.trigger FROM sessions s JOIN links l ON l.successor = s.id
+                 WHERE s.session_id = ?1
+                   AND NOT EXISTS (SELECT 1 FROM injections WHERE session = s.id)",
+            )?
+            .query_row([session_id], |r| r.get::<_, String>(0))
+            .optional()?
+            .map(|t| Trigger::parse(&t)))
     }
 
     /// `session`'s predecessors, nearest first.

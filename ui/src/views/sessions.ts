@@ -35,7 +35,7 @@ export function renderGauge(meter: SessionMeter): SVGElement {
   const filled = (Math.min(meter.percent, 100) / 100) * CIRCUMFERENCE;
   return svg(
     "svg",
-    { class: `gauge ${meter.level}`, viewBox: "0 0 64 64", role: "img", "aria-label": `${meter.percent}% of the context window used` },
+    { class: `gauge ${meter.level}`, viewBox: "0 0 64 64", role: "img", "aria-label": meter.measured ? `${meter.percent}% of the context window used` : "context use not reported" },
     svg("circle", { class: "track", cx: "32", cy: "32", r: String(RADIUS) }),
     svg("circle", {
       class: "fill",
@@ -95,7 +95,6 @@ function usageLine(meter: SessionMeter): string {
 function renderSession(meter: SessionMeter, actions: SessionActions): HTMLElement {
   const gauge = renderGauge(meter);
   gauge.querySelector("text")!.textContent = meter.measured ? `${meter.percent}%` : "?";
-  if (!meter.measured) gauge.setAttribute("aria-label", "context use not reported");
   const activity = meter.last_activity ?? meter.started_at;
   return h(
     "li",
@@ -123,7 +122,7 @@ function renderFirstRun(actions: SessionActions, importing: string | null): HTML
     h(
       "p",
       {},
-      "Throughline records each Claude Code, Codex, Gemini CLI or Cursor session as it runs, once its hooks are installed (the Installer tab). Sessions from before can be read in from their transcripts: Import past sessions.",
+      "Throughline records each Claude Code, Codex, Gemini CLI, Cursor or Grok session as it runs, once its hooks are installed (the Installer tab). Sessions from before can be read in from their transcripts: Import past sessions.",
     ),
     importing
       ? h("p", { class: "importing", role: "status" }, importing)

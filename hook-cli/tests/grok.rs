@@ -1,0 +1,473 @@
+//! Grok, from its documented hook payloads and chat files (the client cannot run here): the
+//! real binary installed into a temporary HOME, turns fed through every hook file Grok runs
+//! (its own and Claude Code's), and a `/tl` handoff delivered when the next session's first
+//! turn ends.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{json, Value};
+
+const BIN: &str = env!("CARGO_BIN_EXE_throughline");
+const CWD: &str = "/home/dev/proj";
+
+struct Env {
+    dir: tempfile::TempDir,
+}
+
+impl Env {
+    fn new() -> Env {
+        let env = Env {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        fs::create_dir_all(env.grok()).unwrap();
+        fs::create_dir_all(env.home().join(".claude")).unwrap();
+        env
+    }
+
+    fn home(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn grok(&self) -> PathBuf {
+        self.home().join(".grok")
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(BIN);
+        c.args(args)
+            .env("HOME", self.home())
+            .env("THROUGHLINE_HOME", self.home().join("memory"))
+            .env_remove("GROK_HOME")
+            .env_remove("GROK_SESSION_ID")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CLAUDE_SESSION_ID")
+            .env_remove("CODEX_HOME")
+            .env_remove("GEMINI_CLI_HOME")
+            .env_remove("GEMINI_SESSION_ID")
+            .current_dir(self.home());
+        c
+    }
+
+    fn run(&self, args: &[&str]) -> String {
+        let out = self.command(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    fn json(&self, args: &[&str]) -> Value {
+        serde_json::from_str(&self.run(args)).unwrap()
+    }
+
+    /// Runs the hook command a hook file of `file` holds, as Grok runs it.
+    fn hook(&self, file: &str, payload: &Value) -> Output {
+        let mut child = self
+            .command(&["hook", file])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(payload.to_string().as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        out
+    }
+
+    fn session_dir(&self, id: &str) -> PathBuf {
+        self.grok()
+            .join("sessions")
+            .join("%2Fhome%2Fdev%2Fproj")
+            .join(id)
+    }
+
+    /// Appends chat lines as Grok writes them.
+    fn chat(&self, id: &str, lines: &[Value]) {
+        let dir = self.session_dir(id);
+        fs::create_dir_all(&dir).unwrap();
+        let mut f = fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(dir.join("chat_history.jsonl"))
+            .unwrap();
+        for line in lines {
+            writeln!(f, "{line}").unwrap();
+        }
+    }
+
+    fn payload(&self, id: &str, event: &str, extra: Value) -> Value {
+        let mut p = json!({
+            "hookEventName": event,
+            "sessionId": id,
+            "cwd": CWD,
+            "workspaceRoot": CWD,
+            "timestamp": "2026-12-01T10:00:00Z",
+            "permissionMode": "default",
+            "transcriptPath": self.session_dir(id).join("updates.jsonl"),
+        });
+        p.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        p
+    }
+
+    /// One turn of session `id`, each event through every hook file in `files`, as Grok runs
+    /// them all. Returns what the hooks printed at the turn's end.
+    fn turn(&self, id: &str, files: &[&str], prompt: &str, answer: &str, first: bool) -> String {
+        let fire = |event: &str, extra: Value| -> String {
+            let payload = self.payload(id, event, extra);
+            let mut printed = String::new();
+            for file in files {
+                printed.push_str(&String::from_utf8(self.hook(file, &payload).stdout).unwrap());
+            }
+            printed
+        };
+        if first {
+            fire("session_start", json!({"source": "startup"}));
+        }
+        // Grok writes the prompt before its hook runs.
+        self.chat(
+            id,
+            &[json!({"type": "user", "content": [{"type": "text", "text": prompt}], "prompt_index": 0})],
+        );
+        assert_eq!(fire("user_prompt_submit", json!({"prompt": prompt})), "");
+        let call = format!("call-{}", prompt.len());
+        self.chat(
+            id,
+            &[
+                json!({"type": "assistant", "content": "", "tool_calls": [{"id": call, "name": "run_terminal_command", "arguments": "{\"command\":\"ls\"}"}]}),
+                json!({"type": "tool_result", "tool_call_id": call, "content": "src\ntests"}),
+            ],
+        );
+        assert_eq!(
+            fire(
+                "post_tool_use",
+                json!({"toolName": "run_terminal_command", "toolUseId": call})
+            ),
+            ""
+        );
+        self.chat(id, &[json!({"type": "assistant", "content": answer})]);
+        fire(
+            "stop",
+            json!({"reason": "end_turn", "stopHookActive": false, "lastAssistantMessage": answer}),
+        )
+    }
+
+    /// What the hooks logged: a call a hook could not handle leaves a line.
+    fn log(&self) -> String {
+        fs::read_to_string(self.home().join("memory/throughline.log")).unwrap_or_default()
+    }
+
+    fn sessions(&self) -> Vec<Value> {
+        self.json(&["sessions", "--all", "--json"])
+            .as_array()
+            .unwrap()
+            .clone()
+    }
+}
+
+/// Each turn's L2 messages, `user: ...` and `assistant: ...`.
+fn turns_of(env: &Env, id: &str) -> Vec<Vec<String>> {
+    let show = env.json(&["show", id, "--json"]);
+    show["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            t["messages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| {
+                    format!(
+                        "{}: {}",
+                        m["role"].as_str().unwrap(),
+                        m["text"].as_str().unwrap()
+                    )
+                })
+                .collect()
+        })
+        .filter(|messages: &Vec<String>| !messages.is_empty())
+        .collect()
+}
+
+#[test]
+fn install_writes_a_file_of_its_own_and_uninstall_removes_exactly_it() {
+    let env = Env::new();
+    let hooks = env.grok().join("hooks");
+    fs::create_dir_all(&hooks).unwrap();
+    let mine = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "bin/guard.sh"}]}]}}"#;
+    fs::write(hooks.join("guard.json"), mine).unwrap();
+    let config =
+        "[models]\ndefault = \"grok-build\"\n\n[mcp_servers.docs]\ncommand = \"docs-server\"\n";
+    fs::write(env.grok().join("config.toml"), config).unwrap();
+
+    let text = env.run(&["install", "--host", "grok"]);
+    assert!(text.contains("Grok"), "{text}");
+    let ours: Value =
+        serde_json::from_slice(&fs::read(hooks.join("throughline.json")).unwrap()).unwrap();
+    let binary = fs::canonicalize(BIN).unwrap();
+    for event in [
+        "SessionStart",
+        "UserPromptSubmit",
+        "PostToolUse",
+        "Stop",
+        "SessionEnd",
+    ] {
+        let command = ours["hooks"][event][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap();
+        assert_eq!(
+            command,
+            format!("{} hook grok", binary.display()),
+            "{event}"
+        );
+    }
+    assert_eq!(fs::read_to_string(hooks.join("guard.json")).unwrap(), mine);
+    let toml = fs::read_to_string(env.grok().join("config.toml")).unwrap();
+    assert!(toml.starts_with(config), "{toml}");
+    assert!(toml.contains("[mcp_servers.throughline]"), "{toml}");
+    let skill = fs::read_to_string(env.grok().join("skills/tl/SKILL.md")).unwrap();
+    assert!(skill.contains("handoff"), "{skill}");
+
+    // `doctor` exits 1 while the store has nothing captured yet; its checks of Grok's files
+    // pass.
+    let out = env
+        .command(&["doctor", "--host", "grok", "--json"])
+        .output()
+        .unwrap();
+    let doctor: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for name in ["hooks", "extras"] {
+        let check = doctor["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == name)
+            .unwrap_or_else(|| panic!("{doctor}"));
+        assert_eq!(check["status"], "ok", "{check}");
+    }
+
+    // A second run changes nothing.
+    let before = fs::read(hooks.join("throughline.json")).unwrap();
+    env.run(&["install", "--host", "grok"]);
+    assert_eq!(fs::read(hooks.join("throughline.json")).unwrap(), before);
+
+    env.run(&["uninstall", "--host", "grok"]);
+    assert!(!hooks.join("throughline.json").exists());
+    assert_eq!(fs::read_to_string(hooks.join("guard.json")).unwrap(), mine);
+    assert_eq!(
+        fs::read_to_string(env.grok().join("config.toml")).unwrap(),
+        config
+    );
+    assert!(!env.grok().join("skills/tl").exists());
+}
+
+#[test]
+fn a_turn_through_grok_s_and_claude_code_s_hook_files_is_stored_once_under_grok() {
+    let env = Env::new();
+    env.run(&["install", "--host", "grok"]);
+    env.run(&["install", "--host", "claude"]);
+    let id = "0199a0c2-0000-7000-8000-000000000001";
+    let printed = env.turn(
+        id,
+        &["grok", "claude"],
+        "list the files",
+        "src and tests.",
+        true,
+    );
+    assert_eq!(printed, "");
+    env.turn(
+        id,
+        &["grok", "claude"],
+        "and the tests?",
+        "One folder.",
+        false,
+    );
+
+    let sessions = env.sessions();
+    assert_eq!(sessions.len(), 1, "{sessions:?}");
+    assert_eq!(sessions[0]["host"], "grok");
+    assert_eq!(
+        turns_of(&env, id),
+        [
+            ["user: list the files", "assistant: src and tests."],
+            ["user: and the tests?", "assistant: One folder."]
+        ]
+    );
+    // Claude Code's file ran the hook too, and it knew the payload for Grok's.
+    assert_eq!(env.log(), "");
+
+    // The chat file holds no token counts: the gauge says so rather than show 0%.
+    let monitor = env.run(&["monitor", "--once"]);
+    assert!(
+        monitor.contains("context use not reported by Grok"),
+        "{monitor}"
+    );
+    assert!(!monitor.contains("0%"), "{monitor}");
+
+    // Grok's own file answers: alone, the call from Claude Code's file does nothing.
+    let other = "0199a0c2-0000-7000-8000-000000000009";
+    env.turn(
+        other,
+        &["claude"],
+        "only through Claude Code's file",
+        "Ignored.",
+        true,
+    );
+    assert_eq!(env.sessions().len(), 1);
+}
+
+#[test]
+fn without_its_own_hook_file_grok_is_captured_through_claude_code_s() {
+    let env = Env::new();
+    env.run(&["install", "--host", "claude"]);
+    let id = "0199a0c2-0000-7000-8000-000000000002";
+    env.turn(id, &["claude"], "list the files", "src and tests.", true);
+    let sessions = env.sessions();
+    assert_eq!(sessions.len(), 1, "{sessions:?}");
+    assert_eq!(sessions[0]["host"], "grok");
+    assert_eq!(
+        turns_of(&env, id),
+        [["user: list the files", "assistant: src and tests."]]
+    );
+    assert_eq!(env.log(), "");
+}
+
+#[test]
+fn a_handoff_goes_in_once_when_the_next_session_s_first_turn_ends() {
+    let env = Env::new();
+    env.run(&["install", "--host", "grok"]);
+    env.run(&["install", "--host", "claude"]);
+    let files = ["grok", "claude"];
+    let old = "0199a0c2-0000-7000-8000-00000000000a";
+    env.turn(
+        old,
+        &files,
+        "rename the parser module",
+        "Renamed src/parse.rs to src/parser.rs; 42 tests pass.",
+        true,
+    );
+    // `/tl`: Grok sends the prompt to the model anyway; the prompt hook offers the handoff.
+    let tl = env.payload(old, "user_prompt_submit", json!({"prompt": "/tl"}));
+    for file in files {
+        assert!(env.hook(file, &tl).stdout.is_empty());
+    }
+
+    let new = "0199a0c2-0000-7000-8000-00000000000b";
+    let printed = env.turn(new, &files, "where were we?", "Let me check.", true);
+    let replies: Vec<Value> = printed
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        replies.len(),
+        1,
+        "one injection, not one per hook file: {printed}"
+    );
+    let memory = replies[0]["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert_eq!(replies[0]["hookSpecificOutput"]["hookEventName"], "Stop");
+    assert!(memory.contains("src/parser.rs"), "{memory}");
+
+    // Grok keeps the memory as the Stop hook's feedback and the turn goes on; later turns
+    // get nothing more.
+    env.chat(
+        new,
+        &[json!({"type": "user", "content": [{"type": "text", "text": memory}], "synthetic_reason": "stop_hook_feedback"})],
+    );
+    let again = env.hook(
+        "grok",
+        &env.payload(
+            new,
+            "stop",
+            json!({"reason": "end_turn", "stopHookActive": true}),
+        ),
+    );
+    assert!(again.stdout.is_empty());
+    assert_eq!(
+        env.turn(new, &files, "go on", "Done.", false),
+        "",
+        "a second turn gets no memory"
+    );
+    let injections = env.json(&["injections", "--all", "--json"]);
+    assert_eq!(injections.as_array().unwrap().len(), 1, "{injections}");
+    // The memory is not a prompt of the new session.
+    assert_eq!(
+        turns_of(&env, new),
+        [
+            ["user: where were we?", "assistant: Let me check."],
+            ["user: go on", "assistant: Done."]
+        ]
+    );
+}
+
+#[test]
+fn the_session_end_stop_and_bad_payloads_print_nothing() {
+    let env = Env::new();
+    env.run(&["install", "--host", "grok"]);
+    let id = "0199a0c2-0000-7000-8000-00000000000c";
+    let end = env.payload(
+        id,
+        "stop",
+        json!({"reason": "shutdown", "stopHookActive": false}),
+    );
+    assert!(env.hook("grok", &end).stdout.is_empty());
+    for bad in [json!([1]), json!({"hookEventName": "stop"}), json!("x")] {
+        assert!(env.hook("grok", &bad).stdout.is_empty());
+        assert!(env.hook("claude", &bad).stdout.is_empty());
+    }
+}
+
+#[test]
+fn import_reads_every_chat_file_once_with_its_working_directory() {
+    let env = Env::new();
+    let id = "0199a0c2-7a51-7c33-9e1e-5f2a4c6b8d10";
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/grok-docs/sessions/%2Fhome%2Fdev%2Fproj/0199a0c2-7a51-7c33-9e1e-5f2a4c6b8d10/chat_history.jsonl"
+    );
+    fs::create_dir_all(env.session_dir(id)).unwrap();
+    fs::copy(fixture, env.session_dir(id).join("chat_history.jsonl")).unwrap();
+    env.run(&["import", "--host", "grok", "--json"]);
+    env.run(&["import", "--host", "grok", "--json"]);
+    let sessions = env.sessions();
+    assert_eq!(sessions.len(), 1, "{sessions:?}");
+    assert_eq!(sessions[0]["host"], "grok");
+    assert_eq!(sessions[0]["project"], CWD);
+    let turns = turns_of(&env, id);
+    assert_eq!(turns.len(), 3, "{turns:?}");
+    assert_eq!(
+        turns[0],
+        [
+            "user: add a test for the parser",
+            "assistant: I'll add the test and run it.",
+            "assistant: Added tests/parser.rs; all 3 tests pass."
+        ]
+    );
+}
+
+#[test]
+fn a_project_gets_the_hook_file_and_the_skill_and_no_mcp_entry() {
+    let env = Env::new();
+    let project = env.home().join("proj");
+    fs::create_dir_all(&project).unwrap();
+    let dir = project.to_str().unwrap();
+    env.run(&["install", "--host", "grok", "--project", dir]);
+    let grok = project.join(".grok");
+    assert!(grok.join("hooks/throughline.json").is_file());
+    assert!(grok.join("skills/tl/SKILL.md").is_file());
+    assert!(!grok.join("config.toml").exists());
+    // The user's files are not touched by a project install.
+    assert!(!env.grok().join("hooks").exists());
+    env.run(&["uninstall", "--host", "grok", "--project", dir]);
+    assert!(!grok.join("hooks").exists());
+    assert!(!grok.join("skills/tl").exists());
+}
