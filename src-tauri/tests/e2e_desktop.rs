@@ -138,17 +138,7 @@ async fn the_installed_app_registers_the_cli_beside_it_and_its_doctor_agrees_wit
 /// A panel on the test's session bus: the name a tray host owns, so the app takes its window
 /// to the tray (and honours `--hidden`). The name goes with the connection.
 fn tray_host() -> gio::DBusConnection {
-    let address =
-        gio::dbus_address_get_for_bus_sync(gio::BusType::Session, None::<&gio::Cancellable>)
-            .expect("a session bus: run this test through scripts/e2e");
-    let panel = gio::DBusConnection::for_address_sync(
-        &address,
-        gio::DBusConnectionFlags::AUTHENTICATION_CLIENT
-            | gio::DBusConnectionFlags::MESSAGE_BUS_CONNECTION,
-        None,
-        None::<&gio::Cancellable>,
-    )
-    .unwrap();
+    let panel = notification_server::session_connection();
     let request = || -> u32 {
         let (owner,): (u32,) = panel
             .call_sync(

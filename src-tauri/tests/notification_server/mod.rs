@@ -132,19 +132,24 @@ impl Drop for NotificationServer {
     }
 }
 
-/// Connects, serves the interface and takes the name; the connection that owns it.
-fn serve(sent: Arc<Mutex<Vec<Sent>>>) -> gio::DBusConnection {
+/// A connection of its own to the test's session bus: a name it takes goes with it.
+pub fn session_connection() -> gio::DBusConnection {
     let address =
         gio::dbus_address_get_for_bus_sync(gio::BusType::Session, None::<&gio::Cancellable>)
             .expect("a session bus: run this test through scripts/e2e");
-    let connection = gio::DBusConnection::for_address_sync(
+    gio::DBusConnection::for_address_sync(
         &address,
         gio::DBusConnectionFlags::AUTHENTICATION_CLIENT
             | gio::DBusConnectionFlags::MESSAGE_BUS_CONNECTION,
         None,
         None::<&gio::Cancellable>,
     )
-    .expect("a connection to the session bus");
+    .expect("a connection to the session bus")
+}
+
+/// Connects, serves the interface and takes the name; the connection that owns it.
+fn serve(sent: Arc<Mutex<Vec<Sent>>>) -> gio::DBusConnection {
+    let connection = session_connection();
     let node = gio::DBusNodeInfo::for_xml(INTERFACE).unwrap();
     let interface = node.lookup_interface(NAME).unwrap();
     connection
