@@ -248,13 +248,40 @@ pub fn set(home: &Home, key: &str, raw: &str) -> std::io::Result<Effective> {
         .ok_or_else(|| invalid(format!("{key}={raw:?} is not a valid value")))?;
     let mut checked = defaults.clone();
     checked[key] = value.clone();
-    serde_json::from_value::<Config>(checked)
-        .map_err(|e| invalid(format!("{key}={raw:?}: {e}")))?;
+    let mut candidate: Config =
+        serde_json::from_value(checked).map_err(|e| invalid(format!("{key}={raw:?}: {e}")))?;
+    if let Some((problem, _)) = out_of_range(&mut candidate).into_iter().next() {
+        return Err(invalid(format!("{key}={raw:?} is refused: {problem}")));
+    }
     update(home, |config| {
         let mut merged = serde_json::to_value(&*config).expect("config serialises");
         merged[key] = value;
         *config = serde_json::from_value(merged).expect("checked above");
     })
+}
+
+/// The values past what a setting allows, each put back in range: what was wrong, and what
+/// is used meanwhile. `set` refuses them; a file or variable that holds one is reported.
+fn out_of_range(config: &mut Config) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    if config.budget > MAX_BUDGET {
+        found.push((
+            format!(
+                "budget {} is over the host's limit of {MAX_BUDGET}",
+                config.budget
+            ),
+            format!("using {MAX_BUDGET}"),
+        ));
+        config.budget = MAX_BUDGET;
+    }
+    if config.plan_warn_percent > 100 {
+        found.push((
+            format!("plan_warn_percent {} is over 100", config.plan_warn_percent),
+            "no plan notification until it is 0 to 100".to_string(),
+        ));
+        config.plan_warn_percent = 0;
+    }
+    found
 }
 
 /// Reads the file (missing is fine), then applies environment overrides.
@@ -318,19 +345,8 @@ pub fn load(home: &Home) -> Effective {
             problems.push(format!("{e}; nothing is stored until it is fixed"));
         }
     }
-    if config.budget > MAX_BUDGET {
-        problems.push(format!(
-            "budget {} is over the host's limit; using {MAX_BUDGET}",
-            config.budget
-        ));
-        config.budget = MAX_BUDGET;
-    }
-    if config.plan_warn_percent > 100 {
-        problems.push(format!(
-            "plan_warn_percent {} is over 100; no plan notification until it is 0 to 100",
-            config.plan_warn_percent
-        ));
-        config.plan_warn_percent = 0;
+    for (problem, meanwhile) in out_of_range(&mut config) {
+        problems.push(format!("{problem}; {meanwhile}"));
     }
     let shown = serde_json::to_value(&config).expect("config serialises");
     let settings = keys
@@ -426,6 +442,21 @@ mod tests {
             "{:?}",
             effective.problems
         );
+    }
+
+    #[test]
+    fn set_refuses_a_value_past_its_range_and_keeps_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::at(dir.path());
+        set(&home, "plan_warn_percent", "90").unwrap();
+        for (key, raw) in [("plan_warn_percent", "150"), ("budget", "20000")] {
+            let e = set(&home, key, raw).unwrap_err();
+            assert!(e.to_string().contains("is refused"), "{e}");
+        }
+        let effective = load(&home);
+        assert_eq!(effective.config.plan_warn_percent, 90);
+        assert_eq!(effective.config.budget, MAX_BUDGET);
+        assert!(effective.problems.is_empty(), "{:?}", effective.problems);
     }
 
     // Environment variables are process-wide: the env cases run in one test.
