@@ -764,12 +764,17 @@ mod tests {
 
     /// A Claude Code transcript of `turns` turns (prompt, tool call, its output, answer),
     /// chained by parent ids, with text of several byte widths so cuts fall inside characters.
+    /// Each line is a second after the one before, as a host writes them: the same words sent
+    /// twice are two prompts because they were sent at different times.
     fn chained_transcript(turns: &[(String, String)]) -> String {
         let mut text = String::new();
         let mut parent: Option<String> = None;
+        let mut second = 0;
         let mut push = |kind: &str, uuid: String, message: serde_json::Value| {
+            let at = format!("2026-11-30T10:{:02}:{:02}.000Z", second / 60, second % 60);
+            second += 1;
             text += &(serde_json::json!({"type": kind, "uuid": uuid, "parentUuid": parent,
-                "cwd": "/p", "timestamp": "2026-11-30T10:00:00.000Z", "message": message})
+                "cwd": "/p", "timestamp": at, "message": message})
             .to_string()
                 + "\n");
             parent = Some(uuid);

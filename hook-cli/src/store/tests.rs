@@ -467,6 +467,67 @@ fn copies_of_earlier_entries_are_stored_once_where_they_first_were() {
     );
 }
 
+/// A resumed Claude Code 2.0.x writes earlier prompts again under new uuids, with their words
+/// and times: they add no turn, while the same words sent at another time do.
+#[test]
+fn a_prompt_written_again_under_a_new_id_is_stored_once() {
+    let (_dir, _home, mut store) = temp_store();
+    let prompt = |k: &str, text: &str, at: &str| Record::Prompt {
+        key: format!("u:{k}"),
+        text: text.into(),
+        at: Some(at.into()),
+    };
+    let answer = |k: &str, text: &str| Record::Answer {
+        key: format!("a:{k}"),
+        text: text.into(),
+        at: None,
+    };
+    let at = |minute: u32| format!("2026-11-30T08:{minute:02}:00.000Z");
+    let records = [
+        prompt("1", "Which fruit?", &at(1)),
+        answer("m1", "Apples."),
+        prompt("2", "Go on.", &at(2)),
+        answer("m2", "Bananas."),
+        prompt("3", "Go on.", &at(3)),
+        answer("m3", "Cherries."),
+        // The resume's copies, out of order, then a new prompt.
+        prompt("1c", "Which fruit?", &at(1)),
+        prompt("3c", "Go on.", &at(3)),
+        prompt("2c", "Go on.", &at(2)),
+        prompt("4", "Go on.", &at(9)),
+        answer("m4", "Dates."),
+    ];
+    let w = store.write().unwrap();
+    let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
+    let mut turn = None;
+    for r in &records {
+        w.apply(&mut s, &mut turn, r).unwrap();
+    }
+    // Read again from the start (a transcript replaced): nothing more.
+    let mut turn = None;
+    for r in &records {
+        w.apply(&mut s, &mut turn, r).unwrap();
+    }
+    w.commit().unwrap();
+
+    let session = store.session("s1").unwrap();
+    let turns: Vec<Vec<String>> = store
+        .turns(&session)
+        .unwrap()
+        .iter()
+        .map(|t| t.messages.iter().map(|m| m.text.clone()).collect())
+        .collect();
+    assert_eq!(
+        turns,
+        [
+            ["Which fruit?", "Apples."],
+            ["Go on.", "Bananas."],
+            ["Go on.", "Cherries."],
+            ["Go on.", "Dates."],
+        ]
+    );
+}
+
 #[test]
 fn a_cleared_session_awaits_its_memory_until_it_has_a_prompt_or_was_given_one() {
     let (_dir, _home, mut store) = temp_store();

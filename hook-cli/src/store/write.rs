@@ -2,7 +2,7 @@
 //! backlog (see [`Writer::commit_due`]).
 
 use std::borrow::Cow;
-use std::cell::{Cell, OnceCell, RefCell, RefMut};
+use std::cell::{Cell, OnceCell, Ref, RefCell, RefMut};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -53,9 +53,8 @@ pub struct Writer<'c> {
     /// The open turn in which a copy of an earlier entry was left out: the reader's one-liner
     /// counts the copy, so the turn is summarised from what was stored.
     copies_in: Cell<Option<i64>>,
-    /// A turn and the time before which its entries may be copies (see
-    /// [`Writer::may_be_copy`]), read once per transaction.
-    copies_before: RefCell<Option<(i64, Option<String>)>>,
+    /// The start of the open turn, read once while it stays open.
+    turn_start: RefCell<Option<TurnStart>>,
     /// Transcript bytes stored since the last commit (see [`Writer::commit_due`]).
     pub(super) pending: Cell<u64>,
     /// Which transaction of this process the writer is in (see [`SessionRow::next_seq`]).
@@ -95,6 +94,14 @@ struct Hot<'c> {
     api_call: OnceCell<RefCell<Statement<'c>>>,
 }
 
+/// When a turn started, as stored, and what follows from it for entries read while it is open.
+struct TurnStart {
+    turn: i64,
+    at: Option<String>,
+    /// Entries older than this may be copies (see [`Writer::may_be_copy`]).
+    copies_before: Option<String>,
+}
+
 /// Turns keyed by this hold what came before the first prompt of a session.
 const PREAMBLE_KEY: &str = "preamble";
 
@@ -113,7 +120,7 @@ impl<'c> Writer<'c> {
             copier,
             summarized: Default::default(),
             copies_in: Default::default(),
-            copies_before: Default::default(),
+            turn_start: Default::default(),
             pending: Cell::new(0),
             transaction: Cell::new(next_transaction()),
             began: Cell::new(Instant::now()),
@@ -446,6 +453,13 @@ impl<'c> Writer<'c> {
                 }
             }
             Record::Prompt { key, text, at } => {
+                // Written again under a new id (a resumed session): the open turn goes on.
+                if let Some(open) = *turn {
+                    if self.prompt_sent_before(session.id, open, key, text, at.as_deref())? {
+                        self.copies_in.set(Some(open));
+                        return Ok(());
+                    }
+                }
                 let (id, existed) = self.open_turn(session, key, at.as_deref())?;
                 // A turn opened before the open one is a copy the host appended again: the
                 // open turn goes on. (A transcript read again from its start reopens its
@@ -568,6 +582,8 @@ impl<'c> Writer<'c> {
         }
         super::search::index_after_removal(&self.tx)?;
         session.next_seq = None;
+        // A new turn may take the id of one removed.
+        self.turn_start.take();
         self.summarized.set(None);
         Ok(self
             .tx
@@ -629,19 +645,72 @@ impl<'c> Writer<'c> {
         let Some(at) = at else {
             return Ok(false);
         };
-        let mut cached = self.copies_before.borrow_mut();
-        if cached.as_ref().is_none_or(|(id, _)| *id != turn) {
-            let start: Option<String> = self
+        Ok(self
+            .turn_start(turn)?
+            .copies_before
+            .as_deref()
+            .is_some_and(|before| at < before))
+    }
+
+    /// Whether the session holds this prompt under another key already: the same words sent
+    /// at the same moment are one prompt, which a resumed Claude Code 2.0.x writes again under
+    /// a new uuid (decision 0075). Looked for only when the prompt is not newer than the open
+    /// turn `open`, as a copy is and a prompt sent now is not.
+    fn prompt_sent_before(
+        &self,
+        session: i64,
+        open: i64,
+        key: &str,
+        text: &str,
+        at: Option<&str>,
+    ) -> Result<bool> {
+        let Some(at) = at else {
+            return Ok(false);
+        };
+        let not_newer = self
+            .turn_start(open)?
+            .at
+            .as_deref()
+            .is_some_and(|start| at <= start);
+        if !not_newer {
+            return Ok(false);
+        }
+        // Compared as stored; its secrets were counted when the first one was.
+        let text = self.redactor.redact(text, &mut redact::Counts::new());
+        Ok(self
+            .tx
+            .prepare_cached(
+                "SELECT 1 FROM turns t JOIN messages m ON m.turn = t.id
+                 WHERE t.session = ?1 AND t.started_at = ?2
+                   AND m.role = 'user' AND m.at = ?2 AND m.text = ?3 AND m.key <> ?4",
+            )?
+            .exists(params![session, at, text.as_ref(), source_key(key)])?)
+    }
+
+    /// When `turn` started, read once while it stays open.
+    fn turn_start(&self, turn: i64) -> Result<Ref<'_, TurnStart>> {
+        if self
+            .turn_start
+            .borrow()
+            .as_ref()
+            .is_none_or(|s| s.turn != turn)
+        {
+            let at: Option<String> = self
                 .tx
                 .prepare_cached("SELECT started_at FROM turns WHERE id = ?1")?
                 .query_row([turn], |r| r.get(0))?;
-            let before = start.and_then(|s| crate::clock::before(&s, crate::ingest::HOLD));
-            *cached = Some((turn, before));
+            let copies_before = at
+                .as_deref()
+                .and_then(|s| crate::clock::before(s, crate::ingest::HOLD));
+            *self.turn_start.borrow_mut() = Some(TurnStart {
+                turn,
+                at,
+                copies_before,
+            });
         }
-        Ok(cached
-            .as_ref()
-            .and_then(|(_, before)| before.as_deref())
-            .is_some_and(|before| at < before))
+        Ok(Ref::map(self.turn_start.borrow(), |s| {
+            s.as_ref().expect("read above")
+        }))
     }
 
     /// Whether the session holds detail `key` in a turn other than `turn`: a probe of the
