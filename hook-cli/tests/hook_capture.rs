@@ -732,6 +732,110 @@ fn copies_the_host_appends_again_are_stored_once_where_they_first_were() {
     }
 }
 
+/// A Claude Code 2.0.x session resumed after four turns: the resumed client wrote three earlier
+/// prompts again under new uuids (see the fixture's README).
+const RESUMED: &str = "3c9e5b1d-7a42-4f8e-b6d0-2e71c4a9f583";
+
+fn resumed_lines() -> Vec<String> {
+    let path = format!(
+        "{}/tests/fixtures/claude-2.0.37-resume/transcripts/{RESUMED}.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = fs::read_to_string(path).unwrap();
+    text.lines().map(|l| format!("{l}\n")).collect()
+}
+
+/// Each prompt of the resumed session is one turn with its own answer, in the store and in
+/// the memory the next session gets at `/clear`.
+fn assert_resumed_prompts_stored_once(env: &Env, session: &str) {
+    let memory = env.memory(session);
+    assert_eq!(
+        prompts(&memory),
+        [
+            "Read app.py and tell me what it does.",
+            "Run it on items.json.",
+            "Go on.",
+            "Go on.",
+            "Now add a --json flag.",
+            "Go on.",
+        ],
+        "{session}"
+    );
+    for turn in &memory {
+        let messages = turn["messages"].as_array().unwrap();
+        assert!(
+            messages.iter().any(|m| m["role"] == "assistant"),
+            "{session}: a turn without its answer: {turn:#}"
+        );
+    }
+    // `/model`, run after the resume, is host text of the turn open then.
+    assert!(memory[3]["details"]
+        .to_string()
+        .contains("Set model to sonnet"));
+
+    let cleared = format!("{session}-cleared");
+    let end = serde_json::json!({"session_id": session, "hook_event_name": "SessionEnd",
+        "reason": "clear", "prompt_id": format!("clear-{session}"), "cwd": "/home/dev/toy",
+        "transcript_path": env.transcript(session)});
+    let start = serde_json::json!({"session_id": cleared,
+        "hook_event_name": "SessionStart", "source": "clear",
+        "prompt_id": format!("clear-{session}"), "cwd": "/home/dev/toy",
+        "transcript_path": env.transcript(&cleared)});
+    env.hook(end.to_string().as_bytes());
+    let reply: Value = serde_json::from_slice(&env.hook(start.to_string().as_bytes()).stdout)
+        .expect("the memory after /clear");
+    let handed = reply["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(
+        handed.contains("Nothing left from the plan") && !handed.contains("(no answer)"),
+        "{session}: {handed}"
+    );
+}
+
+#[test]
+fn prompts_a_resumed_session_writes_again_add_no_turn_on_import() {
+    let text = resumed_lines().concat();
+    // A fork's file starts with the history it copied, the copies with it: a session of its
+    // own, whose prompts are not taken for copies of its parent's.
+    let fork = "7e0d2b44-19c5-4a8f-83d6-5b2f0e9c1a77";
+    let forked = text.replace(RESUMED, fork);
+    let env = imported(&[(RESUMED, text.as_bytes()), (fork, forked.as_bytes())]);
+    assert!(env.log().is_empty(), "{}", env.log());
+    assert_resumed_prompts_stored_once(&env, RESUMED);
+    assert_resumed_prompts_stored_once(&env, fork);
+}
+
+#[test]
+fn prompts_a_resumed_session_writes_again_add_no_turn_when_read_by_hooks() {
+    let mut live = Env::new();
+    let stop = serde_json::json!({"session_id": RESUMED, "hook_event_name": "Stop",
+        "transcript_path": live.transcript(RESUMED), "cwd": "/home/dev/toy"});
+    // A hook after every line, its clock at the line's time: each copy comes in a read of
+    // its own, after its original, and a line held for its parent would still wait.
+    for line in resumed_lines() {
+        let entry: Value = serde_json::from_str(&line).unwrap();
+        if let Some(at) = entry["timestamp"].as_str() {
+            live.now = Some(at.to_string());
+        }
+        live.append(RESUMED, line.as_bytes());
+        live.hook(stop.to_string().as_bytes());
+        if line.contains("<local-command-stdout>") {
+            // Chained to the last copy through the two lines before it: stored at once.
+            let memory = live.memory(RESUMED);
+            assert_eq!(memory.len(), 4);
+            assert!(memory[3]["details"]
+                .to_string()
+                .contains("Set model to sonnet"));
+        }
+    }
+    assert!(live.log().is_empty(), "{}", live.log());
+    let whole = resumed_lines().concat();
+    let expected = imported(&[(RESUMED, whole.as_bytes())]).memory(RESUMED);
+    assert_eq!(live.memory(RESUMED), expected);
+    assert_resumed_prompts_stored_once(&live, RESUMED);
+}
+
 /// The same sessions read by a hook after every fifth line store what an import stores.
 #[test]
 fn commands_queued_prompts_and_pastes_are_captured_live_as_imported() {
