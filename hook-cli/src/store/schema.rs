@@ -232,6 +232,9 @@ const MIGRATIONS: &[&str] = &[
         kind   TEXT PRIMARY KEY,
         count  INTEGER NOT NULL
     );",
+    // 15: the git branch a session works on, as its transcript last said: the memory handed
+    // to the next session says where the work stands.
+    "ALTER TABLE sessions ADD COLUMN branch TEXT;",
 ];
 
 /// The schema version this build writes.
