@@ -3,6 +3,12 @@
 
 use serde::Serialize;
 
+mod working_state;
+pub(crate) use working_state::{
+    first_line, project_path, tail_from_boundary, FilesChanged, BRIEF_CHARS, THINKING_CHARS,
+};
+pub use working_state::{FileChange, Todo, TodoStatus, ToolCallBrief, WorkingState};
+
 /// Which agent wrote a session. Each host owns its payload decoding and transcript parsing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -283,6 +289,8 @@ pub struct Session {
     pub client_version: Option<String>,
     /// The context window the host reports for the session's model, when it does (Codex).
     pub context_window: Option<u64>,
+    /// The git branch the session works on, as its transcript last said.
+    pub branch: Option<String>,
 }
 
 /// One L2 message.
@@ -466,6 +474,7 @@ mod tests {
             start_model: start.map(Into::into),
             client_version: Some("2.1.332".into()),
             context_window: None,
+            branch: None,
         };
         let long = session(Some("claude-sonnet-4-6[1m]"));
         assert_eq!(long.window(Some("claude-sonnet-4-6"), 10), LONG_WINDOW);

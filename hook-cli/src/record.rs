@@ -9,13 +9,15 @@ use crate::model::{DetailKind, Host, Usage};
 #[derive(Debug, Clone, PartialEq)]
 pub enum Record {
     /// Facts about the session the transcript carries (used when no hook payload has them):
-    /// its working directory, the version of the client writing it, and the context window
-    /// the host reports for the session's model (Codex does; Claude Code's is worked out from
-    /// the model and the client version).
+    /// its working directory, the version of the client writing it, the context window the
+    /// host reports for the session's model (Codex does; Claude Code's is worked out from the
+    /// model and the client version), and the git branch it works on. `None` says nothing: a
+    /// parser sends a Meta again when the branch it sees changes.
     Meta {
         cwd: Option<String>,
         client_version: Option<String>,
         context_window: Option<u64>,
+        branch: Option<String>,
     },
     /// The person's words: starts a new turn. `key` is stable across re-reads.
     Prompt {

@@ -477,6 +477,7 @@ mod tests {
             start_model: None,
             client_version: None,
             context_window: None,
+            branch: None,
         };
         std::env::set_var(crate::clock::NOW_ENV, "2026-11-30T10:00:00.000Z");
         let recent = session_line(&session("2026-11-30T09:45:00.000Z"));

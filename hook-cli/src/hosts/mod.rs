@@ -10,10 +10,11 @@ mod envelope;
 pub mod gemini;
 pub mod grok;
 pub mod process;
+mod tool_input;
 
 use std::path::{Path, PathBuf};
 
-use crate::model::Host;
+use crate::model::{Host, Todo};
 pub use crate::record::{EventKind, FoundTranscript, HookEvent, HostProcess, SubagentRef};
 use crate::record::{InjectionLimit, LineParser, Reply};
 
@@ -67,6 +68,25 @@ pub trait Agent: Sync {
     fn subagent_transcripts(&self, main: &Path) -> Vec<PathBuf>;
     /// The detail key of the tool call that started the subagent whose transcript is `path`.
     fn spawning_call_key(&self, path: &Path) -> Option<String>;
+    /// The tools whose calls change files or write the todo list: the working state handed
+    /// to the next session reads only calls of these.
+    fn state_tools(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// The files a call of `tool` changed, each as `input` (the stored call, maybe cut short)
+    /// names it, with whether the call deleted it (or moved it away).
+    fn file_changes(&self, _tool: &str, _input: &str) -> Vec<(String, bool)> {
+        Vec::new()
+    }
+    /// The whole todo list a call of `tool` wrote, when `tool` writes one and `input` is whole.
+    fn todo_list(&self, _tool: &str, _input: &str) -> Option<Vec<Todo>> {
+        None
+    }
+    /// What a call of `tool` is about (its command, its path, its pattern), when the host knows
+    /// the tool; the shared code falls back on the start of `input`.
+    fn call_subject(&self, _tool: &str, _input: &str) -> Option<String> {
+        None
+    }
 }
 
 pub fn agent(host: Host) -> &'static dyn Agent {

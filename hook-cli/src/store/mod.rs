@@ -10,6 +10,7 @@ mod read;
 mod schema;
 mod search;
 mod words;
+mod working;
 mod write;
 
 use std::cell::Cell;

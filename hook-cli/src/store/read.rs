@@ -72,7 +72,7 @@ pub struct ContextSpend {
 const SESSION_COLUMNS: &str = "s.id, s.host, s.session_id, s.project, s.cwd, s.transcript_path,
     s.model, s.started_at, s.last_activity, s.ended_at, s.end_reason, s.start_source,
     (SELECT count(*) FROM turns t WHERE t.session = s.id AND t.seq > 0), s.start_model,
-    s.client_version, s.context_window";
+    s.client_version, s.context_window, s.branch";
 
 fn session_from(r: &Row) -> rusqlite::Result<Session> {
     let host: String = r.get(1)?;
@@ -93,6 +93,7 @@ fn session_from(r: &Row) -> rusqlite::Result<Session> {
         start_model: r.get(13)?,
         client_version: r.get(14)?,
         context_window: r.get::<_, Option<i64>>(15)?.map(|w| w as u64),
+        branch: r.get(16)?,
     })
 }
 

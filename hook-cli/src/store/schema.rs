@@ -232,6 +232,14 @@ const MIGRATIONS: &[&str] = &[
         kind   TEXT PRIMARY KEY,
         count  INTEGER NOT NULL
     );",
+    // 15: the git branch a session works on, as its transcript last said: the memory handed
+    // to the next session says where the work stands.
+    "ALTER TABLE sessions ADD COLUMN branch TEXT;",
+    // 16: tool calls by session and tool name. The working state a memory hands on reads a
+    // chain's latest calls of the few tools that change files or write the todo list; with
+    // no index on details by session, that read every detail of the chain. Only calls are
+    // in it, so a hook storing other entries does no more work.
+    "CREATE INDEX details_tool_calls ON details (session, name) WHERE kind = 'tool_call';",
 ];
 
 /// The schema version this build writes.

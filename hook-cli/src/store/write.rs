@@ -331,6 +331,14 @@ impl<'c> Writer<'c> {
         Ok(())
     }
 
+    /// The git branch the session works on now.
+    fn set_branch(&self, session: i64, branch: &str) -> Result<()> {
+        self.tx
+            .prepare_cached("UPDATE sessions SET branch = ?2 WHERE id = ?1 AND branch IS NOT ?2")?
+            .execute(params![session, branch])?;
+        Ok(())
+    }
+
     pub fn session_started(
         &self,
         session: i64,
@@ -441,6 +449,7 @@ impl<'c> Writer<'c> {
                 cwd,
                 client_version,
                 context_window,
+                branch,
             } => {
                 if let (false, Some(cwd)) = (session.has_cwd, cwd) {
                     self.set_cwd(session, cwd)?;
@@ -450,6 +459,9 @@ impl<'c> Writer<'c> {
                 }
                 if let Some(window) = context_window {
                     self.set_context_window(session.id, *window)?;
+                }
+                if let Some(branch) = branch {
+                    self.set_branch(session.id, branch)?;
                 }
             }
             Record::Prompt { key, text, at } => {

@@ -4,6 +4,7 @@ mod payload;
 pub mod process;
 mod status;
 pub mod subagents;
+mod tools;
 mod transcript;
 pub mod version;
 
@@ -15,6 +16,7 @@ pub use status::{decode_status, StatusInput};
 pub use transcript::TranscriptParser;
 
 use super::Agent;
+use crate::model::Todo;
 use crate::record::{
     EventKind, FoundTranscript, HookEvent, HostProcess, InjectionLimit, LineParser, Measure, Reply,
     SubagentRef,
@@ -71,6 +73,18 @@ impl Agent for ClaudeCode {
     }
     fn spawning_call_key(&self, path: &Path) -> Option<String> {
         subagents::spawning_call_key(path)
+    }
+    fn state_tools(&self) -> &'static [&'static str] {
+        tools::STATE_TOOLS
+    }
+    fn file_changes(&self, tool: &str, input: &str) -> Vec<(String, bool)> {
+        tools::file_changes(tool, input)
+    }
+    fn todo_list(&self, tool: &str, input: &str) -> Option<Vec<Todo>> {
+        tools::todo_list(tool, input)
+    }
+    fn call_subject(&self, tool: &str, input: &str) -> Option<String> {
+        tools::call_subject(tool, input)
     }
 }
 

@@ -56,6 +56,9 @@ struct Entry<'a> {
     /// The client release that wrote the line (`2.1.332`).
     #[serde(default, borrow)]
     version: Option<Text<'a>>,
+    /// The git branch of the working directory when the line was written.
+    #[serde(rename = "gitBranch", default, borrow)]
+    git_branch: Option<Text<'a>>,
     #[serde(default, borrow)]
     message: Option<ApiMessage<'a>>,
     #[serde(default, borrow)]
@@ -173,23 +176,34 @@ const HOST_TEXT_TAGS: &[&str] = &[
 
 const INTERRUPTED: &str = "[Request interrupted by user";
 
+/// What `gitBranch` says when there is no branch: the sample sessions of both releases wrote
+/// it in a folder that is not a repository (a detached head has no branch either).
+const NO_BRANCH: &str = "HEAD";
+
 #[derive(Default)]
 pub struct TranscriptParser {
     cwd_seen: bool,
+    /// The branch the lines read so far said last.
+    branch: Option<String>,
 }
 
 impl LineParser for TranscriptParser {
     fn parse_line(&mut self, line: &str, out: &mut Vec<Record>) -> Result<Option<Link>, String> {
         let mut entry: Entry = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
-        if !self.cwd_seen {
-            if let Some(cwd) = &entry.cwd {
-                self.cwd_seen = true;
-                out.push(Record::Meta {
-                    cwd: Some(cwd.to_string()),
-                    client_version: entry.version.as_deref().map(str::to_string),
-                    context_window: None,
-                });
-            }
+        let first_cwd = entry.cwd.as_deref().filter(|_| !self.cwd_seen);
+        let new_branch = entry
+            .git_branch
+            .as_deref()
+            .filter(|b| !b.is_empty() && *b != NO_BRANCH && self.branch.as_deref() != Some(*b));
+        if first_cwd.is_some() || new_branch.is_some() {
+            self.cwd_seen |= first_cwd.is_some();
+            self.branch = new_branch.map(str::to_string).or(self.branch.take());
+            out.push(Record::Meta {
+                cwd: first_cwd.map(str::to_string),
+                client_version: first_cwd.and(entry.version.as_deref()).map(str::to_string),
+                context_window: None,
+                branch: new_branch.map(str::to_string),
+            });
         }
         let link = link(&entry);
         match &*entry.kind {

@@ -3,6 +3,7 @@
 
 mod payload;
 mod rollout;
+mod tools;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -12,6 +13,7 @@ pub use rollout::RolloutParser;
 
 use super::Agent;
 use crate::hosts::process::{command_name, nearest_ancestor};
+use crate::model::Todo;
 use crate::record::{
     EventKind, FoundTranscript, HookEvent, HostProcess, InjectionLimit, LineParser, Measure, Reply,
     SubagentRef,
@@ -90,6 +92,18 @@ impl Agent for Codex {
     }
     fn spawning_call_key(&self, _path: &Path) -> Option<String> {
         None
+    }
+    fn state_tools(&self) -> &'static [&'static str] {
+        tools::STATE_TOOLS
+    }
+    fn file_changes(&self, tool: &str, input: &str) -> Vec<(String, bool)> {
+        tools::file_changes(tool, input)
+    }
+    fn todo_list(&self, tool: &str, input: &str) -> Option<Vec<Todo>> {
+        tools::todo_list(tool, input)
+    }
+    fn call_subject(&self, tool: &str, input: &str) -> Option<String> {
+        tools::call_subject(tool, input)
     }
 }
 

@@ -121,6 +121,15 @@ struct Context<'a> {
     /// `session_meta`: the Codex release writing the rollout.
     #[serde(default, borrow)]
     cli_version: Option<Cow<'a, str>>,
+    /// `session_meta`: the repository the session started in (`{}` outside one).
+    #[serde(default, borrow)]
+    git: Option<Git<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Git<'a> {
+    #[serde(default, borrow)]
+    branch: Option<Cow<'a, str>>,
 }
 
 #[derive(Deserialize)]
@@ -152,6 +161,8 @@ pub struct RolloutParser {
     prompted: bool,
     /// The latest `model_context_window` said in this read.
     window: Option<u64>,
+    /// The latest branch said in this read.
+    branch: Option<String>,
 }
 
 impl Default for RolloutParser {
@@ -162,6 +173,7 @@ impl Default for RolloutParser {
             // A read that starts inside a turn takes it for the person's.
             prompted: true,
             window: None,
+            branch: None,
         }
     }
 }
@@ -192,12 +204,22 @@ impl LineParser for RolloutParser {
             }
             "session_meta" | "turn_context" => {
                 let context: Context = serde_json::from_str(payload.get()).map_err(invalid)?;
-                if let (false, Some(cwd)) = (self.cwd_seen, &context.cwd) {
-                    self.cwd_seen = true;
+                let first_cwd = context.cwd.as_deref().filter(|_| !self.cwd_seen);
+                let new_branch = context
+                    .git
+                    .as_ref()
+                    .and_then(|git| git.branch.as_deref())
+                    .filter(|b| !b.is_empty() && self.branch.as_deref() != Some(*b));
+                if first_cwd.is_some() || new_branch.is_some() {
+                    self.cwd_seen |= first_cwd.is_some();
+                    self.branch = new_branch.map(str::to_string).or(self.branch.take());
                     out.push(Record::Meta {
-                        cwd: Some(cwd.to_string()),
-                        client_version: context.cli_version.as_deref().map(str::to_string),
+                        cwd: first_cwd.map(str::to_string),
+                        client_version: first_cwd
+                            .and(context.cli_version.as_deref())
+                            .map(str::to_string),
                         context_window: None,
+                        branch: new_branch.map(str::to_string),
                     });
                 }
                 if let Some(model) = context.model.filter(|m| !m.is_empty()) {
@@ -237,6 +259,7 @@ impl RolloutParser {
                             cwd: None,
                             client_version: None,
                             context_window: Some(window),
+                            branch: None,
                         });
                     }
                 }

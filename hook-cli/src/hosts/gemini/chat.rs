@@ -246,6 +246,7 @@ impl ChatParser {
                     cwd: None,
                     client_version: None,
                     context_window: Some(window),
+                    branch: None,
                 });
             }
         }
@@ -334,6 +335,7 @@ impl ChatParser {
                 cwd: Some(cwd.to_string()),
                 client_version: None,
                 context_window: None,
+                branch: None,
             });
         }
     }

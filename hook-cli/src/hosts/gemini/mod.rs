@@ -3,6 +3,7 @@
 
 mod chat;
 mod payload;
+mod tools;
 
 use std::fs;
 use std::io::{BufRead, BufReader, Read};
@@ -13,6 +14,7 @@ pub use payload::{decode_hook, encode_reply};
 
 use super::Agent;
 use crate::hosts::process::{command_name, nearest_ancestor};
+use crate::model::Todo;
 use crate::record::{
     EventKind, FoundTranscript, HookEvent, HostProcess, InjectionLimit, LineParser, Measure, Reply,
     SubagentRef,
@@ -119,6 +121,18 @@ impl Agent for GeminiCli {
     }
     fn spawning_call_key(&self, _path: &Path) -> Option<String> {
         None
+    }
+    fn state_tools(&self) -> &'static [&'static str] {
+        tools::STATE_TOOLS
+    }
+    fn file_changes(&self, tool: &str, input: &str) -> Vec<(String, bool)> {
+        tools::file_changes(tool, input)
+    }
+    fn todo_list(&self, tool: &str, input: &str) -> Option<Vec<Todo>> {
+        tools::todo_list(tool, input)
+    }
+    fn call_subject(&self, tool: &str, input: &str) -> Option<String> {
+        tools::call_subject(tool, input)
     }
 }
 

@@ -3,9 +3,12 @@ use crate::ingest::Record;
 
 fn parse(line: &str) -> Vec<Record> {
     let mut out = Vec::new();
-    TranscriptParser { cwd_seen: true }
-        .parse_line(line, &mut out)
-        .unwrap();
+    TranscriptParser {
+        cwd_seen: true,
+        ..Default::default()
+    }
+    .parse_line(line, &mut out)
+    .unwrap();
     out
 }
 
@@ -358,4 +361,59 @@ fn paste_tags_are_replaced_only_when_they_pair_up() {
     ] {
         assert_eq!(text(kept), kept);
     }
+}
+
+/// The branches the Meta records of a fixture transcript say, in file order.
+fn branches_of(path: &str) -> Vec<String> {
+    let mut parser = TranscriptParser::default();
+    let mut branches = Vec::new();
+    for line in std::fs::read_to_string(path).unwrap().lines() {
+        let mut out = Vec::new();
+        parser.parse_line(line, &mut out).unwrap();
+        branches.extend(out.into_iter().filter_map(|r| match r {
+            Record::Meta { branch, .. } => branch,
+            _ => None,
+        }));
+    }
+    branches
+}
+
+#[test]
+fn the_branch_is_said_once_until_it_changes_and_head_is_no_branch() {
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+    assert_eq!(
+        branches_of(&format!(
+            "{fixtures}/claude-2.1.332/prompts/7934ba4f-0869-45fd-bf0f-7e833733f925.jsonl"
+        )),
+        ["master"]
+    );
+    // Written in a folder that is not a repository.
+    assert!(branches_of(&format!(
+        "{fixtures}/claude-2.1.197/transcripts/f839b538-b1ae-45df-beaa-8b044d1f240c.jsonl"
+    ))
+    .is_empty());
+
+    let mut parser = TranscriptParser::default();
+    let mut out = Vec::new();
+    for branch in ["main", "main", "HEAD", "fix/parser", "main"] {
+        let line = format!(
+            r#"{{"type":"system","uuid":"s-{branch}","cwd":"/p","version":"2.1.332","gitBranch":"{branch}"}}"#
+        );
+        parser.parse_line(&line, &mut out).unwrap();
+    }
+    let metas: Vec<(Option<&str>, Option<&str>)> = out
+        .iter()
+        .filter_map(|r| match r {
+            Record::Meta { cwd, branch, .. } => Some((cwd.as_deref(), branch.as_deref())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        metas,
+        [
+            (Some("/p"), Some("main")),
+            (None, Some("fix/parser")),
+            (None, Some("main"))
+        ]
+    );
 }

@@ -43,6 +43,7 @@ fn the_real_rollout_keeps_what_was_typed_and_said_and_every_tool_run() {
             cwd: Some("/home/dev/proj".into()),
             client_version: Some("0.171.0".into()),
             context_window: None,
+            branch: None,
         }
     );
     // Its token counts say the model's window, once.
@@ -372,4 +373,34 @@ fn a_long_output_without_its_header_is_read_even_when_byte_400_is_inside_a_chara
     assert_eq!(exit_code(&output), None);
     let with_code = format!("Process exited with code 2\n{}", "é".repeat(300));
     assert_eq!(exit_code(&with_code), Some(2));
+}
+
+#[test]
+fn the_session_meta_names_the_branch_when_the_session_started_in_a_repository() {
+    let meta = |git: &str| {
+        format!(
+            r#"{{"timestamp":"2026-11-30T09:00:00.000Z","type":"session_meta","payload":{{"id":"s","cwd":"/home/dev/proj","cli_version":"0.171.0","git":{git}}}}}"#
+        )
+    };
+    let branches = |text: &str| -> Vec<Option<String>> {
+        parse_all(text)
+            .into_iter()
+            .filter_map(|r| match r {
+                Record::Meta { branch, .. } => Some(branch),
+                _ => None,
+            })
+            .collect()
+    };
+    // The sample's folder is no repository: `git` is empty.
+    assert_eq!(branches(&meta("{}")), [None]);
+    let resumed = [
+        meta(r#"{"commit_hash":"0a1b","branch":"main","repository_url":"git@example.com:p.git"}"#),
+        meta(r#"{"branch":"main"}"#),
+        meta(r#"{"branch":"release/2"}"#),
+    ]
+    .join("\n");
+    assert_eq!(
+        branches(&resumed),
+        [Some("main".to_string()), Some("release/2".to_string())]
+    );
 }

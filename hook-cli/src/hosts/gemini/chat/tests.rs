@@ -95,7 +95,8 @@ fn a_headless_session_is_one_prompt_and_its_answer() {
     assert!(records.contains(&Record::Meta {
         cwd: None,
         client_version: None,
-        context_window: Some(WINDOW)
+        context_window: Some(WINDOW),
+        branch: None,
     }));
 }
 

@@ -1,0 +1,193 @@
+//! SQL for the working state a memory hands on ([`WorkingState`]): the chain's latest calls
+//! of the tools that change files or write the todo list, and the newest turn's calls left
+//! without a result and its latest thinking. Each read is bounded, so a handoff hook takes
+//! milliseconds whatever the size of the chain or the store.
+
+use std::collections::HashSet;
+
+use rusqlite::{params, OptionalExtension};
+
+use super::{Result, Store};
+use crate::hosts;
+use crate::model::{
+    first_line, project_path, tail_from_boundary, FilesChanged, Session, ToolCallBrief,
+    WorkingState, BRIEF_CHARS, THINKING_CHARS,
+};
+
+/// Calls read for the files changed and the todo list, over the whole chain.
+const STATE_CALLS: usize = 2_000;
+
+/// Characters of a call's input read: a patch's file headers or a whole todo list fit, the
+/// rest of a long file written stays on disk.
+const INPUT_CHARS: i64 = 16_384;
+
+/// Thinking entries of the newest turn looked at for the latest readable one.
+const THINKING_ENTRIES: i64 = 8;
+
+/// A call of one of a host's state tools, as read.
+struct StateCall {
+    tool: String,
+    input: String,
+    turn: String,
+}
+
+impl Store {
+    /// Where the work of `chain` (newest session first, as a memory gets it) stands; paths
+    /// under `project` are given relative to it. Files and the todo list come from the
+    /// chain's latest 2,000 calls of the tools each host names
+    /// ([`hosts::Agent::state_tools`]); the branch, the calls left running and the last
+    /// thinking from the newest session that holds a turn.
+    pub fn working_state(&self, chain: &[&Session], project: Option<&str>) -> Result<WorkingState> {
+        let mut files = FilesChanged::default();
+        let mut todos = None;
+        let mut left = STATE_CALLS;
+        for session in chain {
+            if left == 0 {
+                break;
+            }
+            let agent = hosts::agent(session.host);
+            let calls = self.state_calls(session.id, agent.state_tools(), left)?;
+            left -= calls.len();
+            for call in calls {
+                if todos.is_none() {
+                    todos = agent.todo_list(&call.tool, &call.input);
+                }
+                for (path, deleted) in agent.file_changes(&call.tool, &call.input) {
+                    let path = project_path(&path, session.cwd.as_deref(), project);
+                    files.add(path, deleted, &call.turn);
+                }
+            }
+        }
+        let newest = chain.iter().find(|s| s.turns > 0).or(chain.first());
+        let mut state = WorkingState {
+            branch: newest.and_then(|s| s.branch.clone()),
+            files_changed: files.into_list(),
+            todos: todos.unwrap_or_default(),
+            ..WorkingState::default()
+        };
+        if let Some(session) = newest {
+            if let Some((turn, code)) = self.newest_turn(session.id)? {
+                state.running = self.running_calls(session, turn, &code)?;
+                state.last_thinking = self.last_thinking(turn)?;
+            }
+        }
+        Ok(state)
+    }
+
+    /// The session's latest `limit` calls of `tools`, newest first: each tool's through the
+    /// index of calls by name, then merged.
+    fn state_calls(&self, session: i64, tools: &[&str], limit: usize) -> Result<Vec<StateCall>> {
+        let mut by_tool = self.conn.prepare_cached(
+            "SELECT id FROM details
+             WHERE session = ?1 AND kind = 'tool_call' AND name = ?2
+             ORDER BY id DESC LIMIT ?3",
+        )?;
+        let mut ids: Vec<i64> = Vec::new();
+        for tool in tools {
+            let rows = by_tool.query_map(params![session, tool, limit as i64], |r| r.get(0))?;
+            ids.extend(rows.collect::<rusqlite::Result<Vec<i64>>>()?);
+        }
+        ids.sort_unstable_by(|a, b| b.cmp(a));
+        ids.truncate(limit);
+        let mut call = self.conn.prepare_cached(
+            "SELECT d.name, substr(d.body, 1, ?2), t.code
+             FROM details d JOIN turns t ON t.id = d.turn WHERE d.id = ?1",
+        )?;
+        let calls = ids.into_iter().map(|id| {
+            call.query_row(params![id, INPUT_CHARS], |r| {
+                Ok(StateCall {
+                    tool: r.get(0)?,
+                    input: r.get(1)?,
+                    turn: r.get(2)?,
+                })
+            })
+        });
+        Ok(calls.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The session's newest turn: its row id and code.
+    fn newest_turn(&self, session: i64) -> Result<Option<(i64, String)>> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT id, code FROM turns WHERE session = ?1 ORDER BY seq DESC LIMIT 1",
+            )?
+            .query_row([session], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?)
+    }
+
+    /// The calls of `turn` that no result answers, in the order they were made.
+    fn running_calls(
+        &self,
+        session: &Session,
+        turn: i64,
+        code: &str,
+    ) -> Result<Vec<ToolCallBrief>> {
+        let entries: Vec<(i64, String, Option<String>)> = self
+            .conn
+            .prepare_cached(
+                "SELECT id, kind, tool_use_id FROM details
+                 WHERE turn = ?1 AND kind IN ('tool_call', 'tool_result') ORDER BY id",
+            )?
+            .query_map([turn], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        let answered: HashSet<&str> = entries
+            .iter()
+            .filter(|(_, kind, _)| kind == "tool_result")
+            .filter_map(|(_, _, id)| id.as_deref())
+            .collect();
+        let agent = hosts::agent(session.host);
+        let mut call = self.conn.prepare_cached(
+            "SELECT coalesce(name, ''), substr(body, 1, ?2) FROM details WHERE id = ?1",
+        )?;
+        let mut running = Vec::new();
+        for (id, kind, tool_use_id) in &entries {
+            // A call without an id cannot be paired with its result: nothing says it ran on.
+            let unanswered = tool_use_id
+                .as_deref()
+                .is_some_and(|use_id| !answered.contains(use_id));
+            if kind != "tool_call" || !unanswered {
+                continue;
+            }
+            let (tool, input): (String, String) =
+                call.query_row(params![id, INPUT_CHARS], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            let subject = agent.call_subject(&tool, &input);
+            running.push(ToolCallBrief {
+                what: first_line(subject.as_deref().unwrap_or(&input), BRIEF_CHARS),
+                tool,
+                turn: code.to_string(),
+            });
+        }
+        Ok(running)
+    }
+
+    /// The end of the latest thinking of `turn` that has words: a host writes a placeholder
+    /// in brackets (`[redacted thinking]`, `[encrypted reasoning]`) for thinking it could not
+    /// read. One character more than is kept is read, to tell a cut text from a whole one.
+    fn last_thinking(&self, turn: i64) -> Result<Option<String>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT substr(body, -?2) FROM details
+             WHERE turn = ?1 AND kind = 'thinking' ORDER BY id DESC LIMIT ?3",
+        )?;
+        let read = THINKING_CHARS as i64 + 1;
+        let texts = stmt.query_map(params![turn, read, THINKING_ENTRIES], |r| {
+            r.get::<_, String>(0)
+        })?;
+        for text in texts {
+            let text = text?;
+            let text = text.trim();
+            if !text.is_empty() && !is_placeholder(text) {
+                return Ok(Some(tail_from_boundary(text, THINKING_CHARS)));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// A host's short bracketed stand-in for text it could not read.
+fn is_placeholder(text: &str) -> bool {
+    text.len() < 64 && text.starts_with('[') && text.ends_with(']') && !text.contains('\n')
+}
+
+#[cfg(test)]
+mod tests;
