@@ -17,6 +17,9 @@ pub struct Args {
     /// Withdraw the handoff waiting in this project
     #[arg(long)]
     cancel: bool,
+    /// Print the memory the next chat would get, and hand nothing on
+    #[arg(long, conflicts_with = "cancel")]
+    preview: bool,
     /// Print JSON
     #[arg(long)]
     json: bool,
@@ -44,6 +47,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return Ok(());
     }
     let effective = config::load(&home);
+    if args.preview {
+        let memory = handoff::preview(&store, &session.session_id, &effective.config)?;
+        if args.json {
+            return super::print_json(&memory);
+        }
+        match memory {
+            Some(memory) => print!("{}", super::for_terminal(&memory.text)),
+            None => println!("session {} holds no turn to hand on", session.session_id),
+        }
+        return Ok(());
+    }
     let offered = handoff::offer(&mut store, &session.session_id, &effective.config)?;
     if args.json {
         return super::print_json(&offered);
