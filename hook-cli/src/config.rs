@@ -17,11 +17,18 @@ use crate::home::Home;
 /// The host drops an injected string over 10,000 characters (UTF-16); stay clear of it.
 pub const MAX_BUDGET: u32 = 9_500;
 
+/// The most a memory may hold over the injections of one `/clear`: two of the most a host
+/// takes in one (docs/decisions/0076).
+pub const MAX_MEMORY_TOTAL: u32 = 2 * MAX_BUDGET;
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     /// Characters (UTF-16 code units, as the host counts) of one injection.
     pub budget: u32,
+    /// Characters of the whole memory after `/clear`, over as many injections as the host
+    /// passes into the first request (Claude Code: two), each within `budget`.
+    pub memory_total: u32,
     /// Inject the memory into the session that follows a `/clear`.
     pub inject_on_clear: bool,
     /// After the host compacts a session, add its recent turns verbatim.
@@ -126,6 +133,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             budget: MAX_BUDGET,
+            memory_total: MAX_MEMORY_TOTAL,
             inject_on_clear: true,
             inject_on_compact: true,
             inject_on_handoff: true,
@@ -273,6 +281,16 @@ fn out_of_range(config: &mut Config) -> Vec<(String, String)> {
             format!("using {MAX_BUDGET}"),
         ));
         config.budget = MAX_BUDGET;
+    }
+    if config.memory_total > MAX_MEMORY_TOTAL {
+        found.push((
+            format!(
+                "memory_total {} is over {MAX_MEMORY_TOTAL}, two injections at the host's limit",
+                config.memory_total
+            ),
+            format!("using {MAX_MEMORY_TOTAL}"),
+        ));
+        config.memory_total = MAX_MEMORY_TOTAL;
     }
     if config.plan_warn_percent > 100 {
         found.push((

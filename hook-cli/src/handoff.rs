@@ -179,6 +179,9 @@ fn on_prompt(
         // turn's end (Grok) carries the memory.
         return Ok(None);
     }
+    if store.has_waiting_part(&event.session_id)? {
+        return second_part(store, &event.session_id);
+    }
     if !agent.memory_at_session_start() && store.awaits_clear_memory(&event.session_id)? {
         return on_clear(store, home, config, event);
     }
@@ -388,8 +391,25 @@ fn inject(
     };
     let w = store.write()?;
     w.record_injection(session.id, &injection)?;
+    if let Some(more) = &injection.more {
+        let measure = hosts::agent(session.host).injection_limit().measure;
+        w.wait_with_part(session.id, &injection, measure.len(more) as u32)?;
+    }
     w.commit()?;
     Ok(Some(Reply::Inject(injection.text)))
+}
+
+/// The first prompt of a session whose memory came in two parts: the second, once
+/// (docs/decisions/0076).
+fn second_part(store: &mut Store, session_id: &str) -> Result<Option<Reply>> {
+    let w = store.write()?;
+    let session = w.session_of(session_id)?;
+    let Some(part) = w.take_waiting_part(session, &clock::now())? else {
+        return Ok(None);
+    };
+    w.record_injection(session, &part)?;
+    w.commit()?;
+    Ok(Some(Reply::Inject(part.text)))
 }
 
 #[cfg(test)]

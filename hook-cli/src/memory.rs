@@ -1,10 +1,17 @@
-//! What the next session receives: one text within the host's injection limit, counted the
-//! way the host counts (UTF-16 code units for Claude Code, bytes for Codex). In order: a short framing, the latest exchange,
-//! recent turns verbatim, older turns as one-liners (L1), and how to pull more. Never any
-//! tool output, thinking or host entries — only their one-line list per turn.
+//! What the next session receives: a briefing within the host's injection limit, counted the
+//! way the host counts (UTF-16 code units for Claude Code, bytes for Codex). In order: what
+//! happened and how the last turn ended, the goal, where the work stands (branch, files
+//! changed, open todos, what was running), the facts of the whole chain as whole sentences,
+//! older turns as one-liners (L1), recent turns and the latest exchange verbatim with long
+//! pasted or generated blocks cut, and how to pull more. Never any tool output or thinking
+//! beyond the working state's last thought.
+
+mod blocks;
+mod briefing;
+mod facts;
 
 use crate::hosts;
-use crate::model::{Role, Session, Turn};
+use crate::model::{Role, Session, Turn, WorkingState};
 use crate::record::Measure;
 use std::collections::HashMap;
 
@@ -27,11 +34,37 @@ pub struct Context {
     pub verbatim_turns: usize,
     /// One-liners a model wrote, by turn code: used where they fit (docs/decisions/0055).
     pub model_lines: HashMap<String, ModelLine>,
+    /// What the person set out to do: the chain's first prompt that says something.
+    pub goal: Option<Goal>,
+    /// Branch, files changed, todos and what was running (see [`Store::working_state`]).
+    pub state: WorkingState,
+    /// The client and model of the newest session, as the framing names them.
+    pub about: About,
+    /// Hook outputs the memory is spread over, each within `budget`: 2 where the host passes
+    /// both the start's and the first prompt's context into the first request.
+    pub parts: usize,
+}
+
+/// The person's task statement and the turn it opens.
+#[derive(Debug, Clone)]
+pub struct Goal {
+    pub code: String,
+    pub text: String,
+}
+
+/// Which client and model wrote the newest session (`Claude Code 2.1.332`, `claude-opus-5-5`).
+#[derive(Debug, Clone, Default)]
+pub struct About {
+    pub client: Option<String>,
+    pub model: Option<String>,
 }
 
 #[derive(Debug, Clone)]
 pub struct Rendered {
+    /// What the first hook gives.
     pub text: String,
+    /// What the first prompt's hook gives, when the memory comes in two parts.
+    pub more: Option<String>,
     pub verbatim: Vec<String>,
     pub one_liners: Vec<String>,
     /// Who wrote each of `one_liners`: `local`, or the model's `backend:model`.
@@ -53,50 +86,93 @@ pub const MIN_BUDGET: usize = 1_500;
 /// Turns read for one rendering: more than any budget can show as one-liners.
 const TURNS_READ: u32 = 400;
 
-/// Renders `entries` (newest first) into at most `ctx.budget`, counted in `ctx.measure`.
+/// Renders `turns` (newest first) into at most `ctx.budget` per part, counted in
+/// `ctx.measure`. In one part: the briefing, facts, one-liners, recent turns and the latest
+/// exchange. In two (a host that passes two hooks' context into the first request): the
+/// briefing, facts and latest exchange first; the recent turns and one-liners second.
 pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
     let m = ctx.measure;
     let budget = ctx.budget.max(MIN_BUDGET);
+    let split = ctx.parts > 1;
     let Some((latest, older)) = turns.split_first() else {
         return Rendered {
             text: String::new(),
+            more: None,
             verbatim: Vec::new(),
             one_liners: Vec::new(),
             one_liners_by: Vec::new(),
             left_out: 0,
         };
     };
-    let head = framing(ctx);
+    let ending = briefing::Ending::of(latest, &ctx.state);
+    let head = briefing::framing(ctx, latest, ending);
+    // The goal is the latest turn's own prompt in a one-turn chain: said there, not twice.
+    let goal_code = ctx
+        .goal
+        .as_ref()
+        .filter(|g| g.code != latest.code)
+        .map(|g| g.code.as_str());
+    let goal = if goal_code.is_some() {
+        briefing::goal(ctx, m, budget / 8)
+    } else {
+        String::new()
+    };
+    let state = briefing::state(&ctx.state, ending, m, budget / 6);
     let foot = pull_more(ctx, turns);
-    let mut left = budget.saturating_sub(m.len(&head) + m.len(&foot));
+    let second_head = format!(
+        "# Throughline memory, part 2 of 2\nThe rest of the memory of your earlier work in {}: \
+         the turns before the latest exchange (part 1 holds it, with the goal and the facts).\n\n",
+        ctx.project
+    );
+    // Room for the "not shown" line, so it always fits.
+    let left_out_line = 160 + ctx.chain.first().map_or(0, String::len);
+    let fixed = m.len(&head) + m.len(&goal) + m.len(&state) + m.len(&foot);
+    // What the latest exchange and the facts share; then what the recent turns and the
+    // one-liners share (the same room in one part).
+    let mut first = budget.saturating_sub(fixed + if split { 0 } else { left_out_line });
+    let mut second = if split {
+        budget.saturating_sub(m.len(&second_head) + left_out_line)
+    } else {
+        0
+    };
 
+    let latest_title = match ending {
+        briefing::Ending::Finished => format!("## Latest exchange (turn {})\n", latest.code),
+        briefing::Ending::Interrupted => format!(
+            "## Latest exchange (turn {}, stopped before it was done)\n",
+            latest.code
+        ),
+    };
+    let latest_share = if split { 45 } else { 30 };
     let latest_block = turn_block(
         m,
-        &format!("## Latest exchange (turn {})\n", latest.code),
+        &latest_title,
         latest,
-        left * 45 / 100,
+        first * latest_share / 100,
+        goal_code,
     );
-    left = left.saturating_sub(m.len(&latest_block));
+    first = first.saturating_sub(m.len(&latest_block) + 1);
     let mut verbatim = vec![latest.code.clone()];
 
     // Recent turns verbatim, packed newest first, printed oldest first.
+    let pool = if split { &mut second } else { &mut first };
     let wanted = ctx.verbatim_turns.saturating_sub(1);
     let verbatim_budget = if older.len() > wanted {
-        left * 3 / 5
+        *pool * if split { 55 } else { 40 } / 100
     } else {
-        left
+        *pool
     };
     let heading = "## Recent turns, verbatim (oldest first)\n";
     let mut blocks: Vec<String> = Vec::new();
     let mut used = m.len(heading);
     for entry in older.iter().take(wanted) {
         let title = format!("### Turn {}{}\n", entry.code, detail_note(entry));
-        let whole = turn_block(m, &title, entry, usize::MAX);
+        let whole = turn_block(m, &title, entry, usize::MAX, goal_code);
         let block = if used + m.len(&whole) <= verbatim_budget {
             whole
         } else {
             // A long turn is cut (and marked) rather than pushing out all the others.
-            let cut = turn_block(m, &title, entry, verbatim_budget / 3);
+            let cut = turn_block(m, &title, entry, verbatim_budget / 3, goal_code);
             if used + m.len(&cut) > verbatim_budget {
                 break;
             }
@@ -113,135 +189,47 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
             recent.push_str(block);
         }
         recent.push('\n');
-        left = left.saturating_sub(m.len(&recent));
+        *pool = pool.saturating_sub(m.len(&recent));
     }
 
-    // Older turns as one-liners, newest first, while room lasts.
+    // The facts of the older turns, then the turns themselves as one-liners, newest first,
+    // while room lasts.
     let rest = &older[verbatim.len() - 1..];
+    let mut facts_text = String::new();
     let mut lines = String::new();
     let mut one_liners = Vec::new();
-    let mut index_room = 0;
     let mut one_liners_by = Vec::new();
     if !rest.is_empty() {
-        let heading = "## Earlier turns, one line each (newest first)\n";
-        // Room for the "not shown" line, so it always fits.
-        let reserve = 160 + ctx.chain.first().map_or(0, String::len);
-        let mut room = left.saturating_sub(m.len(heading) + reserve);
         let mut gists: Vec<summary::Gist> = rest
             .iter()
             .map(|t| summary::Gist::of(&t.messages))
             .collect();
         summary::Gist::discount_repeats(&mut gists);
-        let models: Vec<Option<&ModelLine>> =
-            rest.iter().map(|t| ctx.model_lines.get(&t.code)).collect();
-        let mut alike_of = same_shape(rest, &gists, &models);
-        let alike_names: Vec<String> = (0..rest.len())
-            .map(|i| {
-                alike_of[i].map_or(String::new(), |first| {
-                    alike_name(&rest[i], &gists[i], &gists[first])
-                })
-            })
-            .collect();
-        let mut named_on: Vec<usize> = Vec::new();
-        let mut alike_cost = 0;
-        for (name, first) in alike_names.iter().zip(&alike_of) {
-            if let Some(first) = *first {
-                alike_cost += m.len(name) + alike_overhead(named_on.contains(&first));
-                named_on.push(first);
+        let goal_text = ctx
+            .goal
+            .as_ref()
+            .filter(|_| goal_code.is_some())
+            .map_or("", |g| g.text.as_str());
+        let facts_room = if split { first } else { first * 45 / 100 };
+        let chosen = facts::choose(rest, &gists, facts_room, m, goal_text);
+        if !chosen.facts.is_empty() {
+            facts_text.push_str(
+                "## Facts from earlier turns (in the order they were said; later ones win)\n",
+            );
+            for fact in &chosen.facts {
+                facts_text.push_str(&fact.line(&rest[fact.turn].code));
             }
+            facts_text.push('\n');
+            first = first.saturating_sub(m.len(&facts_text));
         }
-        let wants: Vec<usize> = gists
-            .iter()
-            .zip(&models)
-            .map(|(g, model)| whole_line(g, model.map(|m| m.text.chars().count())))
-            .collect();
-        let shares: Vec<usize> = gists.iter().map(summary::Gist::shares).collect();
-        let own_lines = |alike_of: &[Option<usize>], room: usize| {
-            let own: Vec<usize> = (0..rest.len()).filter(|&i| alike_of[i].is_none()).collect();
-            let pick = |of: &[usize]| own.iter().map(|&i| of[i]).collect::<Vec<_>>();
-            let lengths = line_lengths(&pick(&wants), &pick(&shares), room);
-            let mut all = vec![0; rest.len()];
-            for (&i, &length) in own.iter().zip(&lengths) {
-                all[i] = length;
-            }
-            let cost: usize = lengths.iter().map(|l| l + LINE_OVERHEAD).sum();
-            (all, cost)
-        };
-        let mut lengths = own_lines(&vec![None; rest.len()], room).0;
-        if lengths.iter().map(|l| l + LINE_OVERHEAD).sum::<usize>() <= room {
-            // Every turn gets a line of its own.
-            alike_of.fill(None);
-        } else {
-            let (grouped, cost) = own_lines(&alike_of, room.saturating_sub(alike_cost));
-            lengths = grouped;
-            if cost + alike_cost > room {
-                // Not every turn gets a line: some room goes to the names and numbers of
-                // those that do not, which say more per character than the shortest lines.
-                index_room = room / INDEX_SHARE;
-                room -= index_room;
-                lengths = own_lines(&alike_of, room.saturating_sub(alike_cost)).0;
-            }
+        for gist in &mut gists {
+            gist.drop_sentences(&|s| chosen.said.contains(s) || goal_text.contains(s));
         }
-        // Lines in order, each with the turns named on it; printed once all are laid out.
-        let mut laid: Vec<Line> = Vec::new();
-        let mut line_of: HashMap<usize, usize> = HashMap::new();
-        let mut used = 0;
-        let mut session = ctx.chain.first().cloned().unwrap_or_default();
-        for (i, entry) in rest.iter().enumerate() {
-            if let Some(&line) = alike_of[i].and_then(|first| line_of.get(&first)) {
-                let cost = m.len(&alike_names[i]) + alike_overhead(!laid[line].alike.is_empty());
-                if used + cost > room {
-                    break;
-                }
-                used += cost;
-                laid[line].alike.push(alike_names[i].clone());
-                one_liners.push(entry.code.clone());
-                one_liners_by.push(LOCAL.to_string());
-                continue;
-            }
-            let mut head = String::new();
-            if entry.session_id != session {
-                session = entry.session_id.clone();
-                head = format!("(earlier session {})\n", short(&session));
-            }
-            let per_line = lengths[i];
-            // A model line is used whole or not at all: cut, it would lose its outcome.
-            let (text, by) = match models[i] {
-                Some(model) if model.text.chars().count() <= per_line => {
-                    (model.text.clone(), model.by.as_str())
-                }
-                _ => (gists[i].one_liner(per_line), LOCAL),
-            };
-            let line = Line {
-                head,
-                code: entry.code.clone(),
-                text,
-                alike: Vec::new(),
-            };
-            let cost = m.len(&line.render());
-            if used + cost > room {
-                break;
-            }
-            used += cost;
-            line_of.insert(i, laid.len());
-            laid.push(line);
-            one_liners.push(entry.code.clone());
-            one_liners_by.push(by.to_string());
-        }
-        let body: String = laid.iter().map(Line::render).collect();
-        if !body.is_empty() {
-            lines.push_str(heading);
-            lines.push_str(&body);
-        }
-        index_room += room.saturating_sub(used);
-        let said = format!("{latest_block}{recent}{lines}");
-        lines.push_str(&exact_index(
-            m,
-            &rest[one_liners.len()..],
-            &gists[one_liners.len()..],
-            &said,
-            index_room,
-        ));
+        let room = if split { second } else { first };
+        let (text, codes, by) = one_liner_lines(ctx, rest, &gists, room);
+        lines = text;
+        one_liners = codes;
+        one_liners_by = by;
     }
     let shown = (verbatim.len() + one_liners.len()) as u64;
     let left_out = ctx.total_turns.saturating_sub(shown);
@@ -258,18 +246,156 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
         lines.push('\n');
     }
 
-    let mut text = format!("{head}{latest_block}\n{recent}{lines}{foot}");
-    if m.len(&text) > budget {
-        // The accounting above keeps within budget; this only guards against a mistake in it.
-        text = cut(m, &text, budget, &latest.code);
-    }
+    let (text, more) = if split {
+        let part2 = format!("{second_head}{lines}{recent}");
+        let more = (m.len(&part2) > m.len(&second_head)).then_some(part2);
+        let note = if more.is_some() {
+            "(Part 2 of this memory, with the earlier turns, comes with the person's first prompt.)\n\n"
+        } else {
+            ""
+        };
+        (
+            format!("{head}{goal}{state}{facts_text}{latest_block}\n{note}{foot}"),
+            more,
+        )
+    } else {
+        (
+            format!("{head}{goal}{state}{facts_text}{lines}{recent}{latest_block}\n{foot}"),
+            None,
+        )
+    };
+    // The accounting above keeps within budget; this only guards against a mistake in it.
+    let guard = |text: String| {
+        if m.len(&text) > budget {
+            cut(m, &text, budget, &latest.code)
+        } else {
+            text
+        }
+    };
     Rendered {
-        text,
+        text: guard(text),
+        more: more.map(guard),
         verbatim,
         one_liners,
         one_liners_by,
         left_out,
     }
+}
+
+/// The one-liners of `rest` (newest first) within `left` units, each turn of a routine shape
+/// named on a newer line of its shape when not all fit: the text, the codes of the turns it
+/// shows and who wrote each line.
+fn one_liner_lines(
+    ctx: &Context,
+    rest: &[Turn],
+    gists: &[summary::Gist],
+    left: usize,
+) -> (String, Vec<String>, Vec<String>) {
+    let m = ctx.measure;
+    let mut lines = String::new();
+    let mut one_liners = Vec::new();
+    let mut one_liners_by = Vec::new();
+    let heading = "## Earlier turns, one line each (newest first)\n";
+    let room = left.saturating_sub(m.len(heading));
+    let models: Vec<Option<&ModelLine>> =
+        rest.iter().map(|t| ctx.model_lines.get(&t.code)).collect();
+    let mut alike_of = same_shape(rest, gists, &models);
+    let alike_names: Vec<String> = (0..rest.len())
+        .map(|i| {
+            alike_of[i].map_or(String::new(), |first| {
+                alike_name(&rest[i], &gists[i], &gists[first])
+            })
+        })
+        .collect();
+    let mut named_on: Vec<usize> = Vec::new();
+    let mut alike_cost = 0;
+    for (name, first) in alike_names.iter().zip(&alike_of) {
+        if let Some(first) = *first {
+            alike_cost += m.len(name) + alike_overhead(named_on.contains(&first));
+            named_on.push(first);
+        }
+    }
+    let wants: Vec<usize> = gists
+        .iter()
+        .zip(&models)
+        .map(|(g, model)| whole_line(g, model.map(|m| m.text.chars().count())))
+        .collect();
+    let shares: Vec<usize> = gists.iter().map(summary::Gist::shares).collect();
+    let own_lines = |alike_of: &[Option<usize>], room: usize| {
+        let own: Vec<usize> = (0..rest.len()).filter(|&i| alike_of[i].is_none()).collect();
+        let pick = |of: &[usize]| own.iter().map(|&i| of[i]).collect::<Vec<_>>();
+        let lengths = line_lengths(&pick(&wants), &pick(&shares), room);
+        let mut all = vec![0; rest.len()];
+        for (&i, &length) in own.iter().zip(&lengths) {
+            all[i] = length;
+        }
+        all
+    };
+    let mut lengths = own_lines(&vec![None; rest.len()], room);
+    if lengths.iter().map(|l| l + LINE_OVERHEAD).sum::<usize>() <= room {
+        // Every turn gets a line of its own.
+        alike_of.fill(None);
+    } else {
+        lengths = own_lines(&alike_of, room.saturating_sub(alike_cost));
+    }
+    // Lines in order, each with the turns named on it; printed once all are laid out.
+    let mut laid: Vec<Line> = Vec::new();
+    let mut line_of: HashMap<usize, usize> = HashMap::new();
+    let mut used = 0;
+    let mut session = ctx.chain.first().cloned().unwrap_or_default();
+    for (i, entry) in rest.iter().enumerate() {
+        if let Some(&line) = alike_of[i].and_then(|first| line_of.get(&first)) {
+            let cost = m.len(&alike_names[i]) + alike_overhead(!laid[line].alike.is_empty());
+            if used + cost > room {
+                break;
+            }
+            used += cost;
+            laid[line].alike.push(alike_names[i].clone());
+            one_liners.push(entry.code.clone());
+            one_liners_by.push(LOCAL.to_string());
+            continue;
+        }
+        let mut head = String::new();
+        if entry.session_id != session {
+            session = entry.session_id.clone();
+            head = format!("(earlier session {})\n", short(&session));
+        }
+        let per_line = lengths[i];
+        // A model line is used whole or not at all: cut, it would lose its outcome.
+        let (text, by) = match models[i] {
+            Some(model) if model.text.chars().count() <= per_line => {
+                (model.text.clone(), model.by.as_str())
+            }
+            _ => (gists[i].one_liner(per_line), LOCAL),
+        };
+        if text.is_empty() {
+            // Every sentence of the turn is said above (a fact, the goal).
+            one_liners.push(entry.code.clone());
+            one_liners_by.push(LOCAL.to_string());
+            continue;
+        }
+        let line = Line {
+            head,
+            code: entry.code.clone(),
+            text,
+            alike: Vec::new(),
+        };
+        let cost = m.len(&line.render());
+        if used + cost > room {
+            break;
+        }
+        used += cost;
+        line_of.insert(i, laid.len());
+        laid.push(line);
+        one_liners.push(entry.code.clone());
+        one_liners_by.push(by.to_string());
+    }
+    let body: String = laid.iter().map(Line::render).collect();
+    if !body.is_empty() {
+        lines.push_str(heading);
+        lines.push_str(&body);
+    }
+    (lines, one_liners, one_liners_by)
 }
 
 /// For each turn, the newer turn of its session whose line names it, when both have the same
@@ -345,49 +471,6 @@ fn alike_overhead(more: bool) -> usize {
     }
 }
 
-/// Of the room for one-liners, the part kept for [`exact_index`] when not all turns get one.
-const INDEX_SHARE: usize = 5;
-
-/// Exact things a turn states that its entry in [`exact_index`] names, at most.
-const INDEX_WORDS: usize = 4;
-
-/// The names and numbers (see [`summary::Gist::exact_words`]) of turns without a line of
-/// their own, newest first, within `room`: what the next session can search for. Those
-/// already in `said` are not repeated.
-fn exact_index(
-    m: Measure,
-    turns: &[Turn],
-    gists: &[summary::Gist],
-    said: &str,
-    room: usize,
-) -> String {
-    let heading = "## Names and numbers in older turns (`throughline search` them)\n";
-    let mut body = String::new();
-    let mut named: Vec<String> = Vec::new();
-    for (turn, gist) in turns.iter().zip(gists) {
-        let words: Vec<String> = gist
-            .exact_words(INDEX_WORDS * 2)
-            .into_iter()
-            .filter(|w| !said.contains(w.as_str()) && !named.contains(w))
-            .take(INDEX_WORDS)
-            .collect();
-        if words.is_empty() {
-            continue;
-        }
-        let line = format!("- {}: {}\n", turn.code, words.join(", "));
-        if m.len(heading) + m.len(&body) + m.len(&line) > room {
-            break;
-        }
-        body.push_str(&line);
-        named.extend(words);
-    }
-    if body.is_empty() {
-        body
-    } else {
-        format!("{heading}{body}")
-    }
-}
-
 /// What a one-liner costs besides its text: `- <code>: ` and the newline.
 const LINE_OVERHEAD: usize = 14;
 
@@ -445,39 +528,6 @@ fn short(session_id: &str) -> &str {
     &session_id[..session_id.len().min(8)]
 }
 
-fn framing(ctx: &Context) -> String {
-    let from = match ctx.chain.as_slice() {
-        [] => String::new(),
-        [one] => format!("session {}", short(one)),
-        [one, rest @ ..] => format!(
-            "session {} (and before it {})",
-            short(one),
-            rest.iter().map(|s| short(s)).collect::<Vec<_>>().join(", ")
-        ),
-    };
-    let why = match ctx.trigger {
-        Trigger::Clear => format!(
-            "The person ran /clear. This is your own interrupted work in {}, from {from}: the \
-             person's next prompt continues it, so pick up where it stopped.",
-            ctx.project
-        ),
-        Trigger::Handoff => format!(
-            "The person handed this work over from another chat ({from}). This is your own \
-             earlier work in {}: the person's prompt continues it.",
-            ctx.project
-        ),
-        Trigger::Compact => format!(
-            "The conversation was just compacted and its summary is lossy. These are your most \
-             recent turns in {}, verbatim.",
-            ctx.project
-        ),
-    };
-    format!(
-        "# Throughline memory\n{why} Tool output, thinking and host messages are left out: \
-         each turn lists what it holds, and the commands at the end pull anything back.\n\n"
-    )
-}
-
 fn pull_more(ctx: &Context, turns: &[Turn]) -> String {
     let session = ctx.chain.first().map(|s| short(s)).unwrap_or_default();
     let example = turns.first().map_or("<turn>", |t| t.code.as_str());
@@ -499,25 +549,28 @@ fn detail_note(turn: &Turn) -> String {
 }
 
 /// A turn's conversation within `cap` units: the prompt gets up to two fifths, the answers the
-/// rest; a cut keeps the beginning and the end and says how to read the whole.
-fn turn_block(m: Measure, title: &str, turn: &Turn, cap: usize) -> String {
-    let prompt: Vec<&str> = turn
-        .messages
-        .iter()
-        .filter(|m| m.role == Role::User)
-        .map(|m| m.text.as_str())
-        .collect();
-    let answer: Vec<&str> = turn
-        .messages
-        .iter()
-        .filter(|m| m.role == Role::Assistant)
-        .map(|m| m.text.as_str())
-        .collect();
-    let prompt = prompt.join("\n");
+/// rest; long pasted or generated blocks are cut first, then a cut keeps the beginning and the
+/// end and says how to read the whole. The goal's turn points at the goal instead of saying
+/// it again.
+fn turn_block(m: Measure, title: &str, turn: &Turn, cap: usize, goal: Option<&str>) -> String {
+    let said = |role: Role, sep: &str| {
+        turn.messages
+            .iter()
+            .filter(|m| m.role == role)
+            .map(|m| blocks::compact(&m.text, &turn.code))
+            .collect::<Vec<_>>()
+            .join(sep)
+    };
+    let prompt = if goal == Some(turn.code.as_str()) {
+        "(the goal above)".to_string()
+    } else {
+        said(Role::User, "\n")
+    };
+    let answer = said(Role::Assistant, "\n\n");
     let answer = if answer.is_empty() {
         "(no answer)".to_string()
     } else {
-        answer.join("\n\n")
+        answer
     };
     let mut block = title.to_string();
     let detail = if title.starts_with("## ") && !turn.detail_summary.is_empty() {
@@ -591,6 +644,27 @@ pub fn build(
     }
     let model_lines =
         store.model_lines(turns.iter().skip(verbatim_turns).map(|t| t.code.as_str()))?;
+    let goal = match chain.last() {
+        Some(first) => goal_of(store.opening_prompts(first, GOAL_CANDIDATES)?),
+        None => None,
+    };
+    let newest = chain.first().copied().unwrap_or(receiver);
+    let about = About {
+        client: Some(match &newest.client_version {
+            Some(version) => format!("{} {version}", hosts::agent(newest.host).name()),
+            None => hosts::agent(newest.host).name().to_string(),
+        }),
+        model: newest.model.clone().or_else(|| newest.start_model.clone()),
+    };
+    let state = store.working_state(chain, newest.project.as_deref())?;
+    let (parts, budget) = parts_and_budget(
+        config,
+        limit.max,
+        match trigger {
+            Trigger::Clear => hosts::agent(receiver.host).memory_parts_after_clear(),
+            Trigger::Handoff | Trigger::Compact => 1,
+        },
+    );
     let ctx = Context {
         trigger,
         project: receiver
@@ -600,10 +674,14 @@ pub fn build(
             .unwrap_or_else(|| "this project".into()),
         chain: chain.iter().map(|s| s.session_id.clone()).collect(),
         total_turns: store.count_turns(chain)?,
-        budget: (config.budget as usize).min(limit.max),
+        budget,
         measure: limit.measure,
         verbatim_turns,
         model_lines,
+        goal,
+        state,
+        about,
+        parts,
     };
     let rendered = render(&ctx, &turns);
     Ok(Some(Injection {
@@ -620,7 +698,38 @@ pub fn build(
         one_liners_by: rendered.one_liners_by,
         left_out: rendered.left_out as u32,
         text: rendered.text,
+        more: rendered.more,
     }))
+}
+
+/// How many parts a memory takes and the budget of each: `memory_total` spread over at most
+/// `host_parts` injections, none over `budget` or the host's `limit`.
+fn parts_and_budget(
+    config: &crate::config::Config,
+    limit: usize,
+    host_parts: usize,
+) -> (usize, usize) {
+    let per_part = (config.budget as usize).min(limit).max(MIN_BUDGET);
+    let total = (config.memory_total as usize).max(MIN_BUDGET);
+    let parts = total.div_ceil(per_part).clamp(1, host_parts.max(1));
+    (parts, per_part.min(total / parts).max(MIN_BUDGET))
+}
+
+/// Opening prompts looked at for the goal.
+const GOAL_CANDIDATES: u32 = 3;
+
+/// The goal among a session's opening prompts: the first that says something (three words
+/// or more: not "hi" or "continue"), else the first.
+fn goal_of(prompts: Vec<(String, String)>) -> Option<Goal> {
+    let says_something = |text: &str| text.split_whitespace().count() >= 3;
+    let pick = prompts
+        .iter()
+        .position(|(_, text)| says_something(text))
+        .unwrap_or(0);
+    prompts
+        .into_iter()
+        .nth(pick)
+        .map(|(code, text)| Goal { code, text })
 }
 
 #[cfg(test)]

@@ -37,17 +37,52 @@ const DECISIVE: &[&str] = &[
     "should",
     "never",
     "always",
+    "don't",
+    "do not",
+    "constraint",
+    "require",
+    "blocked",
+    "correction",
+    "actually",
+    "no longer",
+    "rather than",
+    "agreed",
     "next step",
+    "still need",
+    "remaining",
     "todo",
     "remember",
     "note",
     "important",
+    // Other languages the memory meets: the same markers in their words.
     "決定",
     "決め",
     "原因",
     "修正",
     "必ず",
     "注意",
+    "変更",
+    "禁止",
+    "决定",
+    "必须",
+    "不要",
+    "修复",
+    "因为",
+    "改为",
+    "改成",
+    "约束",
+    "下一步",
+    "결정",
+    "원인",
+    "반드시",
+    "수정",
+    "decidimos",
+    "porque",
+    "debe",
+    "nunca",
+    "siempre",
+    "perché",
+    "sempre",
 ];
 
 /// [`DECISIVE`] in one pass over a sentence, any case: a memory scores hundreds of them.
@@ -66,7 +101,7 @@ fn decisive_words() -> &'static AhoCorasick {
 
 /// A sentence scoring this much states a fact worth carrying forward: a decision or finding
 /// together with something exact (a number, path, identifier or name).
-const FACT: i32 = 10;
+pub const FACT: i32 = 10;
 
 /// The one-liner of a turn: `asked → answered`, at most `max` characters (at most
 /// [`MAX_CHARS`]).
@@ -86,12 +121,24 @@ struct Scored {
     score: i32,
     /// Said in other turns too (see [`Gist::discount_repeats`]).
     repeated: bool,
+    /// In how many turns (see [`Gist::discount_repeats`]).
+    said_in: i32,
 }
 
 /// A turn's sentences, split and weighed once, for one-liners of any length.
 pub struct Gist {
     prompt: Vec<Scored>,
     answer: Vec<Scored>,
+}
+
+/// A sentence of a turn as the memory weighs it (see [`Gist::statements`]).
+pub struct Statement<'g> {
+    pub text: &'g str,
+    /// What it carries that a reader could not guess (see [`FACT`]), divided by `said_in`.
+    pub score: i32,
+    /// In how many turns the same words were said (see [`Gist::discount_repeats`]).
+    pub said_in: i32,
+    pub by_person: bool,
 }
 
 /// Where a chosen sentence comes from: the prompt (`true`) or the answers, and its index.
@@ -112,6 +159,7 @@ impl Gist {
                     chars: text.chars().count(),
                     score: salience(&text),
                     repeated: false,
+                    said_in: 1,
                     text,
                 })
                 .collect()
@@ -141,6 +189,7 @@ impl Gist {
                 // Still above nothing: the words that fill a template are named elsewhere.
                 sentence.score = (sentence.score / said[key]).max(sentence.score.min(1));
                 sentence.repeated = said[key] > 1;
+                sentence.said_in = said[key];
             }
         }
     }
@@ -170,27 +219,30 @@ impl Gist {
         names
     }
 
-    fn weighed(&self) -> impl Iterator<Item = &Scored> {
-        self.prompt.iter().chain(&self.answer)
-    }
-
-    /// The exact things the turn states (see [`exact_phrases`]), from its most telling
-    /// sentences first, at most `max`.
-    pub fn exact_words(&self, max: usize) -> Vec<String> {
-        let mut sentences: Vec<&Scored> = self.prompt.iter().chain(&self.answer).collect();
-        sentences.sort_by_key(|s| std::cmp::Reverse(s.score));
-        let mut words: Vec<String> = Vec::new();
-        for sentence in sentences.into_iter().filter(|s| s.score > 0) {
-            for word in exact_phrases(&sentence.text) {
-                if words.len() == max {
-                    return words;
-                }
-                if !words.iter().any(|w| w == word) {
-                    words.push(word.to_string());
-                }
+    /// The turn's sentences with what they weigh, the person's first: what the memory's
+    /// facts are chosen from.
+    pub fn statements(&self) -> impl Iterator<Item = Statement<'_>> {
+        fn said(s: &Scored, by_person: bool) -> Statement<'_> {
+            Statement {
+                text: &s.text,
+                score: s.score,
+                said_in: s.said_in,
+                by_person,
             }
         }
-        words
+        let prompt = self.prompt.iter().map(|s| said(s, true));
+        prompt.chain(self.answer.iter().map(|s| said(s, false)))
+    }
+
+    /// Leaves out of the turn's one-liner the sentences `said` elsewhere in the memory (a
+    /// fact it lists, a decision a later one superseded).
+    pub fn drop_sentences(&mut self, said: &dyn Fn(&str) -> bool) {
+        self.prompt.retain(|s| !said(&s.text));
+        self.answer.retain(|s| !said(&s.text));
+    }
+
+    fn weighed(&self) -> impl Iterator<Item = &Scored> {
+        self.prompt.iter().chain(&self.answer)
     }
 
     /// How much room the turn's line deserves beside others, in shares: one for a turn that
@@ -321,14 +373,21 @@ impl Gist {
     }
 }
 
-/// Cuts a one-liner to `max` characters, marking the cut.
+/// Cuts a one-liner to `max` characters, marking the cut, at the end of a word when one ends
+/// near the limit: a word cut in half reads as another word.
 pub fn fit(line: &str, max: usize) -> String {
     if line.chars().count() <= max {
         return line.to_string();
     }
     let mut cut: String = line.chars().take(max.saturating_sub(1)).collect();
-    cut.push('…');
-    cut
+    let kept = cut.chars().count();
+    if let Some(space) = cut.rfind(char::is_whitespace) {
+        if cut[..space].chars().count() * 4 >= kept * 3 {
+            cut.truncate(space);
+        }
+    }
+    let cut = cut.trim_end_matches([' ', ',', ';', ':']);
+    format!("{cut}…")
 }
 
 /// The start and the end of a long text: where a turn states its request and its outcome.
@@ -353,20 +412,24 @@ pub fn head_and_tail(text: &str, head: usize, tail: usize) -> std::borrow::Cow<'
     format!("{}\n{}", &text[..head_end], &text[tail_start..]).into()
 }
 
-/// Sentences with markdown noise and runs of white space removed.
+/// Sentences with markdown noise and runs of white space removed: list numbers and bullets,
+/// table rules, tree drawings and emoji go, and so do fragments with no word in them, which
+/// tell a reader nothing (`1.`, `|---|`, `├──`).
 fn sentences(text: &str) -> Vec<String> {
     let mut out = Vec::new();
+    let mut in_fence = false;
     for line in text.lines() {
-        let line = line
-            .trim()
-            .trim_start_matches(['#', '>', '-', '*', '+', '|'])
-            .trim();
-        let line: std::borrow::Cow<str> = if line.contains("**") {
-            line.replace("**", "").into()
-        } else {
-            line.into()
-        };
-        if line.is_empty() || line.starts_with("```") {
+        let trimmed = line.trim();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            in_fence = !in_fence;
+            continue;
+        }
+        // Code, logs and drawings are not sentences; the turn's detail keeps them.
+        if in_fence || is_drawing(trimmed) {
+            continue;
+        }
+        let line = prose_of(trimmed);
+        if line.is_empty() {
             continue;
         }
         let mut start = 0;
@@ -384,6 +447,82 @@ fn sentences(text: &str) -> Vec<String> {
         push_sentence(&mut out, &line[start..]);
     }
     out
+}
+
+/// A line drawn rather than written: a table rule, a tree, a box, a row of cells.
+fn is_drawing(line: &str) -> bool {
+    let drawn = line
+        .chars()
+        .filter(|c| {
+            matches!(
+                c,
+                '│' | '├' | '└' | '─' | '┌' | '┐' | '┘' | '┬' | '┴' | '┼' | '║' | '═'
+            )
+        })
+        .count();
+    drawn > 0 && drawn * 8 >= line.chars().count()
+        || (line.starts_with('|') && line.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ')))
+}
+
+/// The words of a markdown line: its heading, quote, bullet or list-number marks, emphasis
+/// and emoji taken off; a table row's cells joined as a phrase.
+fn prose_of(line: &str) -> String {
+    let mut line = line;
+    // Heading, quote and bullet marks, nested (`> - `): each followed by a space.
+    loop {
+        let rest = line.trim_start_matches('#');
+        let rest = rest.strip_prefix(['>', '-', '*', '+', '•']).unwrap_or(rest);
+        if rest.len() == line.len() || !(rest.is_empty() || rest.starts_with(' ')) {
+            break;
+        }
+        line = rest.trim_start();
+    }
+    // A task list's box: the item is the sentence.
+    for checkbox in ["[ ] ", "[x] ", "[X] "] {
+        line = line.strip_prefix(checkbox).unwrap_or(line);
+    }
+    // `1.`, `2)`, `10.` before an item: the item is the sentence.
+    let digits = line.chars().take_while(char::is_ascii_digit).count();
+    if digits > 0 && digits < 4 {
+        if let Some(rest) = line[digits..]
+            .strip_prefix(['.', ')'])
+            .filter(|r| r.is_empty() || r.starts_with(' '))
+        {
+            line = rest.trim_start();
+        }
+    }
+    let mut text = String::with_capacity(line.len());
+    if line.starts_with('|') {
+        let cells: Vec<&str> = line
+            .split('|')
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .collect();
+        text.push_str(&cells.join(", "));
+    } else {
+        text.push_str(line);
+    }
+    let text = text.replace("**", "").replace("__", "");
+    let text: String = text.chars().filter(|&c| !is_pictograph(c)).collect();
+    let text = text.trim();
+    // A fragment with no word of two letters says nothing.
+    let has_word = text
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
+        || text
+            .chars()
+            .any(|c| c.is_alphabetic() && !c.is_ascii() && c.len_utf8() == 3);
+    if has_word {
+        text.to_string()
+    } else {
+        String::new()
+    }
+}
+
+/// Emoji and pictographs (✅, 🚀, ⚠️ and their variation selectors), which no sentence needs.
+fn is_pictograph(c: char) -> bool {
+    matches!(c as u32,
+        0x1F000..=0x1FAFF | 0x2600..=0x27BF | 0x2B00..=0x2BFF | 0xFE0E | 0xFE0F | 0x200D)
 }
 
 fn push_sentence(out: &mut Vec<String>, s: &str) {
@@ -435,20 +574,10 @@ fn template_key(sentence: &str) -> String {
     key
 }
 
-/// A word of a sentence, where it is and what it is.
-struct Word<'s> {
-    text: &'s str,
-    /// Byte offset in the sentence.
-    at: usize,
-    /// A number, a path, an identifier or a name.
-    exact: bool,
-    number: bool,
-    name: bool,
-}
-
-/// The words of a sentence, punctuation around them trimmed.
-fn words(sentence: &str) -> Vec<Word<'_>> {
-    let mut out = Vec::new();
+/// The exact things in a sentence, in order, each once: numbers, paths, identifiers, names
+/// (a capitalised word inside a sentence), punctuation around them trimmed.
+fn exact_words(sentence: &str) -> Vec<&str> {
+    let mut exact: Vec<&str> = Vec::new();
     let mut after_colon = true;
     for word in sentence.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')')) {
         let starts_clause = after_colon;
@@ -464,79 +593,12 @@ fn words(sentence: &str) -> Vec<Word<'_>> {
             || word.contains("::")
             || word.starts_with("--")
             || (shape.upper_after_first && shape.lower);
-        // A capitalised word inside a sentence is usually a name.
         let name = !starts_clause && shape.chars > 1 && shape.upper_first;
-        out.push(Word {
-            text: word,
-            at: word.as_ptr() as usize - sentence.as_ptr() as usize,
-            exact: shape.digit || path_like || code_like || name,
-            number: word
-                .chars()
-                .all(|c| c.is_ascii_digit() || c == '.' || c == ','),
-            name: name && !code_like && !shape.digit,
-        });
-    }
-    out
-}
-
-/// The exact things in a sentence, in order, each once: numbers, paths, identifiers, names.
-fn exact_words(sentence: &str) -> Vec<&str> {
-    let mut exact: Vec<&str> = Vec::new();
-    for word in words(sentence).into_iter().filter(|w| w.exact) {
-        if !exact.contains(&word.text) {
-            exact.push(word.text);
+        if (shape.digit || path_like || code_like || name) && !exact.contains(&word) {
+            exact.push(word);
         }
     }
     exact
-}
-
-/// The exact things of a sentence as a reader would name them: a number with the word after
-/// it (`1750 rows`, `32 seconds`), names that follow each other as one (`Marguerite Okafor`);
-/// a small number on its own (a step, a count) says nothing and is left out.
-fn exact_phrases(sentence: &str) -> Vec<&str> {
-    let words = words(sentence);
-    let mut out: Vec<&str> = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        let word = &words[i];
-        let mut last = i;
-        if word.number {
-            let unit = words.get(i + 1).filter(|n| {
-                // Only a space between them: `12: the` is no quantity.
-                sentence[word.at + word.text.len()..n.at]
-                    .chars()
-                    .all(char::is_whitespace)
-                    && (3..=12).contains(&n.text.len())
-                    && n.text.chars().all(|c| c.is_lowercase())
-                    && !matches!(
-                        n.text,
-                        "the" | "and" | "for" | "per" | "but" | "not" | "was"
-                    )
-            });
-            match unit {
-                Some(_) => last = i + 1,
-                None if word.text.chars().filter(char::is_ascii_digit).count() < 3 => {
-                    i += 1;
-                    continue;
-                }
-                None => {}
-            }
-        } else if word.name {
-            while words.get(last + 1).is_some_and(|n| n.name) {
-                last += 1;
-            }
-        } else if !word.exact {
-            i += 1;
-            continue;
-        }
-        let end = words[last].at + words[last].text.len();
-        let phrase = &sentence[word.at..end];
-        if !out.contains(&phrase) {
-            out.push(phrase);
-        }
-        i = last + 1;
-    }
-    out
 }
 
 /// What the characters of a word are, in one pass (a memory scores millions of words).
@@ -649,9 +711,37 @@ mod tests {
     }
 
     #[test]
-    fn fit_marks_the_cut() {
+    fn fit_marks_the_cut_at_a_word_end() {
         assert_eq!(fit("short", 10), "short");
         assert_eq!(fit("abcdefghijkl", 5), "abcd…");
+        assert_eq!(
+            fit("the dev server runs on port 8443", 26),
+            "the dev server runs on…"
+        );
+    }
+
+    #[test]
+    fn list_numbers_tables_trees_and_emoji_are_no_sentences() {
+        let prose =
+            "Couple of things here:\n1. Fix the login bug in src/auth.rs.\n2) Add a test for it.\n\
+                     | Name | Port |\n|------|------|\n| api | 8443 |\n├── src/\n│   └── main.rs\n\
+                     ✅ **Done**: the build is green 🚀\n- [ ] Ship it on Friday.";
+        let said: Vec<String> = sentences(prose);
+        assert_eq!(
+            said,
+            [
+                "Couple of things here:",
+                "Fix the login bug in src/auth.rs.",
+                "Add a test for it.",
+                "Name, Port",
+                "api, 8443",
+                "Done: the build is green",
+                "Ship it on Friday."
+            ]
+        );
+        let line = one_liner(&turn(prose, &["On it."]), MAX_CHARS);
+        assert!(!line.contains("1."), "{line}");
+        assert!(line.contains("Fix the login bug"), "{line}");
     }
 
     #[test]
@@ -685,22 +775,6 @@ mod tests {
         let line = one_liner(&t, 100);
         assert!(line.contains("LEDGER_FAST_PATH stays off"), "{line}");
         assert!(line.chars().count() <= 100);
-    }
-
-    #[test]
-    fn phrases_name_things_as_a_reader_would() {
-        assert_eq!(
-            exact_phrases("Step 12: the batch must be 1750 rows, ask Marguerite Okafor."),
-            ["1750 rows", "Marguerite Okafor"]
-        );
-        assert_eq!(
-            exact_phrases("Tag v3.14.2 and port 8443 (see config/ledger.toml)."),
-            ["v3.14.2", "8443", "config/ledger.toml"]
-        );
-        assert_eq!(
-            exact_phrases("Step 39: run it, then stop."),
-            Vec::<&str>::new()
-        );
     }
 
     #[test]

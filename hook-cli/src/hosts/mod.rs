@@ -34,6 +34,12 @@ pub trait Agent: Sync {
     fn memory_at_session_start(&self) -> bool {
         true
     }
+    /// How many hook outputs reach the model in the first request after `/clear`, each within
+    /// [`Agent::injection_limit`]: Claude Code passes both the SessionStart hook's context and
+    /// the first prompt's, so a memory can come in two parts (docs/decisions/0076).
+    fn memory_parts_after_clear(&self) -> usize {
+        1
+    }
     /// Whether a prompt hook's context reaches the model. A host where it does not gets the
     /// memory at the new session's start (Cursor), or, when that does not reach the model
     /// either, when the new session's first turn ends: its Stop hook's answer (Grok).

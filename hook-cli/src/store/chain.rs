@@ -67,6 +67,10 @@ pub struct Injection {
     /// Older turns of the chain that did not fit.
     pub left_out: u32,
     pub text: String,
+    /// The memory's second part, for the first prompt's hook (docs/decisions/0076); not
+    /// logged with this injection, but as one of its own when it is given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub more: Option<String>,
 }
 
 /// Which injections to list.
@@ -204,6 +208,64 @@ impl Writer<'_> {
             )?
             .execute(params![id, successor, now])?;
         Ok(Some(predecessor))
+    }
+
+    /// Keeps the memory's second part (`injection.more`) for the session's first prompt.
+    pub fn wait_with_part(&self, session: i64, injection: &Injection, size: u32) -> Result<()> {
+        let Some(text) = &injection.more else {
+            return Ok(());
+        };
+        let chain = serde_json::to_string(&injection.chain).expect("strings serialise");
+        self.tx
+            .prepare_cached(
+                "INSERT OR REPLACE INTO waiting_parts (session, trigger, chain, budget, size, text)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?
+            .execute(params![
+                session,
+                injection.trigger.as_str(),
+                chain,
+                injection.budget,
+                size,
+                text
+            ])?;
+        Ok(())
+    }
+
+    /// The part waiting for `session`'s first prompt, taken, as an injection made `at`.
+    pub fn take_waiting_part(&self, session: i64, at: &str) -> Result<Option<Injection>> {
+        let part = self
+            .tx
+            .prepare_cached(
+                "DELETE FROM waiting_parts WHERE session = ?1
+                 RETURNING trigger, chain, budget, size, text",
+            )?
+            .query_row([session], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, u32>(2)?,
+                    r.get::<_, u32>(3)?,
+                    r.get::<_, String>(4)?,
+                ))
+            })
+            .optional()?;
+        Ok(part.map(|(trigger, chain, budget, size, text)| Injection {
+            id: 0,
+            session_id: String::new(),
+            project: None,
+            trigger: Trigger::parse(&trigger),
+            at: at.to_string(),
+            chain: serde_json::from_str(&chain).unwrap_or_default(),
+            budget,
+            size,
+            verbatim: Vec::new(),
+            one_liners: Vec::new(),
+            one_liners_by: Vec::new(),
+            left_out: 0,
+            text,
+            more: None,
+        }))
     }
 
     pub fn record_injection(&self, session: i64, injection: &Injection) -> Result<()> {
@@ -362,9 +424,41 @@ impl Store {
         Ok(out)
     }
 
+    /// The first `n` prompts of `session`, in order, with their turn codes: where the person
+    /// says what the work is for.
+    pub fn opening_prompts(&self, session: &Session, n: u32) -> Result<Vec<(String, String)>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT t.code, (SELECT m.text FROM messages m
+                              WHERE m.turn = t.id AND m.role = 'user' ORDER BY m.id LIMIT 1)
+             FROM turns t WHERE t.session = ?1 AND t.seq > 0 ORDER BY t.seq LIMIT ?2",
+        )?;
+        let rows = stmt.query_map(params![session.id, n], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            if let (code, Some(text)) = row? {
+                out.push((code, text));
+            }
+        }
+        Ok(out)
+    }
+
     /// Turns with a prompt in these sessions.
     pub fn count_turns(&self, sessions: &[&Session]) -> Result<u64> {
         Ok(sessions.iter().map(|s| s.turns).sum())
+    }
+
+    /// Whether the second part of a memory waits for this session's first prompt: asked at
+    /// every prompt, so one indexed look-up.
+    pub fn has_waiting_part(&self, session_id: &str) -> Result<bool> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM waiting_parts w JOIN sessions s ON s.id = w.session
+                                WHERE s.session_id = ?1)",
+            )?
+            .query_row([session_id], |r| r.get(0))?)
     }
 
     /// The project's open, unexpired handoff.
@@ -425,6 +519,7 @@ impl Store {
                         Some(by) => list(by),
                         None => vec![crate::memory::LOCAL.to_string(); one_liners_len],
                     },
+                    more: None,
                 })
             },
         )?;

@@ -150,6 +150,9 @@ impl Store {
     }
 
     fn forget_in_steps(&mut self, c: &Conditions) -> Result<()> {
+        // A memory's part waiting for a first prompt holds text of any turn and lives
+        // only until that prompt: every forget drops it.
+        self.conn.execute("DELETE FROM waiting_parts", [])?;
         // Injections first: they are found through the codes of turns still stored.
         self.in_steps(|tx| {
             let sql = format!(

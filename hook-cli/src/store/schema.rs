@@ -240,6 +240,16 @@ const MIGRATIONS: &[&str] = &[
     // no index on details by session, that read every detail of the chain. Only calls are
     // in it, so a hook storing other entries does no more work.
     "CREATE INDEX details_tool_calls ON details (session, name) WHERE kind = 'tool_call';",
+    // 17: the second part of a memory, waiting for the first prompt of the session that
+    // received the first (docs/decisions/0076).
+    "CREATE TABLE waiting_parts (
+        session  INTEGER PRIMARY KEY REFERENCES sessions (id),
+        trigger  TEXT NOT NULL,
+        chain    TEXT NOT NULL,
+        budget   INTEGER NOT NULL,
+        size     INTEGER NOT NULL,
+        text     TEXT NOT NULL
+    );",
 ];
 
 /// The schema version this build writes.

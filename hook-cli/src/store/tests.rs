@@ -555,6 +555,7 @@ fn a_cleared_session_awaits_its_memory_until_it_has_a_prompt_or_was_given_one() 
             one_liners_by: Vec::new(),
             left_out: 0,
             text: "m".into(),
+            more: None,
         },
     )
     .unwrap();

@@ -47,6 +47,9 @@ impl Agent for ClaudeCode {
     fn injection_limit(&self) -> InjectionLimit {
         INJECTION_LIMIT
     }
+    fn memory_parts_after_clear(&self) -> usize {
+        2
+    }
     fn line_parser(&self) -> Box<dyn LineParser> {
         Box::new(TranscriptParser::default())
     }

@@ -94,6 +94,7 @@ fn memory() -> Memory {
             one_liners_by: vec![],
             left_out: 0,
             text: format!("memory: {SECRET}"),
+            more: None,
         },
     )
     .unwrap();

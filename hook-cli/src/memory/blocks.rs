@@ -1,0 +1,176 @@
+//! Long pasted or generated blocks in a turn given verbatim (logs, stack traces, code, JSON,
+//! trees, tables) cut to their first and last lines, with the command that shows the whole:
+//! the next session needs what was said about them, and forty lines of a log crowd out the
+//! conversation.
+
+use std::borrow::Cow;
+
+/// A block of more lines than this is cut.
+const LONGEST: usize = 8;
+/// Lines a cut block keeps at its start and at its end.
+const HEAD: usize = 3;
+const TAIL: usize = 2;
+
+/// `text` with every block of more than [`LONGEST`] lines cut, pointing at `detail <code>`.
+pub fn compact<'t>(text: &'t str, code: &str) -> Cow<'t, str> {
+    let lines: Vec<&str> = text.lines().collect();
+    if lines.len() <= LONGEST {
+        return text.into();
+    }
+    let spans = blocks(&lines);
+    if spans.iter().all(|&(start, end)| end - start <= LONGEST) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len().min(8 * 1024));
+    let mut at = 0;
+    for (start, end) in spans {
+        if end - start <= LONGEST {
+            continue;
+        }
+        for line in &lines[at..start + HEAD] {
+            out.push_str(line);
+            out.push('\n');
+        }
+        let cut = end - start - HEAD - TAIL;
+        out.push_str(&format!("[… {cut} lines cut: throughline detail {code}]\n"));
+        at = end - TAIL;
+    }
+    for line in &lines[at..] {
+        out.push_str(line);
+        out.push('\n');
+    }
+    if !text.ends_with('\n') {
+        out.pop();
+    }
+    out.into()
+}
+
+/// The line ranges `[start, end)` that are blocks: a fenced block (its fences included), a
+/// paste the client wrapped, or a run of lines that are not prose (blank lines inside a run
+/// belong to it).
+fn blocks(lines: &[&str]) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i].trim_start();
+        if let Some(close) = fence_close(line) {
+            let end = (i + 1..lines.len())
+                .find(|&j| lines[j].trim_start().starts_with(close))
+                .map_or(lines.len(), |j| j + 1);
+            spans.push((i, end));
+            i = end;
+        } else if !is_prose(lines[i]) {
+            let mut end = i + 1;
+            let mut last = i;
+            while end < lines.len() && fence_close(lines[end].trim_start()).is_none() {
+                if lines[end].trim().is_empty() {
+                    end += 1;
+                    continue;
+                }
+                if is_prose(lines[end]) {
+                    break;
+                }
+                last = end;
+                end += 1;
+            }
+            spans.push((i, last + 1));
+            i = last + 1;
+        } else {
+            i += 1;
+        }
+    }
+    spans
+}
+
+/// What closes a block that `line` opens: a code fence, or the client's paste wrapper.
+fn fence_close(line: &str) -> Option<&'static str> {
+    if line.starts_with("```") {
+        Some("```")
+    } else if line.starts_with("~~~") {
+        Some("~~~")
+    } else if line.starts_with("<pasted_content") {
+        Some("</pasted_content")
+    } else {
+        None
+    }
+}
+
+/// A line a person or the model wrote as text: not indented code, a log or stack line, a
+/// table row, a drawing, or data with more symbols than letters.
+fn is_prose(line: &str) -> bool {
+    if line.trim().is_empty() {
+        return true;
+    }
+    if line.starts_with("    ") || line.starts_with('\t') {
+        return false;
+    }
+    let t = line.trim();
+    if t.starts_with('|')
+        || t.starts_with("at ")
+        || t.starts_with("File \"")
+        || t.starts_with('{')
+        || t.starts_with('}')
+        || t.starts_with('[') && !t.starts_with("[ ]") && !t.starts_with("[x]")
+        || t.starts_with("Traceback")
+        || starts_with_time(t)
+        || t.chars().any(|c| matches!(c, '│' | '├' | '└' | '─'))
+    {
+        return false;
+    }
+    let letters = t.chars().filter(|c| c.is_alphabetic() || *c == ' ').count();
+    letters * 10 >= t.chars().count() * 6
+}
+
+/// `2026-12-01`, `12:04:33`, `[12:04`: a log line's stamp.
+fn starts_with_time(t: &str) -> bool {
+    let b = t.as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| r.clone().all(|i| b.get(i).is_some_and(u8::is_ascii_digit));
+    (digits(0..4) && b.get(4) == Some(&b'-') && digits(5..7))
+        || (digits(0..2) && b.get(2) == Some(&b':') && digits(3..5))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pasted_log_is_cut_to_its_ends_and_the_words_around_it_stay() {
+        let log: Vec<String> = (0..40)
+            .map(|i| format!("2026-11-30 12:00:{i:02} ERROR worker-{i} timed out after 30s"))
+            .collect();
+        let text = format!(
+            "The import fails every night. Here is the log:\n{}\nWhat is wrong?",
+            log.join("\n")
+        );
+        let out = compact(&text, "abc1234");
+        assert!(
+            out.starts_with("The import fails every night. Here is the log:\n2026-11-30 12:00:00")
+        );
+        assert!(
+            out.contains("[… 35 lines cut: throughline detail abc1234]"),
+            "{out}"
+        );
+        assert!(out.contains("worker-39 timed out"));
+        assert!(!out.contains("worker-20 "));
+        assert!(out.ends_with("What is wrong?"));
+    }
+
+    #[test]
+    fn code_fences_and_tables_are_blocks_prose_is_not() {
+        let code: Vec<String> = (0..20).map(|i| format!("let x{i} = {i};")).collect();
+        let text = format!("Use this:\n```rust\n{}\n```\nThen run it.", code.join("\n"));
+        let out = compact(&text, "c");
+        assert!(
+            out.contains("```rust\nlet x0 = 0;\nlet x1 = 1;\n[… 17 lines cut"),
+            "{out}"
+        );
+        assert!(out.ends_with("let x19 = 19;\n```\nThen run it."), "{out}");
+
+        let prose: Vec<String> = (0..20)
+            .map(|i| format!("- Point {i}: the reader keeps this sentence."))
+            .collect();
+        let text = prose.join("\n");
+        assert_eq!(compact(&text, "c"), text);
+    }
+}

@@ -1,0 +1,307 @@
+//! The top of the memory: what happened (why this session gets it, whether the last turn
+//! finished, when, on which client and model), the goal the person set, and where the work
+//! stands (branch, files changed, the open todos, what was running when it stopped).
+
+use crate::model::{Role, TodoStatus, Turn, WorkingState};
+use crate::record::Measure;
+use crate::store::Trigger;
+use crate::summary;
+
+use super::{blocks, Context};
+
+/// How the newest turn ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// The model answered and nothing was left running.
+    Finished,
+    /// No answer after the last tool call, or a call still running: the work stopped mid-turn.
+    Interrupted,
+}
+
+impl Ending {
+    pub fn of(latest: &Turn, state: &WorkingState) -> Ending {
+        let answered = latest.messages.iter().any(|m| m.role == Role::Assistant);
+        if answered && state.running.is_empty() {
+            Ending::Finished
+        } else {
+            Ending::Interrupted
+        }
+    }
+}
+
+/// `# Throughline memory` and the paragraph that says what this is and how the last turn
+/// ended.
+pub fn framing(ctx: &Context, latest: &Turn, ending: Ending) -> String {
+    let from = match ctx.chain.as_slice() {
+        [] => String::new(),
+        [one] => format!("session {}", super::short(one)),
+        [one, rest @ ..] => format!(
+            "session {} (and before it {})",
+            super::short(one),
+            rest.iter()
+                .map(|s| super::short(s))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    let project = &ctx.project;
+    let why = match ctx.trigger {
+        Trigger::Clear => format!(
+            "The person ran /clear. Below is your own earlier work in {project}, from {from}; \
+             the person's next prompt continues it."
+        ),
+        Trigger::Handoff => format!(
+            "The person handed this work over from another chat ({from}). Below is your own \
+             earlier work in {project}; the person's prompt continues it."
+        ),
+        Trigger::Compact => format!(
+            "The conversation was just compacted and its summary is lossy. Below are your \
+             most recent turns in {project}, verbatim, and what came before."
+        ),
+    };
+    let on = match (&ctx.about.client, &ctx.about.model) {
+        (Some(client), Some(model)) => format!(" ({client}, {model})"),
+        (Some(one), None) | (None, Some(one)) => format!(" ({one})"),
+        (None, None) => String::new(),
+    };
+    let when = last_said(latest).map_or(String::new(), |at| format!(" at {}", readable(at)));
+    let status = match (ctx.trigger, ending) {
+        (Trigger::Compact, _) => format!("The turn in progress is {}{on}.", latest.code),
+        (_, Ending::Finished) => format!(
+            "The last turn ({}) finished{when}{on}: what it did is done; carry on from the \
+             open items, not from the start.",
+            latest.code
+        ),
+        (_, Ending::Interrupted) => format!(
+            "The last turn ({}) stopped before it was done{when}{on}: check what it left \
+             half-way (below) before you redo anything.",
+            latest.code
+        ),
+    };
+    format!(
+        "# Throughline memory\n{why} {status} Tool output and thinking are left out; the \
+         commands at the end pull anything back.\n\n"
+    )
+}
+
+/// The time of the turn's last message.
+fn last_said(turn: &Turn) -> Option<&str> {
+    turn.messages
+        .iter()
+        .rev()
+        .find_map(|m| m.at.as_deref())
+        .or(turn.started_at.as_deref())
+}
+
+/// `2026-12-01T23:05:11.123Z` as `2026-12-01 23:05 UTC`; anything else as it is.
+fn readable(at: &str) -> String {
+    match (at.get(..10), at.get(11..16)) {
+        (Some(day), Some(time)) if at.as_bytes().get(10) == Some(&b'T') => {
+            let zone = if at.ends_with('Z') { " UTC" } else { "" };
+            format!("{day} {time}{zone}")
+        }
+        _ => at.to_string(),
+    }
+}
+
+/// `## Goal`: the person's task statement (the chain's first prompt that says something),
+/// its long blocks cut, within `cap` units, whole sentences first.
+pub fn goal(ctx: &Context, m: Measure, cap: usize) -> String {
+    let Some(goal) = &ctx.goal else {
+        return String::new();
+    };
+    let heading = format!("## Goal (the person's words, turn {})\n", goal.code);
+    let text = blocks::compact(goal.text.trim(), &goal.code);
+    let room = cap.saturating_sub(m.len(&heading) + 1);
+    let text = within_sentences(m, &text, room);
+    if text.is_empty() {
+        return String::new();
+    }
+    format!("{heading}{text}\n\n")
+}
+
+/// `text` within `room` units: whole lines, then whole sentences of the line that does not
+/// fit, then its words, marked.
+fn within_sentences(m: Measure, text: &str, room: usize) -> String {
+    if m.len(text) <= room {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    for line in text.lines() {
+        let more = if out.is_empty() {
+            line.to_string()
+        } else {
+            format!("\n{line}")
+        };
+        if m.len(&out) + m.len(&more) < room {
+            out.push_str(&more);
+            continue;
+        }
+        // The sentences of this line that still fit.
+        let left = room.saturating_sub(m.len(&out) + 2);
+        let mut part = String::new();
+        for sentence in line.split_inclusive(['.', '!', '?', '。']) {
+            if m.len(&part) + m.len(sentence) > left {
+                break;
+            }
+            part.push_str(sentence);
+        }
+        if part.trim().is_empty() && out.is_empty() {
+            part = summary::fit(line, left.max(1));
+            part.pop();
+        }
+        if !part.trim().is_empty() {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(part.trim_end());
+        }
+        out.push('…');
+        break;
+    }
+    out
+}
+
+/// Files named in the state, at most; the rest are counted.
+const FILES_SHOWN: usize = 12;
+/// Todo items shown whole, at most.
+const TODOS_SHOWN: usize = 10;
+/// The last thinking quoted, at most, in characters.
+const THINKING_SHOWN: usize = 500;
+
+/// `## Where the work stands`: branch, files changed, the latest todo list, and for a turn
+/// that stopped half-way the call that was running and the last thing the agent thought,
+/// within `cap` units. Empty when there is nothing to say.
+pub fn state(state: &WorkingState, ending: Ending, m: Measure, cap: usize) -> String {
+    let heading = "## Where the work stands\n";
+    let mut lines: Vec<String> = Vec::new();
+    if let Some(branch) = &state.branch {
+        lines.push(format!("- Git branch: {branch}\n"));
+    }
+    if !state.files_changed.is_empty() {
+        let mut named: Vec<String> = state
+            .files_changed
+            .iter()
+            .take(FILES_SHOWN)
+            .map(|f| {
+                let how = if f.deleted {
+                    " (deleted)".to_string()
+                } else if f.changes > 1 {
+                    format!(" ({} changes)", f.changes)
+                } else {
+                    String::new()
+                };
+                format!("{}{how}", f.path)
+            })
+            .collect();
+        let more = state.files_changed.len().saturating_sub(FILES_SHOWN);
+        if more > 0 {
+            named.push(format!("and {more} more"));
+        }
+        lines.push(format!(
+            "- Files this work changed, latest first: {}\n",
+            named.join(", ")
+        ));
+    }
+    if !state.todos.is_empty() {
+        let done = state
+            .todos
+            .iter()
+            .filter(|t| t.status == TodoStatus::Completed)
+            .count();
+        let open: Vec<String> = state
+            .todos
+            .iter()
+            .filter(|t| t.status != TodoStatus::Completed)
+            .take(TODOS_SHOWN)
+            .map(|t| match t.status {
+                TodoStatus::InProgress => format!("  - [in progress] {}\n", t.text),
+                _ => format!("  - [ ] {}\n", t.text),
+            })
+            .collect();
+        if open.is_empty() {
+            lines.push(format!("- Todo list: all {done} items done.\n"));
+        } else {
+            lines.push(format!(
+                "- Todo list ({done} of {} done), still open:\n{}",
+                state.todos.len(),
+                open.concat()
+            ));
+        }
+    }
+    if ending == Ending::Interrupted {
+        for call in &state.running {
+            lines.push(format!(
+                "- Running when it stopped (no result came back): {} {} (turn {})\n",
+                call.tool, call.what, call.turn
+            ));
+        }
+        if let Some(thinking) = &state.last_thinking {
+            let thought = tail_sentences(thinking, THINKING_SHOWN);
+            lines.push(format!(
+                "- Your last thinking, what you were about to do: {thought}\n"
+            ));
+        }
+    }
+    let mut out = String::new();
+    for line in lines {
+        if m.len(heading) + m.len(&out) + m.len(&line) + 1 > cap {
+            break;
+        }
+        out.push_str(&line);
+    }
+    if out.is_empty() {
+        return out;
+    }
+    format!("{heading}{out}\n")
+}
+
+/// The end of `text`, at most `max` characters, from the start of a sentence where one starts.
+fn tail_sentences(text: &str, max: usize) -> String {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let total = text.chars().count();
+    if total <= max {
+        return text;
+    }
+    let tail: String = text.chars().skip(total - max).collect();
+    match tail.find(". ") {
+        Some(at) if at + 2 < tail.len() => format!("…{}", &tail[at + 2..]),
+        _ => format!("…{tail}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_read_as_people_write_them() {
+        assert_eq!(readable("2026-12-01T23:05:11.123Z"), "2026-12-01 23:05 UTC");
+        assert_eq!(readable("yesterday"), "yesterday");
+    }
+
+    #[test]
+    fn a_long_goal_keeps_whole_sentences() {
+        let text = "Port the importer to the new API. Keep the old one working until March. \
+                    Then remove it and every flag that guards it.";
+        let out = within_sentences(Measure::Utf16, text, 75);
+        assert_eq!(
+            out,
+            "Port the importer to the new API. Keep the old one working until March.…"
+        );
+    }
+
+    #[test]
+    fn thinking_is_quoted_from_a_sentence_start() {
+        let thinking = format!(
+            "{} Next I will run cargo test on the parser.",
+            "Earlier words. ".repeat(60)
+        );
+        let out = tail_sentences(&thinking, 60);
+        assert!(
+            out.ends_with("Next I will run cargo test on the parser."),
+            "{out}"
+        );
+        assert!(out.starts_with('…'));
+    }
+}

@@ -1,0 +1,315 @@
+//! The facts of the handoff chain: the sentences that state a decision, a constraint, a
+//! correction, a root cause or a next step about something exact, chosen by what they state
+//! rather than by how recent they are, each whole, as said. A later statement on the same
+//! subject that changes it supersedes the earlier one, which is left out.
+
+use std::collections::HashSet;
+
+use crate::model::Turn;
+use crate::record::Measure;
+use crate::summary::{self, Gist};
+
+/// A sentence scoring at least this much is a fact (see [`summary::FACT`]).
+const FACT: i32 = summary::FACT;
+
+/// A sentence longer than this is cut (at a word, marked): one fact must not take the room
+/// of three.
+const LONGEST: usize = 320;
+
+/// A sentence shorter than this is a heading or a reply ("Yes, do it."), not a fact.
+const SHORTEST: usize = 24;
+
+/// One fact, as the memory prints it.
+#[derive(Debug, Clone)]
+pub struct Fact {
+    /// Index of its turn in the turns passed to [`choose`].
+    pub turn: usize,
+    pub text: String,
+    pub by_person: bool,
+    score: i32,
+}
+
+impl Fact {
+    pub fn line(&self, code: &str) -> String {
+        let who = if self.by_person { "person" } else { "you" };
+        format!("- {code}, {who}: {}\n", summary::fit(&self.text, LONGEST))
+    }
+}
+
+/// What [`choose`] found: the facts that fit `room`, oldest first, and every sentence the
+/// memory should not repeat in a one-liner (listed, or superseded).
+pub struct Chosen {
+    pub facts: Vec<Fact>,
+    pub said: HashSet<String>,
+}
+
+/// The facts of `turns` (newest first, as the memory reads them) that fit `room` units in
+/// `m`, the weightiest first, printed in the order they were said. `gists` are the turns'
+/// sentences, weighed with repeats discounted; what `shown` already says is not a fact again.
+pub fn choose(turns: &[Turn], gists: &[Gist], room: usize, m: Measure, shown: &str) -> Chosen {
+    let mut candidates: Vec<Fact> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
+    for (i, gist) in gists.iter().enumerate() {
+        for s in gist.statements() {
+            // Said again (a constraint repeated) it still counts; said in many turns it is a
+            // routine step's template, whatever fills it.
+            let weight = s.score * s.said_in;
+            if weight >= FACT
+                && s.said_in <= 2
+                && s.text.chars().count() >= SHORTEST
+                && !shown.contains(s.text)
+                && seen.insert(s.text)
+            {
+                candidates.push(Fact {
+                    turn: i,
+                    text: s.text.to_string(),
+                    by_person: s.by_person,
+                    score: weight + i32::from(s.by_person),
+                });
+            }
+        }
+    }
+    let superseded = superseded(&candidates);
+    let mut said: HashSet<String> = superseded
+        .iter()
+        .map(|&i| candidates[i].text.clone())
+        .collect();
+    let mut ranked: Vec<usize> = (0..candidates.len())
+        .filter(|i| !superseded.contains(i))
+        .collect();
+    // The weightiest first; on a tie the newer (a lower turn index).
+    ranked.sort_by_key(|&i| (std::cmp::Reverse(candidates[i].score), candidates[i].turn));
+    let mut used = 0;
+    let mut kept: Vec<usize> = Vec::new();
+    for i in ranked {
+        let cost = m.len(&candidates[i].line(&turns[candidates[i].turn].code));
+        if used + cost > room {
+            continue;
+        }
+        used += cost;
+        kept.push(i);
+    }
+    // In the order they were said: oldest turn first, in the turn as written.
+    kept.sort_by_key(|&i| (std::cmp::Reverse(candidates[i].turn), i));
+    let facts: Vec<Fact> = kept.into_iter().map(|i| candidates[i].clone()).collect();
+    said.extend(facts.iter().map(|f| f.text.clone()));
+    Chosen { facts, said }
+}
+
+/// Words that say a statement changes an earlier one.
+const CHANGES: &[&str] = &[
+    "instead",
+    "actually",
+    "correction",
+    "no longer",
+    "not anymore",
+    "after all",
+    "changed",
+    "switch",
+    "rather than",
+    "replace",
+    "supersede",
+    "from now on",
+    "改为",
+    "改成",
+    "不再",
+    "変更",
+    "やめ",
+];
+
+/// Indices of the candidates a later candidate on the same subject changes: the later one
+/// says a change word and shares at least two subject words (and a third of the shorter's).
+fn superseded(candidates: &[Fact]) -> HashSet<usize> {
+    let subjects: Vec<HashSet<String>> = candidates.iter().map(|f| subject(&f.text)).collect();
+    let mut out = HashSet::new();
+    for (later, fact) in candidates.iter().enumerate() {
+        let lower = fact.text.to_lowercase();
+        if !CHANGES.iter().any(|w| lower.contains(w)) {
+            continue;
+        }
+        for (earlier, other) in candidates.iter().enumerate() {
+            // Turns are newest first: an earlier statement has a higher turn index.
+            if other.turn <= fact.turn {
+                continue;
+            }
+            let shared = subjects[later].intersection(&subjects[earlier]).count();
+            let smaller = subjects[later].len().min(subjects[earlier].len());
+            if shared >= 2 && shared * 3 >= smaller {
+                out.insert(earlier);
+            }
+        }
+    }
+    out
+}
+
+/// Words too common to name a subject.
+const COMMON: &[&str] = &[
+    "that",
+    "this",
+    "with",
+    "from",
+    "have",
+    "will",
+    "would",
+    "should",
+    "must",
+    "never",
+    "always",
+    "instead",
+    "actually",
+    "because",
+    "after",
+    "before",
+    "into",
+    "than",
+    "then",
+    "them",
+    "they",
+    "their",
+    "there",
+    "here",
+    "what",
+    "when",
+    "which",
+    "where",
+    "while",
+    "only",
+    "also",
+    "just",
+    "been",
+    "were",
+    "does",
+    "done",
+    "make",
+    "made",
+    "use",
+    "using",
+    "used",
+    "keep",
+    "need",
+    "needs",
+    "still",
+    "more",
+    "less",
+    "some",
+    "each",
+    "every",
+    "correction",
+    "decided",
+    "decision",
+    "rather",
+    "changed",
+    "switch",
+    "now",
+    "all",
+    "the",
+    "and",
+    "for",
+    "not",
+    "but",
+    "are",
+    "was",
+    "our",
+    "you",
+    "your",
+];
+
+/// The words a sentence is about: lower-case words of four letters or more, common ones
+/// aside, and every word with a digit; CJK text by its character pairs.
+fn subject(text: &str) -> HashSet<String> {
+    let mut words = HashSet::new();
+    let lower = text.to_lowercase();
+    for word in lower.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '/')) {
+        let word = word.trim_matches('.');
+        let wide = !word.is_ascii();
+        if wide {
+            let chars: Vec<char> = word.chars().collect();
+            for pair in chars.windows(2) {
+                words.insert(pair.iter().collect());
+            }
+        } else if (word.len() >= 4 || word.chars().any(|c| c.is_ascii_digit()))
+            && !COMMON.contains(&word)
+        {
+            words.insert(word.to_string());
+        }
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_memory::turn;
+
+    fn gists(turns: &[Turn]) -> Vec<Gist> {
+        let mut gists: Vec<Gist> = turns.iter().map(|t| Gist::of(&t.messages)).collect();
+        Gist::discount_repeats(&mut gists);
+        gists
+    }
+
+    #[test]
+    fn facts_are_whole_sentences_in_the_order_they_were_said() {
+        let turns = vec![
+            turn("c", "Run the tests again.", &["Tests pass."]),
+            turn(
+                "b",
+                "Root cause found: the flaky test test_merge_chain fails because created_at was written in local time instead of UTC.",
+                &["Understood."],
+            ),
+            turn(
+                "a",
+                "Set things up.",
+                &["Hard constraint: never use port 8080 here, the corporate firewall blocks it; the dev server runs on port 8443."],
+            ),
+        ];
+        let chosen = choose(&turns, &gists(&turns), 2_000, Measure::Utf16, "");
+        let texts: Vec<&str> = chosen.facts.iter().map(|f| f.text.as_str()).collect();
+        assert_eq!(texts.len(), 2, "{texts:?}");
+        assert!(texts[0].starts_with("Hard constraint: never use port 8080"));
+        assert!(texts[1].starts_with("Root cause found"));
+        assert!(chosen.facts[1].by_person && !chosen.facts[0].by_person);
+    }
+
+    #[test]
+    fn a_later_correction_supersedes_the_earlier_decision() {
+        let turns = vec![
+            turn(
+                "b",
+                "Correction: we will not use Redis for the session cache after all; use the in-process LRU cache instead.",
+                &["Switched the session cache to the in-process LRU in src/cache.rs."],
+            ),
+            turn(
+                "a",
+                "Plan the caching.",
+                &["Decision: the session cache goes into Redis 7, so every worker shares it."],
+            ),
+        ];
+        let chosen = choose(&turns, &gists(&turns), 2_000, Measure::Utf16, "");
+        assert!(chosen
+            .facts
+            .iter()
+            .all(|f| !f.text.contains("goes into Redis 7")));
+        assert!(chosen
+            .facts
+            .iter()
+            .any(|f| f.text.starts_with("Correction:")));
+        assert!(chosen
+            .said
+            .contains("Decision: the session cache goes into Redis 7, so every worker shares it."));
+    }
+
+    #[test]
+    fn the_weightiest_facts_take_the_room() {
+        let turns = vec![
+            turn(
+                "b",
+                "Note: the staging API listens on port 8443, never on 8080.",
+                &["Noted."],
+            ),
+            turn("a", "Maybe look at src/a.rs later.", &["Found src/a.rs."]),
+        ];
+        let chosen = choose(&turns, &gists(&turns), 80, Measure::Utf16, "");
+        assert_eq!(chosen.facts.len(), 1);
+        assert!(chosen.facts[0].text.contains("8443"));
+    }
+}
