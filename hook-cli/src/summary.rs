@@ -437,7 +437,8 @@ fn sentences(text: &str) -> Vec<String> {
         while let Some((i, c)) = chars.next() {
             let ends = matches!(c, '。' | '！' | '？')
                 || (matches!(c, '.' | '!' | '?')
-                    && chars.peek().is_none_or(|&(_, n)| n.is_whitespace()));
+                    && chars.peek().is_none_or(|&(_, n)| n.is_whitespace())
+                    && !(c == '.' && is_list_number(&line[start..i])));
             if ends {
                 let end = i + c.len_utf8();
                 push_sentence(&mut out, &line[start..end]);
@@ -449,16 +450,19 @@ fn sentences(text: &str) -> Vec<String> {
     out
 }
 
+/// Whether `before` (a sentence so far) ends in a list number, as in `steps: 1. read 2. fix`:
+/// the dot after it opens an item rather than ending a sentence.
+fn is_list_number(before: &str) -> bool {
+    let word = before.rsplit(char::is_whitespace).next().unwrap_or(before);
+    (1..=2).contains(&word.len()) && word.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// A line drawn rather than written: a table rule, a tree, a box, a row of cells.
 fn is_drawing(line: &str) -> bool {
+    // Box drawing and block elements.
     let drawn = line
         .chars()
-        .filter(|c| {
-            matches!(
-                c,
-                '│' | '├' | '└' | '─' | '┌' | '┐' | '┘' | '┬' | '┴' | '┼' | '║' | '═'
-            )
-        })
+        .filter(|&c| matches!(c as u32, 0x2500..=0x259F))
         .count();
     drawn > 0 && drawn * 8 >= line.chars().count()
         || (line.starts_with('|') && line.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ')))
@@ -471,7 +475,9 @@ fn prose_of(line: &str) -> String {
     // Heading, quote and bullet marks, nested (`> - `): each followed by a space.
     loop {
         let rest = line.trim_start_matches('#');
-        let rest = rest.strip_prefix(['>', '-', '*', '+', '•']).unwrap_or(rest);
+        let rest = rest
+            .strip_prefix(['>', '-', '*', '+', '•', '⎿'])
+            .unwrap_or(rest);
         if rest.len() == line.len() || !(rest.is_empty() || rest.starts_with(' ')) {
             break;
         }
@@ -505,18 +511,21 @@ fn prose_of(line: &str) -> String {
     let text = text.replace("**", "").replace("__", "");
     let text: String = text.chars().filter(|&c| !is_pictograph(c)).collect();
     let text = text.trim();
-    // A fragment with no word of two letters says nothing.
-    let has_word = text
-        .split(|c: char| !c.is_alphanumeric())
-        .any(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
-        || text
-            .chars()
-            .any(|c| c.is_alphabetic() && !c.is_ascii() && c.len_utf8() == 3);
-    if has_word {
+    if has_word(text) {
         text.to_string()
     } else {
         String::new()
     }
+}
+
+/// Whether `text` holds a word of two letters, or a CJK character: a fragment without one
+/// (`2.`, `|`, `→`) says nothing.
+fn has_word(text: &str) -> bool {
+    text.split(|c: char| !c.is_alphanumeric())
+        .any(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
+        || text
+            .chars()
+            .any(|c| c.is_alphabetic() && !c.is_ascii() && c.len_utf8() == 3)
 }
 
 /// Emoji and pictographs (✅, 🚀, ⚠️ and their variation selectors), which no sentence needs.
@@ -526,6 +535,9 @@ fn is_pictograph(c: char) -> bool {
 }
 
 fn push_sentence(out: &mut Vec<String>, s: &str) {
+    if !has_word(s) {
+        return;
+    }
     let mut joined = String::with_capacity(s.len());
     for word in s.split_whitespace() {
         if !joined.is_empty() {
@@ -738,6 +750,10 @@ mod tests {
                 "Done: the build is green",
                 "Ship it on Friday."
             ]
+        );
+        assert_eq!(
+            sentences("The fix: 1. Relax the tongue. 2. Practice the audio."),
+            ["The fix: 1. Relax the tongue.", "2. Practice the audio."]
         );
         let line = one_liner(&turn(prose, &["On it."]), MAX_CHARS);
         assert!(!line.contains("1."), "{line}");

@@ -166,8 +166,6 @@ fn within_sentences(m: Measure, text: &str, room: usize) -> String {
 const FILES_SHOWN: usize = 12;
 /// Todo items shown whole, at most.
 const TODOS_SHOWN: usize = 10;
-/// The last thinking quoted, at most, in characters.
-const THINKING_SHOWN: usize = 500;
 
 /// `## Where the work stands`: branch, files changed, the latest todo list, and for a turn
 /// that stopped half-way the call that was running and the last thing the agent thought,
@@ -237,7 +235,7 @@ pub fn state(state: &WorkingState, ending: Ending, m: Measure, cap: usize) -> St
             ));
         }
         if let Some(thinking) = &state.last_thinking {
-            let thought = tail_sentences(thinking, THINKING_SHOWN);
+            let thought = thinking.split_whitespace().collect::<Vec<_>>().join(" ");
             lines.push(format!(
                 "- Your last thinking, what you were about to do: {thought}\n"
             ));
@@ -254,20 +252,6 @@ pub fn state(state: &WorkingState, ending: Ending, m: Measure, cap: usize) -> St
         return out;
     }
     format!("{heading}{out}\n")
-}
-
-/// The end of `text`, at most `max` characters, from the start of a sentence where one starts.
-fn tail_sentences(text: &str, max: usize) -> String {
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    let total = text.chars().count();
-    if total <= max {
-        return text;
-    }
-    let tail: String = text.chars().skip(total - max).collect();
-    match tail.find(". ") {
-        Some(at) if at + 2 < tail.len() => format!("…{}", &tail[at + 2..]),
-        _ => format!("…{tail}"),
-    }
 }
 
 #[cfg(test)]
@@ -289,19 +273,5 @@ mod tests {
             out,
             "Port the importer to the new API. Keep the old one working until March.…"
         );
-    }
-
-    #[test]
-    fn thinking_is_quoted_from_a_sentence_start() {
-        let thinking = format!(
-            "{} Next I will run cargo test on the parser.",
-            "Earlier words. ".repeat(60)
-        );
-        let out = tail_sentences(&thinking, 60);
-        assert!(
-            out.ends_with("Next I will run cargo test on the parser."),
-            "{out}"
-        );
-        assert!(out.starts_with('…'));
     }
 }

@@ -56,7 +56,7 @@ pub fn choose(turns: &[Turn], gists: &[Gist], room: usize, m: Measure, shown: &s
             let weight = s.score * s.said_in;
             if weight >= FACT
                 && s.said_in <= 2
-                && s.text.chars().count() >= SHORTEST
+                && is_statement(s.text)
                 && !shown.contains(s.text)
                 && seen.insert(s.text)
             {
@@ -94,6 +94,12 @@ pub fn choose(turns: &[Turn], gists: &[Gist], room: usize, m: Measure, shown: &s
     let facts: Vec<Fact> = kept.into_iter().map(|i| candidates[i].clone()).collect();
     said.extend(facts.iter().map(|f| f.text.clone()));
     Chosen { facts, said }
+}
+
+/// A sentence, not a heading or a label: long enough, and ended as a sentence when short.
+fn is_statement(text: &str) -> bool {
+    let chars = text.chars().count();
+    chars >= SHORTEST && (chars >= 60 || text.ends_with(['.', '!', '?', '。', '！', '？']))
 }
 
 /// Words that say a statement changes an earlier one.
@@ -296,6 +302,13 @@ mod tests {
         assert!(chosen
             .said
             .contains("Decision: the session cache goes into Redis 7, so every worker shares it."));
+    }
+
+    #[test]
+    fn headings_and_labels_are_no_facts() {
+        assert!(!is_statement("Quick Fix (Manual, Fastest)"));
+        assert!(!is_statement("Exact Fix (Copy-Paste Ready)"));
+        assert!(is_statement("Decision: use port 8443."));
     }
 
     #[test]

@@ -227,16 +227,27 @@ impl Store {
         if !path.exists() {
             return Err(StoreError::Missing(path));
         }
-        let conn = Connection::open_with_flags(
-            &path,
-            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )
-        .map_err(|source| StoreError::Sqlite {
-            path: path.clone(),
-            source,
-        })?;
-        conn.busy_timeout(wait)?;
-        schema::check_readable(&conn, &path)?;
+        let open = || -> Result<Connection> {
+            let conn = Connection::open_with_flags(
+                &path,
+                OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+            )
+            .map_err(|source| StoreError::Sqlite {
+                path: path.clone(),
+                source,
+            })?;
+            conn.busy_timeout(wait)?;
+            schema::check_readable(&conn, &path)?;
+            Ok(conn)
+        };
+        let mut conn = open()?;
+        if schema::is_older(&conn)? {
+            // The reads name the columns of this build's schema: a store no hook has opened
+            // since an upgrade is migrated first.
+            drop(conn);
+            drop(Store::open(home)?);
+            conn = open()?;
+        }
         Ok(Store {
             conn,
             waiters: bulk::Waiters::new(&path),

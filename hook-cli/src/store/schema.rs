@@ -282,6 +282,11 @@ pub fn migrate(conn: &mut Connection, path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Whether the database's schema is older than this build's (a read needs it migrated).
+pub fn is_older(conn: &Connection) -> Result<bool> {
+    Ok(version(conn)? < VERSION)
+}
+
 /// A reader can use any database whose schema it knows.
 pub fn check_readable(conn: &Connection, path: &Path) -> Result<()> {
     let found = version(conn)?;
