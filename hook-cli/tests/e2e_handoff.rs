@@ -21,51 +21,61 @@ fn answer(text: &str) -> Vec<Step> {
     vec![Step::new().text(text)]
 }
 
-/// The one injection logged for `session_id`.
+/// The memory logged for `session_id`: its first injection, with the texts of every part
+/// (after `/clear` the first prompt's hook gives the second part).
 fn injection_for(world: &World, session_id: &str) -> Value {
     let log = world.injections();
     let mine: Vec<&Value> = log
         .iter()
         .filter(|i| i["session_id"] == session_id)
         .collect();
-    assert_eq!(
-        mine.len(),
-        1,
-        "one injection into {session_id}; log: {log:#?}"
+    assert!(
+        (1..=2).contains(&mine.len()),
+        "one memory, in one or two parts, into {session_id}; log: {log:#?}"
     );
-    mine[0].clone()
+    let mut first = mine[0].clone();
+    first["parts"] = json!(mine.iter().map(|i| i["text"].clone()).collect::<Vec<_>>());
+    first
 }
 
-/// Checks the first request of a session carries `injection` exactly once, within budget.
+/// Checks the first request of a session carries each part of `injection` exactly once,
+/// each within budget, and returns the whole memory.
 fn assert_carries_once(first: &RecordedRequest, injection: &Value) -> String {
-    let text = injection["text"]
-        .as_str()
-        .expect("injection text")
-        .to_string();
-    assert!(
-        text.starts_with(MEMORY_HEADING),
-        "the injection starts with its heading:\n{text}"
-    );
-    assert!(
-        units(&text) <= BUDGET,
-        "injection of {} UTF-16 units is over the budget of {BUDGET}",
-        units(&text)
-    );
+    let parts: Vec<&str> = injection["parts"]
+        .as_array()
+        .expect("parts")
+        .iter()
+        .map(|p| p.as_str().expect("part text"))
+        .collect();
+    for (i, text) in parts.iter().enumerate() {
+        assert!(
+            text.starts_with(MEMORY_HEADING),
+            "part {i} starts with its heading:\n{text}"
+        );
+        assert!(
+            units(text) <= BUDGET,
+            "part {i} of {} UTF-16 units is over the budget of {BUDGET}",
+            units(text)
+        );
+        assert_eq!(
+            occurrences(first, text),
+            1,
+            "the first request holds part {i} exactly once, as logged:\n{}",
+            messages_text(first)
+        );
+    }
     assert_eq!(
         injection["size"],
-        units(&text),
+        units(parts[0]),
         "the log counts UTF-16 units"
     );
     assert_eq!(
-        (
-            occurrences(first, MEMORY_HEADING),
-            occurrences(first, &text)
-        ),
-        (1, 1),
-        "the first request holds the memory exactly once, as logged:\n{}",
+        occurrences(first, MEMORY_HEADING),
+        parts.len(),
+        "no memory but these parts:\n{}",
         messages_text(first)
     );
-    text
+    parts.join("\n")
 }
 
 /// 40-character slices of `output` with some substance (not only white space or digits and
@@ -390,6 +400,7 @@ fn tl_is_taken_by_the_next_real_prompt_not_by_a_ghost_start() {
         0,
         "a resumed session"
     );
+    // A handoff's memory comes whole with the first prompt.
     assert_eq!(world.injections().len(), 1, "{:#?}", world.injections());
 }
 

@@ -88,6 +88,10 @@ pub trait Agent: Sync {
     fn todo_list(&self, _tool: &str, _input: &str) -> Option<Vec<Todo>> {
         None
     }
+    /// Whether a tool result only says the person interrupted the call.
+    fn is_interruption(&self, _result: &str) -> bool {
+        false
+    }
     /// What a call of `tool` is about (its command, its path, its pattern), when the host knows
     /// the tool; the shared code falls back on the start of `input`.
     fn call_subject(&self, _tool: &str, _input: &str) -> Option<String> {

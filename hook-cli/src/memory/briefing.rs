@@ -21,7 +21,7 @@ pub enum Ending {
 impl Ending {
     pub fn of(latest: &Turn, state: &WorkingState) -> Ending {
         let answered = latest.messages.iter().any(|m| m.role == Role::Assistant);
-        if answered && state.running.is_empty() {
+        if answered && !state.stopped {
             Ending::Finished
         } else {
             Ending::Interrupted
@@ -230,7 +230,7 @@ pub fn state(state: &WorkingState, ending: Ending, m: Measure, cap: usize) -> St
     if ending == Ending::Interrupted {
         for call in &state.running {
             lines.push(format!(
-                "- Running when it stopped (no result came back): {} {} (turn {})\n",
+                "- Stopped before it returned (interrupted, refused or cut off): {} `{}` (turn {})\n",
                 call.tool, call.what, call.turn
             ));
         }

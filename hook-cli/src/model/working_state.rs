@@ -17,9 +17,13 @@ pub struct WorkingState {
     pub files_changed: Vec<FileChange>,
     /// The latest todo/plan list the agent wrote in the chain (empty when none), in its order.
     pub todos: Vec<Todo>,
-    /// The newest turn's tool calls that have no result: they were running (or waiting for
-    /// permission) when the session stopped.
+    /// The newest turn's tool calls that have no result, or only the host's word that the
+    /// person interrupted them: they were running (or waiting for permission) when the
+    /// session stopped.
     pub running: Vec<ToolCallBrief>,
+    /// The newest turn stopped before the agent answered what its last tool returned: the
+    /// person interrupted it, or the session ended mid-turn.
+    pub stopped: bool,
     /// The newest turn's latest thinking text, if any (its last ~800 characters, from a
     /// sentence or line boundary): what the agent was about to do.
     pub last_thinking: Option<String>,

@@ -68,6 +68,7 @@ impl Store {
         if let Some(session) = newest {
             if let Some((turn, code)) = self.newest_turn(session.id)? {
                 state.running = self.running_calls(session, turn, &code)?;
+                state.stopped = !state.running.is_empty() || self.turn_stopped(turn)?;
                 state.last_thinking = self.last_thinking(turn)?;
             }
         }
@@ -105,6 +106,22 @@ impl Store {
         Ok(calls.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// Whether `turn` holds the host's mark of an interruption, or a tool result newer than
+    /// the agent's last words.
+    fn turn_stopped(&self, turn: i64) -> Result<bool> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM details
+                                WHERE turn = ?1 AND kind = 'meta' AND name = 'interrupted')
+                     OR coalesce((SELECT max(at) FROM details
+                                  WHERE turn = ?1 AND kind = 'tool_result'), '')
+                      > coalesce((SELECT max(at) FROM messages
+                                  WHERE turn = ?1 AND role = 'assistant'), '')",
+            )?
+            .query_row([turn], |r| r.get(0))?)
+    }
+
     /// The session's newest turn: its row id and code.
     fn newest_turn(&self, session: i64) -> Result<Option<(i64, String)>> {
         Ok(self
@@ -123,25 +140,26 @@ impl Store {
         turn: i64,
         code: &str,
     ) -> Result<Vec<ToolCallBrief>> {
-        let entries: Vec<(i64, String, Option<String>)> = self
+        let agent = hosts::agent(session.host);
+        let entries: Vec<(i64, String, Option<String>, String)> = self
             .conn
             .prepare_cached(
-                "SELECT id, kind, tool_use_id FROM details
+                "SELECT id, kind, tool_use_id, substr(body, 1, 200) FROM details
                  WHERE turn = ?1 AND kind IN ('tool_call', 'tool_result') ORDER BY id",
             )?
-            .query_map([turn], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .query_map([turn], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
             .collect::<rusqlite::Result<_>>()?;
+        // A result that only says the person interrupted the call leaves it as it was.
         let answered: HashSet<&str> = entries
             .iter()
-            .filter(|(_, kind, _)| kind == "tool_result")
-            .filter_map(|(_, _, id)| id.as_deref())
+            .filter(|(_, kind, _, body)| kind == "tool_result" && !agent.is_interruption(body))
+            .filter_map(|(_, _, id, _)| id.as_deref())
             .collect();
-        let agent = hosts::agent(session.host);
         let mut call = self.conn.prepare_cached(
             "SELECT coalesce(name, ''), substr(body, 1, ?2) FROM details WHERE id = ?1",
         )?;
         let mut running = Vec::new();
-        for (id, kind, tool_use_id) in &entries {
+        for (id, kind, tool_use_id, _) in &entries {
             // A call without an id cannot be paired with its result: nothing says it ran on.
             let unanswered = tool_use_id
                 .as_deref()

@@ -89,6 +89,9 @@ impl Agent for ClaudeCode {
     fn call_subject(&self, tool: &str, input: &str) -> Option<String> {
         tools::call_subject(tool, input)
     }
+    fn is_interruption(&self, result: &str) -> bool {
+        result.starts_with(transcript::INTERRUPTED) || result.starts_with(transcript::REFUSED)
+    }
 }
 
 /// `$CLAUDE_CONFIG_DIR`, else `~/.claude`: user settings, commands and transcripts.

@@ -174,7 +174,12 @@ const HOST_TEXT_TAGS: &[&str] = &[
     "<task-notification>",
 ];
 
-const INTERRUPTED: &str = "[Request interrupted by user";
+/// How the client marks what the person interrupted: a prompt's place, or a tool's result.
+pub(super) const INTERRUPTED: &str = "[Request interrupted by user";
+
+/// The result 2.1.332 writes for a call the person stopped while it ran (Escape), or refused
+/// to allow.
+pub(super) const REFUSED: &str = "The user doesn't want to proceed with this tool use.";
 
 /// What `gitBranch` says when there is no branch: the sample sessions of both releases wrote
 /// it in a folder that is not a repository (a detached head has no branch either).
