@@ -211,7 +211,7 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
             .filter(|_| goal_code.is_some())
             .map_or("", |g| g.text.as_str());
         let facts_room = if split { first } else { first * 45 / 100 };
-        let chosen = facts::choose(rest, &gists, facts_room, m, goal_text);
+        let chosen = facts::choose(rest, &gists, facts_room, m, goal_text, split);
         if !chosen.facts.is_empty() {
             facts_text.push_str(
                 "## Facts from earlier turns (in the order they were said; later ones win)\n",
@@ -480,7 +480,7 @@ const MIN_LINE: usize = 90;
 /// What a turn's one-liner would take whole, overhead included: its model line if it has one
 /// (`model_chars` long), else its local line at its longest.
 fn whole_line(gist: &summary::Gist, model_chars: Option<usize>) -> usize {
-    model_chars.unwrap_or_else(|| gist.one_liner(summary::MAX_CHARS).chars().count())
+    model_chars.unwrap_or_else(|| gist.one_liner(summary::LONGEST_LINE).chars().count())
         + LINE_OVERHEAD
 }
 
@@ -518,7 +518,7 @@ fn line_lengths(wants: &[usize], shares: &[usize], room: usize) -> Vec<usize> {
         .into_iter()
         .map(|g| {
             g.unwrap_or(0)
-                .clamp(MIN_LINE, summary::MAX_CHARS + LINE_OVERHEAD)
+                .clamp(MIN_LINE, summary::LONGEST_LINE + LINE_OVERHEAD)
                 - LINE_OVERHEAD
         })
         .collect()

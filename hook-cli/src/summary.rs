@@ -12,6 +12,10 @@ use crate::model::{Message, Role, Turn};
 /// The longest one-liner stored; rendering may cut it shorter (see [`fit`]).
 pub const MAX_CHARS: usize = 240;
 
+/// The longest a turn's line grows in a memory with room to spare: a few of its weightiest
+/// sentences, where a short session leaves the room for them.
+pub const LONGEST_LINE: usize = 720;
+
 /// Words that mark a sentence as a decision, a finding or an outcome.
 const DECISIVE: &[&str] = &[
     "decid",
@@ -104,7 +108,7 @@ fn decisive_words() -> &'static AhoCorasick {
 pub const FACT: i32 = 10;
 
 /// The one-liner of a turn: `asked → answered`, at most `max` characters (at most
-/// [`MAX_CHARS`]).
+/// [`LONGEST_LINE`]; a stored line at most [`MAX_CHARS`]).
 pub fn one_liner(turn: &Turn, max: usize) -> String {
     Gist::of(&turn.messages).one_liner(max)
 }
@@ -268,12 +272,12 @@ impl Gist {
         }
     }
 
-    /// `asked → answered` within `max` characters (at most [`MAX_CHARS`]). The prompt's first
+    /// `asked → answered` within `max` characters (at most [`LONGEST_LINE`]). The prompt's first
     /// sentence leads (it says what was asked) but may be cut to a third of the line; the rest
     /// of the room goes to the sentences, of the prompt or the answers, that carry the most a
     /// later reader could not guess.
     pub fn one_liner(&self, max: usize) -> String {
-        let max = max.min(MAX_CHARS);
+        let max = max.min(LONGEST_LINE);
         let lead = self.prompt.first();
         let arrow = if lead.is_some() && !self.answer.is_empty() {
             3
@@ -836,7 +840,7 @@ mod tests {
         ) {
             let answers: Vec<&str> = answers.iter().map(String::as_str).collect();
             let line = one_liner(&turn(&prompt, &answers), max);
-            proptest::prop_assert!(line.chars().count() <= max.min(MAX_CHARS), "{line:?}");
+            proptest::prop_assert!(line.chars().count() <= max.min(LONGEST_LINE), "{line:?}");
         }
     }
 }

@@ -12,6 +12,9 @@ use crate::summary::{self, Gist};
 /// A sentence scoring at least this much is a fact (see [`summary::FACT`]).
 const FACT: i32 = summary::FACT;
 
+/// What a sentence naming three exact things scores (see `summary::salience`).
+const NAMES_SEVERAL: i32 = 6;
+
 /// A sentence longer than this is cut (at a word, marked): one fact must not take the room
 /// of three.
 const LONGEST: usize = 320;
@@ -46,7 +49,17 @@ pub struct Chosen {
 /// The facts of `turns` (newest first, as the memory reads them) that fit `room` units in
 /// `m`, the weightiest first, printed in the order they were said. `gists` are the turns'
 /// sentences, weighed with repeats discounted; what `shown` already says is not a fact again.
-pub fn choose(turns: &[Turn], gists: &[Gist], room: usize, m: Measure, shown: &str) -> Chosen {
+/// With `fill`, room the facts leave goes to sentences that name several exact things, the
+/// next most telling.
+pub fn choose(
+    turns: &[Turn],
+    gists: &[Gist],
+    room: usize,
+    m: Measure,
+    shown: &str,
+    fill: bool,
+) -> Chosen {
+    let least = if fill { NAMES_SEVERAL } else { FACT };
     let mut candidates: Vec<Fact> = Vec::new();
     let mut seen: HashSet<&str> = HashSet::new();
     for (i, gist) in gists.iter().enumerate() {
@@ -54,7 +67,7 @@ pub fn choose(turns: &[Turn], gists: &[Gist], room: usize, m: Measure, shown: &s
             // Said again (a constraint repeated) it still counts; said in many turns it is a
             // routine step's template, whatever fills it.
             let weight = s.score * s.said_in;
-            if weight >= FACT
+            if weight >= least
                 && s.said_in <= 2
                 && is_statement(s.text)
                 && !shown.contains(s.text)
@@ -268,7 +281,7 @@ mod tests {
                 &["Hard constraint: never use port 8080 here, the corporate firewall blocks it; the dev server runs on port 8443."],
             ),
         ];
-        let chosen = choose(&turns, &gists(&turns), 2_000, Measure::Utf16, "");
+        let chosen = choose(&turns, &gists(&turns), 2_000, Measure::Utf16, "", false);
         let texts: Vec<&str> = chosen.facts.iter().map(|f| f.text.as_str()).collect();
         assert_eq!(texts.len(), 2, "{texts:?}");
         assert!(texts[0].starts_with("Hard constraint: never use port 8080"));
@@ -290,7 +303,7 @@ mod tests {
                 &["Decision: the session cache goes into Redis 7, so every worker shares it."],
             ),
         ];
-        let chosen = choose(&turns, &gists(&turns), 2_000, Measure::Utf16, "");
+        let chosen = choose(&turns, &gists(&turns), 2_000, Measure::Utf16, "", false);
         assert!(chosen
             .facts
             .iter()
@@ -321,7 +334,7 @@ mod tests {
             ),
             turn("a", "Maybe look at src/a.rs later.", &["Found src/a.rs."]),
         ];
-        let chosen = choose(&turns, &gists(&turns), 80, Measure::Utf16, "");
+        let chosen = choose(&turns, &gists(&turns), 80, Measure::Utf16, "", false);
         assert_eq!(chosen.facts.len(), 1);
         assert!(chosen.facts[0].text.contains("8443"));
     }

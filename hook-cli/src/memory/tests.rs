@@ -275,8 +275,10 @@ fn a_model_line_is_used_whole_where_it_fits_and_the_log_says_who_wrote_each_line
         model("Ledger part 10: 70 rows checked, release tag v3.14.2 is the rollback target."),
     );
     // Longer than any line the memory gives: the local line stands in.
-    c.model_lines
-        .insert("t000011".into(), model(&"z".repeat(300)));
+    c.model_lines.insert(
+        "t000011".into(),
+        model(&"z".repeat(summary::LONGEST_LINE + 1)),
+    );
     let r = render(&c, &e);
     let by = |code: &str| {
         let i = r.one_liners.iter().position(|c| c == code).unwrap();
