@@ -65,6 +65,27 @@ impl TodoStatus {
     }
 }
 
+/// What one call did to a task list the agent builds a task at a time (Claude Code's Task
+/// tools), as its host reads the call and its result: a session's changes, oldest first, make
+/// its list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TaskChange {
+    /// Task `id` was added, pending.
+    Created {
+        id: String,
+        text: String,
+    },
+    /// Task `id` took a new status or text; None leaves it as it was.
+    Updated {
+        id: String,
+        status: Option<TodoStatus>,
+        text: Option<String>,
+    },
+    Deleted {
+        id: String,
+    },
+}
+
 /// A tool call in a few words.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ToolCallBrief {
