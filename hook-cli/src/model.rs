@@ -5,7 +5,8 @@ use serde::Serialize;
 
 mod working_state;
 pub(crate) use working_state::{
-    first_line, project_path, tail_from_boundary, FilesChanged, BRIEF_CHARS, THINKING_CHARS,
+    first_line, project_path, tail_from_boundary, FilesChanged, TaskList, BRIEF_CHARS,
+    THINKING_CHARS,
 };
 pub use working_state::{FileChange, TaskChange, Todo, TodoStatus, ToolCallBrief, WorkingState};
 
