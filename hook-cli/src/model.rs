@@ -5,9 +5,10 @@ use serde::Serialize;
 
 mod working_state;
 pub(crate) use working_state::{
-    first_line, project_path, tail_from_boundary, FilesChanged, BRIEF_CHARS, THINKING_CHARS,
+    first_line, project_path, tail_from_boundary, FilesChanged, TaskList, BRIEF_CHARS,
+    THINKING_CHARS,
 };
-pub use working_state::{FileChange, Todo, TodoStatus, ToolCallBrief, WorkingState};
+pub use working_state::{FileChange, TaskChange, Todo, TodoStatus, ToolCallBrief, WorkingState};
 
 /// Which agent wrote a session. Each host owns its payload decoding and transcript parsing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

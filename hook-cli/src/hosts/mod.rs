@@ -14,7 +14,7 @@ mod tool_input;
 
 use std::path::{Path, PathBuf};
 
-use crate::model::{Host, Todo};
+use crate::model::{Host, TaskChange, Todo};
 pub use crate::record::{EventKind, FoundTranscript, HookEvent, HostProcess, SubagentRef};
 use crate::record::{InjectionLimit, LineParser, Reply};
 
@@ -74,8 +74,8 @@ pub trait Agent: Sync {
     fn subagent_transcripts(&self, main: &Path) -> Vec<PathBuf>;
     /// The detail key of the tool call that started the subagent whose transcript is `path`.
     fn spawning_call_key(&self, path: &Path) -> Option<String>;
-    /// The tools whose calls change files or write the todo list: the working state handed
-    /// to the next session reads only calls of these.
+    /// The tools whose calls change files, write the todo list or change one of its tasks:
+    /// the working state handed to the next session reads only calls of these.
     fn state_tools(&self) -> &'static [&'static str] {
         &[]
     }
@@ -91,6 +91,17 @@ pub trait Agent: Sync {
     /// Whether a tool result only says the person interrupted the call.
     fn is_interruption(&self, _result: &str) -> bool {
         false
+    }
+    /// The tools whose calls change one task of a task list the agent builds a task at a
+    /// time: the working state reads each such call's result too.
+    fn task_tools(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// What a call of `tool` did to the task list, from `input` and the text of its result
+    /// (None when it has none), when `tool` is one of [`Agent::task_tools`] and the call took
+    /// effect.
+    fn task_change(&self, _tool: &str, _input: &str, _result: Option<&str>) -> Option<TaskChange> {
+        None
     }
     /// What a call of `tool` is about (its command, its path, its pattern), when the host knows
     /// the tool; the shared code falls back on the start of `input`.

@@ -69,6 +69,73 @@ impl TodoStatus {
     }
 }
 
+/// What one call did to a task list the agent builds a task at a time (Claude Code's Task
+/// tools), as its host reads the call and its result: a session's changes, oldest first, make
+/// its list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TaskChange {
+    /// Task `id` was added, pending.
+    Created {
+        id: String,
+        text: String,
+    },
+    /// Task `id` took a new status or text; None leaves it as it was.
+    Updated {
+        id: String,
+        status: Option<TodoStatus>,
+        text: Option<String>,
+    },
+    Deleted {
+        id: String,
+    },
+}
+
+/// A task list built from its changes: the tasks in the order they were added.
+#[derive(Default)]
+pub(crate) struct TaskList {
+    tasks: Vec<(String, Todo)>,
+}
+
+impl TaskList {
+    /// One change; changes come oldest first.
+    pub fn apply(&mut self, change: TaskChange) {
+        match change {
+            // An id names one task: a second creation under it, as the client does, is ignored.
+            TaskChange::Created { id, text } => {
+                if self.position(&id).is_none() {
+                    let status = TodoStatus::Pending;
+                    self.tasks.push((id, Todo { text, status }));
+                }
+            }
+            // A task whose creation was not read has no text to show: its update is dropped.
+            TaskChange::Updated { id, status, text } => {
+                if let Some(i) = self.position(&id) {
+                    let todo = &mut self.tasks[i].1;
+                    if let Some(status) = status {
+                        todo.status = status;
+                    }
+                    if let Some(text) = text {
+                        todo.text = text;
+                    }
+                }
+            }
+            TaskChange::Deleted { id } => {
+                if let Some(i) = self.position(&id) {
+                    self.tasks.remove(i);
+                }
+            }
+        }
+    }
+
+    fn position(&self, id: &str) -> Option<usize> {
+        self.tasks.iter().position(|(task, _)| task == id)
+    }
+
+    pub fn into_todos(self) -> Vec<Todo> {
+        self.tasks.into_iter().map(|(_, todo)| todo).collect()
+    }
+}
+
 /// A tool call in a few words.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ToolCallBrief {
@@ -200,6 +267,49 @@ mod tests {
                     last_turn: "t2".into(),
                     deleted: false
                 }
+            ]
+        );
+    }
+
+    #[test]
+    fn a_task_list_keeps_the_order_tasks_were_added_in() {
+        let created = |id: &str, text: &str| TaskChange::Created {
+            id: id.into(),
+            text: text.into(),
+        };
+        let updated = |id: &str, status, text: Option<&str>| TaskChange::Updated {
+            id: id.into(),
+            status,
+            text: text.map(str::to_string),
+        };
+        let mut list = TaskList::default();
+        for change in [
+            created("1", "Read the parser"),
+            created("2", "Fix it"),
+            created("3", "Run the tests"),
+            updated(
+                "2",
+                Some(TodoStatus::InProgress),
+                Some("Fix the empty input"),
+            ),
+            updated("1", Some(TodoStatus::Completed), None),
+            TaskChange::Deleted { id: "3".into() },
+            updated("9", Some(TodoStatus::Completed), Some("Never created")),
+            created("2", "Created twice"),
+            created("4", "Commit"),
+        ] {
+            list.apply(change);
+        }
+        let todo = |text: &str, status| Todo {
+            text: text.into(),
+            status,
+        };
+        assert_eq!(
+            list.into_todos(),
+            [
+                todo("Read the parser", TodoStatus::Completed),
+                todo("Fix the empty input", TodoStatus::InProgress),
+                todo("Commit", TodoStatus::Pending)
             ]
         );
     }

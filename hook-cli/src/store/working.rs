@@ -1,6 +1,7 @@
 //! SQL for the working state a memory hands on ([`WorkingState`]): the chain's latest calls
-//! of the tools that change files or write the todo list, and the newest turn's calls left
-//! without a result and its latest thinking. Each read is bounded, so a handoff hook takes
+//! of the tools that change files or write the todo list (with the results of those that
+//! change one task), and the newest turn's calls left without a result and its latest
+//! thinking. Each read is bounded, so a handoff hook takes
 //! milliseconds whatever the size of the chain or the store.
 
 use std::collections::HashSet;
@@ -8,10 +9,10 @@ use std::collections::HashSet;
 use rusqlite::{params, OptionalExtension};
 
 use super::{Result, Store};
-use crate::hosts;
+use crate::hosts::{self, Agent};
 use crate::model::{
-    first_line, project_path, tail_from_boundary, FilesChanged, Session, ToolCallBrief,
-    WorkingState, BRIEF_CHARS, THINKING_CHARS,
+    first_line, project_path, tail_from_boundary, FilesChanged, Session, TaskList, Todo,
+    ToolCallBrief, WorkingState, BRIEF_CHARS, THINKING_CHARS,
 };
 
 /// Calls read for the files changed and the todo list, over the whole chain.
@@ -21,6 +22,9 @@ const STATE_CALLS: usize = 2_000;
 /// rest of a long file written stays on disk.
 const INPUT_CHARS: i64 = 16_384;
 
+/// Characters of a task call's result read: its first line says what the call did.
+const RESULT_CHARS: i64 = 1_024;
+
 /// Thinking entries of the newest turn looked at for the latest readable one.
 const THINKING_ENTRIES: i64 = 8;
 
@@ -28,15 +32,20 @@ const THINKING_ENTRIES: i64 = 8;
 struct StateCall {
     tool: String,
     input: String,
+    /// The turn's code.
     turn: String,
+    /// The turn's row id: the call's result is looked for among its entries.
+    turn_id: i64,
+    tool_use_id: Option<String>,
 }
 
 impl Store {
     /// Where the work of `chain` (newest session first, as a memory gets it) stands; paths
     /// under `project` are given relative to it. Files and the todo list come from the
     /// chain's latest 2,000 calls of the tools each host names
-    /// ([`hosts::Agent::state_tools`]); the branch, the calls left running and the last
-    /// thinking from the newest session that holds a turn.
+    /// ([`hosts::Agent::state_tools`]), the todo list from the newest session that wrote one,
+    /// whole or a task at a time. The branch, the calls left running and the last thinking
+    /// come from the newest session that holds a turn.
     pub fn working_state(&self, chain: &[&Session], project: Option<&str>) -> Result<WorkingState> {
         let mut files = FilesChanged::default();
         let mut todos = None;
@@ -48,10 +57,10 @@ impl Store {
             let agent = hosts::agent(session.host);
             let calls = self.state_calls(session.id, agent.state_tools(), left)?;
             left -= calls.len();
+            if todos.is_none() {
+                todos = self.latest_todos(agent, &calls)?;
+            }
             for call in calls {
-                if todos.is_none() {
-                    todos = agent.todo_list(&call.tool, &call.input);
-                }
                 for (path, deleted) in agent.file_changes(&call.tool, &call.input) {
                     let path = project_path(&path, session.cwd.as_deref(), project);
                     files.add(path, deleted, &call.turn);
@@ -75,6 +84,53 @@ impl Store {
         Ok(state)
     }
 
+    /// The latest todo list of one session's `calls` (newest first): the whole list of the
+    /// newest call that writes one, unless a call of a task tool is newer: then the list the
+    /// session's task calls built. None when no call writes one.
+    fn latest_todos(&self, agent: &dyn Agent, calls: &[StateCall]) -> Result<Option<Vec<Todo>>> {
+        for call in calls {
+            if agent.task_tools().contains(&call.tool.as_str()) {
+                return self.task_list(agent, calls).map(Some);
+            }
+            if let Some(todos) = agent.todo_list(&call.tool, &call.input) {
+                return Ok(Some(todos));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The task list one session's `calls` (newest first) built: the change of each call of a
+    /// task tool, read with its result, oldest first.
+    fn task_list(&self, agent: &dyn Agent, calls: &[StateCall]) -> Result<Vec<Todo>> {
+        let mut list = TaskList::default();
+        for call in calls.iter().rev() {
+            if !agent.task_tools().contains(&call.tool.as_str()) {
+                continue;
+            }
+            let result = match &call.tool_use_id {
+                Some(id) => self.call_result(call.turn_id, id)?,
+                None => None,
+            };
+            if let Some(change) = agent.task_change(&call.tool, &call.input, result.as_deref()) {
+                list.apply(change);
+            }
+        }
+        Ok(list.into_todos())
+    }
+
+    /// The start of the result of call `tool_use_id` in `turn`: looked for among the turn's
+    /// entries only, through the unique index on (turn, key).
+    fn call_result(&self, turn: i64, tool_use_id: &str) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT substr(body, 1, ?3) FROM details
+                 WHERE turn = ?1 AND kind = 'tool_result' AND tool_use_id = ?2 LIMIT 1",
+            )?
+            .query_row(params![turn, tool_use_id, RESULT_CHARS], |r| r.get(0))
+            .optional()?)
+    }
+
     /// The session's latest `limit` calls of `tools`, newest first: each tool's through the
     /// index of calls by name, then merged.
     fn state_calls(&self, session: i64, tools: &[&str], limit: usize) -> Result<Vec<StateCall>> {
@@ -91,7 +147,7 @@ impl Store {
         ids.sort_unstable_by(|a, b| b.cmp(a));
         ids.truncate(limit);
         let mut call = self.conn.prepare_cached(
-            "SELECT d.name, substr(d.body, 1, ?2), t.code
+            "SELECT d.name, substr(d.body, 1, ?2), t.code, d.turn, d.tool_use_id
              FROM details d JOIN turns t ON t.id = d.turn WHERE d.id = ?1",
         )?;
         let calls = ids.into_iter().map(|id| {
@@ -100,6 +156,8 @@ impl Store {
                     tool: r.get(0)?,
                     input: r.get(1)?,
                     turn: r.get(2)?,
+                    turn_id: r.get(3)?,
+                    tool_use_id: r.get(4)?,
                 })
             })
         });

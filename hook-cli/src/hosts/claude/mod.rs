@@ -16,7 +16,7 @@ pub use status::{decode_status, StatusInput};
 pub use transcript::TranscriptParser;
 
 use super::Agent;
-use crate::model::Todo;
+use crate::model::{TaskChange, Todo};
 use crate::record::{
     EventKind, FoundTranscript, HookEvent, HostProcess, InjectionLimit, LineParser, Measure, Reply,
     SubagentRef,
@@ -85,6 +85,12 @@ impl Agent for ClaudeCode {
     }
     fn todo_list(&self, tool: &str, input: &str) -> Option<Vec<Todo>> {
         tools::todo_list(tool, input)
+    }
+    fn task_tools(&self) -> &'static [&'static str] {
+        tools::TASK_TOOLS
+    }
+    fn task_change(&self, tool: &str, input: &str, result: Option<&str>) -> Option<TaskChange> {
+        tools::task_change(tool, input, result)
     }
     fn call_subject(&self, tool: &str, input: &str) -> Option<String> {
         tools::call_subject(tool, input)

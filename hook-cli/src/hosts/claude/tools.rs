@@ -1,12 +1,11 @@
 //! What Claude Code's tool calls did, for the working state: the files its edit tools
-//! changed and the todo list `TodoWrite` wrote. Releases since 2.1.142 plan with the Task
-//! tools (`TaskCreate`, `TaskUpdate`) instead, whose list only their results complete: not
-//! read here.
+//! changed, the todo list `TodoWrite` wrote and the changes of the Task tools (`TaskCreate`,
+//! `TaskUpdate`), which releases since 2.1.142 plan with instead, a task at a time.
 
 use serde::Deserialize;
 
 use crate::hosts::tool_input::string_field;
-use crate::model::{Todo, TodoStatus};
+use crate::model::{TaskChange, Todo, TodoStatus};
 
 /// The tools that change files, with the input field naming the file.
 const EDITS: &[(&str, &str)] = &[
@@ -17,8 +16,20 @@ const EDITS: &[(&str, &str)] = &[
 ];
 
 const TODO_WRITE: &str = "TodoWrite";
+const TASK_CREATE: &str = "TaskCreate";
+const TASK_UPDATE: &str = "TaskUpdate";
 
-pub const STATE_TOOLS: &[&str] = &["Edit", "Write", "MultiEdit", "NotebookEdit", TODO_WRITE];
+pub const TASK_TOOLS: &[&str] = &[TASK_CREATE, TASK_UPDATE];
+
+pub const STATE_TOOLS: &[&str] = &[
+    "Edit",
+    "Write",
+    "MultiEdit",
+    "NotebookEdit",
+    TODO_WRITE,
+    TASK_CREATE,
+    TASK_UPDATE,
+];
 
 pub fn file_changes(tool: &str, input: &str) -> Vec<(String, bool)> {
     EDITS
@@ -56,6 +67,43 @@ pub fn todo_list(tool: &str, input: &str) -> Option<Vec<Todo>> {
             })
             .collect(),
     )
+}
+
+/// `TaskCreate {subject, description, activeForm?}` and `TaskUpdate {taskId, status?,
+/// subject?, ...}`, read through the first line of their results: a call whose result does not
+/// say it succeeded (an error, a hook refusing a completion, a call cut off) changed nothing.
+pub fn task_change(tool: &str, input: &str, result: Option<&str>) -> Option<TaskChange> {
+    let outcome = result?.lines().next()?;
+    match tool {
+        // `Task #<id> created successfully: <subject>`: the id is only here, and the subject
+        // is as the client kept it, after taking a `title` or `name` for it.
+        TASK_CREATE => {
+            let (id, rest) = outcome.strip_prefix("Task #")?.split_once(' ')?;
+            let text = rest.strip_prefix("created successfully: ")?;
+            (!id.is_empty()).then(|| TaskChange::Created {
+                id: id.into(),
+                text: text.into(),
+            })
+        }
+        // `Updated task #<id> <fields>`, the fields it changed joined by ", " (`deleted` alone
+        // for a deletion); their new values are in the input.
+        TASK_UPDATE => {
+            let rest = outcome.strip_prefix("Updated task #")?;
+            let (id, fields) = rest.split_once(' ').unwrap_or((rest, ""));
+            let changed = |field| fields.split(", ").any(|f| f == field);
+            let id = id.to_string();
+            if changed("deleted") {
+                return Some(TaskChange::Deleted { id });
+            }
+            let new_value = |field| changed(field).then(|| string_field(input, field)).flatten();
+            Some(TaskChange::Updated {
+                id,
+                status: new_value("status").and_then(|s| TodoStatus::parse(&s)),
+                text: new_value("subject"),
+            })
+        }
+        _ => None,
+    }
 }
 
 pub fn call_subject(tool: &str, input: &str) -> Option<String> {
@@ -120,6 +168,78 @@ mod tests {
         assert_eq!(todo_list("TodoWrite", r#"{"todos":[]}"#), Some(vec![]));
         assert_eq!(todo_list("TodoWrite", &input[..60]), None);
         assert_eq!(todo_list("Write", input), None);
+    }
+
+    #[test]
+    fn task_calls_change_the_task_their_result_names() {
+        // Inputs as the model writes them and results as 2.1.332 words them.
+        let create = r#"{"subject":"Add --json","description":"Print the totals as JSON","activeForm":"Adding --json"}"#;
+        assert_eq!(
+            task_change(
+                "TaskCreate",
+                create,
+                Some("Task #3 created successfully: Add --json")
+            ),
+            Some(TaskChange::Created {
+                id: "3".into(),
+                text: "Add --json".into()
+            })
+        );
+        // The subject comes from the result, with the note some sessions get after it.
+        let noted = "Task #4 created successfully: Write a test\nThe app marks these items in progress and checks them off by itself as the work gets done, so you don't need to call TaskUpdate to change their status.";
+        assert_eq!(
+            task_change("TaskCreate", r#"{"title":"Write a test"}"#, Some(noted)),
+            Some(TaskChange::Created {
+                id: "4".into(),
+                text: "Write a test".into()
+            })
+        );
+        let failed = "<tool_use_error>InputValidationError: TaskCreate failed due to the following issue:\nThe required parameter `subject` is missing</tool_use_error>";
+        assert_eq!(task_change("TaskCreate", create, Some(failed)), None);
+        assert_eq!(task_change("TaskCreate", create, None), None);
+
+        let update = |input, result| task_change("TaskUpdate", input, Some(result));
+        let started = r#"{"taskId":"3","status":"in_progress"}"#;
+        assert_eq!(
+            update(started, "Updated task #3 status"),
+            Some(TaskChange::Updated {
+                id: "3".into(),
+                status: Some(TodoStatus::InProgress),
+                text: None
+            })
+        );
+        let done = r#"{"taskId":"3","subject":"Add --json and --csv","status":"completed"}"#;
+        let reminder = "Updated task #3 subject, status\n\nTask completed. Call TaskList now to find your next available task or see if your work unblocked others.";
+        assert_eq!(
+            update(done, reminder),
+            Some(TaskChange::Updated {
+                id: "3".into(),
+                status: Some(TodoStatus::Completed),
+                text: Some("Add --json and --csv".into())
+            })
+        );
+        // A status the task had already is no change.
+        assert_eq!(
+            update(started, "Updated task #3 "),
+            Some(TaskChange::Updated {
+                id: "3".into(),
+                status: None,
+                text: None
+            })
+        );
+        assert_eq!(
+            update(
+                r#"{"taskId":"4","status":"deleted"}"#,
+                "Updated task #4 deleted"
+            ),
+            Some(TaskChange::Deleted { id: "4".into() })
+        );
+        assert_eq!(update(started, "Task #3 not found"), None);
+        assert_eq!(task_change("TaskUpdate", started, None), None);
+        assert_eq!(
+            task_change("TaskList", "{}", Some("#3 [pending] Add --json")),
+            None
+        );
     }
 
     #[test]

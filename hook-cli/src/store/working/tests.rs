@@ -30,7 +30,11 @@ fn call(id: &str, tool: &str, input: &str) -> Record {
 }
 
 fn result(id: &str) -> Record {
-    entry(DetailKind::ToolResult, None, Some(id), "ok")
+    answer(id, "ok")
+}
+
+fn answer(id: &str, text: &str) -> Record {
+    entry(DetailKind::ToolResult, None, Some(id), text)
 }
 
 fn thinking(text: &str) -> Record {
@@ -183,6 +187,114 @@ fn the_working_state_of_a_chain_across_hosts() {
     );
 }
 
+/// A `TaskCreate` call and its result, as Claude Code 2.1.332 words it.
+fn create_task(call_id: &str, task: u32, subject: &str) -> [Record; 2] {
+    let input = serde_json::json!({ "subject": subject, "description": format!("{subject}, then test it") });
+    let text = format!("Task #{task} created successfully: {subject}");
+    [
+        call(call_id, "TaskCreate", &input.to_string()),
+        answer(call_id, &text),
+    ]
+}
+
+/// A `TaskUpdate` call setting a task's status, and its result.
+fn set_status(call_id: &str, task: u32, status: &str) -> [Record; 2] {
+    let input = format!(r#"{{"taskId":"{task}","status":"{status}"}}"#);
+    let fields = if status == "deleted" {
+        "deleted"
+    } else {
+        "status"
+    };
+    let text = format!("Updated task #{task} {fields}");
+    [call(call_id, "TaskUpdate", &input), answer(call_id, &text)]
+}
+
+fn todo_write(call_id: &str, text: &str) -> [Record; 2] {
+    let input =
+        format!(r#"{{"todos":[{{"content":"{text}","status":"pending","activeForm":"{text}"}}]}}"#);
+    [call(call_id, "TodoWrite", &input), result(call_id)]
+}
+
+fn todo(text: &str, status: TodoStatus) -> Todo {
+    Todo {
+        text: text.into(),
+        status,
+    }
+}
+
+/// Stores `records` as a Claude Code session and reads its todo list.
+fn claude_todos(db: &mut Store, id: &str, records: Vec<Record>) -> Vec<Todo> {
+    store(db, Host::Claude, id, PROJECT, &records);
+    let session = db.session(id).unwrap();
+    db.working_state(&[&session], Some(PROJECT)).unwrap().todos
+}
+
+#[test]
+fn the_task_tools_build_the_list_a_call_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut db = Store::open(&Home::at(dir.path().join("home"))).unwrap();
+    let records: Vec<Record> = [
+        vec![prompt("p1")],
+        create_task("c1", 1, "Read the parser").to_vec(),
+        create_task("c2", 2, "Fix the empty input").to_vec(),
+        create_task("c3", 3, "Rewrite the lexer").to_vec(),
+        set_status("u1", 1, "in_progress").to_vec(),
+        vec![prompt("p2")],
+        set_status("u2", 1, "completed").to_vec(),
+        set_status("u3", 2, "in_progress").to_vec(),
+        set_status("u4", 3, "deleted").to_vec(),
+        create_task("c4", 4, "Run the tests").to_vec(),
+        // Refused: the task stays as it was.
+        vec![
+            call("u5", "TaskUpdate", r#"{"taskId":"4","status":"completed"}"#),
+            answer("u5", "Task #4 not found"),
+        ],
+    ]
+    .concat();
+    assert_eq!(
+        claude_todos(&mut db, "tasks", records),
+        [
+            todo("Read the parser", TodoStatus::Completed),
+            todo("Fix the empty input", TodoStatus::InProgress),
+            todo("Run the tests", TodoStatus::Pending),
+        ]
+    );
+}
+
+/// Whichever was written last, the whole list or a task, is where the list stands.
+#[test]
+fn the_newest_of_a_whole_list_and_the_task_calls_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut db = Store::open(&Home::at(dir.path().join("home"))).unwrap();
+    let list_last = [
+        vec![prompt("p1")],
+        create_task("c1", 1, "Task first").to_vec(),
+        todo_write("w1", "List last").to_vec(),
+    ]
+    .concat();
+    assert_eq!(
+        claude_todos(&mut db, "list-last", list_last),
+        [todo("List last", TodoStatus::Pending)]
+    );
+    let tasks_last = [
+        vec![prompt("p1")],
+        todo_write("w1", "List first").to_vec(),
+        create_task("c1", 1, "Task last").to_vec(),
+        set_status("u1", 1, "in_progress").to_vec(),
+    ]
+    .concat();
+    assert_eq!(
+        claude_todos(&mut db, "tasks-last", tasks_last),
+        [todo("Task last", TodoStatus::InProgress)]
+    );
+    // Across a chain, the newest session that wrote a list has it.
+    let older = db.session("tasks-last").unwrap();
+    store(&mut db, Host::Claude, "newer", PROJECT, &[prompt("p1")]);
+    let newer = db.session("newer").unwrap();
+    let state = db.working_state(&[&newer, &older], Some(PROJECT)).unwrap();
+    assert_eq!(state.todos, [todo("Task last", TodoStatus::InProgress)]);
+}
+
 #[test]
 fn the_calls_of_a_tool_are_read_through_an_index() {
     let dir = tempfile::tempdir().unwrap();
@@ -199,6 +311,20 @@ fn the_calls_of_a_tool_are_read_through_an_index() {
         .unwrap();
     assert!(plan.contains("details_tool_calls"), "{plan}");
     assert!(!plan.contains("TEMP B-TREE"), "{plan}");
+    // A call's result is looked for among its turn's entries alone.
+    let plan: String = db
+        .conn
+        .query_row(
+            "EXPLAIN QUERY PLAN SELECT body FROM details
+             WHERE turn = 1 AND kind = 'tool_result' AND tool_use_id = 'c1' LIMIT 1",
+            [],
+            |r| r.get(3),
+        )
+        .unwrap();
+    assert!(
+        plan.contains("sqlite_autoindex_details_1 (turn=?)"),
+        "{plan}"
+    );
 }
 
 /// A database written before the branch and the index were added takes both on opening, and
