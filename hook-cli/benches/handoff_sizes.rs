@@ -1,7 +1,8 @@
 //! What `/clear` with Throughline costs and keeps, measured on the real Claude Code CLI against
 //! the scripted model server of the tests: characters of messages in the last request before
 //! `/clear` and in the first one after it, whether the latest turns arrive verbatim, and how
-//! many planted facts reach the memory. Each memory is kept in `bench/out/handoff-N-turns.md`.
+//! many planted facts reach the memory as sentences (`support::facts`). Each memory is kept in
+//! `bench/out/handoff-N-turns.md`.
 //!
 //!     cargo bench -p throughline --bench handoff_sizes [-- --turns 30,50]
 //!
@@ -12,9 +13,9 @@
 mod support;
 
 use std::time::Instant;
-use support::scenario;
 use support::throughline::{units, World};
 use support::Script;
+use support::{facts, scenario};
 
 const NEXT: &str = "Where were we? Carry on with the currency checks.";
 
@@ -50,11 +51,11 @@ fn measure(n: usize) -> Row {
     std::fs::create_dir_all(&out).expect("create bench/out");
     std::fs::write(out.join(format!("handoff-{n}-turns.md")), &text).expect("write the memory");
     let earlier = text.find("## Earlier turns").unwrap_or(text.len());
-    let facts = scenario::facts(n)
+    let planted = scenario::facts(n)
         .into_iter()
         .map(|f| {
-            let at = text.find(f.key).map(|at| {
-                if at < earlier {
+            let at = facts::kept(f.sentence, &text).then(|| {
+                if facts::kept(f.sentence, &text[..earlier]) {
                     "verbatim"
                 } else {
                     "one-liner"
@@ -82,7 +83,7 @@ fn measure(n: usize) -> Row {
         verbatim_ok: turns[n - VERBATIM..]
             .iter()
             .all(|t| text.contains(&t.prompt) && text.contains(&t.answer)),
-        facts,
+        facts: planted,
         seconds: started.elapsed().as_secs_f64(),
     }
 }
@@ -130,10 +131,10 @@ fn main() {
         println!("\nFacts in the {}-turn session:\n", r.turns);
         for (f, at) in &r.facts {
             println!(
-                "- turn {} ({}): `{}` → {}",
+                "- turn {} ({}): {} → {}",
                 f.turn + 1,
                 if f.in_prompt { "prompt" } else { "answer" },
-                f.key,
+                f.sentence,
                 at.unwrap_or("**lost**")
             );
         }

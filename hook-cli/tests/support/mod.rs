@@ -8,6 +8,7 @@
 //! * [`responses_server`] and [`codex`]: the same for the real Codex CLI (`codex exec`).
 //! * [`gemini_server`] and [`gemini`]: the same for the real Gemini CLI, headless and in its TUI.
 //! * [`scenario`]: a long, realistic coding session with facts planted in it.
+//! * [`facts`]: when a memory keeps a planted fact (its sentence, not a key token).
 //! * [`store_env`]: a temp store and projects folder for recorded payloads and transcripts.
 //!
 //! Use from an integration test with `mod support;`. The client is one of the two pinned by
@@ -19,6 +20,7 @@
 
 pub mod claude;
 pub mod codex;
+pub mod facts;
 pub mod gemini;
 pub mod gemini_server;
 pub mod model_server;

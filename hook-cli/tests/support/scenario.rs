@@ -8,7 +8,7 @@ use super::throughline::World;
 use super::tmux::Tmux;
 use serde_json::{json, Value};
 
-/// A fact planted in one turn, and the exact string that shows it survived.
+/// A fact planted in one turn: its sentence is what must reach the memory ([`super::facts`]).
 #[derive(Clone, Debug)]
 pub struct Fact {
     /// Turn index (0-based) it is planted in.
@@ -16,8 +16,6 @@ pub struct Fact {
     /// Whether the person says it (else the model does).
     pub in_prompt: bool,
     pub sentence: &'static str,
-    /// The part a reader needs, looked for verbatim.
-    pub key: &'static str,
 }
 
 /// One scripted turn.
@@ -30,85 +28,73 @@ pub struct ScenarioTurn {
 }
 
 /// The facts, with their position as a fraction of the session (early, middle, late).
-const FACTS: &[(f32, bool, &str, &str)] = &[
+const FACTS: &[(f32, bool, &str)] = &[
     (
         0.04,
         true,
         "Note for later: the staging API listens on port 8443.",
-        "8443",
     ),
     (
         0.10,
         false,
         "Decision: the settings file is config/ledger.toml, nothing else is read.",
-        "config/ledger.toml",
     ),
     (
         0.16,
         true,
         "We decided to keep SQLite in WAL mode instead of moving to Postgres.",
-        "WAL mode",
     ),
     (
         0.22,
         false,
         "Remember that the on-call owner for the ledger is Marguerite Okafor.",
-        "Marguerite Okafor",
     ),
     (
         0.40,
         true,
         "The nightly batch size must be 1750 rows, the bank rejects bigger files.",
-        "1750 rows",
     ),
     (
         0.46,
         false,
         "Found it: the flaky test is tests/reconcile_test.rs::handles_leap_day.",
-        "handles_leap_day",
     ),
     (
         0.52,
         true,
         "Set the retry backoff cap to 32 seconds, never more.",
-        "32 seconds",
     ),
     (
         0.58,
         false,
         "Decision: the feature flag LEDGER_FAST_PATH stays off in production.",
-        "LEDGER_FAST_PATH",
     ),
     (
         0.76,
         true,
         "If anything breaks, release tag v3.14.2 is the rollback target.",
-        "v3.14.2",
     ),
     (
         0.82,
         false,
         "The error budget is 0.7 percent per month, so this change must ship behind the flag.",
-        "0.7 percent",
     ),
     (
         0.88,
         true,
         "The migration script is scripts/migrate_0042.sql, run it before deploying.",
-        "migrate_0042.sql",
     ),
     (
         0.94,
         false,
         "Fixed: the cache TTL is now 900 seconds, as agreed with Marguerite.",
-        "900 seconds",
     ),
 ];
 
 /// The facts planted in an `n`-turn session (each in a distinct turn).
 pub fn facts(n: usize) -> Vec<Fact> {
     let mut out: Vec<Fact> = Vec::new();
-    for &(at, in_prompt, sentence, key) in FACTS {
+    for &(at, in_prompt, sentence) in FACTS {
         let mut turn = ((at * n as f32) as usize).min(n.saturating_sub(1));
         while out.iter().any(|f| f.turn == turn) {
             turn += 1;
@@ -117,7 +103,6 @@ pub fn facts(n: usize) -> Vec<Fact> {
             turn,
             in_prompt,
             sentence,
-            key,
         });
     }
     out
