@@ -157,7 +157,12 @@ fn files() -> Vec<(String, String)> {
 
 #[test]
 fn after_clear_the_briefing_says_what_the_work_is_for_where_it_stands_and_how_it_stopped() {
-    let world = World::build(Script::new(), &[], files());
+    // Claude Code offers its todo tools to some models only, or where this asks for them.
+    let world = World::build(
+        Script::new(),
+        &[("CLAUDE_CODE_ENABLE_TODO_TOOLS", "1")],
+        files(),
+    );
     world.server.set_script(script(&world));
     let mut ui = Tmux::start(&world.env);
     world.ask(&mut ui, GOAL);
