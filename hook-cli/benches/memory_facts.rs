@@ -3,7 +3,9 @@
 //! next session would receive as sentences (`tests/support/facts.rs`: the sentence whole, or
 //! 40 consecutive characters of it). No client runs: each session is written as the transcript
 //! Claude Code writes, into a temp HOME's `~/.claude/projects`, and stored by the library's
-//! import, as `throughline import` does; the memory is `handoff::preview` of it.
+//! import, as `throughline import` does; the memory is what `/clear` would hand on
+//! (`handoff::preview` with `Trigger::Clear`: both parts; `THROUGHLINE_MEMORY_TOTAL=9500` for
+//! one).
 //!
 //!     cargo bench -p throughline --bench memory_facts [-- --turns 30,50 --shape logs --verbose]
 //!
@@ -37,7 +39,7 @@ use std::path::Path;
 use session::{Planted, Session, Speaker};
 use throughline::home::Home;
 use throughline::model::Host;
-use throughline::store::Store;
+use throughline::store::{Store, Trigger};
 use throughline::{config, handoff, import};
 
 struct Shape {
@@ -131,10 +133,19 @@ fn memory_of(session: &Session, rng: &mut fastrand::Rng) -> String {
         imported.problems
     );
     let store = Store::open(&home).expect("open the store");
-    handoff::preview(&store, &session_id, &config::load(&home).config)
-        .expect("build the memory")
-        .expect("a memory of a session with turns")
-        .text
+    let memory = handoff::preview(
+        &store,
+        &session_id,
+        Trigger::Clear,
+        &config::load(&home).config,
+    )
+    .expect("build the memory")
+    .expect("a memory of a session with turns");
+    // After /clear Claude Code passes both parts into the first request.
+    match memory.more {
+        Some(more) => format!("{}\n{more}", memory.text),
+        None => memory.text,
+    }
 }
 
 fn measure(shape_index: usize, turns: usize) -> Measured {

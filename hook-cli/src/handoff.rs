@@ -328,22 +328,21 @@ pub fn cancel(store: &mut Store, project: &str) -> Result<usize> {
     Ok(n)
 }
 
-/// Exactly what the next new chat would receive if `session_id` were handed off now: the
-/// memory a handoff injects, built by the same code from the same chain (the session and the
-/// ones it continues), without recording anything. `None` when the chain holds no turn.
-pub fn preview(store: &Store, session_id: &str, config: &Config) -> Result<Option<Injection>> {
+/// Exactly what the next new chat would receive if `session_id` were handed off now
+/// (`Trigger::Handoff`), or cleared (`Trigger::Clear`: both parts where the host takes two):
+/// the memory built by the same code from the same chain (the session and the ones it
+/// continues), without recording anything. `None` when the chain holds no turn.
+pub fn preview(
+    store: &Store,
+    session_id: &str,
+    trigger: Trigger,
+    config: &Config,
+) -> Result<Option<Injection>> {
     let session = store.session(session_id)?;
     let mut chain = vec![session.clone()];
     chain.extend(store.predecessors(&session)?.into_iter().map(|(s, _)| s));
     let refs: Vec<&Session> = chain.iter().collect();
-    memory::build(
-        store,
-        &session,
-        Trigger::Handoff,
-        &refs,
-        config,
-        &clock::now(),
-    )
+    memory::build(store, &session, trigger, &refs, config, &clock::now())
 }
 
 /// The handoff waiting in `project`, if any.

@@ -12,7 +12,7 @@ use throughline::import::{self, ImportError, Imported, Progress};
 use throughline::model::Host;
 use throughline::model::{Turn, TurnDetail};
 use throughline::search::{self, Hit, Request};
-use throughline::store::{SessionFilter, Store, StoreError};
+use throughline::store::{SessionFilter, Store, StoreError, Trigger};
 
 use crate::meter::{self, explain};
 
@@ -104,7 +104,7 @@ pub fn search(home: &Home, query: &str, project: Option<String>) -> Result<Vec<H
 pub fn preview(home: &Home, session_id: &str) -> Result<Option<String>, String> {
     let store = meter::open(home).map_err(|e| explain(&e))?;
     let config = config::load(home).config;
-    handoff::preview(&store, session_id, &config)
+    handoff::preview(&store, session_id, Trigger::Handoff, &config)
         .map(|built| built.map(|injection| injection.text))
         .map_err(|e| explain(&e))
 }

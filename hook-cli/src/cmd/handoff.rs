@@ -6,7 +6,7 @@ use throughline::handoff;
 use throughline::home::Home;
 use throughline::hosts;
 use throughline::model::Host;
-use throughline::store::Store;
+use throughline::store::{Store, Trigger};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -48,7 +48,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let effective = config::load(&home);
     if args.preview {
-        let memory = handoff::preview(&store, &session.session_id, &effective.config)?;
+        let memory = handoff::preview(
+            &store,
+            &session.session_id,
+            Trigger::Handoff,
+            &effective.config,
+        )?;
         if args.json {
             return super::print_json(&memory);
         }

@@ -439,7 +439,9 @@ fn the_preview_is_the_memory_the_next_chat_receives() {
         "noted",
     );
     w.turn("A", "/p", "more work", "done");
-    let preview = preview(&w.store, "A", &Config::default()).unwrap().unwrap();
+    let preview = preview(&w.store, "A", Trigger::Handoff, &Config::default())
+        .unwrap()
+        .unwrap();
     assert!(
         preview.text.contains("secret/deploy-7731"),
         "{}",
