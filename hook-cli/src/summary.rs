@@ -350,7 +350,7 @@ impl Gist {
             asked = if asked.is_empty() {
                 more
             } else {
-                format!("{asked} {more}")
+                joined(&[asked.as_str(), more.as_str()])
             };
         }
         let line = match (asked.is_empty(), answered.is_empty()) {
@@ -369,12 +369,25 @@ impl Gist {
             .filter(|p| p.0 == from_prompt)
             .collect();
         picked.sort_unstable();
-        picked
+        let said: Vec<&str> = picked
             .iter()
             .map(|&p| self.sentence(p).text.as_str())
-            .collect::<Vec<_>>()
-            .join(" ")
+            .collect();
+        joined(&said)
     }
+}
+
+/// Sentences one after another as they were written: a space after a Latin stop, none after
+/// a CJK one (`。`), which carries its own.
+fn joined(sentences: &[&str]) -> String {
+    let mut out = String::new();
+    for sentence in sentences {
+        if !out.is_empty() && !out.ends_with(['。', '！', '？', '：', '，']) {
+            out.push(' ');
+        }
+        out.push_str(sentence);
+    }
+    out
 }
 
 /// Cuts a one-liner to `max` characters, marking the cut, at the end of a word when one ends
@@ -724,6 +737,10 @@ mod tests {
         );
         let line = one_liner(&t, MAX_CHARS);
         assert!(line.contains("8443"), "{line}");
+        assert!(
+            line.contains("UTF-8。ポート"),
+            "CJK sentences join as written: {line}"
+        );
     }
 
     #[test]
