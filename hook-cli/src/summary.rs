@@ -76,6 +76,10 @@ const DECISIVE: &[&str] = &[
     "改成",
     "约束",
     "下一步",
+    "结论",
+    "結論",
+    "次のステップ",
+    "定为",
     "결정",
     "원인",
     "반드시",
@@ -138,6 +142,8 @@ pub struct Gist {
 /// A sentence of a turn as the memory weighs it (see [`Gist::statements`]).
 pub struct Statement<'g> {
     pub text: &'g str,
+    /// The sentence said after it, in the same prompt or answers.
+    pub next: Option<&'g str>,
     /// What it carries that a reader could not guess (see [`FACT`]), divided by `said_in`.
     pub score: i32,
     /// In how many turns the same words were said (see [`Gist::discount_repeats`]).
@@ -226,16 +232,17 @@ impl Gist {
     /// The turn's sentences with what they weigh, the person's first: what the memory's
     /// facts are chosen from.
     pub fn statements(&self) -> impl Iterator<Item = Statement<'_>> {
-        fn said(s: &Scored, by_person: bool) -> Statement<'_> {
+        fn said(part: &[Scored], i: usize, by_person: bool) -> Statement<'_> {
             Statement {
-                text: &s.text,
-                score: s.score,
-                said_in: s.said_in,
+                text: &part[i].text,
+                next: part.get(i + 1).map(|s| s.text.as_str()),
+                score: part[i].score,
+                said_in: part[i].said_in,
                 by_person,
             }
         }
-        let prompt = self.prompt.iter().map(|s| said(s, true));
-        prompt.chain(self.answer.iter().map(|s| said(s, false)))
+        let prompt = (0..self.prompt.len()).map(|i| said(&self.prompt, i, true));
+        prompt.chain((0..self.answer.len()).map(|i| said(&self.answer, i, false)))
     }
 
     /// Leaves out of the turn's one-liner the sentences `said` elsewhere in the memory (a
@@ -379,7 +386,7 @@ impl Gist {
 
 /// Sentences one after another as they were written: a space after a Latin stop, none after
 /// a CJK one (`。`), which carries its own.
-fn joined(sentences: &[&str]) -> String {
+pub fn joined(sentences: &[&str]) -> String {
     let mut out = String::new();
     for sentence in sentences {
         if !out.is_empty() && !out.ends_with(['。', '！', '？', '：', '，']) {

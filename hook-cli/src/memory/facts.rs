@@ -15,6 +15,9 @@ const FACT: i32 = summary::FACT;
 /// What a sentence naming three exact things scores (see `summary::salience`).
 const NAMES_SEVERAL: i32 = 6;
 
+/// A fact shorter than this is given with the sentence after it.
+const WITH_NEXT: usize = 60;
+
 /// A sentence longer than this is cut (at a word, marked): one fact must not take the room
 /// of three.
 const LONGEST: usize = 320;
@@ -27,6 +30,9 @@ const SHORTEST: usize = 24;
 pub struct Fact {
     /// Index of its turn in the turns passed to [`choose`].
     pub turn: usize,
+    /// The turn's sentences it holds, as the turn's one-liner would say them.
+    said: Vec<String>,
+    /// What the memory prints: the sentence, with the next one when it is short.
     pub text: String,
     pub by_person: bool,
     score: i32,
@@ -73,9 +79,19 @@ pub fn choose(
                 && !shown.contains(s.text)
                 && seen.insert(s.text)
             {
+                // A short decision reads with the sentence after it, which says why (CJK
+                // sentences are short: `決定：…。…ためです。`).
+                let said: Vec<String> = match s.next {
+                    Some(next) if s.text.chars().count() < WITH_NEXT => {
+                        vec![s.text.to_string(), next.to_string()]
+                    }
+                    _ => vec![s.text.to_string()],
+                };
+                let parts: Vec<&str> = said.iter().map(String::as_str).collect();
                 candidates.push(Fact {
                     turn: i,
-                    text: s.text.to_string(),
+                    text: summary::joined(&parts),
+                    said,
                     by_person: s.by_person,
                     score: weight + i32::from(s.by_person),
                 });
@@ -85,7 +101,7 @@ pub fn choose(
     let superseded = superseded(&candidates);
     let mut said: HashSet<String> = superseded
         .iter()
-        .map(|&i| candidates[i].text.clone())
+        .flat_map(|&i| candidates[i].said.clone())
         .collect();
     let mut ranked: Vec<usize> = (0..candidates.len())
         .filter(|i| !superseded.contains(i))
@@ -105,7 +121,7 @@ pub fn choose(
     // In the order they were said: oldest turn first, in the turn as written.
     kept.sort_by_key(|&i| (std::cmp::Reverse(candidates[i].turn), i));
     let facts: Vec<Fact> = kept.into_iter().map(|i| candidates[i].clone()).collect();
-    said.extend(facts.iter().map(|f| f.text.clone()));
+    said.extend(facts.iter().flat_map(|f| f.said.clone()));
     Chosen { facts, said }
 }
 
