@@ -117,8 +117,65 @@ fn is_prose(line: &str) -> bool {
     {
         return false;
     }
+    if is_code(t) || is_log(t) {
+        return false;
+    }
     let letters = t.chars().filter(|c| c.is_alphabetic() || *c == ' ').count();
     letters * 10 >= t.chars().count() * 6
+}
+
+/// A line of code: it ends as code does, holds an arrow or a call's end, or opens with a
+/// keyword that starts a declaration.
+fn is_code(t: &str) -> bool {
+    const OPENERS: &[&str] = &[
+        "import ",
+        "export ",
+        "const ",
+        "let ",
+        "var ",
+        "def ",
+        "fn ",
+        "pub ",
+        "class ",
+        "function ",
+        "return ",
+        "from ",
+        "use ",
+        "#include",
+        "package ",
+        "async ",
+        "await ",
+        "if (",
+        "for (",
+        "while (",
+        "} else",
+        "@",
+    ];
+    t.ends_with(['{', '}', ';', ',', '(', '[', ']'])
+        || t.ends_with(')') && is_call(t)
+        || t.contains("=>")
+        || t.contains("();")
+        || OPENERS.iter().any(|o| t.starts_with(o))
+}
+
+/// Whether the line's first parenthesis follows a name, as a call's does (`run(x)`, not
+/// `see (x)`).
+fn is_call(t: &str) -> bool {
+    t.find('(').is_some_and(|at| {
+        t[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
+
+/// A line a program logged: a level, a status mark, a prompt of a tool's output.
+fn is_log(t: &str) -> bool {
+    const MARKS: &[&str] = &[
+        "INFO", "WARN", "ERROR", "DEBUG", "TRACE", "FATAL", "==>", "✓", "⨯", "✗", "○", "▲", "$ ",
+        "at ", "npm ", "error:", "warning:",
+    ];
+    MARKS.iter().any(|m| t.starts_with(m))
 }
 
 /// `2026-12-01`, `12:04:33`, `[12:04`: a log line's stamp.
@@ -157,6 +214,20 @@ mod tests {
     }
 
     #[test]
+    fn pasted_code_and_logs_without_fences_are_blocks() {
+        let code = "import {\n  convexAuthNextjsMiddleware,\n  createRouteMatcher,\n} from \"@convex-dev/auth/nextjs/server\";\n\
+                    const isSignInPage = createRouteMatcher([\"/signin\"]);\n\
+                    export default convexAuthNextjsMiddleware(async (request) => {\n  return next();\n});\n\
+                    const a = 1;\nconst b = 2;";
+        let text = format!("This middleware breaks the sign-in:\n{code}\nWhy?");
+        let out = compact(&text, "c");
+        assert!(out.contains("lines cut"), "{out}");
+        assert!(out.starts_with("This middleware breaks the sign-in:"));
+        let log = " ✓ Compiled /middleware in 336ms (225 modules)\n".repeat(12);
+        assert!(compact(&log, "c").contains("lines cut"));
+    }
+
+    #[test]
     fn code_fences_and_tables_are_blocks_prose_is_not() {
         let code: Vec<String> = (0..20).map(|i| format!("let x{i} = {i};")).collect();
         let text = format!("Use this:\n```rust\n{}\n```\nThen run it.", code.join("\n"));
@@ -169,6 +240,7 @@ mod tests {
 
         let prose: Vec<String> = (0..20)
             .map(|i| format!("- Point {i}: the reader keeps this sentence."))
+            .chain((0..20).map(|i| format!("- Step {i} is done (see the notes)")))
             .collect();
         let text = prose.join("\n");
         assert_eq!(compact(&text, "c"), text);
