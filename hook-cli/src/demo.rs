@@ -69,7 +69,11 @@ pub fn replay(dir: &Path) -> Result<Replay, String> {
         if let Some(Reply::Inject(text)) =
             handoff::respond(&mut store, &home, &config, &decoded, || None).map_err(|e| fail(&e))?
         {
-            memory = Some(text);
+            // After /clear the memory may come in two parts, the second with the first prompt.
+            memory = Some(match memory.take() {
+                Some(first) => format!("{first}\n{text}"),
+                None => text,
+            });
         }
         fired.push(event);
         Ok(())
@@ -90,6 +94,11 @@ pub fn replay(dir: &Path) -> Result<Replay, String> {
     let clear = json!({ "reason": "clear", "source": "clear", "prompt_id": "demo-clear" });
     fire(SAMPLE_SESSION, "SessionEnd", clear.clone())?;
     fire(NEXT_SESSION, "SessionStart", clear)?;
+    fire(
+        NEXT_SESSION,
+        "UserPromptSubmit",
+        json!({ "prompt": "Where were we?" }),
+    )?;
     Ok(Replay {
         home,
         fired,
@@ -138,7 +147,11 @@ mod tests {
             2,
             "the start, and the one after /clear"
         );
-        assert_eq!(count("UserPromptSubmit"), 5);
+        assert_eq!(
+            count("UserPromptSubmit"),
+            6,
+            "five prompts, and the first after /clear"
+        );
         assert_eq!(count("Stop"), 5);
         assert_eq!(
             count("PreToolUse"),

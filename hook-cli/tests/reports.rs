@@ -238,7 +238,7 @@ fn demo_shows_every_layer_without_an_agent() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     for expected in [
-        "UserPromptSubmit ×5",
+        "UserPromptSubmit ×6",
         "PostToolUseFailure ×1",
         "turn 1",
         "> Read app.py and tell me what it does.",
