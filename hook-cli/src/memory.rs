@@ -143,7 +143,13 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
             latest.code
         ),
     };
-    let latest_share = if split { 45 } else { 30 };
+    // Shares of the latest exchange and the recent turns: after a compaction the session goes
+    // on, and its recent turns verbatim are what it lost.
+    let (latest_share, recent_share) = match (split, ctx.trigger) {
+        (true, _) => (45, 55),
+        (false, Trigger::Compact) => (45, 60),
+        (false, _) => (30, 40),
+    };
     let latest_block = turn_block(
         m,
         &latest_title,
@@ -158,7 +164,7 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
     let pool = if split { &mut second } else { &mut first };
     let wanted = ctx.verbatim_turns.saturating_sub(1);
     let verbatim_budget = if older.len() > wanted {
-        *pool * if split { 55 } else { 40 } / 100
+        *pool * recent_share / 100
     } else {
         *pool
     };
