@@ -5,6 +5,27 @@ use std::fmt;
 
 use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 
+use crate::model::{Todo, TodoStatus};
+
+/// The whole todo list a call wrote: the items of the array `list` in `input`, each with its
+/// words in the field `text` and a status [`TodoStatus::parse`] knows. An item with another
+/// status (Gemini CLI's `cancelled`) is no longer part of the work; a cut input gives none.
+pub fn todo_items(input: &str, list: &str, text: &str) -> Option<Vec<Todo>> {
+    let input: serde_json::Value = serde_json::from_str(input).ok()?;
+    let items = input.get(list)?.as_array()?;
+    Some(
+        items
+            .iter()
+            .filter_map(|item| {
+                Some(Todo {
+                    status: TodoStatus::parse(item.get("status")?.as_str()?)?,
+                    text: item.get(text)?.as_str()?.to_string(),
+                })
+            })
+            .collect(),
+    )
+}
+
 /// The string `key` holds at the top level of the JSON object `input`, when it comes whole
 /// before `input` ends: a path or a command is found in the head of a long, cut input.
 pub fn string_field(input: &str, key: &str) -> Option<String> {

@@ -2,9 +2,7 @@
 //! changed, the todo list `TodoWrite` wrote and the changes of the Task tools (`TaskCreate`,
 //! `TaskUpdate`), which releases since 2.1.142 plan with instead, a task at a time.
 
-use serde::Deserialize;
-
-use crate::hosts::tool_input::string_field;
+use crate::hosts::tool_input::{string_field, todo_items};
 use crate::model::{TaskChange, Todo, TodoStatus};
 
 /// The tools that change files, with the input field naming the file.
@@ -42,31 +40,10 @@ pub fn file_changes(tool: &str, input: &str) -> Vec<(String, bool)> {
 
 /// `TodoWrite {todos: [{content, status, activeForm}]}`: the whole list, each call.
 pub fn todo_list(tool: &str, input: &str) -> Option<Vec<Todo>> {
-    #[derive(Deserialize)]
-    struct Input {
-        todos: Vec<Item>,
-    }
-    #[derive(Deserialize)]
-    struct Item {
-        content: String,
-        status: String,
-    }
     if tool != TODO_WRITE {
         return None;
     }
-    let input: Input = serde_json::from_str(input).ok()?;
-    Some(
-        input
-            .todos
-            .into_iter()
-            .filter_map(|item| {
-                Some(Todo {
-                    status: TodoStatus::parse(&item.status)?,
-                    text: item.content,
-                })
-            })
-            .collect(),
-    )
+    todo_items(input, "todos", "content")
 }
 
 /// `TaskCreate {subject, description, activeForm?}` and `TaskUpdate {taskId, status?,

@@ -3,10 +3,8 @@
 //! `update_plan` writes the plan: `{explanation?, plan: [{step, status}]}` (Codex's
 //! `codex-rs/core/src/tools/handlers/apply_patch.rs` and `protocol/src/plan_tool.rs`).
 
-use serde::Deserialize;
-
-use crate::hosts::tool_input::string_field;
-use crate::model::{Todo, TodoStatus};
+use crate::hosts::tool_input::{string_field, todo_items};
+use crate::model::Todo;
 
 const APPLY_PATCH: &str = "apply_patch";
 const UPDATE_PLAN: &str = "update_plan";
@@ -45,31 +43,10 @@ fn patch_of(input: &str) -> std::borrow::Cow<'_, str> {
 }
 
 pub fn todo_list(tool: &str, input: &str) -> Option<Vec<Todo>> {
-    #[derive(Deserialize)]
-    struct Input {
-        plan: Vec<Step>,
-    }
-    #[derive(Deserialize)]
-    struct Step {
-        step: String,
-        status: String,
-    }
     if tool != UPDATE_PLAN {
         return None;
     }
-    let input: Input = serde_json::from_str(input).ok()?;
-    Some(
-        input
-            .plan
-            .into_iter()
-            .filter_map(|step| {
-                Some(Todo {
-                    status: TodoStatus::parse(&step.status)?,
-                    text: step.step,
-                })
-            })
-            .collect(),
-    )
+    todo_items(input, "plan", "step")
 }
 
 pub fn call_subject(tool: &str, input: &str) -> Option<String> {
@@ -87,6 +64,7 @@ pub fn call_subject(tool: &str, input: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::TodoStatus;
 
     const PATCH: &str = "*** Begin Patch\n*** Add File: hello.txt\n+Hello world\n*** Update File: src/app.py\n*** Move to: src/main.py\n@@ def greet():\n-print(\"Hi\")\n+print(\"Hello, world!\")\n*** Update File: README.md\n@@\n-*** Delete File: not/a/header.txt\n+x\n*** Delete File: obsolete.txt\n*** End Patch";
 

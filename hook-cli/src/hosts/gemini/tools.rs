@@ -4,10 +4,8 @@
 //! `write_file {file_path, content}`, `replace {file_path, old_string, new_string, ...}`,
 //! `write_todos {todos: [{description, status}]}`.
 
-use serde::Deserialize;
-
-use crate::hosts::tool_input::string_field;
-use crate::model::{Todo, TodoStatus};
+use crate::hosts::tool_input::{string_field, todo_items};
+use crate::model::Todo;
 
 const WRITE_TODOS: &str = "write_todos";
 
@@ -27,31 +25,10 @@ pub fn file_changes(tool: &str, input: &str) -> Vec<(String, bool)> {
 
 /// The whole list, each call; a `cancelled` item is no longer part of the work.
 pub fn todo_list(tool: &str, input: &str) -> Option<Vec<Todo>> {
-    #[derive(Deserialize)]
-    struct Input {
-        todos: Vec<Item>,
-    }
-    #[derive(Deserialize)]
-    struct Item {
-        description: String,
-        status: String,
-    }
     if tool != WRITE_TODOS {
         return None;
     }
-    let input: Input = serde_json::from_str(input).ok()?;
-    Some(
-        input
-            .todos
-            .into_iter()
-            .filter_map(|item| {
-                Some(Todo {
-                    status: TodoStatus::parse(&item.status)?,
-                    text: item.description,
-                })
-            })
-            .collect(),
-    )
+    todo_items(input, "todos", "description")
 }
 
 pub fn call_subject(tool: &str, input: &str) -> Option<String> {
@@ -67,6 +44,7 @@ pub fn call_subject(tool: &str, input: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::TodoStatus;
 
     #[test]
     fn write_file_and_replace_name_the_file_they_changed() {
