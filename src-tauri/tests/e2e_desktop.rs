@@ -169,19 +169,6 @@ fn tray_host() -> gio::DBusConnection {
     panel
 }
 
-/// The running processes whose program is `exe`.
-fn processes_of(exe: &Path) -> Vec<u32> {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(|entry| {
-            let entry = entry.ok()?;
-            let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
-            let program = std::fs::read_link(entry.path().join("exe")).ok()?;
-            (program == exe).then_some(pid)
-        })
-        .collect()
-}
-
 async fn visibility(client: &fantoccini::Client) -> String {
     client
         .execute("return document.visibilityState", vec![])
@@ -224,7 +211,7 @@ async fn a_second_launch_brings_the_first_ones_window_forward_and_exits() {
     // Started at login: in the tray, its window hidden.
     let (_driver, client) = app_driver::start(&app, &["--hidden"], &env).await;
     wait_until_visibility(&client, "hidden").await;
-    assert_eq!(processes_of(&app).len(), 1);
+    assert_eq!(app_driver::processes_of(&app).len(), 1);
 
     let started = Instant::now();
     let mut second = Command::new(&app);
@@ -246,7 +233,11 @@ async fn a_second_launch_brings_the_first_ones_window_forward_and_exits() {
     assert!(exited.success(), "{exited}");
     wait_until_visibility(&client, "visible").await;
     wait_for(&client, "[data-view=sessions]").await;
-    assert_eq!(processes_of(&app).len(), 1, "one app, one tray icon");
+    assert_eq!(
+        app_driver::processes_of(&app).len(),
+        1,
+        "one app, one tray icon"
+    );
     screenshot(&screenshots(), "second-launch");
     client.close().await.unwrap();
 }

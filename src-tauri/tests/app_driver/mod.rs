@@ -4,9 +4,10 @@
 
 use std::ffi::OsStr;
 use std::net::{TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use fantoccini::error::CmdError;
 use fantoccini::{Client, ClientBuilder, Locator};
@@ -22,17 +23,66 @@ impl Drop for Running {
     }
 }
 
+/// WebKitWebDriver and the app it started, in a process group of their own. Killing the driver
+/// alone would orphan the app, and a leftover app keeps the single-instance name on the bus: the
+/// next test's app would hand over to it and exit, leaving its driver waiting for ever.
+pub struct Driver {
+    driver: Child,
+    app: PathBuf,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let group = format!("-{}", self.driver.id());
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+        let _ = self.driver.wait();
+        let _ = wait_until_gone(&self.app);
+    }
+}
+
+/// The running processes whose program is `exe`.
+pub fn processes_of(exe: &Path) -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|entry| {
+            let entry = entry.ok()?;
+            let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
+            let program = std::fs::read_link(entry.path().join("exe")).ok()?;
+            (program == exe).then_some(pid)
+        })
+        .collect()
+}
+
+/// Waits up to ten seconds for every process of `exe` to end; those still running.
+fn wait_until_gone(exe: &Path) -> Vec<u32> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let left = processes_of(exe);
+        if left.is_empty() || Instant::now() > deadline {
+            return left;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// The app at `binary`, started with `args` by a WebDriver of its own, in the environment of
 /// this test plus `env`; the driver and a session with the app.
-pub async fn start(binary: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> (Running, Client) {
+pub async fn start(binary: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> (Driver, Client) {
     assert!(
         std::env::var_os("DISPLAY").is_some(),
         "no X display: run this test through scripts/e2e"
+    );
+    let binary = binary.canonicalize().unwrap();
+    let left = wait_until_gone(&binary);
+    assert!(
+        left.is_empty(),
+        "the app still runs as {left:?} from before: a new one would hand over to it and exit"
     );
     let port = free_port();
     // The driver starts the app, which inherits this environment.
     let mut driver = Command::new("WebKitWebDriver");
     driver
+        .process_group(0)
         .arg(format!("--port={port}"))
         .env("TAURI_WEBVIEW_AUTOMATION", "true")
         .env_remove("CLAUDE_CONFIG_DIR")
@@ -43,21 +93,25 @@ pub async fn start(binary: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> (Run
     for (key, value) in env {
         driver.env(key, value);
     }
-    let driver = Running(
-        driver
+    let driver = Driver {
+        driver: driver
             .spawn()
             .expect("WebKitWebDriver (Debian webkit2gtk-driver) is needed"),
-    );
+        app: binary.clone(),
+    };
     wait_for_port(port);
     let mut capabilities = serde_json::Map::new();
     capabilities.insert(
         "webkitgtk:browserOptions".into(),
         serde_json::json!({ "binary": binary, "args": args }),
     );
-    let client = ClientBuilder::new(HttpConnector::new())
-        .capabilities(capabilities)
-        .connect(&format!("http://127.0.0.1:{port}"))
+    let mut builder = ClientBuilder::new(HttpConnector::new());
+    builder.capabilities(capabilities);
+    let url = format!("http://127.0.0.1:{port}");
+    // The driver waits for ever for an app that exited at once; a test must fail instead.
+    let client = tokio::time::timeout(Duration::from_secs(90), builder.connect(&url))
         .await
+        .expect("the app did not take a WebDriver session within 90 s")
         .expect("a WebDriver session with the app");
     (driver, client)
 }
