@@ -169,6 +169,16 @@ fn tray_host() -> gio::DBusConnection {
     panel
 }
 
+/// Ends a child process when the test ends, however it ends.
+struct Running(std::process::Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 async fn visibility(client: &fantoccini::Client) -> String {
     client
         .execute("return document.visibilityState", vec![])
@@ -219,7 +229,7 @@ async fn a_second_launch_brings_the_first_ones_window_forward_and_exits() {
     for (key, value) in env {
         second.env(key, value);
     }
-    let mut second = app_driver::Running(second.spawn().unwrap());
+    let mut second = Running(second.spawn().unwrap());
     let exited = loop {
         if let Some(status) = second.0.try_wait().unwrap() {
             break status;

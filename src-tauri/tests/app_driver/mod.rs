@@ -13,16 +13,6 @@ use fantoccini::error::CmdError;
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 
-/// Ends a child process when the test ends, however it ends.
-pub struct Running(pub Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 /// WebKitWebDriver and the app it started, in a process group of their own. Killing the driver
 /// alone would orphan the app, and a leftover app keeps the single-instance name on the bus: the
 /// next test's app would hand over to it and exit, leaving its driver waiting for ever.
