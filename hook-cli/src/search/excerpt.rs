@@ -378,13 +378,15 @@ pub fn grep<'t>(text: &'t str, terms: &[String]) -> Vec<(usize, &'t str)> {
     out
 }
 
-/// How many of the terms occur in `text` at least once as a word of their own: not running
-/// on into a longer ASCII word (`Quasar-4` in `Quasar-47` does not count; scripts written
-/// without spaces always do).
-pub fn whole_terms(text: &str, terms: &[String]) -> usize {
+/// How many of the terms occur in `text`, and how many of them at least once as a word of
+/// their own: not running on into a longer ASCII word (`Quasar-4` in `Quasar-47` does not
+/// count; scripts written without spaces always do).
+pub fn terms_held(text: &str, terms: &[String]) -> (usize, usize) {
     let continues = |a: Option<char>, b: Option<char>| matches!((a, b), (Some(a), Some(b)) if a.is_ascii_alphanumeric() && b.is_ascii_alphanumeric());
+    let mut held = vec![false; terms.len()];
     let mut whole = vec![false; terms.len()];
     for o in occurrences(text, terms) {
+        held[o.term] = true;
         let (matched, before, after) = (&text[o.start..o.end], &text[..o.start], &text[o.end..]);
         if !continues(before.chars().next_back(), matched.chars().next())
             && !continues(matched.chars().next_back(), after.chars().next())
@@ -392,7 +394,8 @@ pub fn whole_terms(text: &str, terms: &[String]) -> usize {
             whole[o.term] = true;
         }
     }
-    whole.iter().filter(|w| **w).count()
+    let count = |flags: Vec<bool>| flags.into_iter().filter(|f| *f).count();
+    (count(held), count(whole))
 }
 
 /// How many lines `text` has.
@@ -561,13 +564,14 @@ mod tests {
     #[test]
     fn whole_terms_do_not_run_on_into_longer_ascii_words() {
         let t = terms(&["Quasar-4", "key"]);
-        assert_eq!(whole_terms("Quasar-47 key", &t), 1);
-        assert_eq!(whole_terms("Quasar-4 keys; the Quasar-4: key", &t), 2);
+        assert_eq!(terms_held("Quasar-47 key", &t), (2, 1));
+        assert_eq!(terms_held("Quasar-4 keys; the Quasar-4: key", &t), (2, 2));
+        assert_eq!(terms_held("the keys", &t), (1, 0));
         assert_eq!(
-            whole_terms("キキョウ96号の設定", &terms(&["キキョウ96号"])),
-            1
+            terms_held("キキョウ96号の設定", &terms(&["キキョウ96号"])),
+            (1, 1)
         );
-        assert_eq!(whole_terms("nothing here", &t), 0);
+        assert_eq!(terms_held("nothing here", &t), (0, 0));
     }
 
     #[test]
