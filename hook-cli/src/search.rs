@@ -107,12 +107,22 @@ pub fn terms(query: &str) -> Vec<String> {
 /// word of the user's is read as an operator), all of them required. None when every term is
 /// too short for the trigram index.
 pub fn fts_expression(terms: &[String]) -> Option<String> {
-    let quoted: Vec<String> = terms
+    let quoted = quoted(terms);
+    (!quoted.is_empty()).then(|| quoted.join(" "))
+}
+
+/// The FTS5 expression for entries holding any of the terms the index can answer.
+fn fts_any(terms: &[String]) -> Option<String> {
+    let quoted = quoted(terms);
+    (!quoted.is_empty()).then(|| quoted.join(" OR "))
+}
+
+fn quoted(terms: &[String]) -> Vec<String> {
+    terms
         .iter()
         .filter(|t| is_indexed(t))
         .map(|t| format!("\"{}\"", t.replace('"', "\"\"")))
-        .collect();
-    (!quoted.is_empty()).then(|| quoted.join(" "))
+        .collect()
 }
 
 fn is_indexed(term: &str) -> bool {
@@ -174,11 +184,20 @@ pub fn parts(term: &str) -> Vec<String> {
 /// file read many times must not take every place.
 const CANDIDATES_PER_HIT: u32 = 4;
 
+/// Which entries one try of a search finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Need {
+    /// Those holding every term.
+    Every,
+    /// Those holding the most terms, at least half of them: for when none holds every one.
+    Most,
+}
+
 /// Runs a search: indexed terms through FTS5 (BM25 weighted by recency), shorter terms as
 /// substring filters, or, when no term is long enough, a scan of the most recent entries.
-/// A query that finds nothing as written is tried again with its terms split into parts.
-/// Entries showing the same lines (the same text stored twice, a file read again) are shown
-/// once, the best ranked.
+/// A query that finds nothing as written is tried again with its terms split into parts, then
+/// for the entries holding most of its terms. Entries showing the same lines (the same text
+/// stored twice, a file read again) are shown once, the best ranked.
 pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
     let terms = terms(&request.query);
     if terms.is_empty() {
@@ -208,11 +227,11 @@ pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
         shown: request.limit,
     };
     let indexed = store.index_pending()?;
-    let mut found = search_terms(store, &terms, &filter, request.limit)?;
+    let mut found = search_terms(store, &terms, &filter, request.limit, Need::Every)?;
     if found.hits.is_empty() {
         let split: Vec<String> = terms.iter().flat_map(|t| parts(t)).collect();
         if !split.is_empty() && split != terms {
-            found = search_terms(store, &split, &filter, request.limit)?;
+            found = search_terms(store, &split, &filter, request.limit, Need::Every)?;
             if !found.hits.is_empty() {
                 found.partial.insert(
                     0,
@@ -224,6 +243,10 @@ pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
                 );
             }
         }
+    }
+    if found.hits.is_empty() && terms.len() > 1 {
+        // A word misremembered or said otherwise must not hide where the rest of them meet.
+        found = search_terms(store, &terms, &filter, request.limit, Need::Most)?;
     }
     if indexed.behind {
         found.partial.push(format!(
@@ -241,15 +264,22 @@ fn search_terms(
     terms: &[String],
     filter: &SearchFilter,
     limit: u32,
+    need: Need,
 ) -> Result<Found, SearchError> {
-    let mut fts = fts_expression(terms);
+    let mut fts = match need {
+        Need::Every => fts_expression(terms),
+        Need::Most => fts_any(terms),
+    };
     let mut index = Index::Trigram;
     let mut contains: Vec<String> = terms
         .iter()
-        .filter(|t| !is_indexed(t))
+        .filter(|t| need == Need::Every && !is_indexed(t))
         .map(|t| t.to_ascii_lowercase())
         .collect();
     if fts.is_none() {
+        if need == Need::Most {
+            return Ok(Found::default());
+        }
         // Every term is short: the short-word index finds the entries holding their pieces,
         // and each whole term is checked in the text.
         let pieces: Option<Vec<String>> = terms.iter().map(|t| short_words_query(t)).collect();
@@ -280,31 +310,52 @@ fn search_terms(
              were ranked; add words, --since or --session to narrow the search"
         ));
     }
-    Ok(Found {
-        hits: shown_once(found, terms, limit as usize),
-        partial,
-    })
+    let (hits, held) = shown_once(found, terms, limit as usize, need);
+    if need == Need::Most && !hits.is_empty() {
+        partial.insert(
+            0,
+            format!(
+                "nothing holds all {} words; these hold {held} of them",
+                terms.len()
+            ),
+        );
+    }
+    Ok(Found { hits, partial })
 }
 
-/// The best `limit` hits, each text shown once. Entries holding more of the terms as words
-/// of their own come first (`Quasar-4` asked for: `Quasar-47` holds it only in part), then
-/// by score; an entry whose text, or whose lines shown, an earlier hit already has counts as
-/// a copy of it.
-fn shown_once(found: Vec<Matched>, terms: &[String], limit: usize) -> Vec<Hit> {
+/// The best `limit` hits, each text shown once, and how many terms the first one holds.
+/// Entries holding more of the terms come first, then those holding more of them as words of
+/// their own (`Quasar-4` asked for: `Quasar-47` holds it only in part), then by score; an
+/// entry whose text, or whose lines shown, an earlier hit already has counts as a copy of it.
+/// When not every term is needed, only the entries holding the most terms are shown, and
+/// only if they hold at least half of them.
+fn shown_once(
+    found: Vec<Matched>,
+    terms: &[String],
+    limit: usize,
+    need: Need,
+) -> (Vec<Hit>, usize) {
     let mut texts: HashMap<u64, usize> = HashMap::new();
-    // (whole terms, the entry, copies of its text)
-    let mut candidates: Vec<(usize, Matched, usize)> = Vec::new();
+    // ((terms held, of them whole), the entry, copies of its text)
+    let mut candidates: Vec<((usize, usize), Matched, usize)> = Vec::new();
     for m in found {
         match texts.entry(xxh3_64(m.text.as_bytes())) {
             Entry::Occupied(first) => candidates[*first.get()].2 += 1,
             Entry::Vacant(slot) => {
                 slot.insert(candidates.len());
-                candidates.push((excerpt::whole_terms(&m.text, terms), m, 0));
+                candidates.push((excerpt::terms_held(&m.text, terms), m, 0));
             }
         }
     }
-    // Stable: equally whole matches keep their score order.
-    candidates.sort_by_key(|(whole, ..)| std::cmp::Reverse(*whole));
+    // Stable: entries holding as much keep their score order.
+    candidates.sort_by_key(|(held, ..)| std::cmp::Reverse(*held));
+    let most = candidates.first().map_or(0, |((held, _), ..)| *held);
+    if need == Need::Most {
+        if 2 * most < terms.len() {
+            candidates.clear();
+        }
+        candidates.retain(|((held, _), ..)| *held == most);
+    }
     let mut shown: HashMap<u64, usize> = HashMap::new();
     let mut hits: Vec<Hit> = Vec::new();
     for (_, m, copies) in candidates {
@@ -323,7 +374,7 @@ fn shown_once(found: Vec<Matched>, terms: &[String], limit: usize) -> Vec<Hit> {
             }
         }
     }
-    hits
+    (hits, most)
 }
 
 fn hit(m: Matched, terms: &[String]) -> Hit {

@@ -8,12 +8,15 @@
 use aho_corasick::AhoCorasick;
 use serde::Serialize;
 
-/// Characters kept on each side of the matches when a long line is cut.
-const LINE_CONTEXT: usize = 120;
-/// Most characters of one excerpt line.
+/// Most characters of one excerpt line; a long line is cut to a third of that on each side of
+/// its matches.
 const MAX_LINE_CHARS: usize = 360;
 /// Lines one hit shows at most.
 const MAX_EXCERPT_LINES: usize = 4;
+/// Other lines where every term meets, shown after the closest place, and their width: each
+/// is a guess at the line asked for, kept short.
+const OTHER_PLACES: usize = 2;
+const OTHER_LINE_CHARS: usize = 180;
 /// Occurrences looked at in one entry: a 1 MB log of one word is not read through.
 const MAX_OCCURRENCES: usize = 20_000;
 
@@ -145,14 +148,50 @@ fn closest(found: &[Occurrence], terms: usize) -> Option<(usize, usize)> {
     best
 }
 
-/// The lines that show the query's terms where they occur closest together, each line cut
-/// around its matches when long. Without any occurrence, the entry's first line.
+/// The lines that show the query's terms where they occur closest together, then other lines
+/// each holding every term that occurs, each line cut around its matches when long. Without
+/// any occurrence, the entry's first line.
 pub fn excerpts(text: &str, terms: &[String]) -> Vec<Excerpt> {
     let found = occurrences(text, terms);
     let Some((start, end)) = closest(&found, terms.len()) else {
         let first = text.split('\n').next().unwrap_or("");
-        return vec![cut(first, 1, (0, 0), &[])];
+        return vec![cut(first, 1, (0, 0), &[], MAX_LINE_CHARS)];
     };
+    let mut out = closest_lines(text, &found, (start, end));
+    // The closest place is only the first of the places where the terms meet: in a file of
+    // similar lines or a list, the line asked for may be another one holding them all. The
+    // closest of those come next.
+    let mut others: Vec<((usize, usize), Meeting)> = meeting_lines(text, &found, terms.len())
+        .into_iter()
+        .filter(|m| !out.iter().any(|x| x.line == m.number))
+        .filter_map(|m| Some((closest(m.found, terms.len())?, m)))
+        .collect();
+    others.sort_by_key(|((s, e), m)| (e - s, m.number));
+    let room = MAX_EXCERPT_LINES
+        .saturating_sub(out.len())
+        .min(OTHER_PLACES);
+    for ((s, e), m) in others.into_iter().take(room) {
+        let (from, to) = m.line;
+        let here: Vec<(usize, usize)> = m
+            .found
+            .iter()
+            .filter(|o| o.end <= to)
+            .map(|o| (o.start - from, o.end - from))
+            .collect();
+        let focus = (s - from, e - from);
+        out.push(cut(
+            &text[from..to],
+            m.number,
+            focus,
+            &here,
+            OTHER_LINE_CHARS,
+        ));
+    }
+    out
+}
+
+/// The lines of the span `(start, end)`, each cut around the part of the span on it.
+fn closest_lines(text: &str, found: &[Occurrence], (start, end): (usize, usize)) -> Vec<Excerpt> {
     let first_line = text[..start].rfind('\n').map_or(0, |i| i + 1);
     let last_line = text[end..].find('\n').map_or(text.len(), |i| end + i);
     let first_number = 1 + memchr::memchr_iter(b'\n', &text.as_bytes()[..first_line]).count();
@@ -173,7 +212,7 @@ pub fn excerpts(text: &str, terms: &[String]) -> Vec<Excerpt> {
                 Some(span.map_or((s, e), |(a, b)| (a.min(s), b.max(e))))
             });
         if let Some(focus) = focus {
-            out.push(cut(line, number, focus, &here));
+            out.push(cut(line, number, focus, &here, MAX_LINE_CHARS));
             if out.len() == MAX_EXCERPT_LINES {
                 break;
             }
@@ -183,21 +222,80 @@ pub fn excerpts(text: &str, terms: &[String]) -> Vec<Excerpt> {
     out
 }
 
-/// `line` (number `number`), cut around `focus` (a byte range in it) when long, with the
-/// `matches` (byte ranges in it, by start) that the cut keeps.
-fn cut(line: &str, number: usize, focus: (usize, usize), matches: &[(usize, usize)]) -> Excerpt {
+/// A line holding an occurrence of every term that occurs in the text.
+struct Meeting<'f> {
+    number: usize,
+    /// The line's byte range.
+    line: (usize, usize),
+    /// The occurrences starting on it.
+    found: &'f [Occurrence],
+}
+
+/// The lines where every term that occurs in the text meets, in order, when there are two or
+/// more such terms (one term meets itself on every line it is on).
+fn meeting_lines<'f>(text: &str, found: &'f [Occurrence], terms: usize) -> Vec<Meeting<'f>> {
+    let mut present = vec![false; terms];
+    for o in found {
+        present[o.term] = true;
+    }
+    let wanted = present.iter().filter(|p| **p).count();
+    let mut out = Vec::new();
+    if wanted < 2 {
+        return out;
+    }
+    let bytes = text.as_bytes();
+    let mut seen = vec![false; terms];
+    let (mut number, mut from, mut to) =
+        (1, 0, memchr::memchr(b'\n', bytes).unwrap_or(bytes.len()));
+    let (mut first, mut have) = (0, 0);
+    for (i, o) in found.iter().enumerate() {
+        if o.start > to {
+            // On to the line holding this occurrence.
+            let gap = &bytes[to + 1..o.start];
+            number += 1 + memchr::memchr_iter(b'\n', gap).count();
+            from = memchr::memrchr(b'\n', gap).map_or(to + 1, |i| to + 1 + i + 1);
+            to = memchr::memchr(b'\n', &bytes[o.start..]).map_or(bytes.len(), |i| o.start + i);
+            seen.fill(false);
+            (first, have) = (i, 0);
+        }
+        if o.end <= to && !seen[o.term] {
+            seen[o.term] = true;
+            have += 1;
+            if have == wanted {
+                let last = found[i..].iter().take_while(|o| o.start <= to).count();
+                out.push(Meeting {
+                    number,
+                    line: (from, to),
+                    found: &found[first..i + last],
+                });
+            }
+        }
+    }
+    out
+}
+
+/// `line` (number `number`), cut to `width` characters around `focus` (a byte range in it)
+/// when longer, with the `matches` (byte ranges in it, by start) that the cut keeps.
+fn cut(
+    line: &str,
+    number: usize,
+    focus: (usize, usize),
+    matches: &[(usize, usize)],
+    width: usize,
+) -> Excerpt {
     let line = line.strip_suffix('\r').unwrap_or(line);
     let first = focus.0.min(line.len());
     let last = focus.1.min(line.len());
-    let (from, to) = if line.chars().count() <= MAX_LINE_CHARS {
+    let context = width / 3;
+    let (from, to) = if line.chars().count() <= width {
         (0, line.len())
     } else {
-        let from = chars_back(line, first, LINE_CONTEXT);
-        let to = chars_forward(line, last, LINE_CONTEXT);
-        if line[from..to].chars().count() > MAX_LINE_CHARS {
+        let from = chars_back(line, first, context);
+        let to = chars_forward(line, last, context);
+        if line[from..to].chars().count() > width {
             // A focus wider than a cut line: keep its start.
-            let from = chars_back(line, first, LINE_CONTEXT.min(MAX_LINE_CHARS / 3));
-            (from, chars_forward(line, from, MAX_LINE_CHARS))
+            let from = chars_back(line, first, context);
+            (from, chars_forward(line, from, width))
         } else {
             (from, to)
         }
@@ -280,13 +378,15 @@ pub fn grep<'t>(text: &'t str, terms: &[String]) -> Vec<(usize, &'t str)> {
     out
 }
 
-/// How many of the terms occur in `text` at least once as a word of their own: not running
-/// on into a longer ASCII word (`Quasar-4` in `Quasar-47` does not count; scripts written
-/// without spaces always do).
-pub fn whole_terms(text: &str, terms: &[String]) -> usize {
+/// How many of the terms occur in `text`, and how many of them at least once as a word of
+/// their own: not running on into a longer ASCII word (`Quasar-4` in `Quasar-47` does not
+/// count; scripts written without spaces always do).
+pub fn terms_held(text: &str, terms: &[String]) -> (usize, usize) {
     let continues = |a: Option<char>, b: Option<char>| matches!((a, b), (Some(a), Some(b)) if a.is_ascii_alphanumeric() && b.is_ascii_alphanumeric());
+    let mut held = vec![false; terms.len()];
     let mut whole = vec![false; terms.len()];
     for o in occurrences(text, terms) {
+        held[o.term] = true;
         let (matched, before, after) = (&text[o.start..o.end], &text[..o.start], &text[o.end..]);
         if !continues(before.chars().next_back(), matched.chars().next())
             && !continues(matched.chars().next_back(), after.chars().next())
@@ -294,7 +394,8 @@ pub fn whole_terms(text: &str, terms: &[String]) -> usize {
             whole[o.term] = true;
         }
     }
-    whole.iter().filter(|w| **w).count()
+    let count = |flags: Vec<bool>| flags.into_iter().filter(|f| *f).count();
+    (count(held), count(whole))
 }
 
 /// How many lines `text` has.
@@ -345,6 +446,41 @@ mod tests {
         );
         assert_eq!(found[0].column, 0);
         assert!(!found[0].more);
+    }
+
+    #[test]
+    fn other_lines_where_every_term_meets_follow_the_closest_one() {
+        let text = [
+            "<div className=\"bg-white/95 backdrop-blur-sm border\">",
+            "<div className=\"w-12 h-12 bg-white/20 backdrop-blur-sm rounded-xl\">",
+            "<span className=\"text-white\">backdrop-blur-sm</span>",
+            "<div className=\"w-10 h-10 bg-white/20 backdrop-blur-sm rounded-lg\">",
+            "<div className=\"p-4 mt-2 mb-2 w-full h-auto bg-white/20 backdrop-blur-sm\">",
+        ]
+        .join("\n");
+        let found = excerpts(
+            &text,
+            &terms(&["className", "bg-white", "backdrop-blur-sm"]),
+        );
+        // The closest first, then the next closest of the lines holding all three; line 3
+        // lacks bg-white.
+        assert_eq!(found.iter().map(|x| x.line).collect::<Vec<_>>(), [1, 2, 4]);
+        assert_eq!(
+            shown(&found[1..2]),
+            ["2:<div [className]=\"w-12 h-12 [bg-white]/20 [backdrop-blur-sm] rounded-xl\">"]
+        );
+        // One term meets itself everywhere: its first place is enough.
+        assert_eq!(excerpts(&text, &terms(&["backdrop-blur-sm"])).len(), 1);
+    }
+
+    #[test]
+    fn other_places_are_cut_shorter() {
+        let line = format!("{} deploy key here {}", "x".repeat(400), "y".repeat(400));
+        let text = format!("deploy key\n{line}");
+        let found = excerpts(&text, &terms(&["deploy", "key"]));
+        assert_eq!(found.len(), 2);
+        assert!(found[1].text.chars().count() <= OTHER_LINE_CHARS);
+        assert!(found[1].text.contains("deploy key here"), "{found:?}");
     }
 
     #[test]
@@ -428,13 +564,14 @@ mod tests {
     #[test]
     fn whole_terms_do_not_run_on_into_longer_ascii_words() {
         let t = terms(&["Quasar-4", "key"]);
-        assert_eq!(whole_terms("Quasar-47 key", &t), 1);
-        assert_eq!(whole_terms("Quasar-4 keys; the Quasar-4: key", &t), 2);
+        assert_eq!(terms_held("Quasar-47 key", &t), (2, 1));
+        assert_eq!(terms_held("Quasar-4 keys; the Quasar-4: key", &t), (2, 2));
+        assert_eq!(terms_held("the keys", &t), (1, 0));
         assert_eq!(
-            whole_terms("キキョウ96号の設定", &terms(&["キキョウ96号"])),
-            1
+            terms_held("キキョウ96号の設定", &terms(&["キキョウ96号"])),
+            (1, 1)
         );
-        assert_eq!(whole_terms("nothing here", &t), 0);
+        assert_eq!(terms_held("nothing here", &t), (0, 0));
     }
 
     #[test]

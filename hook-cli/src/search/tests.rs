@@ -140,8 +140,14 @@ fn operator_like_input_never_breaks_the_query() {
             panic!("{query:?} failed: {e}");
         }
     }
-    // Operators are searched for as words, not obeyed.
-    assert!(found(&store, &request("NOT retry")).is_empty());
+    // Operators are searched for as words, not obeyed: no entry holds the word NOT, and the
+    // answer says so.
+    let not = search(&store, &request("NOT retry")).unwrap();
+    assert!(!not.hits.is_empty());
+    assert_eq!(
+        not.partial,
+        ["nothing holds all 2 words; these hold 1 of them"]
+    );
     assert!(!found(&store, &request("retry policy")).is_empty());
 }
 
@@ -493,4 +499,41 @@ fn short_and_cjk_words_are_found_in_the_whole_memory() {
     }
     // A short word inside a longer one is not that word.
     assert!(found(&store, &request("st")).is_empty());
+}
+
+#[test]
+fn without_an_entry_holding_every_word_those_holding_most_of_them_answer() {
+    let (_dir, store) = store_with(&[Fixture {
+        id: "s",
+        project: "/p",
+        at: "2026-11-29T10:00:00.000Z",
+        turns: vec![
+            (
+                "Which model does the scanner load?",
+                "It loads deberta-v3-base from the hub, revision 9ea99275, with the tokenizer.",
+                vec![],
+            ),
+            (
+                "Where is the tokenizer cached?",
+                "In the hub cache.",
+                vec![],
+            ),
+        ],
+    }]);
+    // A word misremembered (`added_to` was never said): the entry holding the other two.
+    let found = search(&store, &request("deberta-v3-base ea99275 added_to")).unwrap();
+    assert_eq!(found.hits.len(), 1, "{found:#?}");
+    assert_eq!(
+        marked(&found.hits[0]),
+        "It loads [deberta-v3-base] from the hub, revision 9[ea99275], with the tokenizer."
+    );
+    assert_eq!(
+        found.partial,
+        ["nothing holds all 3 words; these hold 2 of them"]
+    );
+    // Holding fewer than half the words is no answer.
+    assert!(search(&store, &request("tokenizer pineapple mango"))
+        .unwrap()
+        .hits
+        .is_empty());
 }
