@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::clock;
-use crate::hosts;
+use crate::hosts::{self, CompactRule, CompactionPoint};
 use crate::install::claude::autocompact;
 use crate::install::Scope;
 use crate::model::{short_tokens, Host, Session};
@@ -50,10 +50,13 @@ pub struct Gauge {
     pub used: u64,
     pub window: u64,
     /// The part of the window in use before the client compacts: `window` times the
-    /// person's auto-compact threshold (all of it without one).
+    /// person's auto-compact threshold, or where the client compacts by itself without one.
     pub usable: u64,
-    /// The auto-compact threshold `usable` comes from, percent of the window.
+    /// Where `usable` ends, as a whole percent of the window; `None` when it is the window's
+    /// end.
     pub compact_at: Option<u8>,
+    /// What puts the end of `usable` there.
+    pub compacts_by: CompactRule,
     /// `used/usable` as people say it, e.g. `52k/140k`; `not reported` when `measured` is
     /// false.
     pub usage: String,
@@ -124,15 +127,24 @@ fn gauge(store: &Store, mut session: Session, now: &str, compact_at: Option<f64>
         None => (0, session.model.clone()),
     };
     let window = session.window(model.as_deref(), used);
-    let compact_at = match session.host {
+    let threshold = match session.host {
         Host::Claude => compact_at
             .filter(|p| (1.0..=100.0).contains(p))
             .map(|p| p.round() as u8),
         // Claude Code's threshold setting is the only one a gauge reads.
         Host::Codex | Host::Gemini | Host::Cursor | Host::Grok => None,
     };
-    let usable = usable(window, compact_at);
-    let measured = hosts::agent(session.host).reports_usage();
+    let agent = hosts::agent(session.host);
+    let CompactionPoint {
+        tokens: usable,
+        rule: compacts_by,
+    } = agent.compaction_point(window, threshold);
+    let compact_at = match compacts_by {
+        CompactRule::Window => None,
+        CompactRule::Threshold => threshold,
+        CompactRule::Client => Some(((usable * 100 + window / 2) / window.max(1)) as u8),
+    };
+    let measured = agent.reports_usage();
     let percent = ((used * 100 + usable / 2) / usable).min(100) as u8;
     let usage = if measured {
         format!("{}/{}", short_tokens(used), short_tokens(usable))
@@ -154,18 +166,13 @@ fn gauge(store: &Store, mut session: Session, now: &str, compact_at: Option<f64>
         window,
         usable,
         compact_at,
+        compacts_by,
         turns: session.turns,
         started_at: session.started_at,
         last_activity: session.last_activity,
         handoff_until,
         transcript,
     })
-}
-
-/// Tokens of `window` in use before compaction at `compact_at` percent.
-pub fn usable(window: u64, compact_at: Option<u8>) -> u64 {
-    let share = u64::from(compact_at.unwrap_or(100).clamp(1, 100));
-    (window * share / 100).max(1)
 }
 
 /// The first line of `text`, cut at [`TITLE_CHARS`] characters.
@@ -197,10 +204,20 @@ mod tests {
     }
 
     #[test]
-    fn the_usable_window_ends_at_the_threshold() {
-        assert_eq!(usable(200_000, Some(70)), 140_000);
-        assert_eq!(usable(200_000, None), 200_000);
-        assert_eq!(usable(0, Some(50)), 1);
+    fn the_usable_window_ends_at_the_threshold_or_where_the_client_compacts_by_itself() {
+        let claude = hosts::agent(Host::Claude);
+        let point = |window, threshold| {
+            let p = claude.compaction_point(window, threshold);
+            (p.tokens, p.rule)
+        };
+        assert_eq!(point(200_000, Some(70)), (140_000, CompactRule::Threshold));
+        assert_eq!(point(0, Some(50)), (1, CompactRule::Threshold));
+        // No threshold: Claude Code compacts 33k before the end (83.5% of 200k), not at it.
+        assert_eq!(point(200_000, None), (167_000, CompactRule::Client));
+        assert_eq!(point(1_000_000, None), (967_000, CompactRule::Client));
+        // Codex compacts by a rule of its own that the gauge does not model.
+        let codex = hosts::agent(Host::Codex).compaction_point(272_000, None);
+        assert_eq!((codex.tokens, codex.rule), (272_000, CompactRule::Window));
     }
 
     fn gauge(id: &str, percent: u8, measured: bool) -> Gauge {
@@ -214,6 +231,7 @@ mod tests {
             window: 200_000,
             usable: 200_000,
             compact_at: None,
+            compacts_by: CompactRule::Window,
             usage: String::new(),
             measured,
             percent,

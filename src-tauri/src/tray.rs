@@ -310,6 +310,7 @@ mod tests {
             window,
             usable: window,
             compact_at: None,
+            compacts_by: throughline::hosts::CompactRule::Window,
             usage: format!("{}/{}", short_tokens(used), short_tokens(window)),
             measured: true,
             percent,

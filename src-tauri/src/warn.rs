@@ -9,6 +9,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
 use tauri::{AppHandle, Manager};
+use throughline::hosts::CompactRule;
 use throughline::plan::{countdown, Window};
 
 use crate::meter::{Level, SessionMeter, Snapshot};
@@ -98,9 +99,13 @@ pub fn message(session: &SessionMeter) -> (String, String) {
         .title
         .clone()
         .unwrap_or_else(|| session.session_id.chars().take(8).collect());
-    let until = match session.compact_at {
-        Some(at) => format!("auto-compact at {at}% of the window"),
-        None => "the end of its window".to_string(),
+    let until = match (session.compacts_by, session.compact_at) {
+        (CompactRule::Threshold, Some(at)) => format!("auto-compact at {at}% of the window"),
+        (CompactRule::Client, Some(at)) => format!(
+            "{}'s own auto-compact at about {at}% of the window (no threshold set)",
+            session.host
+        ),
+        _ => "the end of its window".to_string(),
     };
     (
         format!("{}% of the way to compaction", session.percent),
@@ -182,6 +187,7 @@ mod tests {
             window: 200_000,
             usable: 140_000,
             compact_at: Some(70),
+            compacts_by: CompactRule::Threshold,
             usage: "129k/140k".into(),
             measured: true,
             percent,
@@ -227,6 +233,22 @@ mod tests {
         assert_eq!(
             body,
             "fix the flaky build (129k/140k) is close to auto-compact at 70% of the window."
+        );
+    }
+
+    #[test]
+    fn without_a_threshold_the_notification_names_the_clients_own_point() {
+        let session = SessionMeter {
+            usable: 167_000,
+            compact_at: Some(84),
+            compacts_by: CompactRule::Client,
+            usage: "151k/167k".into(),
+            ..gauge("a", 90)
+        };
+        assert_eq!(
+            message(&session).1,
+            "fix the flaky build (151k/167k) is close to Claude Code's own auto-compact at about \
+             84% of the window (no threshold set)."
         );
     }
 

@@ -63,9 +63,11 @@ fn imported_sessions_are_live_with_their_real_context_use() {
         let used = context_in(&path);
         assert!(used > 0, "the fixture {id} has usage");
         assert_eq!(m.used, used, "{id}");
-        // 2.1.197 wrote these: it runs a bare claude-opus-4-8 in 200k.
-        assert_eq!(m.window, 200_000);
-        assert_eq!(m.percent as u64, (used * 100 + 100_000) / 200_000);
+        // 2.1.197 wrote these: it runs a bare claude-opus-4-8 in 200k, which the client
+        // compacts by itself 33k before the end when no threshold is set.
+        assert_eq!((m.window, m.usable), (200_000, 167_000));
+        assert_eq!(m.compacts_by, throughline::hosts::CompactRule::Client);
+        assert_eq!(m.percent as u64, (used * 100 + 83_500) / 167_000);
         assert_eq!(m.level, Level::of(m.percent));
         assert_eq!(m.model.as_deref(), Some("claude-opus-4-8"));
         assert!(m.turns > 0);
@@ -93,7 +95,7 @@ fn a_session_the_client_started_on_the_1m_model_is_measured_against_1m() {
         .find(|m| m.session_id == event.session_id)
         .unwrap();
     assert_eq!(
-        (started.window, started.usage.ends_with("/1M")),
+        (started.window, started.usage.ends_with("/967k")),
         (1_000_000, true)
     );
     let other = meters

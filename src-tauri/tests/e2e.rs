@@ -136,7 +136,7 @@ async fn the_window_shows_live_sessions_and_settings() {
             .unwrap();
         assert!(text.contains("claude-opus-4-8"), "{text}");
         assert!(
-            text.contains("/200k tokens of the context window"),
+            text.contains("/167k tokens before Claude Code compacts by itself"),
             "{text}"
         );
     }
@@ -155,7 +155,10 @@ async fn the_window_shows_live_sessions_and_settings() {
         Ok((card.text().await?, gauge.attr("aria-label").await?))
     })
     .await;
-    assert!(text.contains("/1M tokens of the context window"), "{text}");
+    assert!(
+        text.contains("/967k tokens before Claude Code compacts by itself"),
+        "{text}"
+    );
     assert!(gauge.is_some());
 
     // One-click handoff: the button offers it and the view shows it waiting.

@@ -16,8 +16,10 @@ export interface SessionMeter {
   window: number;
   /** The window up to the auto-compact threshold: where compaction starts. */
   usable: number;
-  /** The auto-compact threshold, percent of the window; `null`: the whole window counts. */
+  /** Where the usable window ends, percent of the window; `null`: the whole window counts. */
   compact_at: number | null;
+  /** What puts the end there: the person's threshold, the client's own rule, or none known. */
+  compacts_by: "threshold" | "client" | "window";
   /** `used/usable` as people say it, e.g. `52k/140k`; `not reported` when not `measured`. */
   usage: string;
   /** False when the host reports no token counts (Cursor, Grok): `percent` and `usage` say nothing. */

@@ -41,9 +41,11 @@ describe("renderSessions", () => {
     expect(first.querySelector("h2")!.getAttribute("title")).toBe("/home/dev/toy");
     expect(first.querySelector(".model")!.textContent).toMatch(/^Claude Code · claude-opus-4-8 · last active /);
     expect(sessions[1].querySelector(".model")!.textContent).toMatch(/^Codex · gpt-5.5 · /);
-    expect(first.querySelector(".usage")!.textContent).toBe("52k/200k tokens of the context window");
+    expect(first.querySelector(".usage")!.textContent).toBe(
+      "52k/167k tokens before Claude Code compacts by itself, at about 84% of the window (no threshold set)",
+    );
     expect(first.querySelector(".turns")!.textContent).toBe("5 turns in memory");
-    expect(first.querySelector("svg.gauge text")!.textContent).toBe("26%");
+    expect(first.querySelector("svg.gauge text")!.textContent).toBe("31%");
     expect(sessions[1].querySelector("svg.gauge")!.getAttribute("class")).toBe("gauge full");
     expect(sessions[1].querySelector(".turns")!.textContent).toBe("1 turn in memory");
   });
@@ -160,8 +162,15 @@ describe("renderSessions", () => {
   });
 
   it("measures against the window up to the auto-compact threshold", () => {
-    const view = renderSessions(snapshot([meter({ usable: 140_000, compact_at: 70, usage: "52k/140k", percent: 37 })]), noActions);
+    const view = renderSessions(snapshot([meter({ usable: 140_000, compact_at: 70, compacts_by: "threshold", usage: "52k/140k", percent: 37 })]), noActions);
     expect(view.querySelector(".usage")!.textContent).toBe("52k/140k tokens of the 70% of the window before auto-compact");
+  });
+
+  it("measures against the whole window when the client's own rule is not known", () => {
+    const codex = meter({ host: "Codex", window: 272_000, usable: 272_000, compact_at: null, compacts_by: "window", usage: "52k/272k" });
+    expect(renderSessions(snapshot([codex]), noActions).querySelector(".usage")!.textContent).toBe(
+      "52k/272k tokens of the context window",
+    );
   });
 
   it("says while capture is paused, with or without live sessions", () => {

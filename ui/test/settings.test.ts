@@ -226,7 +226,7 @@ describe("renderSettings", () => {
     expect(view.querySelector("[role=alert]")!.textContent).toContain('"lots"');
     expect(view.querySelector<HTMLButtonElement>("#autocompact-default")!.disabled).toBe(false);
     const unset = renderSettings(state({ autocompact: threshold(null) }), noActions);
-    expect(unset.textContent).toContain("Not set: Claude Code compacts at its own default.");
+    expect(unset.textContent).toContain("Not set: Claude Code compacts by itself about 33k tokens before the end of the window");
     expect(unset.querySelector<HTMLButtonElement>("#autocompact-default")!.disabled).toBe(true);
   });
 

@@ -7,6 +7,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use throughline::clock;
 use throughline::gauge::{self, Gauge, Level};
 use throughline::home::Home;
+use throughline::hosts::CompactRule;
 use throughline::plan::{self, PlanUsage};
 use throughline::store::{Store, StoreError};
 
@@ -84,9 +85,10 @@ fn session_lines(g: &Gauge, colour: bool) -> [String; 2] {
         (true, Level::Filling) => format!("\x1b[33m{bar}\x1b[0m"),
         (true, Level::Full) => format!("\x1b[31m{bar}\x1b[0m"),
     };
-    let until = match g.compact_at {
-        Some(at) => format!(" (auto-compact at {at}%)"),
-        None => String::new(),
+    let until = match (g.compacts_by, g.compact_at) {
+        (CompactRule::Threshold, Some(at)) => format!(" (auto-compact at {at}%)"),
+        (CompactRule::Client, Some(at)) => format!(" ({} compacts at about {at}%)", g.host),
+        _ => String::new(),
     };
     let active = g
         .last_activity

@@ -19,6 +19,25 @@ pub use crate::record::{EventKind, FoundTranscript, HookEvent, HostProcess, Suba
 use crate::record::{InjectionLimit, LineParser, Reply};
 
 /// What the shared code asks a host.
+/// Where a gauge's usable window ends, and what puts the end there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompactionPoint {
+    pub tokens: u64,
+    pub rule: CompactRule,
+}
+
+/// What decides where a session compacts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CompactRule {
+    /// The person's auto-compact threshold.
+    Threshold,
+    /// The client's own rule, with no threshold set.
+    Client,
+    /// No rule known: the end of the window.
+    Window,
+}
+
 pub trait Agent: Sync {
     /// The host's name as a person knows it (`Claude Code`).
     fn name(&self) -> &'static str;
@@ -49,6 +68,15 @@ pub trait Agent: Sync {
     /// Whether the host records token counts a gauge can read.
     fn reports_usage(&self) -> bool {
         true
+    }
+    /// Where the client compacts a context of `window` tokens by itself, given the person's
+    /// auto-compact threshold (percent of the window) when they set one. By default the whole
+    /// window counts: a host whose own rule is not known is measured against all of it.
+    fn compaction_point(&self, window: u64, _threshold: Option<u8>) -> CompactionPoint {
+        CompactionPoint {
+            tokens: window,
+            rule: CompactRule::Window,
+        }
     }
     /// The working directory of the session whose transcript is `path`, when the place the
     /// host keeps it says so and its lines do not (for `import`).

@@ -88,7 +88,12 @@ function renderHandoff(meter: SessionMeter, actions: SessionActions): HTMLElemen
 /** How full the usable window is, and where it ends. */
 function usageLine(meter: SessionMeter): string {
   if (!meter.measured) return `${meter.host} does not report how much of the context window is in use`;
-  const until = meter.compact_at === null ? "of the context window" : `of the ${meter.compact_at}% of the window before auto-compact`;
+  const until =
+    meter.compacts_by === "threshold"
+      ? `of the ${meter.compact_at}% of the window before auto-compact`
+      : meter.compacts_by === "client"
+        ? `before ${meter.host} compacts by itself, at about ${meter.compact_at}% of the window (no threshold set)`
+        : "of the context window";
   return `${meter.usage} tokens ${until}`;
 }
 

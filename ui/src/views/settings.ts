@@ -227,7 +227,7 @@ function renderAutocompact(threshold: AutoCompact, actions: SettingsActions): HT
         "p",
         { class: "hint" },
         threshold.percent === null
-          ? "Not set: Claude Code compacts at its own default."
+          ? "Not set: Claude Code compacts by itself about 33k tokens before the end of the window (at 84% of a 200k one); the gauges and warnings count up to there."
           : `Claude Code compacts a session when its context reaches ${threshold.percent}% of the window.`,
       ),
       h(

@@ -15,7 +15,7 @@ pub use payload::{decode_hook, encode_reply};
 pub use status::{decode_status, StatusInput};
 pub use transcript::TranscriptParser;
 
-use super::Agent;
+use super::{Agent, CompactRule, CompactionPoint};
 use crate::model::{TaskChange, Todo};
 use crate::record::{
     EventKind, FoundTranscript, HookEvent, HostProcess, InjectionLimit, LineParser, Measure, Reply,
@@ -31,9 +31,30 @@ const INJECTION_LIMIT: InjectionLimit = InjectionLimit {
     measure: Measure::Utf16,
 };
 
+/// Tokens below the end of the window where Claude Code compacts by itself when no threshold
+/// is set: it keeps up to 20,000 for the answer and compacts 13,000 before that
+/// (docs/hosts/claude-code.md, "Compaction"): a 200k window at 167k, 83.5%.
+const OWN_COMPACTION_MARGIN: u64 = 33_000;
+
 impl Agent for ClaudeCode {
     fn name(&self) -> &'static str {
         "Claude Code"
+    }
+    fn compaction_point(&self, window: u64, threshold: Option<u8>) -> CompactionPoint {
+        match threshold {
+            Some(percent) => CompactionPoint {
+                tokens: (window * u64::from(percent.clamp(1, 100)) / 100).max(1),
+                rule: CompactRule::Threshold,
+            },
+            None => CompactionPoint {
+                // A window too small for the margin (never seen) counts whole.
+                tokens: match window.checked_sub(OWN_COMPACTION_MARGIN) {
+                    Some(tokens) if tokens >= window / 2 => tokens,
+                    _ => window.max(1),
+                },
+                rule: CompactRule::Client,
+            },
+        }
     }
     fn decode_hook(&self, payload: &[u8]) -> Result<HookEvent, String> {
         decode_hook(payload)
