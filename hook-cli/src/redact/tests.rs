@@ -102,6 +102,51 @@ const SECRETS: &[(&str, &str, &str)] = &[
         r#"{"user": "ann", "password": "[REDACTED:password]"}"#,
     ),
     (
+        "password",
+        "export SECRET_KEY='django-insecure-4f9a2'\nDEBUG=1",
+        "export SECRET_KEY='[REDACTED:password]'\nDEBUG=1",
+    ),
+    (
+        "password",
+        "db:\n  password: hunter\n  port: 5432",
+        "db:\n  password: [REDACTED:password]\n  port: 5432",
+    ),
+    (
+        "password",
+        "curl -H 'x-api-key: 7f3kQ9zLm2' https://api.example.com",
+        "curl -H 'x-api-key: [REDACTED:password]' https://api.example.com",
+    ),
+    (
+        "password",
+        "mongosh --username admin --password Tr0ub4dor3 --host db",
+        "mongosh --username admin --password [REDACTED:password] --host db",
+    ),
+    (
+        "secret-in-prose",
+        "the password is hunter2-Xy9, use it for staging",
+        "the password is [REDACTED:secret-in-prose], use it for staging",
+    ),
+    (
+        "url-secret",
+        "GET /callback?code=4a7Fq9ZkPm2x&state=af0ifjsldkj HTTP/1.1",
+        "GET /callback?code=[REDACTED:url-secret]&state=af0ifjsldkj HTTP/1.1",
+    ),
+    (
+        "mysql-password",
+        "mysql -h db -P 3306 -u root -phunter2 app < dump.sql",
+        "mysql -h db -P 3306 -u root -p[REDACTED:mysql-password] app < dump.sql",
+    ),
+    (
+        "authorization",
+        "curl -H 'Authorization: Basic YWRtaW46aHVudGVyMg==' https://x.example.com",
+        "curl -H 'Authorization: Basic [REDACTED:authorization]' https://x.example.com",
+    ),
+    (
+        "azure-key",
+        "AccountName=acct;AccountKey=Zm9vYmFyYmF6cXV4cXV1eA==;EndpointSuffix=core.windows.net",
+        "AccountName=acct;AccountKey=[REDACTED:azure-key];EndpointSuffix=core.windows.net",
+    ),
+    (
         "connection-password",
         "DATABASE_URL postgres://app:s3cr3tP4ss@db.internal:5432/app",
         "DATABASE_URL postgres://app:[REDACTED:connection-password]@db.internal:5432/app",
@@ -145,6 +190,12 @@ const NEAR_MISSES: &[&str] = &[
     "eyJhbGciOiJIUzI1NiJ9 alone is only a header",
     "We spent 12,000 tokens; the secret to speed is caching.",
     "use <privacy> tags and the word private freely",
+    "api_key = os.environ[\"API_KEY\"]\ntoken = lexer.next_token()",
+    "PASSWORD=\npassword: <your-password>\nSECRET_KEY=changeme",
+    "fn login(password: &str, token: Token) -> Session",
+    "Password: Must be at least 8 characters long",
+    "The token budget is 200k; secret-santa-2025 is a branch",
+    "https://example.com/oauth/callback?code=&state=abc123xyz",
 ];
 
 #[test]
