@@ -532,6 +532,16 @@ impl Redactor {
         })
     }
 
+    /// The built-in rules and the person's `redact_patterns`: the built-in set is shared when
+    /// there are none.
+    pub fn with_patterns(patterns: &[String]) -> Result<Arc<Redactor>, String> {
+        if patterns.is_empty() {
+            Ok(Redactor::shared_builtin())
+        } else {
+            Redactor::new(patterns).map(Arc::new)
+        }
+    }
+
     /// The built-in rules alone.
     pub fn builtin() -> &'static Redactor {
         Redactor::shared()
