@@ -111,6 +111,33 @@ fn imported_secrets_are_placeholders_in_every_view_and_counted_by_doctor() {
 }
 
 #[test]
+fn a_secret_quoted_by_a_parse_error_is_not_printed_by_import() {
+    let env = StoreEnv::new();
+    let secret = format!("sk_{}_{}", "live", "4eC39HqLyjWDarjtT1zdp7dc");
+    // A message that is a string, not an object: the parse error quotes it.
+    let broken = serde_json::json!({"type": "user", "message": format!("key {secret}")});
+    env.append_to(
+        &format!("{SESSION}.jsonl"),
+        format!("{}{broken}\n", with_secrets()).as_bytes(),
+    );
+    for json in [false, true] {
+        let mut args = vec!["import", "--from"];
+        let projects = env.projects();
+        args.push(&projects);
+        if json {
+            args.push("--json");
+        }
+        let out = env.throughline(&args, b"");
+        assert!(out.status.success(), "{out:?}");
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(said.contains("[REDACTED:stripe-key]"), "{said}");
+        assert!(!said.contains(&secret), "{said}");
+        // The second import reads nothing new: start again.
+        fs::remove_dir_all(&env.home).unwrap();
+    }
+}
+
+#[test]
 fn a_pattern_the_person_adds_is_redacted_too_and_a_bad_one_stops_capture_with_a_reason() {
     let env = StoreEnv::new();
     fs::create_dir_all(&env.home).unwrap();
