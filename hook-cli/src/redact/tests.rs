@@ -249,3 +249,28 @@ fn patterns_the_person_adds_are_applied_and_a_bad_one_is_named() {
     let err = Redactor::new(&["(unclosed".to_string()]).err().unwrap();
     assert!(err.contains("(unclosed"), "{err}");
 }
+
+/// A secret cut in two by the end of an output: the first text ends inside it. Every cut is
+/// caught in that first text once the name before it (`STRIPE_SECRET_KEY=`) or four characters
+/// after its prefix are there; the second text, random characters with nothing before them,
+/// cannot be told from a hash and is left (docs/decisions/0078).
+#[test]
+fn the_first_part_of_a_secret_cut_in_two_is_caught_alone() {
+    let key = format!("sk_{}_{}", "live", "4eC39HqLyjWDarjtT1zdp7dc");
+    let random = &key["sk_live_".len()..];
+    for cut in "sk_l".len()..key.len() {
+        let named = format!("STRIPE_SECRET_KEY={}", &key[..cut]);
+        let (out, _) = redacted(&named);
+        let placeholder = out.strip_prefix("STRIPE_SECRET_KEY=[REDACTED:");
+        assert!(
+            placeholder.is_some_and(|p| p.ends_with(']')),
+            "{named} -> {out}"
+        );
+    }
+    for cut in "sk_live_4eC3".len()..key.len() {
+        let prose = format!("my key is {}", &key[..cut]);
+        let (out, _) = redacted(&prose);
+        assert_eq!(out, "my key is [REDACTED:stripe-key]", "{prose}");
+        assert!(!out.contains(&random[..4]));
+    }
+}
