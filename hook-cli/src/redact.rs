@@ -223,7 +223,7 @@ const RULES: &[Rule] = &[
         ],
         // Query parameters that carry a credential: an OAuth callback's `code`, an API `key`,
         // a signed URL's `sig`. `state`, `page` and the like stay.
-        pattern: r"(?i)[?&](?:code|key|api_?key|[a-z_]*token|[a-z_]*secret|sig|signature|password)=(?P<s>[^&#\s\x22'<>\\]+)",
+        pattern: r"(?i)[?&](?:code|key|api_?key|[a-z_]*token|[a-z_]*secret|sig|signature|password)=(?P<s>[^&#\s\x22'`<>\\]+)",
         secret: url_value,
     },
     Rule {
@@ -231,7 +231,7 @@ const RULES: &[Rule] = &[
         exact: &[],
         anchors: &["mysql"],
         // `mysql -pPASS` (a space after `-p` means "ask"; `-P` is the port).
-        pattern: r"(?i:\bmysql(?:dump|admin|import|sh)?)\b[^\n;|&]*?\s-p[\x22']?(?P<s>[^\s\x22'-][^\s\x22']*)",
+        pattern: r"(?i:\bmysql(?:dump|admin|import|sh)?)\b[^\n;|&]*?\s-p[\x22']?(?P<s>[^\s\x22'`-][^\s\x22'`]*)",
         secret: group_s_or_whole,
     },
     Rule {
@@ -265,7 +265,7 @@ const RULES: &[Rule] = &[
         // JSON (`"password": "…"`), YAML (`password: …`), code (`token = "…"`), headers
         // (`x-api-key: …`) and flags (`--password=…`). What the value is decides
         // ([`keyed_value`]): code and placeholders stay.
-        pattern: r#"(?i)\b(?:[a-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key|secret[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|auth[_-]?key)|(?:[a-z0-9_.-]*[_.-])?(?:pass|pwd))\\?["']?[ \t]*(?::=|=>|[:=])[ \t]*(?:\\?"(?P<quoted>[^"\\\n]*)|'(?P<squoted>[^'\n]*)|(?P<bare>[^\s"'`,;&)\]}>\\]+))"#,
+        pattern: r#"(?i)\b(?:[a-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key|secret[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|auth[_-]?key)|(?:[a-z0-9_.-]*[_.-])?(?:pass|pwd))\\?["']?(?P<sep>[ \t]*(?::=|=>|[:=])[ \t]*)(?:\\?"(?P<quoted>[^"\\\n]*)|'(?P<squoted>[^'\n]*)|(?P<bare>[^\s"'`,;&)\]}>\\]+))"#,
         secret: keyed_value,
     },
     Rule {
@@ -311,10 +311,21 @@ fn keyed_value(caps: &Captures, text: &str) -> Option<Range<usize>> {
         return None;
     }
     // A lone word ends its line (`password: hunter`); one that goes on is a sentence
-    // ("Password: Must be 8 characters") or code (`token: Token,`), unless it is random.
+    // ("Password: Must be 8 characters") or code (`token: Token,`), and one given with ` = `
+    // names a variable (`let key = provider`), unless it is random.
+    let sep = caps
+        .name("sep")
+        .and_then(|sep| text.get(sep.range()))
+        .unwrap_or("");
+    let after = text.get(bare.end()..)?;
+    // `NAME: Type = value` declares; the type is no value.
+    if !sep.contains('=') && after.trim_start().starts_with('=') {
+        return None;
+    }
+    let spaced_equals = sep.contains(" =");
     if value.bytes().all(|b| b.is_ascii_alphabetic())
         && !random_letters(value)
-        && !ends_line(text.get(bare.end()..)?)
+        && (spaced_equals || !ends_line(after))
     {
         return None;
     }
@@ -419,8 +430,8 @@ fn placeholder(value: &str) -> bool {
 }
 
 /// Code rather than a literal: a call or index (`getpass()`, `os.environ["X"]`), a path of
-/// names (`settings.SECRET_KEY`, `env::var`), a file path, a type, a short number, or a name
-/// that is itself about secrets (`password=db_password`).
+/// names (`settings.SECRET_KEY`, `env::var`), a file path, a type (`u32`, `*const`, `&str`),
+/// a short number, or a name that is itself about secrets (`password=db_password`).
 fn code(value: &str) -> bool {
     const TYPES: &[&str] = &[
         "bytes",
@@ -436,6 +447,22 @@ fn code(value: &str) -> bool {
         "secretstring",
         "varchar",
         "await",
+        "char",
+        "c_char",
+        "u8",
+        "u16",
+        "u32",
+        "u64",
+        "u128",
+        "usize",
+        "i8",
+        "i16",
+        "i32",
+        "i64",
+        "i128",
+        "isize",
+        "f32",
+        "f64",
     ];
     let lower = value.to_ascii_lowercase();
     let identifier = |part: &str| {
@@ -447,7 +474,7 @@ fn code(value: &str) -> bool {
     };
     value.contains(['(', '[', '{', '<'])
         || value.contains("::")
-        || value.starts_with(['/', '~', '.', ':'])
+        || value.starts_with(['/', '~', '.', ':', '*', '&', '_'])
         || (value.contains('.') && value.split('.').all(identifier))
         || TYPES.contains(&lower.as_str())
         || (value.len() <= 6 && value.bytes().all(|b| b.is_ascii_digit()))

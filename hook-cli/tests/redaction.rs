@@ -301,6 +301,7 @@ const KEYED_PLACES: &[&str] = &[
     "{\"command\":\"printf '{NAME}={v}\\n' >> .env\"}",
     "db:\n  {name}: {v}\n  timeout: 30",
     "{name} = \"{v}\"",
+    "[client]\n{name} = {v}\nhost = db",
     "curl -s -X POST https://api.example.com/login -d {name}={v}",
     "x-api-key: {v}",
     "curl -H \"Authorization: Bearer {v}\" https://api.example.com/v1/me",
