@@ -4,7 +4,8 @@
 //!
 //! Cost on text without secrets is one Aho-Corasick pass over literal anchors that every
 //! secret shape contains; a rule's regex is compiled, and run, only once one of its anchors is
-//! found, so a hook that stores ordinary text never compiles one.
+//! found, so a hook that stores ordinary text never compiles one. A value after a secret's
+//! name is judged by what it is: placeholders and code stay (docs/decisions/0078).
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -251,16 +252,21 @@ const RULES: &[Rule] = &[
             "access-key",
             "private_key",
             "privatekey",
+            "private-key",
             "auth_key",
             "authkey",
-            "secretkey",
-            "secret-key",
+            "auth-key",
+            "account_key",
             "accountkey",
+            "account-key",
             "pass=",
             "pass:",
+            "pass ",
             "pass\"",
+            "pass'",
             "pwd",
         ],
+        // ("secret" covers `secret_key`.)
         // A value given to a name that says it is secret: `.env` and shell (`API_KEY=`),
         // JSON (`"password": "…"`), YAML (`password: …`), code (`token = "…"`), headers
         // (`x-api-key: …`) and flags (`--password=…`). What the value is decides

@@ -108,6 +108,16 @@ const SECRETS: &[(&str, &str, &str)] = &[
     ),
     (
         "password",
+        "[client]\nuser = app\nDB_PASS = Zq8mLx2v\nhost = db",
+        "[client]\nuser = app\nDB_PASS = [REDACTED:password]\nhost = db",
+    ),
+    (
+        "password",
+        "AZURE_ACCOUNT_KEY=c2VjcmV0a2V5MTIz",
+        "AZURE_ACCOUNT_KEY=[REDACTED:password]",
+    ),
+    (
+        "password",
         "db:\n  password: hunter\n  port: 5432",
         "db:\n  password: [REDACTED:password]\n  port: 5432",
     ),
