@@ -4,27 +4,32 @@
 //!
 //! Cost on text without secrets is one Aho-Corasick pass over literal anchors that every
 //! secret shape contains; a rule's regex is compiled, and run, only once one of its anchors is
-//! found, so a hook that stores ordinary text never compiles one.
+//! found, so a hook that stores ordinary text never compiles one. A value after a secret's
+//! name is judged by what it is: placeholders and code stay (docs/decisions/0078).
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
-use regex::bytes::Regex;
+use regex::bytes::{Captures, Regex};
 
 /// One kind of secret: literals its text contains (`anchors` without regard to ASCII case,
-/// `exact` as written) and its exact shape. When the pattern has a group named `s`, only that
-/// part is replaced (the secret after a header name, a user name), else the whole match.
+/// `exact` as written), its shape, and which part of a match is the secret.
 struct Rule {
     kind: &'static str,
     anchors: &'static [&'static str],
     exact: &'static [&'static str],
     pattern: &'static str,
+    /// The secret in a match of `pattern` (given the whole text), or None when the match is
+    /// not one: after `password=` comes a secret, a placeholder or code.
+    secret: fn(&Captures, &str) -> Option<Range<usize>>,
 }
 
 /// The shapes recognised out of the box. Each pattern ends at a character that cannot be part
-/// of the secret, so text around it stays.
+/// of the secret, so text around it stays. Rules apply in this order, each to what the ones
+/// before left: a typed placeholder is never matched again.
 const RULES: &[Rule] = &[
     Rule {
         kind: "private",
@@ -32,6 +37,7 @@ const RULES: &[Rule] = &[
         anchors: &["<private>"],
         // Unclosed: everything after the tag is private.
         pattern: r"(?is)<private>.*?(?:</private>|\z)",
+        secret: group_s_or_whole,
     },
     Rule {
         kind: "private-key",
@@ -39,36 +45,116 @@ const RULES: &[Rule] = &[
         anchors: &["PRIVATE KEY"],
         // Cut short (a truncated output): the key's lines that are there.
         pattern: r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?s:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\]*)",
+        secret: group_s_or_whole,
     },
     Rule {
         kind: "anthropic-key",
         exact: &[],
         anchors: &["sk-ant-"],
         pattern: r"\bsk-ant-[A-Za-z0-9_-]{20,}",
+        secret: group_s_or_whole,
+    },
+    Rule {
+        kind: "openrouter-key",
+        exact: &[],
+        anchors: &["sk-or-"],
+        pattern: r"\bsk-or-v[0-9]+-[A-Za-z0-9]{8,}",
+        secret: group_s_or_whole,
     },
     Rule {
         kind: "openai-key",
         exact: &[],
         anchors: &["sk-"],
         pattern: r"\bsk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{32,}\b)",
+        secret: group_s_or_whole,
+    },
+    Rule {
+        kind: "stripe-key",
+        exact: &[],
+        anchors: &["sk_live_", "rk_live_", "sk_test_", "rk_test_", "whsec_"],
+        // Publishable keys (`pk_`) are meant to be public. The prefix is distinctive enough
+        // that a key's first characters are caught alone (a key cut in two).
+        pattern: r"\b(?:[sr]k_(?:live|test)_[A-Za-z0-9]{4,}|whsec_[A-Za-z0-9+/=]{16,})",
+        secret: group_s_or_whole,
+    },
+    Rule {
+        kind: "sendgrid-key",
+        exact: &["SG."],
+        anchors: &[],
+        pattern: r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}",
+        secret: group_s_or_whole,
+    },
+    Rule {
+        kind: "pypi-token",
+        exact: &["pypi-AgE"],
+        anchors: &[],
+        // Every PyPI token is a macaroon whose base64 starts `AgE`.
+        pattern: r"\bpypi-AgE[A-Za-z0-9_-]{16,}",
+        secret: group_s_or_whole,
+    },
+    Rule {
+        kind: "digitalocean-token",
+        exact: &["dop_v1_", "doo_v1_", "dor_v1_"],
+        anchors: &[],
+        pattern: r"\bdo[por]_v1_[A-Za-z0-9]{16,}",
+        secret: group_s_or_whole,
+    },
+    Rule {
+        kind: "shopify-token",
+        exact: &["shpat_", "shpss_", "shpca_", "shppa_"],
+        anchors: &[],
+        pattern: r"\bshp(?:at|ss|ca|pa)_[A-Fa-f0-9]{16,}",
+        secret: group_s_or_whole,
+    },
+    Rule {
+        kind: "gitlab-token",
+        exact: &["glpat-", "gldt-", "glrt-", "glptt-", "glsoat-"],
+        anchors: &[],
+        pattern: r"\bgl(?:pat|dt|rt|ptt|soat)-[A-Za-z0-9_-]{16,}",
+        secret: group_s_or_whole,
+    },
+    Rule {
+        kind: "npm-token",
+        exact: &["npm_"],
+        anchors: &[],
+        pattern: r"\bnpm_[A-Za-z0-9]{30,}\b",
+        secret: group_s_or_whole,
+    },
+    Rule {
+        kind: "huggingface-token",
+        exact: &["hf_"],
+        anchors: &[],
+        pattern: r"\bhf_[A-Za-z0-9]{30,}\b",
+        secret: group_s_or_whole,
     },
     Rule {
         kind: "aws-key-id",
         exact: &[],
         anchors: &["AKIA", "ASIA", "ABIA", "ACCA"],
         pattern: r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b",
+        secret: group_s_or_whole,
     },
     Rule {
         kind: "aws-secret",
         exact: &[],
         anchors: &["aws_secret", "awssecret", "aws secret", "secretaccesskey"],
         pattern: r#"(?i)(?:aws[ _]?secret[ _]?access[ _]?key|SecretAccessKey)["']?\s*[:=]\s*["']?(?P<s>[A-Za-z0-9/+]{40})\b"#,
+        secret: group_s_or_whole,
+    },
+    Rule {
+        kind: "azure-key",
+        exact: &[],
+        anchors: &["accountkey=", "sharedaccesskey="],
+        // Storage and Service Bus connection strings.
+        pattern: r"(?i)\b(?:AccountKey|SharedAccessKey)=(?P<s>[A-Za-z0-9+/]{16,}=*)",
+        secret: group_s_or_whole,
     },
     Rule {
         kind: "github-token",
         exact: &[],
         anchors: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
         pattern: r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b",
+        secret: group_s_or_whole,
     },
     Rule {
         kind: "slack-token",
@@ -77,50 +163,44 @@ const RULES: &[Rule] = &[
             "xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "xapp-",
         ],
         pattern: r"\b(?:xox[abposr]|xapp)-[A-Za-z0-9-]{10,}",
+        secret: group_s_or_whole,
     },
     Rule {
         kind: "slack-webhook",
         exact: &[],
         anchors: &["hooks.slack.com"],
         pattern: r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_-]{20,}",
+        secret: group_s_or_whole,
     },
     Rule {
         kind: "google-key",
         exact: &[],
         anchors: &["AIza", "GOCSPX-", "ya29."],
         pattern: r"\b(?:AIza[0-9A-Za-z_-]{35}|GOCSPX-[0-9A-Za-z_-]{28}|ya29\.[0-9A-Za-z_-]{20,})",
+        secret: group_s_or_whole,
     },
     Rule {
         kind: "jwt",
         exact: &[],
         anchors: &["eyJ"],
         pattern: r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
+        secret: group_s_or_whole,
     },
     Rule {
         kind: "bearer-token",
         exact: &[],
         anchors: &["bearer"],
-        // A variable (`$TOKEN`) or a placeholder (`<token>`) is not a secret.
-        pattern: r"(?i)authorization[\x22']?\s*[:=]\s*[\x22']?bearer\s+(?P<s>[A-Za-z0-9._~+/-]{8,}=*)",
+        // A variable (`$TOKEN`, `{token}`) or a placeholder (`<token>`) is not a secret.
+        pattern: r"(?i)authorization[\x22']?\s*[:=]\s*[\x22']?bearer\s+(?P<s>[^\s\x22'`$<{\[\\]{8,})",
+        secret: group_s_or_whole,
     },
     Rule {
-        kind: "password",
-        // Prose is full of "token" and "secret"; the shapes are upper-case names and JSON keys.
-        exact: &["PASSWORD", "PASSWD", "SECRET", "TOKEN", "API_KEY", "APIKEY"],
-        anchors: &[
-            "\"password\"",
-            "\"passwd\"",
-            "\"secret\"",
-            "\"api_key\"",
-            "\"apikey\"",
-            "\"access_token\"",
-            "\"accesstoken\"",
-            "\"client_secret\"",
-            "\"clientsecret\"",
-        ],
-        // `NAME_PASSWORD=value` as in .env files and shell exports (upper case, `=`), and
-        // `"password": "value"` in JSON; a value that names a variable (`$X`, `${X}`) stays.
-        pattern: r#"\b[A-Z][A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY)\s*=\s*["']?(?P<s>[^\s"'$][^\s"']{3,})|(?i)"(?:password|passwd|secret|api_?key|access_?token|client_?secret)"\s*:\s*"(?P<s2>[^"$\\][^"\\]{3,})""#,
+        kind: "authorization",
+        exact: &[],
+        anchors: &["authorization"],
+        // The other schemes: `Basic` (a user and password in base64), `token`, `Digest`...
+        pattern: r"(?i)authorization[\x22']?\s*[:=]\s*[\x22']?(?:basic|token|digest|apikey|sso-key)\s+(?P<s>[A-Za-z0-9._~+/:=-]{8,})",
+        secret: group_s_or_whole,
     },
     Rule {
         kind: "connection-password",
@@ -128,8 +208,294 @@ const RULES: &[Rule] = &[
         anchors: &["://"],
         // scheme://user:password@host: the password goes, the user and host stay.
         pattern: r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@\x22'<>\[\]]+:(?P<s>[^\s@/\x22'<>$\[\]]{3,})@",
+        secret: group_s_or_whole,
+    },
+    Rule {
+        kind: "url-secret",
+        exact: &[],
+        anchors: &[
+            "code=",
+            "key=",
+            "token=",
+            "secret=",
+            "sig=",
+            "signature=",
+            "password=",
+        ],
+        // Query parameters that carry a credential: an OAuth callback's `code`, an API `key`,
+        // a signed URL's `sig`. `state`, `page` and the like stay.
+        pattern: r"(?i)[?&](?:code|key|api_?key|[a-z_]*token|[a-z_]*secret|sig|signature|password)=(?P<s>[^&#\s\x22'`<>\\]+)",
+        secret: url_value,
+    },
+    Rule {
+        kind: "mysql-password",
+        exact: &[],
+        anchors: &["mysql"],
+        // `mysql -pPASS` (a space after `-p` means "ask"; `-P` is the port).
+        pattern: r"(?i:\bmysql(?:dump|admin|import|sh)?)\b[^\n;|&]*?\s-p[\x22']?(?P<s>[^\s\x22'`-][^\s\x22'`]*)",
+        secret: group_s_or_whole,
+    },
+    Rule {
+        kind: "password",
+        exact: &[],
+        anchors: &[
+            "password",
+            "passwd",
+            "passphrase",
+            "secret",
+            "token",
+            "apikey",
+            "api_key",
+            "api-key",
+            "access_key",
+            "accesskey",
+            "access-key",
+            "private_key",
+            "privatekey",
+            "private-key",
+            "auth_key",
+            "authkey",
+            "auth-key",
+            "account_key",
+            "accountkey",
+            "account-key",
+            "pass=",
+            "pass:",
+            "pass ",
+            "pass\"",
+            "pass'",
+            "pwd",
+        ],
+        // ("secret" covers `secret_key`.)
+        // A value given to a name that says it is secret: `.env` and shell (`API_KEY=`),
+        // JSON (`"password": "…"`), YAML (`password: …`), code (`token = "…"`), headers
+        // (`x-api-key: …`) and flags (`--password=…`). What the value is decides
+        // ([`keyed_value`]): code and placeholders stay.
+        pattern: r#"(?i)\b(?:[a-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key|secret[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|auth[_-]?key)|(?:[a-z0-9_.-]*[_.-])?(?:pass|pwd))\\?["']?(?P<sep>[ \t]*(?::=|=>|[:=])[ \t]*)(?:\\?"(?P<quoted>[^"\\\n]*)|'(?P<squoted>[^'\n]*)|(?P<bare>[^\s"'`,;&)\]}>\\]+))"#,
+        secret: keyed_value,
+    },
+    Rule {
+        kind: "password",
+        exact: &[],
+        anchors: &[
+            "--pass",
+            "--token",
+            "--secret",
+            "--api-key",
+            "--client-secret",
+        ],
+        // `--password PASS` (with `=`, the rule above has it).
+        pattern: r"(?i)(?:^|\s)--(?:[a-z0-9]+-)*(?:password|passwd|pass|token|secret|api-key|apikey|access-key|secret-key)[ \t]+(?:\x22(?P<quoted>[^\x22\\\n]*)\x22|'(?P<squoted>[^'\n]*)'|(?P<bare>[^\s\x22'`;&|)\\]+))",
+        secret: flag_value,
+    },
+    Rule {
+        kind: "secret-in-prose",
+        exact: &[],
+        anchors: &["token", "secret", "password", "passphrase", "passwd"],
+        // "the password is hunter2-Xy9", `token it's "fe07a9…"`: a few linking words, then a
+        // word that is random enough to be a credential ([`strong`]); "token budget" stays.
+        pattern: r"(?i)\b(?:token|secret|password|passphrase|passwd)\b(?:[ \t]*[:=]|[ \t]+(?:is|was|it's|its|it is|are|here|here's|now|reads|set to|to use|of|for this|value))*(?:[ \t]+[\x22'`]?|[\x22'`])(?P<s>[A-Za-z0-9_+=!@#%^*.~-]{8,})",
+        secret: prose_value,
     },
 ];
+
+/// The group named `s` when there is one, else the whole match: the pattern's shape is enough.
+fn group_s_or_whole(caps: &Captures, _text: &str) -> Option<Range<usize>> {
+    let found = caps.name("s").or_else(|| caps.get(0))?;
+    Some(found.range())
+}
+
+/// The value after a secret's name, unless it is empty, a placeholder or code.
+fn keyed_value(caps: &Captures, text: &str) -> Option<Range<usize>> {
+    if let Some(quoted) = caps.name("quoted").or_else(|| caps.name("squoted")) {
+        let value = text.get(quoted.range())?;
+        return (value.len() >= 4 && !placeholder(value)).then(|| quoted.range());
+    }
+    let bare = caps.name("bare")?;
+    let value = text.get(bare.range())?;
+    if value.len() < 4 || placeholder(value) || code(value) {
+        return None;
+    }
+    // A lone word ends its line (`password: hunter`); one that goes on is a sentence
+    // ("Password: Must be 8 characters") or code (`token: Token,`), and one given with ` = `
+    // names a variable (`let key = provider`), unless it is random.
+    let sep = caps
+        .name("sep")
+        .and_then(|sep| text.get(sep.range()))
+        .unwrap_or("");
+    let after = text.get(bare.end()..)?;
+    // `NAME: Type = value` declares; the type is no value.
+    if !sep.contains('=') && after.trim_start().starts_with('=') {
+        return None;
+    }
+    let spaced_equals = sep.contains(" =");
+    if value.bytes().all(|b| b.is_ascii_alphabetic())
+        && !random_letters(value)
+        && (spaced_equals || !ends_line(after))
+    {
+        return None;
+    }
+    Some(bare.range())
+}
+
+/// A flag's value, judged as a keyed value; `--secret id=x,src=file` (docker) names a file.
+fn flag_value(caps: &Captures, text: &str) -> Option<Range<usize>> {
+    let range = keyed_value(caps, text)?;
+    let value = text.get(range.clone())?;
+    (!value.starts_with('-') && !value.contains('=')).then_some(range)
+}
+
+/// A query parameter's value: long and random enough (`?code=print` is a word).
+fn url_value(caps: &Captures, text: &str) -> Option<Range<usize>> {
+    let found = caps.name("s")?;
+    let value = text.get(found.range())?;
+    let random = value.bytes().any(|b| b.is_ascii_digit())
+        || (value.bytes().any(|b| b.is_ascii_uppercase())
+            && value.bytes().any(|b| b.is_ascii_lowercase()));
+    (value.len() >= 8 && random && !placeholder(value)).then(|| found.range())
+}
+
+/// A word after "token", "secret" or "password" in a sentence, when it is [`strong`].
+fn prose_value(caps: &Captures, text: &str) -> Option<Range<usize>> {
+    let found = caps.name("s")?;
+    let value = text.get(found.range())?.trim_end_matches('.');
+    let lower = value.to_ascii_lowercase();
+    (strong(value) && !lower.starts_with("0x") && !placeholder(value))
+        .then(|| found.start()..found.start() + value.len())
+}
+
+/// Random enough to be a credential rather than a word, a number or a name: eight characters
+/// or more, with letters and digits, or both cases and a symbol, or [`random_letters`].
+fn strong(value: &str) -> bool {
+    let has = |f: fn(&u8) -> bool| value.as_bytes().iter().any(f);
+    let symbol = has(|b| !b.is_ascii_alphanumeric() && *b != b'.' && *b != b'_');
+    value.len() >= 8
+        && has(u8::is_ascii_alphabetic)
+        && (has(u8::is_ascii_digit)
+            || (has(u8::is_ascii_uppercase) && has(u8::is_ascii_lowercase) && symbol)
+            || random_letters(value))
+}
+
+/// Letters drawn at random rather than a word or a name in camel case: long, both cases, and
+/// few vowels (a fifth of a random draw, two fifths of English).
+fn random_letters(value: &str) -> bool {
+    let has = |f: fn(&u8) -> bool| value.as_bytes().iter().any(f);
+    let vowels = value.bytes().filter(|b| b"aeiouAEIOU".contains(b)).count();
+    value.len() >= 12
+        && value.bytes().all(|b| b.is_ascii_alphabetic())
+        && has(u8::is_ascii_uppercase)
+        && has(u8::is_ascii_lowercase)
+        && vowels * 4 < value.len()
+}
+
+/// Stands for a value rather than being one: a variable (`$X`, `${X}`, `{{ x }}`, `%(x)s`),
+/// a template (`<your-password>`), an example (`your_api_key`, `changeme`, `xxxx`), a
+/// literal (`null`, `true`), or a placeholder this redactor left.
+fn placeholder(value: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "changeme",
+        "change_me",
+        "change-me",
+        "changeit",
+        "password",
+        "passwd",
+        "secret",
+        "token",
+        "null",
+        "none",
+        "nil",
+        "undefined",
+        "true",
+        "false",
+        "empty",
+        "required",
+        "optional",
+        "example",
+        "placeholder",
+        "redacted",
+        "hidden",
+        "masked",
+        "string",
+        "str",
+    ];
+    let value = value.trim();
+    let lower = value.to_ascii_lowercase();
+    let first = value.as_bytes().first().copied().unwrap_or(b' ');
+    matches!(first, b'$' | b'<' | b'[' | b'{' | b'%' | b'@')
+        || lower.contains("${")
+        || lower.contains("{{")
+        || lower.starts_with("your")
+        || lower.starts_with("my-")
+        || lower.starts_with("my_")
+        || lower.contains("example")
+        || lower.contains("placeholder")
+        || WORDS.contains(&lower.as_str())
+        || value.bytes().all(|b| b == first)
+        || value.ends_with("...")
+        || value.ends_with('…')
+}
+
+/// Code rather than a literal: a call or index (`getpass()`, `os.environ["X"]`), a path of
+/// names (`settings.SECRET_KEY`, `env::var`), a file path, a type (`u32`, `*const`, `&str`),
+/// a short number, or a name that is itself about secrets (`password=db_password`).
+fn code(value: &str) -> bool {
+    const TYPES: &[&str] = &[
+        "bytes",
+        "int",
+        "integer",
+        "number",
+        "bool",
+        "boolean",
+        "object",
+        "any",
+        "text",
+        "secretstr",
+        "secretstring",
+        "varchar",
+        "await",
+        "char",
+        "c_char",
+        "u8",
+        "u16",
+        "u32",
+        "u64",
+        "u128",
+        "usize",
+        "i8",
+        "i16",
+        "i32",
+        "i64",
+        "i128",
+        "isize",
+        "f32",
+        "f64",
+    ];
+    let lower = value.to_ascii_lowercase();
+    let identifier = |part: &str| {
+        !part.is_empty()
+            && part
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
+            && !part.as_bytes()[0].is_ascii_digit()
+    };
+    value.contains(['(', '[', '{', '<'])
+        || value.contains("::")
+        || value.starts_with(['/', '~', '.', ':', '*', '&', '_'])
+        || (value.contains('.') && value.split('.').all(identifier))
+        || TYPES.contains(&lower.as_str())
+        || (value.len() <= 6 && value.bytes().all(|b| b.is_ascii_digit()))
+        || (identifier(value)
+            && ["password", "passwd", "secret", "token", "key"]
+                .iter()
+                .any(|word| lower.contains(word)))
+}
+
+/// Nothing but a comment follows on this line: the end of the text, a newline (also escaped,
+/// in JSON), the quote that closes the string the line sits in, or `#`.
+fn ends_line(after: &str) -> bool {
+    let rest = after.trim_start_matches([' ', '\t']);
+    rest.is_empty() || rest.starts_with(['\n', '\r', '#', '"', '\'']) || rest.starts_with("\\n")
+}
 
 /// What [`Redactor::redact`] replaced, by kind.
 pub type Counts = BTreeMap<String, u64>;
@@ -199,6 +565,16 @@ impl Redactor {
         })
     }
 
+    /// The built-in rules and the person's `redact_patterns`: the built-in set is shared when
+    /// there are none.
+    pub fn with_patterns(patterns: &[String]) -> Result<Arc<Redactor>, String> {
+        if patterns.is_empty() {
+            Ok(Redactor::shared_builtin())
+        } else {
+            Redactor::new(patterns).map(Arc::new)
+        }
+    }
+
     /// The built-in rules alone.
     pub fn builtin() -> &'static Redactor {
         Redactor::shared()
@@ -239,12 +615,14 @@ impl Redactor {
         let mut out = Cow::Borrowed(text);
         for (rule, _) in wanted.iter().enumerate().filter(|(_, on)| **on) {
             let kind = RULES[rule].kind;
-            if let Some(replaced) = replace(self.regex(rule), &out, kind, counts) {
+            let secret = RULES[rule].secret;
+            if let Some(replaced) = replace(self.regex(rule), secret, &out, kind, counts) {
                 out = Cow::Owned(replaced);
             }
         }
         for custom in &self.custom {
-            if let Some(replaced) = replace(&custom.regex, &out, "custom", counts) {
+            if let Some(replaced) = replace(&custom.regex, group_s_or_whole, &out, "custom", counts)
+            {
                 out = Cow::Owned(replaced);
             }
         }
@@ -260,28 +638,32 @@ fn ascii_regex(pattern: &str) -> Result<Regex, regex::Error> {
     Regex::new(&format!("(?-u){pattern}"))
 }
 
-/// Replaces each match of `regex` in `text` (its group `s` or `s2` when it has one) with the
-/// placeholder of `kind`; None when nothing matched.
-fn replace(regex: &Regex, text: &str, kind: &str, counts: &mut Counts) -> Option<String> {
+/// Replaces the secret in each match of `regex` (as `secret` finds it) with the placeholder
+/// of `kind`; None when nothing was replaced.
+fn replace(
+    regex: &Regex,
+    secret: fn(&Captures, &str) -> Option<Range<usize>>,
+    text: &str,
+    kind: &str,
+    counts: &mut Counts,
+) -> Option<String> {
     let mut out = String::new();
     let mut last = 0;
     let mut found = 0;
     for caps in regex.captures_iter(text.as_bytes()) {
-        let secret = caps
-            .name("s")
-            .or_else(|| caps.name("s2"))
-            .or_else(|| caps.get(0))
-            .expect("group 0 always matches");
+        let Some(secret) = secret(&caps, text) else {
+            continue;
+        };
         // Matched on bytes: a match that would split a character (a person's pattern can
         // end inside one) is left alone.
-        if !text.is_char_boundary(secret.start()) || !text.is_char_boundary(secret.end()) {
+        if !text.is_char_boundary(secret.start) || !text.is_char_boundary(secret.end) {
             continue;
         }
-        out.push_str(&text[last..secret.start()]);
+        out.push_str(&text[last..secret.start]);
         out.push_str("[REDACTED:");
         out.push_str(kind);
         out.push(']');
-        last = secret.end();
+        last = secret.end;
         found += 1;
     }
     if found == 0 {

@@ -435,6 +435,45 @@ fn malformed_lines_are_skipped_with_their_position_and_the_rest_is_kept() {
 }
 
 #[test]
+fn a_secret_in_a_malformed_line_stays_out_of_the_log_the_stderr_and_doctor() {
+    let env = Env::new();
+    // Assembled here, so the repository holds no token of this shape.
+    let secret = format!("sk_{}_{}", "live", "4eC39HqLyjWDarjtT1zdp7dc");
+    env.append(BEFORE_CLEAR, user_line("u1", "first").as_bytes());
+    // A message that is a string, not an object: the parse error quotes it.
+    let line = serde_json::json!({"type": "user", "uuid": "u2",
+        "message": format!("STRIPE_SECRET_KEY={secret}")});
+    env.append(BEFORE_CLEAR, format!("{line}\n").as_bytes());
+    let out = env.hook(&env.payload("05-Stop.json"));
+    let log = env.log();
+    assert!(log.contains("skipped line"), "{log}");
+    assert!(log.contains("[REDACTED:stripe-key]"), "{log}");
+    assert!(!log.contains(&secret), "{log}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains(&secret), "{stderr}");
+    let doctor = env.throughline(&["doctor"], b"");
+    let report = String::from_utf8_lossy(&doctor.stdout);
+    assert!(report.contains("skipped line"), "{report}");
+    assert!(!report.contains(&secret), "{report}");
+}
+
+#[test]
+fn doctor_does_not_show_a_secret_an_older_version_logged() {
+    let env = Env::new();
+    let secret = format!("sk_{}_{}", "live", "4eC39HqLyjWDarjtT1zdp7dc");
+    fs::create_dir_all(&env.home).unwrap();
+    fs::write(
+        env.home.join("throughline.log"),
+        format!("2099-01-01T00:00:00.000Z hook claude: skipped line: not JSON: \"{secret}\"\n"),
+    )
+    .unwrap();
+    let doctor = env.throughline(&["doctor"], b"");
+    let report = String::from_utf8_lossy(&doctor.stdout);
+    assert!(report.contains("[REDACTED:stripe-key]"), "{report}");
+    assert!(!report.contains(&secret), "{report}");
+}
+
+#[test]
 fn invalid_utf8_is_replaced_not_dropped() {
     let env = Env::new();
     let mut line = user_line("u1", "caf\u{e9} ok").into_bytes();

@@ -207,7 +207,10 @@ fn read(
         })?;
     }
     progress.save(w, &shown, session.id)?;
-    report.problems = one_line_per_file(std::mem::take(&mut report.problems));
+    report.problems = one_line_per_file(std::mem::take(&mut report.problems))
+        .iter()
+        .map(|problem| w.redact_problem(problem))
+        .collect();
     Ok(report)
 }
 

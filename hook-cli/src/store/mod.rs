@@ -196,12 +196,8 @@ impl Store {
             let _ = crate::home::owner_only(&path, &meta);
         }
         // The person's own patterns apply to every writer: hooks, import, the app's catch-up.
-        let patterns = &config.redact_patterns;
-        let redactor = if patterns.is_empty() {
-            Redactor::shared_builtin()
-        } else {
-            Arc::new(Redactor::new(patterns).map_err(StoreError::Redaction)?)
-        };
+        let redactor =
+            Redactor::with_patterns(&config.redact_patterns).map_err(StoreError::Redaction)?;
         let mut store = Store {
             conn,
             waiters: bulk::Waiters::new(&path),

@@ -145,6 +145,15 @@ impl<'c> Writer<'c> {
         Ok(out)
     }
 
+    /// A problem met while reading what is stored (a line that did not parse, quoted by its
+    /// error) with its secrets replaced as they would be in the store; not counted, as
+    /// nothing of it is stored.
+    pub fn redact_problem(&self, problem: &str) -> String {
+        self.redactor
+            .redact(problem, &mut redact::Counts::new())
+            .into_owned()
+    }
+
     pub fn commit(self) -> Result<()> {
         let Writer {
             hot,
