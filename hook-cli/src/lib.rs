@@ -21,6 +21,7 @@ pub mod install;
 pub mod log;
 pub mod memory;
 pub mod model;
+pub mod payload;
 pub mod plan;
 pub mod project;
 pub mod recall;

@@ -223,3 +223,59 @@ fn control_sequences_in_stored_text_are_escaped_on_a_terminal_and_raw_in_json() 
         assert!(seen.contains(r"\x1b]52;c;"), "{args}: {seen:?}");
     }
 }
+
+/// Runs `hook claude` with `stdin`, killing it if it is still running after `patience`.
+fn hook_with_stdin(env: &StoreEnv, stdin: Stdio, patience: Duration) -> std::process::Output {
+    let mut child = Command::new(bin())
+        .args(["hook", "claude"])
+        .env("THROUGHLINE_HOME", &env.home)
+        .env_remove("THROUGHLINE_GUARD")
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() && started.elapsed() < patience {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn an_endless_payload_is_cut_off_and_logged() {
+    let env = StoreEnv::new();
+    let zero = fs::File::open("/dev/zero").unwrap();
+    let started = Instant::now();
+    let out = hook_with_stdin(&env, zero.into(), Duration::from_secs(20));
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "the hook read on"
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    let lines = log_lines(&env);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("larger than 16 MB"), "{lines:?}");
+}
+
+#[test]
+fn a_payload_pipe_left_open_is_given_up() {
+    let env = StoreEnv::new();
+    let (read_end, _open_end) = std::io::pipe().unwrap();
+    let started = Instant::now();
+    let out = hook_with_stdin(&env, read_end.into(), Duration::from_secs(20));
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "the hook waited"
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    let lines = log_lines(&env);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].contains("stdin was not closed within 2 s"),
+        "{lines:?}"
+    );
+}

@@ -1,7 +1,7 @@
 //! `throughline hook <host>`: called by the agent on every event with the payload on stdin.
 //! Whatever happens it exits 0 and prints nothing to stdout; failures go to the log.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
 
@@ -13,6 +13,7 @@ use throughline::home::Home;
 use throughline::hosts;
 use throughline::install;
 use throughline::model::Host;
+use throughline::payload;
 use throughline::store::Store;
 use throughline::summarize;
 
@@ -57,10 +58,7 @@ fn handle(home: &Home, host_name: &str) -> Result<(), String> {
         let known: Vec<&str> = Host::ALL.iter().map(|h| h.as_str()).collect();
         format!("unknown host {host_name:?}; known: {}", known.join(", "))
     })?;
-    let mut payload = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut payload)
-        .map_err(|e| format!("reading the payload from stdin: {e}"))?;
+    let payload = payload::read(std::io::stdin()).map_err(|e| e.to_string())?;
     // Some hosts run other hosts' hook files too (Cursor runs Claude Code's; Grok runs Claude
     // Code's and Cursor's): one event starts this command once per file. The host's own file
     // answers it, so each turn is stored once and the memory given once.
