@@ -341,9 +341,7 @@ fn hit(m: Matched, terms: &[String]) -> Hit {
 fn since_time(since: &str, now: &str) -> Result<String, SearchError> {
     let bad = || SearchError::Since(since.to_string());
     if let Ok(ago) = humantime::parse_duration(since) {
-        let now = humantime::parse_rfc3339_weak(now.trim_end_matches('Z')).map_err(|_| bad())?;
-        let then = now.checked_sub(ago).ok_or_else(bad)?;
-        return Ok(humantime::format_rfc3339_millis(then).to_string());
+        return clock::before(now, ago).ok_or_else(bad);
     }
     let as_time = if since.len() == 10 {
         format!("{since}T00:00:00")

@@ -279,3 +279,30 @@ fn a_payload_pipe_left_open_is_given_up() {
         "{lines:?}"
     );
 }
+
+#[test]
+fn ages_reaching_past_1970_are_read_as_1970_not_a_crash() {
+    let env = StoreEnv::new();
+    fs::copy(
+        Path::new(FIXTURES).join(format!("transcripts/{SESSION}.jsonl")),
+        env.path(&format!("{SESSION}.jsonl")),
+    )
+    .unwrap();
+    let out = env.throughline(&["import", "--from", &env.projects()], b"");
+    assert!(out.status.success(), "{out:?}");
+    for args in [
+        vec!["config", "--keep-days", "36500"],
+        vec!["forget", "--retention"],
+        vec!["config", "--keep-days", "4294967295"],
+        vec!["forget", "--retention"],
+        vec!["search", "app", "--all", "--since", "99999999d"],
+        vec!["forget", "--before", "999999999d", "--yes"],
+        vec!["doctor"],
+    ] {
+        let out = env.throughline(&args, b"");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(!said.contains("panicked"), "{args:?}: {said}");
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{args:?}: {said}");
+    }
+    assert!(stored_turns(&env) > 0, "nothing was older than 1970");
+}
