@@ -175,6 +175,40 @@ fn a_reader_that_stops_reading_is_a_normal_end() {
 }
 
 #[test]
+fn output_into_a_closed_pipe_is_a_quiet_normal_end() {
+    let env = StoreEnv::new();
+    fs::copy(
+        Path::new(FIXTURES).join(format!("transcripts/{SESSION}.jsonl")),
+        env.path(&format!("{SESSION}.jsonl")),
+    )
+    .unwrap();
+    let out = env.throughline(&["import", "--from", &env.projects()], b"");
+    assert!(out.status.success(), "{out:?}");
+    for args in [
+        vec!["show", SESSION],
+        vec!["show", SESSION, "--json"],
+        vec!["sessions", "--all", "--json"],
+        vec!["search", "app", "--all", "--json"],
+        vec!["status"],
+    ] {
+        // The reader is gone before the first byte is written.
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(bin())
+            .args(&args)
+            .env("THROUGHLINE_HOME", &env.home)
+            .stdin(Stdio::null())
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {said}");
+        assert!(said.is_empty(), "{args:?}: {said}");
+    }
+}
+
+#[test]
 fn control_sequences_in_stored_text_are_escaped_on_a_terminal_and_raw_in_json() {
     let env = StoreEnv::new();
     let text = fs::read_to_string(Path::new(FIXTURES).join(format!("transcripts/{SESSION}.jsonl")))

@@ -1,5 +1,22 @@
 //! One file per verb. Each parses its own flags and calls the library.
 
+/// `print!` that returns the write's failure instead of panicking on it: a reader that went
+/// away (`throughline show | head`) ends the verb as an `io::Error` that `main` recognises.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
+/// `println!` that returns the write's failure instead of panicking on it (see `out!`).
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
 mod config;
 mod demo;
 mod detail;
@@ -166,7 +183,8 @@ fn open_for_reading() -> anyhow::Result<Store> {
 
 fn print_json<T: Serialize + ?Sized>(value: &T) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
-    serde_json::to_writer_pretty(&mut out, value)?;
+    // As an `io::Error`, so that a closed pipe is recognised as one.
+    serde_json::to_writer_pretty(&mut out, value).map_err(std::io::Error::from)?;
     writeln!(out)?;
     Ok(())
 }

@@ -14,7 +14,7 @@ pub fn run(_: Args) -> anyhow::Result<()> {
     };
     if let Some(input) = decode_status(&payload) {
         record_plan(&input);
-        println!("{}", line(&input));
+        outln!("{}", line(&input))?;
     }
     Ok(())
 }
