@@ -340,3 +340,66 @@ fn ages_reaching_past_1970_are_read_as_1970_not_a_crash() {
     }
     assert!(stored_turns(&env) > 0, "nothing was older than 1970");
 }
+
+/// `throughline args` run on a terminal (`script` gives it one); what the terminal got.
+fn on_a_terminal(env: &StoreEnv, args: &str) -> String {
+    let out = Command::new("script")
+        .args(["-qec", &format!("{} {args}", bin()), "/dev/null"])
+        .env("THROUGHLINE_HOME", &env.home)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let seen = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{args}: {seen}");
+    seen
+}
+
+#[test]
+fn every_verb_escapes_control_and_reordering_characters_on_a_terminal() {
+    let env = StoreEnv::new();
+    let text = fs::read_to_string(Path::new(FIXTURES).join(format!("transcripts/{SESSION}.jsonl")))
+        .unwrap();
+    // A clipboard write and a right-to-left override in the prompt, a title change in the
+    // working folder, a screen clear in the model's name.
+    let cwd = r#""cwd":"/home/dev/toy\u001b]0;owned\u0007""#;
+    let text = text
+        .replacen(
+            "Read app.py and tell me what it does.",
+            r"Read app.py \u001b]52;c;ZWNobw==\u0007 \u202eevil",
+            1,
+        )
+        .replace(r#""cwd":"/home/dev/toy""#, cwd)
+        .replace(r#""model":"claude-opus-4-8""#, r#""model":"opus\u001b[2J""#);
+    fs::write(env.path(&format!("{SESSION}.jsonl")), text).unwrap();
+    let out = env.throughline(&["import", "--from", &env.projects()], b"");
+    assert!(out.status.success(), "{out:?}");
+    // A handoff taken by the next session's first prompt, for `injections`.
+    let out = env.throughline(&["handoff", "--session", SESSION], b"");
+    assert!(out.status.success(), "{out:?}");
+    let prompt = fs::read_to_string(Path::new(FIXTURES).join("hooks/30-UserPromptSubmit.json"))
+        .unwrap()
+        .replace(r#""cwd":"/home/dev/toy""#, cwd);
+    let out = env.throughline(&["hook", "claude"], prompt.as_bytes());
+    assert!(!out.stdout.is_empty(), "the handoff was not taken: {out:?}");
+    let code = env.json(&["show", SESSION, "--json"])["turns"][0]["code"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    for args in [
+        "injections --all --full".to_string(),
+        "sessions --all".to_string(),
+        format!("show {SESSION}"),
+        format!("detail {code}"),
+        "search evil --all".to_string(),
+        format!("recall --session {SESSION}"),
+    ] {
+        let seen = on_a_terminal(&env, &args);
+        assert!(
+            !seen.contains(['\u{1b}', '\u{7}', '\u{202e}']),
+            "{args}: raw control reached the terminal: {seen:?}"
+        );
+        assert!(seen.contains(r"\x1b"), "{args}: {seen:?}");
+    }
+}

@@ -58,7 +58,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             return super::print_json(&memory);
         }
         match memory {
-            Some(memory) => out!("{}", super::for_terminal(&memory.text)),
+            Some(memory) => out!("{}", memory.text),
             None => outln!("session {} holds no turn to hand on", session.session_id),
         }?;
         return Ok(());

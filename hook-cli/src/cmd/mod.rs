@@ -1,19 +1,30 @@
 //! One file per verb. Each parses its own flags and calls the library.
 
-/// `print!` that returns the write's failure instead of panicking on it: a reader that went
-/// away (`throughline show | head`) ends the verb as an `io::Error` that `main` recognises.
+/// `print!` for every verb: stored text shown as [`for_terminal`] shows it, and the write's
+/// failure returned instead of a panic, so a reader that went away (`throughline show | head`)
+/// ends the verb as an `io::Error` that `main` recognises.
 macro_rules! out {
+    ($($arg:tt)*) => {
+        crate::cmd::write_shown(format_args!($($arg)*))
+    };
+}
+
+/// `println!` for every verb (see `out!`).
+macro_rules! outln {
+    () => {
+        crate::cmd::write_shown(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        crate::cmd::write_shown(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `out!` for text a [`throughline::render::Paint`] made safe already: its colours are
+/// escape sequences meant for the terminal.
+macro_rules! out_painted {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
         write!(std::io::stdout().lock(), $($arg)*)
-    }};
-}
-
-/// `println!` that returns the write's failure instead of panicking on it (see `out!`).
-macro_rules! outln {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        writeln!(std::io::stdout().lock(), $($arg)*)
     }};
 }
 
@@ -174,6 +185,14 @@ fn for_terminal(text: &str) -> std::borrow::Cow<'_, str> {
     } else {
         std::borrow::Cow::Borrowed(text)
     }
+}
+
+/// What `out!` and `outln!` write.
+fn write_shown(text: std::fmt::Arguments) -> std::io::Result<()> {
+    let text = text.to_string();
+    std::io::stdout()
+        .lock()
+        .write_all(for_terminal(&text).as_bytes())
 }
 
 /// The store for reading verbs; says how to get one when there is none yet.

@@ -76,7 +76,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         let paint = args.color.paint();
         let shown: Vec<String> = hits.iter().map(|h| h.render(Pointer::Cli, paint)).collect();
-        outln!("{}", shown.join("\n\n"))?;
+        out_painted!("{}\n", shown.join("\n\n"))?;
     }
     if !args.json {
         for limit in &found.partial {

@@ -30,12 +30,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     outln!(
         "session {}  {}  {}",
         session.session_id,
-        super::for_terminal(session.project.as_deref().unwrap_or("")),
-        super::for_terminal(session.model.as_deref().unwrap_or(""))
+        session.project.as_deref().unwrap_or(""),
+        session.model.as_deref().unwrap_or("")
     )?;
     for turn in &turns {
         outln!()?;
-        out!("{}", super::for_terminal(&render::turn(turn, Pointer::Cli)))?;
+        out!("{}", render::turn(turn, Pointer::Cli))?;
     }
     Ok(())
 }
