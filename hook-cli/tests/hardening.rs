@@ -403,3 +403,46 @@ fn every_verb_escapes_control_and_reordering_characters_on_a_terminal() {
         assert!(seen.contains(r"\x1b"), "{args}: {seen:?}");
     }
 }
+
+#[test]
+fn a_write_lock_held_elsewhere_is_given_up_quickly_and_nothing_is_lost() {
+    let whole = fs::read(Path::new(FIXTURES).join(format!("transcripts/{SESSION}.jsonl"))).unwrap();
+    let imported = StoreEnv::new();
+    fs::write(imported.path(&format!("{SESSION}.jsonl")), &whole).unwrap();
+    let out = imported.throughline(&["import", "--from", &imported.projects()], b"");
+    assert!(out.status.success(), "{out:?}");
+
+    let env = StoreEnv::new();
+    let transcript = env.path(&format!("{SESSION}.jsonl"));
+    fs::write(&transcript, b"").unwrap();
+    let out = env.throughline(&["hook", "claude"], &stop_payload(&transcript));
+    assert!(out.status.success(), "{out:?}");
+    fs::write(&transcript, &whole).unwrap();
+
+    let holder = rusqlite::Connection::open(env.home.join("throughline.db")).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let started = Instant::now();
+    let out = env.throughline(&["hook", "claude"], &stop_payload(&transcript));
+    let waited = started.elapsed();
+    assert!(
+        waited < Duration::from_millis(2000),
+        "the hook waited {waited:?}"
+    );
+    assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
+    let lines = log_lines(&env);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].contains("held the memory's write lock"),
+        "{lines:?}"
+    );
+    holder.execute_batch("ROLLBACK").unwrap();
+
+    let out = env.throughline(&["hook", "claude"], &stop_payload(&transcript));
+    assert!(out.status.success(), "{out:?}");
+    assert!(stored_turns(&imported) > 0);
+    assert_eq!(
+        stored_turns(&env),
+        stored_turns(&imported),
+        "the next hook caught up"
+    );
+}
