@@ -24,6 +24,12 @@ const LINES_AROUND: usize = 10;
 /// Trigram index terms need at least this many characters; shorter words go to the short-word
 /// index (`store/words.rs`).
 const MIN_INDEXED_CHARS: usize = 3;
+/// Terms of a query that are searched; the work grows with the square of their number, and
+/// no question needs more.
+const MAX_TERMS: usize = 32;
+/// Characters of a term that are searched: longer ones are cut (the cut term still matches
+/// where the whole one would, and more).
+const MAX_TERM_CHARS: usize = 200;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SearchError {
@@ -103,6 +109,34 @@ pub fn terms(query: &str) -> Vec<String> {
     out
 }
 
+/// At most [`MAX_TERMS`] terms of at most [`MAX_TERM_CHARS`] characters, and what was cut.
+fn bounded(mut terms: Vec<String>) -> (Vec<String>, Option<String>) {
+    let mut cut = Vec::new();
+    if terms.len() > MAX_TERMS {
+        cut.push(format!(
+            "only the first {MAX_TERMS} of the query's {} terms were searched",
+            terms.len()
+        ));
+        terms.truncate(MAX_TERMS);
+    }
+    let long = terms
+        .iter()
+        .filter(|t| t.chars().count() > MAX_TERM_CHARS)
+        .count();
+    if long > 0 {
+        cut.push(format!(
+            "{long} term(s) longer than {MAX_TERM_CHARS} characters were searched by their first \
+             {MAX_TERM_CHARS}"
+        ));
+        for term in &mut terms {
+            if let Some((end, _)) = term.char_indices().nth(MAX_TERM_CHARS) {
+                term.truncate(end);
+            }
+        }
+    }
+    (terms, (!cut.is_empty()).then(|| cut.join("; ")))
+}
+
 /// The FTS5 expression for the terms the index can answer: each one a quoted string (so no
 /// word of the user's is read as an operator), all of them required. None when every term is
 /// too short for the trigram index.
@@ -180,7 +214,7 @@ const CANDIDATES_PER_HIT: u32 = 4;
 /// Entries showing the same lines (the same text stored twice, a file read again) are shown
 /// once, the best ranked.
 pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
-    let terms = terms(&request.query);
+    let (terms, cut) = bounded(terms(&request.query));
     if terms.is_empty() {
         return Err(SearchError::Empty);
     }
@@ -225,6 +259,7 @@ pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
             }
         }
     }
+    found.partial.extend(cut);
     if indexed.behind {
         found.partial.push(format!(
             "{} entries stored moments ago are not searchable yet (another process was writing \

@@ -446,3 +446,29 @@ fn a_write_lock_held_elsewhere_is_given_up_quickly_and_nothing_is_lost() {
         "the next hook caught up"
     );
 }
+
+#[test]
+fn a_query_of_thousands_of_words_is_cut_and_answered_at_once() {
+    let env = StoreEnv::new();
+    fs::copy(
+        Path::new(FIXTURES).join(format!("transcripts/{SESSION}.jsonl")),
+        env.path(&format!("{SESSION}.jsonl")),
+    )
+    .unwrap();
+    let out = env.throughline(&["import", "--from", &env.projects()], b"");
+    assert!(out.status.success(), "{out:?}");
+    let words: Vec<String> = (0..20_000).map(|i| format!("w{i}")).collect();
+    let started = Instant::now();
+    let out = env.throughline(&["search", "--all", &words.join(" ")], b"");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(
+        said.contains("only the first 32 of the query's 20000 terms were searched"),
+        "{said}"
+    );
+}
