@@ -39,14 +39,11 @@ fn read_within(
     // leaves behind when it gives up and exits.
     std::thread::spawn(move || {
         let mut payload = Vec::new();
-        let read = input
-            .take(max_bytes as u64 + 1)
-            .read_to_end(&mut payload)
-            .map_err(|e| PayloadError::Read(e.to_string()))
-            .and_then(|_| match payload.len() > max_bytes {
-                true => Err(PayloadError::TooLarge),
-                false => Ok(payload),
-            });
+        let read = match input.take(max_bytes as u64 + 1).read_to_end(&mut payload) {
+            Err(e) => Err(PayloadError::Read(e.to_string())),
+            Ok(_) if payload.len() > max_bytes => Err(PayloadError::TooLarge),
+            Ok(_) => Ok(payload),
+        };
         let _ = sent.send(read);
     });
     received
