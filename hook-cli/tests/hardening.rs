@@ -190,6 +190,8 @@ fn output_into_a_closed_pipe_is_a_quiet_normal_end() {
         vec!["sessions", "--all", "--json"],
         vec!["search", "app", "--all", "--json"],
         vec!["status"],
+        vec!["summarize"],
+        vec!["summarize", "--json"],
     ] {
         // The reader is gone before the first byte is written.
         let (reader, writer) = std::io::pipe().unwrap();
