@@ -25,9 +25,13 @@ pub fn later(at: &str, after: Duration) -> String {
 }
 
 /// The stored timestamp `by` before `at` (for "active since" queries); `None` when `at` is
-/// not a timestamp.
+/// not a timestamp. An age reaching back past 1970 gives 1970: nothing is stored before it,
+/// and the format has no earlier time.
 pub fn before(at: &str, by: Duration) -> Option<String> {
-    let then = parse(at)?.checked_sub(by).unwrap_or(SystemTime::UNIX_EPOCH);
+    let then = parse(at)?
+        .checked_sub(by)
+        .filter(|then| *then >= SystemTime::UNIX_EPOCH)
+        .unwrap_or(SystemTime::UNIX_EPOCH);
     Some(humantime::format_rfc3339_millis(then).to_string())
 }
 
@@ -56,5 +60,14 @@ mod tests {
         assert_eq!(earlier, "2026-11-30T08:30:00.000Z");
         assert!(earlier.as_str() < at, "stored times sort as text");
         assert_eq!(before("yesterday", Duration::from_secs(1)), None);
+    }
+
+    #[test]
+    fn an_age_older_than_1970_reaches_back_to_1970() {
+        let at = "2026-11-30T10:00:00.000Z";
+        let epoch = "1970-01-01T00:00:00.000Z";
+        let century = Duration::from_secs(36_500 * 86_400);
+        assert_eq!(before(at, century).as_deref(), Some(epoch));
+        assert_eq!(before(at, Duration::MAX).as_deref(), Some(epoch));
     }
 }

@@ -68,8 +68,10 @@ impl Home {
         for path in [
             db.with_extension("db-wal"),
             db.with_extension("db-shm"),
-            // Where a hook says it waits for the lock (store/bulk.rs).
+            // Where a hook says it waits for the lock, and bulk work that it is at work
+            // (store/bulk.rs).
             db.with_extension("db-waiting"),
+            db.with_extension("db-bulk"),
             db,
             log.with_extension("log.1"),
             log,

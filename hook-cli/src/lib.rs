@@ -21,6 +21,7 @@ pub mod install;
 pub mod log;
 pub mod memory;
 pub mod model;
+pub mod payload;
 pub mod plan;
 pub mod project;
 pub mod recall;
@@ -39,3 +40,12 @@ mod test_memory;
 /// Set in the environment of anything Throughline starts (e.g. a summarizer running
 /// `claude -p`), so hooks fired by it do not capture Throughline's own work.
 pub const GUARD_ENV: &str = "THROUGHLINE_GUARD";
+
+/// Whether `err` is, or was caused by, a write to a reader that went away (`throughline show
+/// | head`): a normal end for a command's output, not a failure.
+pub fn reader_gone(err: &(dyn std::error::Error + 'static)) -> bool {
+    std::iter::successors(Some(err), |e| e.source()).any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

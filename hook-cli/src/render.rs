@@ -101,9 +101,10 @@ impl Paint {
 
 /// `text` safe to print on a terminal: control characters a program wrote into it (escape
 /// sequences that set the title, clear the screen, write the clipboard; carriage returns
-/// that overwrite a line) are shown as `\x1b`, `\r`, `\u{9b}`; line ends and tabs stay.
+/// that overwrite a line) are shown as `\x1b`, `\r`, `\u{9b}`, and so are the marks that
+/// reorder text around them (U+202E shows what follows backwards); line ends and tabs stay.
 pub fn visible(text: &str) -> Cow<'_, str> {
-    let shown = |c: char| c == '\n' || c == '\t' || !c.is_control();
+    let shown = |c: char| c == '\n' || c == '\t' || !(c.is_control() || reorders(c));
     if text.chars().all(shown) {
         return Cow::Borrowed(text);
     }
@@ -117,6 +118,11 @@ pub fn visible(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// The bidirectional marks, embeddings, overrides and isolates of Unicode.
+fn reorders(c: char) -> bool {
+    matches!(c, '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// The arguments of the MCP `detail` call for a turn or one part of it.
@@ -409,6 +415,8 @@ mod tests {
         let hostile = "a\x1b]0;title\x07b\rc\u{9b}2Jd\te\nf";
         assert_eq!(visible(hostile), "a\\x1b]0;title\\x07b\\rc\\u{9b}2Jd\te\nf");
         assert!(matches!(visible("plain\ttext\n"), Cow::Borrowed(_)));
+        assert_eq!(visible("x\u{202e}gnp.exe"), "x\\u{202e}gnp.exe");
+        assert_eq!(visible("\u{2067}a\u{2069}"), "\\u{2067}a\\u{2069}");
         assert_eq!(Paint::Plain.text(hostile), hostile);
         assert_eq!(Paint::Terminal.text(hostile), visible(hostile));
         assert_eq!(

@@ -24,6 +24,12 @@ const LINES_AROUND: usize = 10;
 /// Trigram index terms need at least this many characters; shorter words go to the short-word
 /// index (`store/words.rs`).
 const MIN_INDEXED_CHARS: usize = 3;
+/// Terms of a query that are searched; the work grows with the square of their number, and
+/// no question needs more.
+const MAX_TERMS: usize = 32;
+/// Characters of a term that are searched: longer ones are cut (the cut term still matches
+/// where the whole one would, and more).
+const MAX_TERM_CHARS: usize = 200;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SearchError {
@@ -101,6 +107,34 @@ pub fn terms(query: &str) -> Vec<String> {
         rest = next.trim_start();
     }
     out
+}
+
+/// At most [`MAX_TERMS`] terms of at most [`MAX_TERM_CHARS`] characters, and what was cut.
+fn bounded(mut terms: Vec<String>) -> (Vec<String>, Option<String>) {
+    let mut cut = Vec::new();
+    if terms.len() > MAX_TERMS {
+        cut.push(format!(
+            "only the first {MAX_TERMS} of the query's {} terms were searched",
+            terms.len()
+        ));
+        terms.truncate(MAX_TERMS);
+    }
+    let long = terms
+        .iter()
+        .filter(|t| t.chars().count() > MAX_TERM_CHARS)
+        .count();
+    if long > 0 {
+        cut.push(format!(
+            "{long} term(s) longer than {MAX_TERM_CHARS} characters were searched by their first \
+             {MAX_TERM_CHARS}"
+        ));
+        for term in &mut terms {
+            if let Some((end, _)) = term.char_indices().nth(MAX_TERM_CHARS) {
+                term.truncate(end);
+            }
+        }
+    }
+    (terms, (!cut.is_empty()).then(|| cut.join("; ")))
 }
 
 /// The FTS5 expression for the terms the index can answer: each one a quoted string (so no
@@ -199,7 +233,7 @@ enum Need {
 /// for the entries holding most of its terms. Entries showing the same lines (the same text
 /// stored twice, a file read again) are shown once, the best ranked.
 pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
-    let terms = terms(&request.query);
+    let (terms, cut) = bounded(terms(&request.query));
     if terms.is_empty() {
         return Err(SearchError::Empty);
     }
@@ -248,6 +282,7 @@ pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
         // A word misremembered or said otherwise must not hide where the rest of them meet.
         found = search_terms(store, &terms, &filter, request.limit, Need::Most)?;
     }
+    found.partial.extend(cut);
     if indexed.behind {
         found.partial.push(format!(
             "{} entries stored moments ago are not searchable yet (another process was writing \
@@ -392,9 +427,7 @@ fn hit(m: Matched, terms: &[String]) -> Hit {
 fn since_time(since: &str, now: &str) -> Result<String, SearchError> {
     let bad = || SearchError::Since(since.to_string());
     if let Ok(ago) = humantime::parse_duration(since) {
-        let now = humantime::parse_rfc3339_weak(now.trim_end_matches('Z')).map_err(|_| bad())?;
-        let then = now.checked_sub(ago).ok_or_else(bad)?;
-        return Ok(humantime::format_rfc3339_millis(then).to_string());
+        return clock::before(now, ago).ok_or_else(bad);
     }
     let as_time = if since.len() == 10 {
         format!("{since}T00:00:00")

@@ -175,6 +175,42 @@ fn a_reader_that_stops_reading_is_a_normal_end() {
 }
 
 #[test]
+fn output_into_a_closed_pipe_is_a_quiet_normal_end() {
+    let env = StoreEnv::new();
+    fs::copy(
+        Path::new(FIXTURES).join(format!("transcripts/{SESSION}.jsonl")),
+        env.path(&format!("{SESSION}.jsonl")),
+    )
+    .unwrap();
+    let out = env.throughline(&["import", "--from", &env.projects()], b"");
+    assert!(out.status.success(), "{out:?}");
+    for args in [
+        vec!["show", SESSION],
+        vec!["show", SESSION, "--json"],
+        vec!["sessions", "--all", "--json"],
+        vec!["search", "app", "--all", "--json"],
+        vec!["status"],
+        vec!["summarize"],
+        vec!["summarize", "--json"],
+    ] {
+        // The reader is gone before the first byte is written.
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(bin())
+            .args(&args)
+            .env("THROUGHLINE_HOME", &env.home)
+            .stdin(Stdio::null())
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {said}");
+        assert!(said.is_empty(), "{args:?}: {said}");
+    }
+}
+
+#[test]
 fn control_sequences_in_stored_text_are_escaped_on_a_terminal_and_raw_in_json() {
     let env = StoreEnv::new();
     let text = fs::read_to_string(Path::new(FIXTURES).join(format!("transcripts/{SESSION}.jsonl")))
@@ -222,4 +258,219 @@ fn control_sequences_in_stored_text_are_escaped_on_a_terminal_and_raw_in_json() 
         );
         assert!(seen.contains(r"\x1b]52;c;"), "{args}: {seen:?}");
     }
+}
+
+/// Runs `hook claude` with `stdin`, killing it if it is still running after `patience`.
+fn hook_with_stdin(env: &StoreEnv, stdin: Stdio, patience: Duration) -> std::process::Output {
+    let mut child = Command::new(bin())
+        .args(["hook", "claude"])
+        .env("THROUGHLINE_HOME", &env.home)
+        .env_remove("THROUGHLINE_GUARD")
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() && started.elapsed() < patience {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn an_endless_payload_is_cut_off_and_logged() {
+    let env = StoreEnv::new();
+    let zero = fs::File::open("/dev/zero").unwrap();
+    let started = Instant::now();
+    let out = hook_with_stdin(&env, zero.into(), Duration::from_secs(20));
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "the hook read on"
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    let lines = log_lines(&env);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("larger than 16 MB"), "{lines:?}");
+}
+
+#[test]
+fn a_payload_pipe_left_open_is_given_up() {
+    let env = StoreEnv::new();
+    let (read_end, _open_end) = std::io::pipe().unwrap();
+    let started = Instant::now();
+    let out = hook_with_stdin(&env, read_end.into(), Duration::from_secs(20));
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "the hook waited"
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    let lines = log_lines(&env);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].contains("stdin was not closed within 2 s"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn ages_reaching_past_1970_are_read_as_1970_not_a_crash() {
+    let env = StoreEnv::new();
+    fs::copy(
+        Path::new(FIXTURES).join(format!("transcripts/{SESSION}.jsonl")),
+        env.path(&format!("{SESSION}.jsonl")),
+    )
+    .unwrap();
+    let out = env.throughline(&["import", "--from", &env.projects()], b"");
+    assert!(out.status.success(), "{out:?}");
+    for args in [
+        vec!["config", "--keep-days", "36500"],
+        vec!["forget", "--retention"],
+        vec!["config", "--keep-days", "4294967295"],
+        vec!["forget", "--retention"],
+        vec!["search", "app", "--all", "--since", "99999999d"],
+        vec!["forget", "--before", "999999999d", "--yes"],
+        vec!["doctor"],
+    ] {
+        let out = env.throughline(&args, b"");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(!said.contains("panicked"), "{args:?}: {said}");
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{args:?}: {said}");
+    }
+    assert!(stored_turns(&env) > 0, "nothing was older than 1970");
+}
+
+/// `throughline args` run on a terminal (`script` gives it one); what the terminal got.
+fn on_a_terminal(env: &StoreEnv, args: &str) -> String {
+    let out = Command::new("script")
+        .args(["-qec", &format!("{} {args}", bin()), "/dev/null"])
+        .env("THROUGHLINE_HOME", &env.home)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let seen = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{args}: {seen}");
+    seen
+}
+
+#[test]
+fn every_verb_escapes_control_and_reordering_characters_on_a_terminal() {
+    let env = StoreEnv::new();
+    let text = fs::read_to_string(Path::new(FIXTURES).join(format!("transcripts/{SESSION}.jsonl")))
+        .unwrap();
+    // A clipboard write and a right-to-left override in the prompt, a title change in the
+    // working folder, a screen clear in the model's name.
+    let cwd = r#""cwd":"/home/dev/toy\u001b]0;owned\u0007""#;
+    let text = text
+        .replacen(
+            "Read app.py and tell me what it does.",
+            r"Read app.py \u001b]52;c;ZWNobw==\u0007 \u202eevil",
+            1,
+        )
+        .replace(r#""cwd":"/home/dev/toy""#, cwd)
+        .replace(r#""model":"claude-opus-4-8""#, r#""model":"opus\u001b[2J""#);
+    fs::write(env.path(&format!("{SESSION}.jsonl")), text).unwrap();
+    let out = env.throughline(&["import", "--from", &env.projects()], b"");
+    assert!(out.status.success(), "{out:?}");
+    // A handoff taken by the next session's first prompt, for `injections`.
+    let out = env.throughline(&["handoff", "--session", SESSION], b"");
+    assert!(out.status.success(), "{out:?}");
+    let prompt = fs::read_to_string(Path::new(FIXTURES).join("hooks/30-UserPromptSubmit.json"))
+        .unwrap()
+        .replace(r#""cwd":"/home/dev/toy""#, cwd);
+    let out = env.throughline(&["hook", "claude"], prompt.as_bytes());
+    assert!(!out.stdout.is_empty(), "the handoff was not taken: {out:?}");
+    let code = env.json(&["show", SESSION, "--json"])["turns"][0]["code"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    for args in [
+        "injections --all --full".to_string(),
+        "sessions --all".to_string(),
+        format!("show {SESSION}"),
+        format!("detail {code}"),
+        "search evil --all".to_string(),
+        format!("recall --session {SESSION}"),
+    ] {
+        let seen = on_a_terminal(&env, &args);
+        assert!(
+            !seen.contains(['\u{1b}', '\u{7}', '\u{202e}']),
+            "{args}: raw control reached the terminal: {seen:?}"
+        );
+        assert!(seen.contains(r"\x1b"), "{args}: {seen:?}");
+    }
+}
+
+#[test]
+fn a_write_lock_held_elsewhere_is_given_up_quickly_and_nothing_is_lost() {
+    let whole = fs::read(Path::new(FIXTURES).join(format!("transcripts/{SESSION}.jsonl"))).unwrap();
+    let imported = StoreEnv::new();
+    fs::write(imported.path(&format!("{SESSION}.jsonl")), &whole).unwrap();
+    let out = imported.throughline(&["import", "--from", &imported.projects()], b"");
+    assert!(out.status.success(), "{out:?}");
+
+    let env = StoreEnv::new();
+    let transcript = env.path(&format!("{SESSION}.jsonl"));
+    fs::write(&transcript, b"").unwrap();
+    let out = env.throughline(&["hook", "claude"], &stop_payload(&transcript));
+    assert!(out.status.success(), "{out:?}");
+    fs::write(&transcript, &whole).unwrap();
+
+    let holder = rusqlite::Connection::open(env.home.join("throughline.db")).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let started = Instant::now();
+    let out = env.throughline(&["hook", "claude"], &stop_payload(&transcript));
+    let waited = started.elapsed();
+    assert!(
+        waited < Duration::from_millis(2000),
+        "the hook waited {waited:?}"
+    );
+    assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
+    let lines = log_lines(&env);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].contains("held the memory's write lock"),
+        "{lines:?}"
+    );
+    holder.execute_batch("ROLLBACK").unwrap();
+
+    let out = env.throughline(&["hook", "claude"], &stop_payload(&transcript));
+    assert!(out.status.success(), "{out:?}");
+    assert!(stored_turns(&imported) > 0);
+    assert_eq!(
+        stored_turns(&env),
+        stored_turns(&imported),
+        "the next hook caught up"
+    );
+}
+
+#[test]
+fn a_query_of_thousands_of_words_is_cut_and_answered_at_once() {
+    let env = StoreEnv::new();
+    fs::copy(
+        Path::new(FIXTURES).join(format!("transcripts/{SESSION}.jsonl")),
+        env.path(&format!("{SESSION}.jsonl")),
+    )
+    .unwrap();
+    let out = env.throughline(&["import", "--from", &env.projects()], b"");
+    assert!(out.status.success(), "{out:?}");
+    let words: Vec<String> = (0..20_000).map(|i| format!("w{i}")).collect();
+    let started = Instant::now();
+    let out = env.throughline(&["search", "--all", &words.join(" ")], b"");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(
+        said.contains("only the first 32 of the query's 20000 terms were searched"),
+        "{said}"
+    );
 }

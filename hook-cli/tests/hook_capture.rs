@@ -508,6 +508,39 @@ fn a_fifty_megabyte_line_is_stored_whole() {
 }
 
 #[test]
+fn a_line_past_64_megabytes_is_passed_over_once_and_never_read_again() {
+    let env = Env::new();
+    env.append(
+        BEFORE_CLEAR,
+        user_line("u1", "read the huge file").as_bytes(),
+    );
+    // A line still being written, already too long to store.
+    let start = r#"{"type": "user", "uuid": "r1", "message": {"role": "user", "content": ""#;
+    env.append(BEFORE_CLEAR, start.as_bytes());
+    env.append(BEFORE_CLEAR, "x".repeat(65 << 20).as_bytes());
+    env.hook(&env.payload("05-Stop.json"));
+    let log = env.log();
+    assert_eq!(log.lines().count(), 1, "{log}");
+    assert!(
+        log.contains("a line longer than 64 MB is not stored"),
+        "{log}"
+    );
+
+    // More of it, then its end and a prompt: each call goes on where the last one stopped,
+    // so no part of the long line is read as a line of its own.
+    env.append(BEFORE_CLEAR, "y".repeat(1 << 20).as_bytes());
+    env.hook(&env.payload("05-Stop.json"));
+    env.append(BEFORE_CLEAR, b"\"}}\n");
+    env.append(BEFORE_CLEAR, user_line("u2", "after").as_bytes());
+    env.hook(&env.payload("05-Stop.json"));
+    assert_eq!(env.log(), log);
+    assert_eq!(
+        prompts(&env.memory(BEFORE_CLEAR)),
+        ["read the huge file", "after"]
+    );
+}
+
+#[test]
 fn a_missing_or_deleted_transcript_loses_nothing() {
     let env = Env::new();
     env.hook(&env.payload("01-SessionStart.json"));

@@ -4,6 +4,7 @@
 //! nothing. A program of its own so that the CLI every hook starts links no HTTP client
 //! (docs/decisions/0057).
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -28,6 +29,7 @@ struct Args {
 fn main() -> ExitCode {
     match run(Args::parse()) {
         Ok(code) => code,
+        Err(err) if throughline::reader_gone(err.as_ref()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("throughline: {err:#}");
             ExitCode::FAILURE
@@ -50,11 +52,14 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let run = outcome.map_err(anyhow::Error::msg)?;
+    // Written, not printed: a closed pipe is an error `main` recognises, not a panic.
+    let mut out = std::io::stdout().lock();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&run)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&run)?)?;
     } else {
         for call in &run.calls {
-            println!(
+            writeln!(
+                out,
                 "{} {}:{}: {} of {} turns got a line, {} tokens in, {} out{}",
                 call.at,
                 call.backend,
@@ -67,9 +72,10 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
                     .as_ref()
                     .map(|e| format!("; failed: {e}"))
                     .unwrap_or_default()
-            );
+            )?;
         }
-        println!(
+        writeln!(
+            out,
             "{}",
             match run.stop {
                 Stop::Off => "no summary backend is set (summary_backend in `throughline config`); \
@@ -80,7 +86,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
                 Stop::Failed =>
                     "the request failed: its turns keep their local one-liner and are not asked again",
             }
-        );
+        )?;
     }
     Ok(if run.stop == Stop::Failed {
         ExitCode::FAILURE

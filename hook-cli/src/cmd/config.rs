@@ -114,15 +114,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "autocompact": threshold,
         }));
     }
-    println!("file: {}", effective.file.display());
+    outln!("file: {}", effective.file.display())?;
     for s in &effective.settings {
-        println!(
+        outln!(
             "{:<20} {:<6} from {:<8} (env {})",
             s.key,
             s.value,
             format!("{:?}", s.source).to_lowercase(),
             s.env
-        );
+        )?;
     }
     let shown = match (threshold.percent, &threshold.ignored) {
         (Some(p), _) if !threshold.applies() => format!(
@@ -134,14 +134,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (None, Some(raw)) => format!("{raw:?} (not a percent; Claude Code ignores it)"),
         (None, None) => "the client's default".into(),
     };
-    println!(
+    outln!(
         "{:<20} {shown} (env.{} in {})",
         "autocompact",
         claude::AUTOCOMPACT_ENV,
         threshold.settings.display()
-    );
+    )?;
     for p in &effective.problems {
-        println!("problem: {p}");
+        outln!("problem: {p}")?;
     }
     Ok(())
 }

@@ -41,17 +41,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.json {
         return super::print_json(&demo);
     }
-    print(&demo);
+    print(&demo)?;
     Ok(())
 }
 
-fn print(demo: &Demo) {
+fn print(demo: &Demo) -> std::io::Result<()> {
     let s = &demo.spend;
-    println!(
+    outln!(
         "Throughline demo: a recorded Claude Code session ({} prompts; Read, Bash, Edit, Write, a \
          failing command, thinking) replayed hook by hook into a temporary memory.\n",
         demo.turns.iter().filter(|t| t.seq > 0).count()
-    );
+    )?;
     let mut calls: Vec<(&str, usize)> = Vec::new();
     for call in &demo.hook_calls {
         match calls.iter_mut().find(|(c, _)| c == call) {
@@ -60,12 +60,12 @@ fn print(demo: &Demo) {
         }
     }
     let calls: Vec<String> = calls.iter().map(|(c, n)| format!("{c} ×{n}")).collect();
-    println!(
+    outln!(
         "Hook calls ({}): {}\n",
         demo.hook_calls.len(),
         calls.join(", ")
-    );
-    println!("Stored, turn by turn (L2 = the conversation verbatim, L3 = everything else):");
+    )?;
+    outln!("Stored, turn by turn (L2 = the conversation verbatim, L3 = everything else):")?;
     for turn in demo.turns.iter().filter(|t| t.seq > 0) {
         let prompt = turn
             .messages
@@ -74,8 +74,8 @@ fn print(demo: &Demo) {
             .map(|m| m.text.lines().next().unwrap_or("").to_string())
             .unwrap_or_default();
         let l2: usize = turn.messages.iter().map(|m| m.text.chars().count()).sum();
-        println!("  turn {} [{}]  > {prompt}", turn.seq, turn.code);
-        println!(
+        outln!("  turn {} [{}]  > {prompt}", turn.seq, turn.code)?;
+        outln!(
             "      L2: {} messages, {l2} chars   L3: {}",
             turn.messages.len(),
             if turn.detail_summary.is_empty() {
@@ -83,33 +83,36 @@ fn print(demo: &Demo) {
             } else {
                 &turn.detail_summary
             }
-        );
+        )?;
     }
     let l3 = s.tool_io_chars + s.thinking_chars + s.other_chars;
-    println!("\nLayers:");
-    println!("  L2 conversation  {:>7} chars", s.conversation_chars);
-    println!(
+    outln!("\nLayers:")?;
+    outln!("  L2 conversation  {:>7} chars", s.conversation_chars)?;
+    outln!(
         "  L3 detail        {:>7} chars (tool I/O {}, thinking {}, host entries {})",
-        l3, s.tool_io_chars, s.thinking_chars, s.other_chars
-    );
-    println!(
+        l3,
+        s.tool_io_chars,
+        s.thinking_chars,
+        s.other_chars
+    )?;
+    outln!(
         "  usage            {:>7} API calls; the last request held {} tokens of context",
         s.api_calls,
         s.last_context.unwrap_or(0)
-    );
+    )?;
     let next = demo.next_session.chars().count();
-    println!(
+    outln!(
         "\nThe transcript is {} bytes. The next session would start from {} characters \
          ({:.1}% of it), instead of the whole context:\n",
         demo.transcript_bytes,
         next,
         100.0 * next as f64 / demo.transcript_bytes as f64
-    );
+    )?;
     for line in demo.next_session.lines() {
-        println!("  │ {line}");
+        outln!("  │ {line}")?;
     }
-    println!(
+    outln!(
         "\nEverything else stays one command away (`throughline detail <turn>`). \
          Try it on your own sessions: `throughline install`, or `throughline import` for past ones."
-    );
+    )
 }

@@ -70,10 +70,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     .collect(),
             });
         }
-        print!(
+        out_painted!(
             "{}",
             render::some_lines(&what, &body, &lines, args.color.paint())
-        );
+        )?;
         return Ok(());
     }
     if let Some(n) = args.tool {
@@ -82,7 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             return super::print_json(&exchange);
         }
         let shown = render::tool_exchange(&detail.turn.code, &exchange);
-        print!("{}", super::for_terminal(&shown));
+        out!("{shown}")?;
         return Ok(());
     }
     if let Some(n) = args.item {
@@ -92,6 +92,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return super::print_json(&detail);
     }
     let shown = render::turn_detail(&detail, args.item.is_none());
-    print!("{}", super::for_terminal(&shown));
+    out!("{shown}")?;
     Ok(())
 }

@@ -52,13 +52,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 Status::Note => "note",
                 Status::Problem => "FAIL",
             };
-            println!("{mark}  {:<9} {}", check.name, check.message);
+            outln!("{mark}  {:<9} {}", check.name, check.message)?;
             if let Some(fix) = &check.fix {
-                println!("                fix: {fix}");
+                outln!("                fix: {fix}")?;
             }
         }
         if healthy {
-            println!("\nEverything is in place.");
+            outln!("\nEverything is in place.")?;
         }
     }
     Ok(if healthy {

@@ -55,7 +55,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return report(&args, &preview, None);
     }
     if !args.yes && !args.json {
-        print_preview(&preview);
+        print_preview(&preview)?;
         if !confirm()? {
             anyhow::bail!("nothing was forgotten; `--yes` forgets without asking");
         }
@@ -91,9 +91,9 @@ fn retention(home: &Home, args: &Args) -> anyhow::Result<()> {
     let config = config::load(home).config;
     if config.keep_days == 0 && config.keep_mb == 0 {
         if !args.quiet {
-            println!(
+            outln!(
                 "No retention is set: `throughline config --keep-days N` or `--keep-mb N` sets one."
-            );
+            )?;
         }
         return Ok(());
     }
@@ -120,9 +120,9 @@ fn retention(home: &Home, args: &Args) -> anyhow::Result<()> {
         (format!("beyond {} MB", config.keep_mb), &done.by_size),
     ] {
         match forgotten {
-            Some(f) => println!("Forgot {} ({why}).", counts(&f.removed)),
-            None => println!("Nothing {why}."),
-        }
+            Some(f) => outln!("Forgot {} ({why}).", counts(&f.removed)),
+            None => outln!("Nothing {why}."),
+        }?;
     }
     Ok(())
 }
@@ -143,14 +143,15 @@ fn counts(p: &Preview) -> String {
     parts.join(", ")
 }
 
-fn print_preview(p: &Preview) {
-    println!("This forgets {}.", counts(p));
+fn print_preview(p: &Preview) -> std::io::Result<()> {
+    outln!("This forgets {}.", counts(p))?;
     if let (Some(first), Some(last)) = (&p.earliest, &p.latest) {
-        println!("  turns from {first} to {last}");
+        outln!("  turns from {first} to {last}")?;
     }
     for project in &p.projects {
-        println!("  in {project}");
+        outln!("  in {project}")?;
     }
+    Ok(())
 }
 
 fn report(args: &Args, preview: &Preview, done: Option<&Forgotten>) -> anyhow::Result<()> {
@@ -164,19 +165,19 @@ fn report(args: &Args, preview: &Preview, done: Option<&Forgotten>) -> anyhow::R
         return Ok(());
     }
     match done {
-        None if preview.is_empty() => println!("Nothing stored matches: nothing to forget."),
+        None if preview.is_empty() => outln!("Nothing stored matches: nothing to forget.")?,
         None => {
-            print_preview(preview);
-            println!("(dry run: nothing was forgotten)");
+            print_preview(preview)?;
+            outln!("(dry run: nothing was forgotten)")?;
         }
         Some(done) => {
-            println!("Forgot {}.", counts(&done.removed));
+            outln!("Forgot {}.", counts(&done.removed))?;
             if !done.wal_emptied {
-                println!(
+                outln!(
                     "A reader (the app, a search) still holds the write-ahead log, which may \
                      keep copies of what was removed until a writer empties it (hooks do once \
                      it passes 1 MiB)."
-                );
+                )?;
             }
         }
     }
@@ -187,7 +188,7 @@ fn confirm() -> anyhow::Result<bool> {
     if !std::io::stdin().is_terminal() {
         anyhow::bail!("add --yes to forget without a terminal to ask on");
     }
-    print!("Forget this? It cannot be undone. [y/N] ");
+    out!("Forget this? It cannot be undone. [y/N] ")?;
     std::io::stdout().flush()?;
     let mut answer = String::new();
     std::io::stdin().lock().read_line(&mut answer)?;

@@ -41,9 +41,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             return super::print_json(&serde_json::json!({"cancelled": n, "project": project}));
         }
         match n {
-            0 => println!("no handoff was waiting in {project}"),
-            _ => println!("handoff in {project} cancelled"),
-        }
+            0 => outln!("no handoff was waiting in {project}"),
+            _ => outln!("handoff in {project} cancelled"),
+        }?;
         return Ok(());
     }
     let effective = config::load(&home);
@@ -58,21 +58,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             return super::print_json(&memory);
         }
         match memory {
-            Some(memory) => print!("{}", super::for_terminal(&memory.text)),
-            None => println!("session {} holds no turn to hand on", session.session_id),
-        }
+            Some(memory) => out!("{}", memory.text),
+            None => outln!("session {} holds no turn to hand on", session.session_id),
+        }?;
         return Ok(());
     }
     let offered = handoff::offer(&mut store, &session.session_id, &effective.config)?;
     if args.json {
         return super::print_json(&offered);
     }
-    println!(
+    outln!(
         "handoff ready: the next new chat in {} takes the memory of session {} (until {}); \
          `throughline handoff --cancel` withdraws it",
         offered.project,
         &offered.session_id[..offered.session_id.len().min(8)],
         offered.expires_at
-    );
+    )?;
     Ok(())
 }

@@ -1,9 +1,10 @@
 //! `throughline hook <host>`: called by the agent on every event with the payload on stdin.
 //! Whatever happens it exits 0 and prints nothing to stdout; failures go to the log.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use throughline::capture;
 use throughline::config::{self, Capture};
@@ -11,10 +12,17 @@ use throughline::forget;
 use throughline::handoff;
 use throughline::home::Home;
 use throughline::hosts;
+use throughline::ingest::IngestError;
 use throughline::install;
 use throughline::model::Host;
-use throughline::store::Store;
+use throughline::payload;
+use throughline::store::{Store, StoreError};
 use throughline::summarize;
+
+/// How long a hook waits for the memory's write lock. Writers hold it for milliseconds (bulk
+/// work lets a waiting hook go first), so past this another program holds it for long: the
+/// host is not kept waiting for it, and the next hook reads what this one left.
+const LOCK_WAIT: Duration = Duration::from_millis(500);
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -57,10 +65,7 @@ fn handle(home: &Home, host_name: &str) -> Result<(), String> {
         let known: Vec<&str> = Host::ALL.iter().map(|h| h.as_str()).collect();
         format!("unknown host {host_name:?}; known: {}", known.join(", "))
     })?;
-    let mut payload = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut payload)
-        .map_err(|e| format!("reading the payload from stdin: {e}"))?;
+    let payload = payload::read(std::io::stdin()).map_err(|e| e.to_string())?;
     // Some hosts run other hosts' hook files too (Cursor runs Claude Code's; Grok runs Claude
     // Code's and Cursor's): one event starts this command once per file. The host's own file
     // answers it, so each turn is stored once and the memory given once.
@@ -76,8 +81,12 @@ fn handle(home: &Home, host_name: &str) -> Result<(), String> {
         Capture::On => false,
     };
     let mut store = Store::open_with(home, &config).map_err(|e| e.to_string())?;
-    let (session, report) = capture::capture_event(&mut store, host, &event, paused)
-        .map_err(|e| format!("session {}: {e}", event.session_id))?;
+    store.wait_at_most(LOCK_WAIT).map_err(|e| e.to_string())?;
+    let (session, report) =
+        capture::capture_event(&mut store, host, &event, paused).map_err(|e| match e {
+            IngestError::Store(e) => format!("session {}: {}", event.session_id, store_failure(&e)),
+            e => format!("session {}: {e}", event.session_id),
+        })?;
     for problem in &report.problems {
         throughline::log::line(home, &format!("hook {}", host.as_str()), problem);
     }
@@ -94,7 +103,13 @@ fn handle(home: &Home, host_name: &str) -> Result<(), String> {
     let reply = handoff::respond(&mut store, home, &config, &event, || {
         hosts::owner_process(host)
     })
-    .map_err(|e| format!("session {}: handoff: {e}", event.session_id))?;
+    .map_err(|e| {
+        format!(
+            "session {}: handoff: {}",
+            event.session_id,
+            store_failure(&e)
+        )
+    })?;
     // At most a few indexed reads and a detached start: the summarizer never holds up the host.
     if let Err(e) = summarize::start_if_due(&store, home, &config, session.id, event.kind) {
         throughline::log::line(home, &format!("hook {}", host.as_str()), &e);
@@ -111,4 +126,17 @@ fn handle(home: &Home, host_name: &str) -> Result<(), String> {
         forget::start_retention(home).map_err(|e| format!("starting retention: {e}"))?;
     }
     Ok(())
+}
+
+/// What the log says when a write failed; a lock held past [`LOCK_WAIT`] loses nothing.
+fn store_failure(e: &StoreError) -> String {
+    if e.is_busy() {
+        return format!(
+            "another program held the memory's write lock for more than \
+             {} ms; this event is left to the next hook, which reads the transcript from where \
+             the memory stands",
+            LOCK_WAIT.as_millis()
+        );
+    }
+    e.to_string()
 }

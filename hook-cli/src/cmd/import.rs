@@ -67,21 +67,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.json {
         return super::print_json(&done);
     }
-    println!(
+    outln!(
         "imported {} transcripts: {} new bytes read, {} records stored in {}",
         done.transcripts,
         done.bytes_read,
         done.records,
         home.db_path().display()
-    );
+    )?;
     if done.left_alone > 0 {
-        println!(
+        outln!(
             "  left alone: {} transcripts of projects with capture off",
             done.left_alone
-        );
+        )?;
     }
     for p in &done.problems {
-        println!("  skipped: {p}");
+        outln!("  skipped: {p}")?;
     }
     Ok(())
 }

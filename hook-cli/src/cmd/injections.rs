@@ -40,11 +40,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return super::print_json(&log);
     }
     if log.is_empty() {
-        println!("no injections recorded here yet; `--all` lists every project");
+        outln!("no injections recorded here yet; `--all` lists every project")?;
     }
     for i in &log {
         let chain: Vec<&str> = i.chain.iter().map(|s| &s[..s.len().min(8)]).collect();
-        println!(
+        outln!(
             "{}  {:<7} {} ← {}  {}/{} chars  {} verbatim, {} one-liners{}, {} left out",
             i.at,
             i.trigger.as_str(),
@@ -56,12 +56,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             i.one_liners.len(),
             written_by(&i.one_liners_by),
             i.left_out
-        );
+        )?;
         if args.full {
             for (code, by) in i.one_liners.iter().zip(&i.one_liners_by) {
-                println!("  {code}: {by}");
+                outln!("  {code}: {by}")?;
             }
-            println!("{}\n", i.text);
+            outln!("{}\n", i.text)?;
         }
     }
     Ok(())

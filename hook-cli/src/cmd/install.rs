@@ -108,26 +108,26 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     for report in &reports {
         let name = throughline::hosts::agent(report.host).name();
         if report.changed() {
-            println!(
+            outln!(
                 "Throughline is registered with {name}; hooks run {}",
                 binary.display()
-            );
+            )?;
         } else {
-            println!("Already installed for {name}: nothing changed.");
+            outln!("Already installed for {name}: nothing changed.")?;
         }
-        print_changes(report);
+        print_changes(report)?;
     }
     if reports.iter().any(Report::changed) {
-        println!(
+        outln!(
             "\nEvery turn of new sessions is now kept. `throughline doctor` checks the setup; \
              `throughline uninstall` removes exactly this."
-        );
+        )?;
     }
     Ok(())
 }
 
 /// One line per file that changed or was deliberately left alone.
-pub fn print_changes(report: &Report) {
+pub fn print_changes(report: &Report) -> std::io::Result<()> {
     for change in &report.changes {
         let action = match change.action {
             Action::Unchanged => continue,
@@ -136,12 +136,13 @@ pub fn print_changes(report: &Report) {
             Action::Removed => "removed",
             Action::Kept => "kept",
         };
-        println!("  {action:<8} {}", change.path.display());
+        outln!("  {action:<8} {}", change.path.display())?;
         for detail in &change.details {
-            println!("           {detail}");
+            outln!("           {detail}")?;
         }
         if let Some(backup) = &change.backup {
-            println!("           previous version: {}", backup.display());
+            outln!("           previous version: {}", backup.display())?;
         }
     }
+    Ok(())
 }

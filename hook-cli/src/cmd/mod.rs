@@ -1,5 +1,33 @@
 //! One file per verb. Each parses its own flags and calls the library.
 
+/// `print!` for every verb: stored text shown as [`for_terminal`] shows it, and the write's
+/// failure returned instead of a panic, so a reader that went away (`throughline show | head`)
+/// ends the verb as an `io::Error` that `main` recognises.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        crate::cmd::write_shown(format_args!($($arg)*))
+    };
+}
+
+/// `println!` for every verb (see `out!`).
+macro_rules! outln {
+    () => {
+        crate::cmd::write_shown(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        crate::cmd::write_shown(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `out!` for text a [`throughline::render::Paint`] made safe already: its colours are
+/// escape sequences meant for the terminal.
+macro_rules! out_painted {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
 mod config;
 mod demo;
 mod detail;
@@ -159,6 +187,14 @@ fn for_terminal(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// What `out!` and `outln!` write.
+fn write_shown(text: std::fmt::Arguments) -> std::io::Result<()> {
+    let text = text.to_string();
+    std::io::stdout()
+        .lock()
+        .write_all(for_terminal(&text).as_bytes())
+}
+
 /// The store for reading verbs; says how to get one when there is none yet.
 fn open_for_reading() -> anyhow::Result<Store> {
     Ok(Store::open_read_only(&Home::locate()?)?)
@@ -166,7 +202,8 @@ fn open_for_reading() -> anyhow::Result<Store> {
 
 fn print_json<T: Serialize + ?Sized>(value: &T) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
-    serde_json::to_writer_pretty(&mut out, value)?;
+    // As an `io::Error`, so that a closed pipe is recognised as one.
+    serde_json::to_writer_pretty(&mut out, value).map_err(std::io::Error::from)?;
     writeln!(out)?;
     Ok(())
 }

@@ -99,14 +99,17 @@ fn session_lines(g: &Gauge, colour: bool) -> [String; 2] {
         true => format!("  {bar} {:>3}%  {}{until}", g.percent, g.usage),
         false => format!("  context use not reported by {}", g.host),
     };
-    [
-        format!(
-            "{project} · {which} · {} · {}",
-            g.host,
-            g.model.as_deref().unwrap_or("unknown model")
-        ),
-        format!("{usage} · {} turns{active}", g.turns),
-    ]
+    let about = format!(
+        "{project} · {which} · {} · {}",
+        g.host,
+        g.model.as_deref().unwrap_or("unknown model")
+    );
+    // Stored names, on a terminal shown with their control characters escaped.
+    let about = match colour {
+        true => throughline::render::visible(&about).into_owned(),
+        false => about,
+    };
+    [about, format!("{usage} · {} turns{active}", g.turns)]
 }
 
 /// `plan: 5-hour 42% (resets in 2h 05m) · 7-day 13% (resets in 3d 4h)`

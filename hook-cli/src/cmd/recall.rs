@@ -59,6 +59,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return super::print_json(&recalled);
     }
     let shown = recall::render(&recalled, args.oneline, Pointer::Cli);
-    print!("{}", super::for_terminal(&shown));
+    out!("{shown}")?;
     Ok(())
 }

@@ -69,18 +69,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else if hits.is_empty() {
         match &project {
             Some(p) => {
-                println!("no matches in {p}; `throughline search --all ...` searches every project")
+                outln!("no matches in {p}; `throughline search --all ...` searches every project")?
             }
-            None => println!("no matches"),
+            None => outln!("no matches")?,
         }
     } else {
         let paint = args.color.paint();
         let shown: Vec<String> = hits.iter().map(|h| h.render(Pointer::Cli, paint)).collect();
-        println!("{}", shown.join("\n\n"));
+        out_painted!("{}\n", shown.join("\n\n"))?;
     }
     if !args.json {
         for limit in &found.partial {
-            println!("\nnote: {limit}");
+            outln!("\nnote: {limit}")?;
         }
     }
     // Like grep: exit 1 when nothing matched, so scripts can tell.

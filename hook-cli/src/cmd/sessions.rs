@@ -34,10 +34,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let cut = sessions.len() > args.limit as usize;
     sessions.truncate(args.limit as usize);
     if sessions.is_empty() && project.is_some() && !args.json {
-        println!(
+        outln!(
             "no sessions recorded in {}; `throughline sessions --all` lists every project",
             project.unwrap_or_default()
-        );
+        )?;
         return Ok(());
     }
     if args.json {
@@ -56,19 +56,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     for project in order {
-        println!("{project}");
+        outln!("{project}")?;
         for s in sessions
             .iter()
             .filter(|s| s.project.as_deref().unwrap_or("(unknown project)") == project)
         {
-            println!("  {}", render::session_line(s));
+            outln!("  {}", render::session_line(s))?;
         }
     }
     if cut {
-        println!(
+        outln!(
             "(the {} most recently active shown; --limit N shows more)",
             args.limit
-        );
+        )?;
     }
     Ok(())
 }

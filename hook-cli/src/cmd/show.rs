@@ -27,15 +27,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.json {
         return super::print_json(&Shown { session, turns });
     }
-    println!(
+    outln!(
         "session {}  {}  {}",
         session.session_id,
-        super::for_terminal(session.project.as_deref().unwrap_or("")),
-        super::for_terminal(session.model.as_deref().unwrap_or(""))
-    );
+        session.project.as_deref().unwrap_or(""),
+        session.model.as_deref().unwrap_or("")
+    )?;
     for turn in &turns {
-        println!();
-        print!("{}", super::for_terminal(&render::turn(turn, Pointer::Cli)));
+        outln!()?;
+        out!("{}", render::turn(turn, Pointer::Cli))?;
     }
     Ok(())
 }

@@ -82,10 +82,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }));
     }
     if spends.is_empty() {
-        println!("no sessions here; `throughline stats --all` covers every project");
+        outln!("no sessions here; `throughline stats --all` covers every project")?;
         return Ok(());
     }
-    println!(
+    outln!(
         "{:<10} {:>5} {:>13} {:>10} {:>9} {:>9} {:>13} {:>16}",
         "session",
         "turns",
@@ -95,13 +95,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "other",
         "last context",
         "after /clear"
-    );
+    )?;
     for s in &spends {
         let after = match s.last_context {
             Some(tokens) => format!("~{} tok", chars_as_tokens(s.handoff_chars).min(tokens)),
             None => "-".into(),
         };
-        println!(
+        outln!(
             "{:<10} {:>5} {:>13} {:>10} {:>9} {:>9} {:>13} {:>16}",
             &s.session_id[..s.session_id.len().min(8)],
             s.turns,
@@ -111,26 +111,26 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             chars(s.other_chars),
             s.last_context.map_or("-".into(), |t| format!("{t} tok")),
             after
-        );
+        )?;
     }
     let u = &totals.usage;
-    println!(
+    outln!(
         "\n{} sessions, {} turns, {} API calls: {} input + {} cache write + {} cache read tokens in, {} out",
         totals.sessions, totals.turns, totals.api_calls, u.input, u.cache_creation, u.cache_read, u.output
-    );
-    println!(
+    )?;
+    outln!(
         "characters stored: conversation {}, tool I/O {}, thinking {}, other {}",
         chars(totals.conversation_chars),
         chars(totals.tool_io_chars),
         chars(totals.thinking_chars),
         chars(totals.other_chars)
-    );
-    println!(
+    )?;
+    outln!(
         "after /clear: the recent conversation up to {} characters (≈4 characters a token) \
          instead of the last context",
         throughline::config::MAX_BUDGET
-    );
-    println!("{}", summaries_line(&summaries));
+    )?;
+    outln!("{}", summaries_line(&summaries))?;
     Ok(())
 }
 

@@ -33,35 +33,39 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.json {
         return super::print_json(&status);
     }
-    println!("home      {}", status.home);
+    outln!("home      {}", status.home)?;
     match &status.store {
         None => {
-            println!("store     none yet (created by the first hook call or `throughline import`)")
+            outln!("store     none yet (created by the first hook call or `throughline import`)")?
         }
         Some(s) => {
-            println!(
+            outln!(
                 "database  {} ({}, schema v{})",
                 s.path,
                 human_bytes(s.bytes),
                 s.schema_version
-            );
-            println!(
+            )?;
+            outln!(
                 "memory    {} sessions in {} projects, {} turns",
-                s.sessions, s.projects, s.turns
-            );
-            println!(
+                s.sessions,
+                s.projects,
+                s.turns
+            )?;
+            outln!(
                 "layers    {} messages (L2), {} detail entries (L3), {} API calls",
-                s.messages, s.details, s.api_calls
-            );
+                s.messages,
+                s.details,
+                s.api_calls
+            )?;
             if let Some(at) = &s.last_activity {
-                println!("last      {at} ({})", throughline::clock::ago(at));
+                outln!("last      {at} ({})", throughline::clock::ago(at))?;
             }
         }
     }
     if !status.recent_problems.is_empty() {
-        println!("\nrecent problems (from {}):", home.log_path().display());
+        outln!("\nrecent problems (from {}):", home.log_path().display())?;
         for line in &status.recent_problems {
-            println!("  {line}");
+            outln!("  {line}")?;
         }
     }
     Ok(())

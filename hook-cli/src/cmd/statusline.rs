@@ -2,8 +2,6 @@
 //! pipes in on every prompt render. It must be fast and must never show an error: on bad
 //! input it prints nothing and exits 0.
 
-use std::io::Read;
-
 use throughline::hosts::claude::{decode_status, StatusInput};
 use throughline::model::short_tokens;
 
@@ -11,13 +9,12 @@ use throughline::model::short_tokens;
 pub struct Args {}
 
 pub fn run(_: Args) -> anyhow::Result<()> {
-    let mut payload = Vec::new();
-    if std::io::stdin().read_to_end(&mut payload).is_err() {
+    let Ok(payload) = throughline::payload::read(std::io::stdin()) else {
         return Ok(());
-    }
+    };
     if let Some(input) = decode_status(&payload) {
         record_plan(&input);
-        println!("{}", line(&input));
+        outln!("{}", line(&input))?;
     }
     Ok(())
 }

@@ -52,20 +52,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     for report in &reports {
         let name = throughline::hosts::agent(report.host).name();
         if report.changed() {
-            println!("Throughline is no longer registered with {name}.");
+            outln!("Throughline is no longer registered with {name}.")?;
         } else {
-            println!("Throughline was not registered with {name}: nothing to remove.");
+            outln!("Throughline was not registered with {name}: nothing to remove.")?;
         }
-        print_changes(report);
+        print_changes(report)?;
     }
     for path in &purged {
-        println!("  deleted  {}", path.display());
+        outln!("  deleted  {}", path.display())?;
     }
     if !args.purge {
-        println!(
+        outln!(
             "\nThe stored memory is still in {}; `throughline uninstall --purge` deletes it.",
             home.dir().display()
-        );
+        )?;
     }
     Ok(())
 }
@@ -77,10 +77,10 @@ fn confirm(home: &Home) -> anyhow::Result<bool> {
             home.dir().display()
         );
     }
-    print!(
+    out!(
         "Delete every stored session in {}? This cannot be undone. [y/N] ",
         home.dir().display()
-    );
+    )?;
     std::io::stdout().flush()?;
     let mut answer = String::new();
     std::io::stdin().lock().read_line(&mut answer)?;

@@ -60,6 +60,11 @@ impl From<rusqlite::Error> for IngestError {
     }
 }
 
+/// The longest transcript line stored, far above any a host writes (a tool's output in
+/// full, a file read or written whole): past it the line is passed over once, with one log
+/// line, and never read again (decision 0080).
+const MAX_LINE_BYTES: u64 = 64 << 20;
+
 /// Bytes read per system call. Small enough that a backlog's first lines reach the parser
 /// at once: a 1 MiB buffer, fresh pages to fault in for every transcript, held up the writer.
 const READ_BUFFER: usize = 64 << 10;
@@ -124,6 +129,7 @@ fn read(
         parser,
         order,
         held,
+        passing_long_line: state.as_ref().is_some_and(|s| s.passing_long_line),
         now: clock::now(),
         at_end: false,
         line: Vec::new(),
@@ -152,7 +158,8 @@ fn read(
         if chunk.order.is_some() {
             progress.order = chunk.order;
         }
-        // A chunk ends on a line boundary: with the cursor saved, what is stored is whole.
+        // A chunk ends on a line boundary, or inside a line too long to store, which its
+        // order state says is being passed over: with the cursor saved, what is stored is whole.
         if w.commit_due(chunk.bytes) {
             progress.save(w, &shown, session.id)?;
             w.commit_and_continue()?;
@@ -372,6 +379,8 @@ struct Lines<'a, R> {
     order: Order,
     /// Lines held by the last call, parsed again before the new ones.
     held: Vec<Arc<str>>,
+    /// Whether the reader is passing over a line too long to store.
+    passing_long_line: bool,
     /// The time held lines are let go by, at the end of what is read.
     now: String,
     at_end: bool,
@@ -460,15 +469,39 @@ impl<R: BufRead> Lines<'_, R> {
         let limit = self.chunk_bytes;
         self.chunk_bytes = (limit * 2).min(CHUNK_BYTES);
         while chunk.bytes < limit && !self.at_end {
+            if self.passing_long_line {
+                let (passed, ended) = pass_line(&mut self.reader)?;
+                self.offset += passed;
+                chunk.bytes += passed;
+                if ended {
+                    self.passing_long_line = false;
+                    continue;
+                }
+                self.at_end(&mut chunk);
+                break;
+            }
             let line = &mut self.line;
             line.clear();
-            let n = self.reader.read_until(b'\n', line)?;
+            let n = self
+                .reader
+                .by_ref()
+                .take(MAX_LINE_BYTES + 1)
+                .read_until(b'\n', line)?;
+            if n as u64 > MAX_LINE_BYTES && line.last() != Some(&b'\n') {
+                chunk.problems.push(format!(
+                    "{} at byte {}: a line longer than {} MB is not stored",
+                    self.shown,
+                    self.offset,
+                    MAX_LINE_BYTES >> 20
+                ));
+                self.passing_long_line = true;
+                self.offset += n as u64;
+                chunk.bytes += n as u64;
+                continue;
+            }
             if n == 0 || line.last() != Some(&b'\n') {
                 // End of data, or a last line still being written: leave it for the next call.
-                self.at_end = true;
-                let mut released = Vec::new();
-                self.order.settle(&self.now, &mut released);
-                self.add(released, &mut chunk);
+                self.at_end(&mut chunk);
                 break;
             }
             let at_byte = self.offset;
@@ -495,8 +528,19 @@ impl<R: BufRead> Lines<'_, R> {
             }
             self.line = line;
         }
-        chunk.order = Some(self.order.state());
+        let mut state = self.order.state();
+        state.passing_long_line = self.passing_long_line;
+        chunk.order = Some(state);
         Ok((chunk.bytes > 0 || !chunk.records.is_empty()).then_some(chunk))
+    }
+
+    /// At the end of the complete lines: lines still waiting for a parent that will not come
+    /// now are let go.
+    fn at_end(&mut self, chunk: &mut Chunk) {
+        self.at_end = true;
+        let mut released = Vec::new();
+        self.order.settle(&self.now, &mut released);
+        self.add(released, chunk);
     }
 
     /// Parses one line and adds to `chunk` the records now in order. `at_byte` is `None` for
@@ -526,6 +570,29 @@ impl<R: BufRead> Lines<'_, R> {
                 widen(&mut chunk.latest, Some(at), |new, old| new > old);
             }
             chunk.push(record);
+        }
+    }
+}
+
+/// Reads past the end of the line `reader` is in; how many bytes that took, and whether the
+/// line ended (else the data did).
+fn pass_line(reader: &mut impl BufRead) -> io::Result<(u64, bool)> {
+    let mut passed = 0;
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            return Ok((passed, false));
+        }
+        match memchr::memchr(b'\n', buf) {
+            Some(i) => {
+                reader.consume(i + 1);
+                return Ok((passed + i as u64 + 1, true));
+            }
+            None => {
+                let n = buf.len();
+                reader.consume(n);
+                passed += n as u64;
+            }
         }
     }
 }

@@ -34,6 +34,10 @@ pub struct State {
     known: VecDeque<u64>,
     /// Held lines as read, in file order: they are parsed again by the next call.
     held: Vec<Arc<str>>,
+    /// Whether the reader is passing over a line too long to store: the call that finds its
+    /// end goes on from there (see `ingest::MAX_LINE_BYTES`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub passing_long_line: bool,
 }
 
 impl State {
@@ -85,6 +89,7 @@ impl Order {
         State {
             known: self.known.clone(),
             held: self.held.iter().map(|h| h.line.clone()).collect(),
+            passing_long_line: false,
         }
     }
 

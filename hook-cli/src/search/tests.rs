@@ -537,3 +537,24 @@ fn without_an_entry_holding_every_word_those_holding_most_of_them_answer() {
         .hits
         .is_empty());
 }
+
+#[test]
+fn a_query_is_cut_to_its_first_terms_and_characters_and_says_so() {
+    let many: Vec<String> = (0..40).map(|i| format!("word{i}")).collect();
+    let (terms, cut) = bounded(many.clone());
+    assert_eq!(terms, many[..MAX_TERMS]);
+    assert_eq!(
+        cut.as_deref(),
+        Some("only the first 32 of the query's 40 terms were searched")
+    );
+
+    let long = "é".repeat(MAX_TERM_CHARS + 5);
+    let (terms, cut) = bounded(vec![long.clone(), "short".into()]);
+    assert_eq!(terms[0], long[..MAX_TERM_CHARS * 'é'.len_utf8()]);
+    assert_eq!(terms[1], "short");
+    assert!(cut
+        .unwrap()
+        .contains("1 term(s) longer than 200 characters"));
+
+    assert_eq!(bounded(vec!["plain".into()]), (vec!["plain".into()], None));
+}

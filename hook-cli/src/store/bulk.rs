@@ -31,20 +31,23 @@ thread_local! {
     static ANNOUNCED: RefCell<Option<File>> = const { RefCell::new(None) };
 }
 
-fn waiting_file(db: &Path) -> PathBuf {
-    let mut path = db.to_path_buf().into_os_string();
-    path.push("-waiting");
-    PathBuf::from(path)
-}
+/// `<database>-waiting`: hooks waiting for the lock hold a shared `flock` on it.
+const WAITING: &str = "-waiting";
 
-fn open(db: &Path) -> std::io::Result<File> {
+/// `<database>-bulk`: bulk writers at work hold a shared `flock` on it, so a hook that waited
+/// long can tell a writer that lets it go first from one that may never let go.
+const AT_WORK: &str = "-bulk";
+
+fn open(db: &Path, suffix: &str) -> std::io::Result<File> {
+    let mut path = db.to_path_buf().into_os_string();
+    path.push(suffix);
     OpenOptions::new()
         .read(true)
         .write(true)
         .create(true)
         .truncate(false)
         .mode(0o600)
-        .open(waiting_file(db))
+        .open(path)
 }
 
 /// `flock` without blocking; false when another process holds a conflicting lock.
@@ -61,7 +64,9 @@ pub(super) fn announce_wait(db: &Path) {
     }
     ANNOUNCED.with_borrow_mut(|announced| {
         if announced.is_none() {
-            *announced = open(db).ok().filter(|f| try_flock(f, libc::LOCK_SH));
+            *announced = open(db, WAITING)
+                .ok()
+                .filter(|f| try_flock(f, libc::LOCK_SH));
         }
     });
 }
@@ -85,11 +90,28 @@ pub fn become_bulk() {
     }
 }
 
+/// Whether a bulk writer is at work on `db` now (`marker` keeps the file open between calls).
+pub(super) fn bulk_at_work(db: &Path, marker: &mut Option<File>) -> bool {
+    if marker.is_none() {
+        *marker = open(db, AT_WORK).ok();
+    }
+    match marker.as_ref() {
+        Some(f) if try_flock(f, libc::LOCK_EX) => {
+            try_flock(f, libc::LOCK_UN);
+            false
+        }
+        Some(_) => true,
+        None => false,
+    }
+}
+
 /// A bulk writer's view of hooks waiting for the lock.
 pub(super) struct Waiters {
     db: PathBuf,
     file: RefCell<Option<File>>,
     looked: Cell<Instant>,
+    /// While this is a bulk writer's: its shared lock on `<database>-bulk`.
+    at_work: RefCell<Option<File>>,
 }
 
 impl Waiters {
@@ -98,14 +120,29 @@ impl Waiters {
             db: db.to_path_buf(),
             file: RefCell::new(None),
             looked: Cell::new(Instant::now()),
+            at_work: RefCell::new(None),
+        }
+    }
+
+    /// On a bulk thread, says that a bulk writer is at work until this is dropped.
+    fn mark_at_work(&self) {
+        if !IN_BULK.get() {
+            return;
+        }
+        let mut at_work = self.at_work.borrow_mut();
+        if at_work.is_none() {
+            *at_work = open(&self.db, AT_WORK)
+                .ok()
+                .filter(|f| try_flock(f, libc::LOCK_SH));
         }
     }
 
     /// Whether a hook waits for the lock now.
     fn waiting_now(&self) -> bool {
+        self.mark_at_work();
         let mut file = self.file.borrow_mut();
         if file.is_none() {
-            *file = open(&self.db).ok();
+            *file = open(&self.db, WAITING).ok();
         }
         match file.as_ref() {
             Some(f) if try_flock(f, libc::LOCK_EX) => {

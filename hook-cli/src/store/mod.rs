@@ -57,10 +57,13 @@ thread_local! {
     static WAIT_WHEN_BUSY: Cell<bool> = const { Cell::new(true) };
 }
 
-/// Waits up to [`BUSY_TIMEOUT`] for a lock, trying again every [`BUSY_POLL`], and says that
-/// it waits, so a bulk writer lets it go first (see [`bulk`]).
-fn wait_when_busy(conn: &mut Connection, db: &Path) -> rusqlite::Result<()> {
+/// Waits up to `wait` for a lock, trying again every [`BUSY_POLL`], and says that it waits,
+/// so a bulk writer lets it go first (see [`bulk`]). Beside a bulk writer at work, which lets
+/// go between its short transactions but may be slow to on a loaded machine, it waits up to
+/// [`BUSY_TIMEOUT`] however short `wait` is.
+fn wait_when_busy(conn: &mut Connection, db: &Path, wait: Duration) -> rusqlite::Result<()> {
     let mut waiting_since = None;
+    let mut bulk_marker = None;
     let db = db.to_path_buf();
     conn.busy_handler(Some(move |tries: i32| {
         if !WAIT_WHEN_BUSY.get() {
@@ -71,7 +74,9 @@ fn wait_when_busy(conn: &mut Connection, db: &Path) -> rusqlite::Result<()> {
         if tries == 0 {
             waiting_since = Some(now);
         }
-        if now - *waiting_since.get_or_insert(now) >= BUSY_TIMEOUT {
+        let waited = now - *waiting_since.get_or_insert(now);
+        if waited >= BUSY_TIMEOUT || (waited >= wait && !bulk::bulk_at_work(&db, &mut bulk_marker))
+        {
             return false;
         }
         thread::sleep(BUSY_POLL);
@@ -254,6 +259,12 @@ impl Store {
         })
     }
 
+    /// Waits at most `wait` (instead of [`BUSY_TIMEOUT`]) for a lock another program holds;
+    /// past it a write fails with an error that [`StoreError::is_busy`].
+    pub fn wait_at_most(&mut self, wait: Duration) -> Result<()> {
+        Ok(wait_when_busy(&mut self.conn, &self.path, wait)?)
+    }
+
     /// Another connection to this (writable, migrated) database, for work on another thread.
     fn second_connection(&self) -> Result<Store> {
         let conn = Connection::open(&self.path).map_err(|source| StoreError::Sqlite {
@@ -273,7 +284,7 @@ impl Store {
     }
 
     fn configure(&mut self) -> Result<()> {
-        wait_when_busy(&mut self.conn, &self.path)?;
+        wait_when_busy(&mut self.conn, &self.path, BUSY_TIMEOUT)?;
         // Every hook is its own process. By default the last connection to close checkpoints
         // the WAL with two fsyncs (10+ ms per hook), and a WAL left behind is re-read by the
         // next process to rebuild its index. So: no checkpoint on close, and the WAL is
@@ -417,7 +428,7 @@ impl Checkpointer {
             source,
         };
         let mut conn = Connection::open(path).map_err(sqlite)?;
-        wait_when_busy(&mut conn, path).map_err(sqlite)?;
+        wait_when_busy(&mut conn, path, BUSY_TIMEOUT).map_err(sqlite)?;
         let (ask, asked) = mpsc::sync_channel::<()>(1);
         let (report, done) = mpsc::channel();
         let thread = thread::spawn(move || {
