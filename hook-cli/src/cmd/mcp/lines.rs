@@ -10,7 +10,7 @@ use tokio::sync::mpsc;
 
 /// The longest request line read. Tool arguments are a few words; a longer line is skipped
 /// unread and answered with an error that names this bound.
-pub const MAX_LINE_BYTES: usize = 1 << 20;
+const MAX_LINE_BYTES: usize = 1 << 20;
 
 const PARSE_ERROR: i64 = -32700;
 const INVALID_REQUEST: i64 = -32600;
@@ -18,7 +18,7 @@ const INVALID_PARAMS: i64 = -32602;
 
 /// What to do with one line from the client.
 #[derive(Debug, PartialEq)]
-pub enum Checked {
+enum Checked {
     /// A well-formed message: the server's to answer.
     Forward(String),
     /// An error response to send back.
@@ -36,7 +36,7 @@ fn error(id: Value, code: i64, message: String) -> Checked {
 }
 
 /// The error for a line longer than [`MAX_LINE_BYTES`].
-pub fn too_long() -> Checked {
+fn too_long() -> Checked {
     error(
         Value::Null,
         INVALID_REQUEST,
@@ -48,7 +48,7 @@ pub fn too_long() -> Checked {
 }
 
 /// Checks one line (without its newline) as a JSON-RPC 2.0 message to an MCP server.
-pub fn check(line: &[u8]) -> Checked {
+fn check(line: &[u8]) -> Checked {
     let parse_error = |why: String| error(Value::Null, PARSE_ERROR, format!("Parse error: {why}"));
     let Ok(text) = std::str::from_utf8(line) else {
         return parse_error("the line is not UTF-8".into());
@@ -195,8 +195,9 @@ where
     const PIPE: usize = 1 << 16;
     let (mut to_server, server_input) = tokio::io::duplex(PIPE);
     let (server_output, from_server) = tokio::io::duplex(PIPE);
-    // Whole lines to stdout, from the server and from this layer, never interleaved.
-    let (out, mut lines) = mpsc::unbounded_channel::<Vec<u8>>();
+    // Whole lines to stdout, from the server and from this layer, never interleaved; a client
+    // that does not read its answers stops being read.
+    let (out, mut lines) = mpsc::channel::<Vec<u8>>(64);
     let writer = tokio::spawn(async move {
         let mut stdout = tokio::io::stdout();
         while let Some(line) = lines.recv().await {
@@ -221,7 +222,9 @@ where
                 Checked::Answer(error) => {
                     let mut line = error.to_string().into_bytes();
                     line.push(b'\n');
-                    let _ = answers.send(line);
+                    if answers.send(line).await.is_err() {
+                        break;
+                    }
                 }
                 Checked::Drop => {}
             }
@@ -236,7 +239,9 @@ where
             if from_server.read_until(b'\n', &mut line).await? == 0 {
                 return std::io::Result::Ok(());
             }
-            let _ = out.send(line);
+            if out.send(line).await.is_err() {
+                return Ok(());
+            }
         }
     });
     let served = serve(server_input, server_output).await;
