@@ -130,3 +130,272 @@ fn everything_before_a_date_and_a_bad_date_explained() {
     assert_eq!(search.status.code(), Some(1), "{search:?}");
     assert_eq!(hits, Value::Array(vec![]));
 }
+
+/// Words no other text holds: random letters, so that the next term of an index sorted by
+/// term shares at most a letter or two with one of them.
+struct Fragments {
+    state: u64,
+    made: Vec<String>,
+}
+
+impl Fragments {
+    fn new(seed: u64) -> Fragments {
+        Fragments {
+            state: seed ^ u64::from(std::process::id()) << 20,
+            made: Vec::new(),
+        }
+    }
+
+    fn next(&mut self) -> String {
+        let word: String = (0..14)
+            .map(|_| {
+                // xorshift: enough to make words that occur nowhere else.
+                self.state ^= self.state << 13;
+                self.state ^= self.state >> 7;
+                self.state ^= self.state << 17;
+                char::from(b'a' + (self.state % 26) as u8)
+            })
+            .collect();
+        self.made.push(word.clone());
+        word
+    }
+}
+
+/// Lines of a Claude Code transcript: `turns` turns, each a prompt, thinking, a tool call,
+/// its output and an answer, with a planted word in each.
+fn transcript_turns(session: &str, day: &str, turns: usize, words: &mut Fragments) -> Vec<String> {
+    let mut parent = Value::Null;
+    let mut line = |n: usize, k: &str, mut v: Value| {
+        let uuid = format!("{session}-{n}-{k}");
+        v["uuid"] = uuid.clone().into();
+        v["parentUuid"] = parent.clone();
+        v["sessionId"] = session.into();
+        v["cwd"] = "/home/dev/toy".into();
+        v["isSidechain"] = false.into();
+        v["timestamp"] = format!("{day}T10:{:02}:{:02}.000Z", n / 60, n % 60).into();
+        parent = uuid.into();
+        v.to_string()
+    };
+    let assistant = |id: String, block: Value| {
+        serde_json::json!({"type": "assistant", "message": {
+            "id": id, "type": "message", "role": "assistant", "model": "claude-opus-4-8",
+            "content": [block], "stop_reason": null,
+            "usage": {"input_tokens": 10, "output_tokens": 10}}})
+    };
+    (0..turns)
+        .map(|n| {
+            let prompt_id = format!("{session}-prompt-{n}");
+            let tool = format!("toolu_{n:06}");
+            let user = |content: Value| {
+                serde_json::json!({"type": "user", "promptId": prompt_id,
+                                   "message": {"role": "user", "content": content}})
+            };
+            let prompt = user(format!("Look into {} please", words.next()).into());
+            let thinking = assistant(
+                format!("msg_{n}_a"),
+                serde_json::json!({"type": "thinking", "signature": "c2ln",
+                                   "thinking": format!("I should grep for {}", words.next())}),
+            );
+            let call = assistant(
+                format!("msg_{n}_a"),
+                serde_json::json!({"type": "tool_use", "id": tool, "name": "Bash",
+                                   "input": {"command": format!("grep -r {} .", words.next())}}),
+            );
+            let output = user(
+                serde_json::json!([{"type": "tool_result", "tool_use_id": tool,
+                "content": format!("src/lib.rs: let {} = 1;", words.next()), "is_error": false}]),
+            );
+            let answer = assistant(
+                format!("msg_{n}_b"),
+                serde_json::json!({"type": "text",
+                                   "text": format!("Found it: {} is set once.", words.next())}),
+            );
+            [
+                line(n, "prompt", prompt),
+                line(n, "thinking", thinking),
+                line(n, "call", call),
+                line(n, "output", output),
+                line(n, "answer", answer),
+            ]
+            .map(|l| l + "\n")
+            .concat()
+        })
+        .collect()
+}
+
+/// Every planted word (its tail: an index keeps a term after the prefix it shares with the
+/// term before it) found in a file of the memory's folder, with the file.
+fn copies_left(folder: &Path, words: &[String]) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir(folder).unwrap() {
+        let path = entry.unwrap().path();
+        let Ok(bytes) = fs::read(&path) else { continue };
+        for word in words {
+            let tail = &word.as_bytes()[4..];
+            if bytes.windows(tail.len()).any(|w| w == tail) {
+                found.push((path.display().to_string(), word.clone()));
+            }
+        }
+    }
+    found
+}
+
+impl Memory {
+    fn empty() -> Memory {
+        let memory = Memory {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        fs::create_dir_all(memory.projects()).unwrap();
+        memory
+    }
+
+    fn projects(&self) -> std::path::PathBuf {
+        self.dir.path().join("projects/-home-dev-toy")
+    }
+
+    fn folder(&self) -> std::path::PathBuf {
+        self.dir.path().join("memory")
+    }
+
+    /// Stores a session turn by turn as the hooks do: the prompt when it is sent, the rest
+    /// when the turn ends.
+    fn by_hooks(&self, session: &str, turns: &[String]) {
+        let transcript = self.projects().join(format!("{session}.jsonl"));
+        for (n, turn) in turns.iter().enumerate() {
+            let (prompt, rest) = turn.split_once('\n').unwrap();
+            let mut file = fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&transcript)
+                .unwrap();
+            file.write_all(format!("{prompt}\n").as_bytes()).unwrap();
+            let text: Value = serde_json::from_str(prompt).unwrap();
+            for (event, extra) in [
+                (
+                    "UserPromptSubmit",
+                    ("prompt", text["message"]["content"].clone()),
+                ),
+                ("Stop", ("stop_hook_active", Value::Bool(false))),
+            ] {
+                if event == "Stop" {
+                    file.write_all(rest.as_bytes()).unwrap();
+                }
+                let mut payload = serde_json::json!({
+                    "session_id": session, "transcript_path": transcript,
+                    "cwd": "/home/dev/toy", "hook_event_name": event,
+                    "prompt_id": format!("{session}-prompt-{n}"),
+                });
+                payload[extra.0] = extra.1;
+                self.hook(&payload.to_string());
+            }
+        }
+    }
+
+    fn hook(&self, payload: &str) {
+        let mut child = Command::new(BIN)
+            .args(["hook", "claude"])
+            .env("THROUGHLINE_HOME", self.folder())
+            .env("HOME", self.dir.path())
+            .env_remove("THROUGHLINE_GUARD")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(payload.as_bytes())
+            .unwrap();
+        assert!(child.wait().unwrap().success());
+    }
+
+    /// Runs a search, which fills the search indexes with what is stored.
+    fn search_everything(&self) {
+        let out = self.run(&["search", "grep", "--all", "--json"]);
+        assert!(out.status.success(), "{out:?}");
+    }
+}
+
+/// Five turns to keep, stored by hooks on `kept_day`, beside thirty turns stored by hooks
+/// and thirty imported, on the days given, each with planted words; after `forget`, none of
+/// the planted words of the thirty is left in any file of the memory's folder, and all of
+/// the five's are.
+fn forgotten_leave_no_copy(kept_day: &str, days: [&str; 2], forget: &[&[&str]]) {
+    let memory = Memory::empty();
+    let mut kept = Fragments::new(1);
+    let mut gone = Fragments::new(2);
+    memory.by_hooks("kept", &transcript_turns("kept", kept_day, 5, &mut kept));
+    memory.by_hooks(
+        "hooked",
+        &transcript_turns("hooked", days[0], 30, &mut gone),
+    );
+    let hooked = gone.made.len();
+    fs::write(
+        memory.projects().join("imported.jsonl"),
+        transcript_turns("imported", days[1], 30, &mut gone).concat(),
+    )
+    .unwrap();
+    memory.import();
+    memory.search_everything();
+    for (how, words) in [
+        ("hooks", &gone.made[..hooked]),
+        ("import", &gone.made[hooked..]),
+    ] {
+        assert_eq!(
+            copies_left(&memory.folder(), words).len(),
+            words.len(),
+            "stored by {how}"
+        );
+    }
+
+    for args in forget {
+        let out = memory.run(args);
+        assert!(out.status.success(), "{args:?}: {out:?}");
+    }
+    assert_eq!(
+        copies_left(&memory.folder(), &gone.made),
+        Vec::<(String, String)>::new(),
+        "copies left after {forget:?}"
+    );
+    assert_eq!(
+        copies_left(&memory.folder(), &kept.made).len(),
+        kept.made.len(),
+        "what was not forgotten is all there"
+    );
+}
+
+#[test]
+fn forgotten_sessions_leave_no_copy_in_any_file() {
+    forgotten_leave_no_copy(
+        "2026-11-20",
+        ["2026-11-21", "2026-11-22"],
+        &[
+            &["forget", "--session", "hooked", "--yes"],
+            &["forget", "--session", "imported", "--yes"],
+        ],
+    );
+}
+
+#[test]
+fn turns_forgotten_by_date_leave_no_copy_in_any_file() {
+    forgotten_leave_no_copy(
+        "2026-11-20",
+        ["2026-10-01", "2026-10-02"],
+        &[&["forget", "--before", "2026-11-01", "--yes"]],
+    );
+}
+
+#[test]
+fn turns_forgotten_by_retention_leave_no_copy_in_any_file() {
+    let today = humantime::format_rfc3339(std::time::SystemTime::now()).to_string();
+    forgotten_leave_no_copy(
+        &today[..10],
+        ["2001-10-01", "2001-10-02"],
+        &[
+            &["config", "--keep-days", "3650"],
+            &["forget", "--retention", "--yes"],
+        ],
+    );
+}

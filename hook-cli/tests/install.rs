@@ -235,14 +235,9 @@ fn install_is_idempotent_and_uninstall_restores_the_very_file() {
         .all(|c| c["action"] == "unchanged" || c["action"] == "kept"));
     assert_eq!(home.snapshot(), installed);
 
-    // Uninstall gives back the very files the person had (backups stay beside them).
+    // Uninstall gives back the very files the person had, and takes its backups along.
     ok(home.run(&["uninstall"]));
-    let after: Vec<_> = home
-        .snapshot()
-        .into_iter()
-        .filter(|(p, _)| !p.to_string_lossy().ends_with(".throughline-backup"))
-        .collect();
-    assert_eq!(after, before);
+    assert_eq!(home.snapshot(), before);
     assert!(!home.path().join(".claude/commands").exists());
 }
 
@@ -467,4 +462,89 @@ fn a_linked_settings_file_stays_a_link() {
     assert_eq!(our_hooks(&json_of(&dotfiles)).len(), EVENTS.len());
     ok(home.run(&["uninstall"]));
     assert_eq!(fs::read_to_string(&dotfiles).unwrap(), PERSONAL_SETTINGS);
+}
+
+/// The mode of `path`'s permissions.
+fn mode(path: &Path) -> u32 {
+    fs::metadata(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .permissions()
+        .mode()
+        & 0o777
+}
+
+#[test]
+fn backups_are_as_private_as_their_files_and_go_with_uninstall() {
+    let home = Home::new();
+    home.write_settings(PERSONAL_SETTINGS);
+    let private = [
+        (".claude/settings.json", PERSONAL_SETTINGS),
+        (".claude.json", "{\n  \"numStartups\": 3\n}\n"),
+        (
+            ".cursor/mcp.json",
+            "{\"mcpServers\": {\"mine\": {\"command\": \"x\"}}}",
+        ),
+        (".codex/config.toml", "model = \"o3\"\n"),
+        (".gemini/settings.json", "{\n  \"theme\": \"dark\"\n}\n"),
+    ];
+    for (file, text) in private {
+        let path = home.path().join(file);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, text).unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    let before = home.snapshot();
+
+    ok(home.run(&["install"]));
+    for (file, _) in private {
+        let backup = home.path().join(format!("{file}.throughline-backup"));
+        assert_eq!(mode(&backup), 0o600, "{}", backup.display());
+    }
+
+    ok(home.run(&["uninstall"]));
+    assert_eq!(
+        home.snapshot(),
+        before,
+        "every file as it was, no backup left"
+    );
+    for (file, _) in private {
+        assert_eq!(mode(&home.path().join(file)), 0o600, "{file}");
+    }
+}
+
+#[test]
+fn uninstall_gives_back_an_empty_hooks_object_byte_for_byte() {
+    let home = Home::new();
+    home.write_settings("{\"hooks\":{}}");
+    ok(home.run(&["install"]));
+    assert_eq!(our_hooks(&json_of(&home.settings())).len(), EVENTS.len());
+    ok(home.run(&["uninstall"]));
+    assert_eq!(
+        fs::read_to_string(home.settings()).unwrap(),
+        "{\"hooks\":{}}"
+    );
+    assert!(!home
+        .path()
+        .join(".claude/settings.json.throughline-backup")
+        .exists());
+}
+
+#[test]
+fn folders_install_makes_are_owner_only_whatever_the_umask() {
+    let home = Home::new();
+    // Codex is found by its folder; install makes its skill's folders.
+    fs::create_dir(home.path().join(".codex")).unwrap();
+    // The umask is the process's: set in a child, so other tests' threads keep theirs.
+    let script =
+        format!("umask 000; '{BIN}' install --host claude && '{BIN}' install --host codex");
+    let shell = Path::new("/bin/sh");
+    ok(home.run_with(shell, &["-c", &script]));
+    for folder in [
+        ".claude",
+        ".claude/commands",
+        ".codex/skills",
+        ".codex/skills/tl",
+    ] {
+        assert_eq!(mode(&home.path().join(folder)), 0o700, "{folder}");
+    }
 }

@@ -5,6 +5,8 @@
 //!
 //! Only this verb starts an async runtime; hooks never touch it.
 
+mod lines;
+
 use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{schemars, tool, tool_handler, tool_router, ServerHandler, ServiceExt};
@@ -30,11 +32,11 @@ pub fn run(_args: Args) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(async {
-        let service = Memory::new().serve(rmcp::transport::stdio()).await?;
+    runtime.block_on(lines::on_stdio(|input, output| async move {
+        let service = Memory::new().serve((input, output)).await?;
         service.waiting().await?;
         anyhow::Ok(())
-    })
+    }))
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]

@@ -312,15 +312,11 @@ pub fn set_autocompact(scope: &Scope, percent: Option<u8>) -> Result<Change, Ins
 
 /// The file's change, after writing it when its content changed.
 pub(super) fn saved(file: &JsonFile, details: Vec<String>) -> Result<Change, InstallError> {
-    let action = match file.save()? {
-        Saved::Unchanged => Action::Unchanged,
-        Saved::Created => Action::Created,
-        Saved::Updated => Action::Updated,
-    };
-    let backup = (action == Action::Updated).then(|| backup_path(file.path()));
+    let saved = file.save()?;
+    let backup = (saved == Saved::Updated).then(|| backup_path(file.path()));
     Ok(Change {
         path: file.path().to_path_buf(),
-        action,
+        action: saved.into(),
         details,
         backup,
     })

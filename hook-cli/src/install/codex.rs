@@ -11,7 +11,7 @@ use serde_json::Value;
 use toml_edit::{DocumentMut, Item, Table};
 
 use super::hook_groups::{self, spec, HookSpec};
-use super::json_file::{write_atomically, JsonFile, Saved};
+use super::json_file::{create_folders, replace_keeping_backup, write_atomically, JsonFile, Saved};
 use super::{
     backup_path, program_of, shell_word, Action, Change, InstallError, Options, RegisteredHook,
     Registration, Report, Scope,
@@ -342,17 +342,17 @@ pub(super) fn add_mcp_server(
 /// The file's change, after writing it when its content changed; a file Throughline created
 /// and emptied again is removed.
 pub(super) fn saved_json(file: &JsonFile, details: Vec<String>) -> Result<Change, InstallError> {
-    if file.value.is_empty() && file.existed() && !backup_path(file.path()).exists() {
+    if file.value.is_empty()
+        && file.changed()
+        && file.existed()
+        && !backup_path(file.path()).exists()
+    {
         remove(file.path())?;
         return Ok(change(file.path(), Action::Removed, details));
     }
-    let action = match file.save()? {
-        Saved::Unchanged => Action::Unchanged,
-        Saved::Created => Action::Created,
-        Saved::Updated => Action::Updated,
-    };
-    let mut change = change(file.path(), action, details);
-    change.backup = (action == Action::Updated).then(|| backup_path(file.path()));
+    let saved = file.save()?;
+    let mut change = change(file.path(), saved.into(), details);
+    change.backup = (saved == Saved::Updated).then(|| backup_path(file.path()));
     Ok(change)
 }
 
@@ -444,10 +444,8 @@ impl TomlFile {
             remove(path)?;
             return Ok(change(path, Action::Removed, details));
         }
-        write_atomically(&backup, original.as_bytes())?;
-        write_atomically(path, text.as_bytes())?;
         let mut change = change(path, Action::Updated, details);
-        change.backup = Some(backup);
+        change.backup = replace_keeping_backup(path, original.as_bytes(), text.as_bytes())?;
         Ok(change)
     }
 }
@@ -480,8 +478,7 @@ pub(super) fn install_skill(
             ))
         }
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            fs::create_dir_all(path.parent().expect("a skill file has a folder"))
-                .map_err(io_err)?;
+            create_folders(path.parent().expect("a skill file has a folder")).map_err(io_err)?;
             write_atomically(path, wanted.as_bytes())?;
             Ok(change(
                 path,

@@ -1,9 +1,11 @@
 //! Editing another program's JSON settings without disturbing them: the key order and the
 //! layout are kept, a run that changes nothing writes nothing, and a write is atomic
 //! (temporary file in the same folder, fsync, rename) after a backup of the previous file.
+//! A backup has its file's mode, and goes when a change is undone.
 
 use std::fs;
 use std::io::{self, Write};
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -80,6 +82,11 @@ impl JsonFile {
         self.original.is_some()
     }
 
+    /// Whether the value differs from what was read.
+    pub fn changed(&self) -> bool {
+        !same_in_order(&self.read, &self.value)
+    }
+
     /// The bytes the current value would be written as.
     pub fn render(&self) -> Vec<u8> {
         let mut out = Vec::new();
@@ -100,39 +107,59 @@ impl JsonFile {
     }
 
     /// Writes the value back when it differs from what was read, keeping the previous
-    /// file as [`backup_path`].
+    /// file as [`backup_path`] (see [`replace_keeping_backup`]).
     pub fn save(&self) -> Result<Saved, InstallError> {
-        if same_in_order(&self.read, &self.value) {
+        if !self.changed() {
             return Ok(Saved::Unchanged);
         }
         let bytes = self.restored().unwrap_or_else(|| self.render());
-        if self.original.as_deref() == Some(bytes.as_slice()) {
+        let Some(original) = &self.original else {
+            write_atomically(&self.path, &bytes)?;
+            return Ok(Saved::Created);
+        };
+        if *original == bytes {
             return Ok(Saved::Unchanged);
         }
-        if let Some(original) = &self.original {
-            write_atomically(&backup_path(&self.path), original)?;
-        }
-        write_atomically(&self.path, &bytes)?;
-        Ok(if self.existed() {
-            Saved::Updated
-        } else {
-            Saved::Created
-        })
+        Ok(
+            match replace_keeping_backup(&self.path, original, &bytes)? {
+                Some(_) => Saved::Updated,
+                None => Saved::Restored,
+            },
+        )
     }
 }
 
 impl JsonFile {
-    /// The backup's bytes when they hold exactly this value in this key order: undoing a
+    /// The backup's bytes when they hold this value in this key order, objects and lists
+    /// left empty aside (`"hooks": {}` once Throughline's hooks are taken out): undoing a
     /// change then gives back the very file the person had, whatever its layout.
     fn restored(&self) -> Option<Vec<u8>> {
         let backup = fs::read(backup_path(&self.path)).ok()?;
         let Ok(Value::Object(previous)) = serde_json::from_slice::<Value>(&backup) else {
             return None;
         };
-        let same =
-            serde_json::to_string(&previous).ok()? == serde_json::to_string(&self.value).ok()?;
+        let same = serde_json::to_string(&without_empty(previous)).ok()?
+            == serde_json::to_string(&without_empty(self.value.clone())).ok()?;
         same.then_some(backup)
     }
+}
+
+/// `map` without the members that are (or, once emptied in turn, become) `{}` or `[]`.
+fn without_empty(map: Map<String, Value>) -> Map<String, Value> {
+    map.into_iter()
+        .filter_map(|(key, value)| {
+            let value = match value {
+                Value::Object(inner) => Value::Object(without_empty(inner)),
+                other => other,
+            };
+            let empty = match &value {
+                Value::Object(inner) => inner.is_empty(),
+                Value::Array(items) => items.is_empty(),
+                _ => false,
+            };
+            (!empty).then_some((key, value))
+        })
+        .collect()
 }
 
 /// Equal values with their keys in the same order (map equality alone ignores the order).
@@ -145,7 +172,20 @@ fn same_in_order(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
 pub enum Saved {
     Unchanged,
     Created,
+    /// Changed, the previous file kept as its backup.
     Updated,
+    /// Given back the bytes its backup held (a change undone); the backup went.
+    Restored,
+}
+
+impl From<Saved> for super::Action {
+    fn from(saved: Saved) -> Self {
+        match saved {
+            Saved::Unchanged => super::Action::Unchanged,
+            Saved::Created => super::Action::Created,
+            Saved::Updated | Saved::Restored => super::Action::Updated,
+        }
+    }
 }
 
 /// `settings.json` → `settings.json.throughline-backup`: the file as it was before the last change.
@@ -195,27 +235,69 @@ fn layout_of(text: &str) -> Layout {
         })
 }
 
+/// The mode of a file Throughline creates in a host's settings folder, as the hosts make
+/// their own.
+const NEW_FILE_MODE: u32 = 0o644;
+
+/// The mode of a folder Throughline creates (`~/.claude`, `~/.codex/skills/tl`): owner only,
+/// whatever the umask, as it holds a person's settings.
+const NEW_FOLDER_MODE: u32 = 0o700;
+
+/// Creates `dir` and the folders above it that are missing, with [`NEW_FOLDER_MODE`].
+pub fn create_folders(dir: &Path) -> io::Result<()> {
+    // The umask can only take permissions away from 0700, so none is given to others.
+    fs::DirBuilder::new()
+        .recursive(true)
+        .mode(NEW_FOLDER_MODE)
+        .create(dir)
+}
+
+/// Writes `bytes` over `path`, whose bytes were `original`, keeping `original` as the
+/// backup, with the file's mode (a private file's backup is as private). When `bytes` are
+/// the backup's own (a change undone, the person's file given back), the backup goes instead:
+/// it holds nothing the file does not. Returns the backup when one is kept.
+pub fn replace_keeping_backup(
+    path: &Path,
+    original: &[u8],
+    bytes: &[u8],
+) -> Result<Option<PathBuf>, InstallError> {
+    let backup = backup_path(path);
+    if fs::read(&backup).is_ok_and(|held| held == bytes) {
+        write_atomically(path, bytes)?;
+        fs::remove_file(&backup).map_err(|source| InstallError::Io {
+            path: backup.clone(),
+            source,
+        })?;
+        return Ok(None);
+    }
+    let mode = fs::metadata(path).map_or(0o600, |m| m.permissions().mode());
+    write_with_mode(&backup, original, mode)?;
+    write_atomically(path, bytes)?;
+    Ok(Some(backup))
+}
+
 /// Writes `bytes` to a temporary file beside `path`, syncs it and renames it over `path`, so
 /// a reader sees the old file or the new one, never half of one. Keeps the file's mode.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), InstallError> {
+    let mode = fs::metadata(path).map_or(NEW_FILE_MODE, |m| m.permissions().mode());
+    write_with_mode(path, bytes, mode)
+}
+
+fn write_with_mode(path: &Path, bytes: &[u8], mode: u32) -> Result<(), InstallError> {
     let io_err = |source| InstallError::Io {
         path: path.to_path_buf(),
         source,
     };
     let dir = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(dir).map_err(io_err)?;
+    create_folders(dir).map_err(io_err)?;
     let mut tmp = tempfile::Builder::new()
         .prefix(".throughline-")
         .tempfile_in(dir)
         .map_err(io_err)?;
     tmp.write_all(bytes).map_err(io_err)?;
-    let mode = fs::metadata(path).map(|m| m.permissions()).or_else(|_| {
-        use std::os::unix::fs::PermissionsExt;
-        Ok::<_, io::Error>(fs::Permissions::from_mode(0o644))
-    });
-    if let Ok(mode) = mode {
-        tmp.as_file().set_permissions(mode).map_err(io_err)?;
-    }
+    tmp.as_file()
+        .set_permissions(fs::Permissions::from_mode(mode & 0o7777))
+        .map_err(io_err)?;
     tmp.as_file().sync_all().map_err(io_err)?;
     tmp.persist(path).map_err(|e| io_err(e.error))?;
     // The rename itself is durable once the folder is synced.
@@ -316,7 +398,8 @@ mod tests {
         assert_eq!(file.save().unwrap(), Saved::Updated);
         let mut file = JsonFile::load(&path).unwrap();
         file.value.shift_remove("ours");
-        assert_eq!(file.save().unwrap(), Saved::Updated);
+        assert_eq!(file.save().unwrap(), Saved::Restored);
         assert_eq!(fs::read_to_string(&path).unwrap(), mine);
+        assert!(!backup_path(&path).exists(), "it held nothing more");
     }
 }

@@ -132,16 +132,16 @@ impl Store {
     /// and the injections that held their text; sessions that go as a whole take their row,
     /// usage, links, handoffs and the injections made into them. Their transcripts' cursors
     /// stay (without the turn they pointed at), so a hook does not read those lines back
-    /// in. Deleted content is overwritten in the file (`secure_delete`, and FTS5's own
-    /// secure-delete, set by the schema) and the WAL is emptied when no reader holds it.
+    /// in. Deleted content is overwritten in the file (`secure_delete`, on for every writer,
+    /// and FTS5's own secure-delete, set by the schema; a store written before is rewritten
+    /// once) and the WAL is emptied when no reader holds it.
     pub fn forget(&mut self, scope: &Scope) -> Result<Forgotten> {
         let c = self.conditions(scope)?;
         let removed = preview(&self.conn, &c)?;
-        // Per connection: deleted cells and freed pages are zeroed, not just unlinked.
-        self.conn.pragma_update(None, "secure_delete", true)?;
-        let done = self.forget_in_steps(&c);
-        self.conn.pragma_update(None, "secure_delete", false)?;
-        done?;
+        self.forget_in_steps(&c)?;
+        if !removed.is_empty() {
+            self.wipe_old_free_space()?;
+        }
         let wal_emptied = self.empty_wal()?;
         Ok(Forgotten {
             removed,
@@ -228,6 +228,22 @@ impl Store {
                 return Ok(());
             }
         }
+    }
+
+    /// Rewrites the file once (`VACUUM`) when it was written before every writer zeroed what
+    /// it deleted: its free space may still hold copies of anything stored then. Holds the
+    /// write lock for the whole rewrite, so it is done once per store, not per forget.
+    fn wipe_old_free_space(&self) -> Result<()> {
+        let unwiped: bool = self.conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM unwiped_free_space)",
+            [],
+            |r| r.get(0),
+        )?;
+        if unwiped {
+            self.conn
+                .execute_batch("VACUUM; DELETE FROM unwiped_free_space;")?;
+        }
+        Ok(())
     }
 
     /// Copies the WAL into the database and truncates it, trying again for a while when a

@@ -305,6 +305,10 @@ impl Store {
             "PRAGMA foreign_keys = OFF;
              PRAGMA synchronous = NORMAL;
              PRAGMA wal_autocheckpoint = 0;
+             -- What a write deletes or replaces (a row, an index entry, a page) is zeroed,
+             -- not just unlinked: a forgotten text leaves no copy in free space
+             -- (docs/decisions/0079).
+             PRAGMA secure_delete = ON;
              -- Bulk ingest must not spill half-built pages; pages are allocated only as used.
              PRAGMA cache_size = -32768;",
         )?;

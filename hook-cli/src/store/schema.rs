@@ -250,6 +250,12 @@ const MIGRATIONS: &[&str] = &[
         size     INTEGER NOT NULL,
         text     TEXT NOT NULL
     );",
+    // 18: every writer zeroes what it deletes (`secure_delete`, docs/decisions/0079). A store
+    // written before may hold old copies of text in free space: one row here says so, and
+    // the first forget that removes something rewrites the file once and deletes the row.
+    "CREATE TABLE unwiped_free_space (noted_at TEXT NOT NULL);
+    INSERT INTO unwiped_free_space SELECT strftime('%Y-%m-%dT%H:%M:%fZ')
+    WHERE EXISTS (SELECT 1 FROM sessions);",
 ];
 
 /// The schema version this build writes.

@@ -316,3 +316,41 @@ fn a_rolled_back_turn_leaves_the_index_pages_too() {
     );
     assert_eq!(secure, 1);
 }
+
+#[test]
+fn copies_left_in_free_space_by_an_older_version_go_at_the_first_forget() {
+    let Memory {
+        _dir,
+        home,
+        mut store,
+    } = memory();
+    assert_eq!(
+        count(&store, "SELECT count(*) FROM unwiped_free_space"),
+        0,
+        "a store made by this version has nothing to wipe"
+    );
+    // As an older version left a deleted text: unlinked, not zeroed.
+    const OLD_COPY: &str = "walrusoldcopy";
+    store
+        .conn
+        .execute_batch(&format!(
+            "PRAGMA secure_delete = OFF;
+             CREATE TABLE scratch (text TEXT);
+             INSERT INTO scratch VALUES ('{OLD_COPY}');
+             DROP TABLE scratch;
+             PRAGMA secure_delete = ON;
+             INSERT INTO unwiped_free_space VALUES ('2026-11-30T10:00:00.000Z');"
+        ))
+        .unwrap();
+    store.checkpoint().unwrap();
+    assert!(file_holds(&home, OLD_COPY));
+
+    store.forget(&Scope::Turn(code(&store, "s1", 2))).unwrap();
+    assert!(!file_holds(&home, OLD_COPY), "the file was rewritten");
+    assert!(!file_holds(&home, SECRET));
+    assert_eq!(
+        count(&store, "SELECT count(*) FROM unwiped_free_space"),
+        0,
+        "once"
+    );
+}
