@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 /// The oldest release the end-to-end suites run against.
 pub const OLDEST_TESTED: &str = "2.1.197";
 /// The newest release the end-to-end suites run against.
-pub const NEWEST_TESTED: &str = "2.1.332";
+pub const NEWEST_TESTED: &str = "2.1.333";
 
 /// `claude --version` answers in milliseconds; a client that hangs must not hang `doctor`.
 const VERSION_TIMEOUT: Duration = Duration::from_secs(5);
@@ -100,7 +100,8 @@ mod tests {
     #[test]
     fn versions_compare_by_number_not_text() {
         assert_eq!(tested("2.1.197"), Some(Tested::Yes));
-        assert_eq!(tested("2.1.332"), Some(Tested::Yes));
+        assert_eq!(tested("2.1.333"), Some(Tested::Yes));
+        assert_eq!(tested("2.1.334"), Some(Tested::Newer));
         assert_eq!(tested("2.1.250"), Some(Tested::Yes));
         assert_eq!(tested("2.1.99"), Some(Tested::Older));
         assert_eq!(tested("2.1.1000"), Some(Tested::Newer));
