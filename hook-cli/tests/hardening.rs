@@ -26,6 +26,19 @@ fn stop_payload(transcript: &Path) -> Vec<u8> {
     serde_json::to_vec(&v).unwrap()
 }
 
+/// A store holding the fixture session, imported.
+fn imported_fixture() -> StoreEnv {
+    let env = StoreEnv::new();
+    fs::copy(
+        Path::new(FIXTURES).join(format!("transcripts/{SESSION}.jsonl")),
+        env.path(&format!("{SESSION}.jsonl")),
+    )
+    .unwrap();
+    let out = env.throughline(&["import", "--from", &env.projects()], b"");
+    assert!(out.status.success(), "{out:?}");
+    env
+}
+
 fn log_lines(env: &StoreEnv) -> Vec<String> {
     env.log().lines().map(str::to_string).collect()
 }
@@ -146,14 +159,7 @@ fn log_config_and_folder_are_owner_only_whatever_the_umask_and_the_past() {
 
 #[test]
 fn a_reader_that_stops_reading_is_a_normal_end() {
-    let env = StoreEnv::new();
-    fs::copy(
-        Path::new(FIXTURES).join(format!("transcripts/{SESSION}.jsonl")),
-        env.path(&format!("{SESSION}.jsonl")),
-    )
-    .unwrap();
-    let out = env.throughline(&["import", "--from", &env.projects()], b"");
-    assert!(out.status.success(), "{out:?}");
+    let env = imported_fixture();
     for args in [vec!["show", SESSION], vec!["search", "app", "--all"]] {
         // `| head -c 1`: the reader takes one byte and goes.
         let mut child = Command::new(bin())
@@ -176,14 +182,7 @@ fn a_reader_that_stops_reading_is_a_normal_end() {
 
 #[test]
 fn output_into_a_closed_pipe_is_a_quiet_normal_end() {
-    let env = StoreEnv::new();
-    fs::copy(
-        Path::new(FIXTURES).join(format!("transcripts/{SESSION}.jsonl")),
-        env.path(&format!("{SESSION}.jsonl")),
-    )
-    .unwrap();
-    let out = env.throughline(&["import", "--from", &env.projects()], b"");
-    assert!(out.status.success(), "{out:?}");
+    let env = imported_fixture();
     for args in [
         vec!["show", SESSION],
         vec!["show", SESSION, "--json"],
@@ -318,14 +317,7 @@ fn a_payload_pipe_left_open_is_given_up() {
 
 #[test]
 fn ages_reaching_past_1970_are_read_as_1970_not_a_crash() {
-    let env = StoreEnv::new();
-    fs::copy(
-        Path::new(FIXTURES).join(format!("transcripts/{SESSION}.jsonl")),
-        env.path(&format!("{SESSION}.jsonl")),
-    )
-    .unwrap();
-    let out = env.throughline(&["import", "--from", &env.projects()], b"");
-    assert!(out.status.success(), "{out:?}");
+    let env = imported_fixture();
     for args in [
         vec!["config", "--keep-days", "36500"],
         vec!["forget", "--retention"],
@@ -451,14 +443,7 @@ fn a_write_lock_held_elsewhere_is_given_up_quickly_and_nothing_is_lost() {
 
 #[test]
 fn a_query_of_thousands_of_words_is_cut_and_answered_at_once() {
-    let env = StoreEnv::new();
-    fs::copy(
-        Path::new(FIXTURES).join(format!("transcripts/{SESSION}.jsonl")),
-        env.path(&format!("{SESSION}.jsonl")),
-    )
-    .unwrap();
-    let out = env.throughline(&["import", "--from", &env.projects()], b"");
-    assert!(out.status.success(), "{out:?}");
+    let env = imported_fixture();
     let words: Vec<String> = (0..20_000).map(|i| format!("w{i}")).collect();
     let started = Instant::now();
     let out = env.throughline(&["search", "--all", &words.join(" ")], b"");
