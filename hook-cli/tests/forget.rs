@@ -43,16 +43,22 @@ impl Memory {
     }
 
     fn run(&self, args: &[&str]) -> Output {
+        self.run_with(args, b"")
+    }
+
+    /// `throughline ARGS` with `stdin`, outside any hook of a client running these tests.
+    fn run_with(&self, args: &[&str], stdin: &[u8]) -> Output {
         let mut child = Command::new(BIN)
             .args(args)
-            .env("THROUGHLINE_HOME", self.dir.path().join("memory"))
+            .env("THROUGHLINE_HOME", self.folder())
             .env("HOME", self.dir.path())
+            .env_remove("THROUGHLINE_GUARD")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        child.stdin.take().unwrap().write_all(b"").unwrap();
+        child.stdin.take().unwrap().write_all(stdin).unwrap();
         child.wait_with_output().unwrap()
     }
 
@@ -292,23 +298,8 @@ impl Memory {
     }
 
     fn hook(&self, payload: &str) {
-        let mut child = Command::new(BIN)
-            .args(["hook", "claude"])
-            .env("THROUGHLINE_HOME", self.folder())
-            .env("HOME", self.dir.path())
-            .env_remove("THROUGHLINE_GUARD")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(payload.as_bytes())
-            .unwrap();
-        assert!(child.wait().unwrap().success());
+        let out = self.run_with(&["hook", "claude"], payload.as_bytes());
+        assert!(out.status.success(), "{out:?}");
     }
 
     /// Runs a search, which fills the search indexes with what is stored.

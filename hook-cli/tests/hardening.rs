@@ -278,40 +278,40 @@ fn hook_with_stdin(env: &StoreEnv, stdin: Stdio, patience: Duration) -> std::pro
     child.wait_with_output().unwrap()
 }
 
+/// A hook fed `stdin` ends within `within`, exit 0, nothing on stdout, and one log line
+/// saying `why`.
+fn gives_up_quietly(env: &StoreEnv, stdin: Stdio, within: Duration, why: &str) {
+    let started = Instant::now();
+    let out = hook_with_stdin(env, stdin, Duration::from_secs(20));
+    assert!(started.elapsed() < within, "the hook went on reading");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    let lines = log_lines(env);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains(why), "{lines:?}");
+}
+
 #[test]
 fn an_endless_payload_is_cut_off_and_logged() {
     let env = StoreEnv::new();
     let zero = fs::File::open("/dev/zero").unwrap();
-    let started = Instant::now();
-    let out = hook_with_stdin(&env, zero.into(), Duration::from_secs(20));
-    assert!(
-        started.elapsed() < Duration::from_secs(10),
-        "the hook read on"
+    gives_up_quietly(
+        &env,
+        zero.into(),
+        Duration::from_secs(10),
+        "larger than 16 MB",
     );
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    assert!(out.stdout.is_empty(), "{out:?}");
-    let lines = log_lines(&env);
-    assert_eq!(lines.len(), 1, "{lines:?}");
-    assert!(lines[0].contains("larger than 16 MB"), "{lines:?}");
 }
 
 #[test]
 fn a_payload_pipe_left_open_is_given_up() {
     let env = StoreEnv::new();
     let (read_end, _open_end) = std::io::pipe().unwrap();
-    let started = Instant::now();
-    let out = hook_with_stdin(&env, read_end.into(), Duration::from_secs(20));
-    assert!(
-        started.elapsed() < Duration::from_secs(5),
-        "the hook waited"
-    );
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    assert!(out.stdout.is_empty(), "{out:?}");
-    let lines = log_lines(&env);
-    assert_eq!(lines.len(), 1, "{lines:?}");
-    assert!(
-        lines[0].contains("stdin was not closed within 2 s"),
-        "{lines:?}"
+    gives_up_quietly(
+        &env,
+        read_end.into(),
+        Duration::from_secs(5),
+        "stdin was not closed within 2 s",
     );
 }
 
