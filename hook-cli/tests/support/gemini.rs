@@ -211,35 +211,54 @@ impl GeminiTui {
     }
 
     fn wait(&self, done: impl Fn(&str) -> bool, what: &str) {
-        let deadline = Instant::now() + TUI_TIMEOUT;
-        loop {
-            let screen = self.screen();
-            if done(&screen) {
-                return;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "timed out waiting for {what:?} on the screen:\n{screen}"
+        if !self.shows_within(&done, TUI_TIMEOUT) {
+            panic!(
+                "timed out waiting for {what:?} on the screen:\n{}",
+                self.screen()
             );
+        }
+    }
+
+    fn shows_within(&self, done: &impl Fn(&str) -> bool, limit: Duration) -> bool {
+        let deadline = Instant::now() + limit;
+        while Instant::now() < deadline {
+            if done(&self.screen()) {
+                return true;
+            }
             std::thread::sleep(Duration::from_millis(100));
         }
+        false
     }
 
     /// Pastes `text` (typed keys lose characters in this TUI) and submits it once it shows.
     /// A `?` that arrives in an empty prompt opens the shortcuts instead: prompts end without
     /// one.
     pub fn submit(&self, text: &str) {
-        self.wait_screen(READY);
         self.tmux()
             .args(["set-buffer", "--", text])
             .status()
             .unwrap();
-        self.tmux()
-            .args(["paste-buffer", "-p", "-t", "gm"])
-            .status()
-            .unwrap();
         let shown: String = text.chars().take(30).collect();
-        self.wait(|s| s.contains(&shown) && !s.contains(READY), &shown);
+        let in_the_input = |s: &str| s.contains(&shown) && !s.contains(READY);
+        // A paste that lands while the TUI redraws (right after /clear) is dropped: paste
+        // again while the input still stands empty.
+        let mut pasted = false;
+        for _ in 0..4 {
+            self.wait_screen(READY);
+            self.tmux()
+                .args(["paste-buffer", "-p", "-t", "gm"])
+                .status()
+                .unwrap();
+            if self.shows_within(&in_the_input, Duration::from_secs(10)) {
+                pasted = true;
+                break;
+            }
+        }
+        assert!(
+            pasted,
+            "{text:?} never reached the input:\n{}",
+            self.screen()
+        );
         // The TUI takes an Enter right after a paste as part of it, and one that comes while
         // it is still busy with the previous command not at all: Enter again until the input
         // is empty.
