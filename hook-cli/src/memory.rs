@@ -217,7 +217,12 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
             .filter(|_| goal_code.is_some())
             .map_or("", |g| g.text.as_str());
         let facts_room = if split { first } else { first * 45 / 100 };
-        let chosen = facts::choose(rest, &gists, facts_room, m, goal_text, split);
+        // A correction shown verbatim still takes back what it corrects in older turns.
+        let newer: Vec<summary::Gist> = std::iter::once(latest)
+            .chain(&older[..verbatim.len() - 1])
+            .map(|t| summary::Gist::of(&t.messages))
+            .collect();
+        let chosen = facts::choose(rest, &gists, &newer, facts_room, m, goal_text, split);
         if !chosen.facts.is_empty() {
             facts_text.push_str(
                 "## Facts from earlier turns (in the order they were said; later ones win)\n",

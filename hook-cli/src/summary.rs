@@ -2,7 +2,7 @@
 //! model). It keeps what a later reader needs to recognise and find the turn: what was asked,
 //! what was decided or found, and the exact identifiers, numbers and paths involved.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind};
@@ -56,8 +56,24 @@ const DECISIVE: &[&str] = &[
     "owns ",
     "needs ",
     "need to",
+    "need the ",
+    "need a ",
+    "fixes",
+    "comes from",
+    "come from",
+    "due to",
+    ", so ",
+    "so that",
+    "otherwise",
+    "signed off",
+    "deadlock",
+    "race condition",
+    "leak",
+    "regression",
     "rollback",
     "roll back",
+    "ロールバック",
+    "回滚",
     "deadline",
     "next step",
     "still need",
@@ -192,6 +208,10 @@ impl Gist {
     /// the words with digits: see [`template_key`]): "Run 39 agrees with the earlier count."
     /// in every sixth turn tells a reader less than a sentence said once, which then takes the
     /// room in the one-liners.
+    ///
+    /// A template filled with other names too ("8 call sites besides the definition in
+    /// src/metrics.rs; none of them passes a lease …", "… a job …") counts as said in as
+    /// many turns as most of its word pairs are (see [`TEMPLATE_SHARE`]).
     pub fn discount_repeats(gists: &mut [Gist]) {
         let mut said: HashMap<String, i32> = HashMap::new();
         let keys: Vec<Vec<String>> = gists
@@ -201,13 +221,25 @@ impl Gist {
         for key in keys.iter().flatten() {
             *said.entry(key.clone()).or_default() += 1;
         }
-        for (gist, keys) in gists.iter_mut().zip(&keys) {
+        let pairs: Vec<Vec<Vec<String>>> = gists
+            .iter()
+            .map(|g| g.weighed().map(|s| word_pairs(&s.text)).collect())
+            .collect();
+        let mut turns_of_pair: HashMap<&str, i32> = HashMap::new();
+        for turn in &pairs {
+            let distinct: HashSet<&str> = turn.iter().flatten().map(String::as_str).collect();
+            for pair in distinct {
+                *turns_of_pair.entry(pair).or_default() += 1;
+            }
+        }
+        for ((gist, keys), pairs) in gists.iter_mut().zip(&keys).zip(&pairs) {
             let weighed = gist.prompt.iter_mut().chain(gist.answer.iter_mut());
-            for (sentence, key) in weighed.zip(keys) {
+            for ((sentence, key), pairs) in weighed.zip(keys).zip(pairs) {
+                let times = said[key].max(filled_template(pairs, &turns_of_pair));
                 // Still above nothing: the words that fill a template are named elsewhere.
-                sentence.score = (sentence.score / said[key]).max(sentence.score.min(1));
-                sentence.repeated = said[key] > 1;
-                sentence.said_in = said[key];
+                sentence.score = (sentence.score / times).max(sentence.score.min(1));
+                sentence.repeated = times > 1;
+                sentence.said_in = times;
             }
         }
     }
@@ -584,12 +616,17 @@ fn push_sentence(out: &mut Vec<String>, s: &str) {
 
 /// How much a sentence carries that a reader could not guess: exact things (numbers, paths,
 /// identifiers, names; the first three count) and, above all, decisions and findings about them.
+/// A sentence the speaker labels as one ("Decision: …", "Hard constraint: …") is a fact by
+/// their own word, whatever it names.
 fn salience(sentence: &str) -> i32 {
     let decisive = decisive_words().is_match(sentence);
     let exact = exact_words(sentence);
     let mut score = 2 * exact.len().min(3) as i32;
     if decisive {
         score += if exact.is_empty() { 3 } else { 8 };
+    }
+    if labelled_as_fact(sentence) {
+        score = score.max(FACT);
     }
     if !sentence.is_ascii() {
         // CJK text has no spaces to split on: weigh it by the facts it states.
@@ -618,6 +655,81 @@ fn template_key(sentence: &str) -> String {
     key
 }
 
+/// Whether a sentence opens with a short label ("Decision:", "Root cause found:",
+/// "決定：") that holds a decisive word.
+fn labelled_as_fact(sentence: &str) -> bool {
+    let Some(end) = sentence.find([':', '：']) else {
+        return false;
+    };
+    let label = &sentence[..end];
+    let said = &sentence[end..];
+    // "Note: nothing else changed." labels a remark, not a fact.
+    let substantial = said.split_whitespace().count() >= 6 || !said.is_ascii();
+    substantial
+        && label.chars().count() <= 24
+        && label.split_whitespace().count() <= 3
+        && (decisive_words().is_match(label)
+            || LABELS.iter().any(|l| label.eq_ignore_ascii_case(l)))
+}
+
+/// Labels that mark a fact without a decisive word in them.
+const LABELS: &[&str] = &[
+    "plan", "rule", "finding", "next", "answer", "summary", "结果", "結果",
+];
+
+/// The share of a sentence's word pairs that must recur for it to count as a filled template.
+const TEMPLATE_SHARE: f32 = 0.7;
+
+/// A sentence shorter than this many word pairs is judged by its [`template_key`] alone: a
+/// few common words do not make a template.
+const TEMPLATE_PAIRS: usize = 3;
+
+/// The distinct pairs of neighbouring words of a Latin-script sentence, lower case, with
+/// every word that names something exact (a number, path or identifier) blanked: what is
+/// left is the sentence's phrasing. None for other scripts, which have no spaces to pair.
+fn word_pairs(sentence: &str) -> Vec<String> {
+    if !sentence.is_ascii() {
+        return Vec::new();
+    }
+    let words: Vec<String> = sentence
+        .split_whitespace()
+        .map(|word| {
+            let word = word.trim_matches(|c: char| !c.is_alphanumeric());
+            let exact = word
+                .chars()
+                .any(|c| c.is_ascii_digit() || matches!(c, '/' | '_' | '.' | ':'));
+            if exact {
+                "#".to_string()
+            } else {
+                word.to_ascii_lowercase()
+            }
+        })
+        .collect();
+    let mut pairs: Vec<String> = words
+        .windows(2)
+        .map(|w| format!("{} {}", w[0], w[1]))
+        .collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs
+}
+
+/// In how many turns most of a sentence's word pairs were said (at least
+/// [`TEMPLATE_SHARE`] of them), given in how many turns each pair was said; 1 for a
+/// sentence too short to tell.
+fn filled_template(pairs: &[String], turns_of_pair: &HashMap<&str, i32>) -> i32 {
+    if pairs.len() < TEMPLATE_PAIRS {
+        return 1;
+    }
+    let mut turns: Vec<i32> = pairs
+        .iter()
+        .map(|p| turns_of_pair.get(p.as_str()).copied().unwrap_or(1))
+        .collect();
+    turns.sort_unstable_by(|a, b| b.cmp(a));
+    let at = ((pairs.len() as f32 * TEMPLATE_SHARE).ceil() as usize).clamp(1, pairs.len());
+    turns[at - 1]
+}
+
 /// The exact things in a sentence, in order, each once: numbers, paths, identifiers, names
 /// (a capitalised word inside a sentence), punctuation around them trimmed.
 fn exact_words(sentence: &str) -> Vec<&str> {
@@ -632,7 +744,10 @@ fn exact_words(sentence: &str) -> Vec<&str> {
         }
         let shape = Shape::of(word);
         let path_like = shape.slash || (shape.dot && word.len() > 3);
+        // A hyphenated lower-case compound names a thing (`parcel-routing`, `last-writer-wins`).
+        let compound = shape.hyphen && shape.lower && !shape.upper_first && shape.chars > 8;
         let code_like = word.starts_with('`')
+            || compound
             || shape.underscore
             || word.contains("::")
             || word.starts_with("--")
@@ -653,6 +768,7 @@ struct Shape {
     slash: bool,
     dot: bool,
     underscore: bool,
+    hyphen: bool,
     upper_first: bool,
     upper_after_first: bool,
     lower: bool,
@@ -674,6 +790,7 @@ impl Shape {
             shape.slash |= c == '/';
             shape.dot |= c == '.';
             shape.underscore |= c == '_';
+            shape.hyphen |= c == '-';
             shape.lower |= c.is_lowercase();
         }
         shape
@@ -716,6 +833,43 @@ mod tests {
         assert_eq!(gists[0].shape(), gists[1].shape());
         assert_ne!(gists[0].shape(), gists[2].shape());
         assert_eq!(gists[3].numbered_names(), ["audit_step_3"]);
+    }
+
+    #[test]
+    fn a_template_filled_with_other_names_is_a_repeat() {
+        let nouns = ["job", "lease", "batch", "worker"];
+        let turns: Vec<Turn> = nouns
+            .iter()
+            .enumerate()
+            .map(|(i, noun)| {
+                let answer = format!(
+                    "{} call sites besides the definition in src/{noun}.rs; none of them passes a {noun} that could be empty.",
+                    i + 3
+                );
+                turn(&format!("Find the callers of load_{noun}."), &[&answer])
+            })
+            .collect();
+        let mut gists: Vec<Gist> = turns.iter().map(|t| Gist::of(&t.messages)).collect();
+        Gist::discount_repeats(&mut gists);
+        let said_in: Vec<i32> = gists[0].statements().map(|s| s.said_in).collect();
+        assert_eq!(said_in, [4, 4], "{said_in:?}");
+    }
+
+    #[test]
+    fn a_labelled_decision_weighs_as_a_fact_and_a_labelled_remark_does_not() {
+        assert!(salience("Decision: conflicts are resolved per field, not per document.") >= FACT);
+        assert!(salience("Note: nothing else changed.") < FACT);
+        assert!(salience("Conflicts are resolved per field, not per document.") < FACT);
+    }
+
+    #[test]
+    fn a_reason_or_a_hyphenated_name_makes_a_finding() {
+        // ", so": the sentence says why.
+        assert!(salience("Tombstones are kept for 72 hours before compaction may drop them, so replicas can catch up.") >= FACT);
+        assert_eq!(
+            exact_words("Call the crate parcel-routing, re-run it last-writer-wins."),
+            ["parcel-routing", "last-writer-wins"]
+        );
     }
 
     #[test]

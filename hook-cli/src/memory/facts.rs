@@ -56,10 +56,11 @@ pub struct Chosen {
 /// `m`, the weightiest first, printed in the order they were said. `gists` are the turns'
 /// sentences, weighed with repeats discounted; what `shown` already says is not a fact again.
 /// With `fill`, room the facts leave goes to sentences that name several exact things, the
-/// next most telling.
+/// next most telling. A change stated in `newer` (the turns shown verbatim) supersedes too.
 pub fn choose(
     turns: &[Turn],
     gists: &[Gist],
+    newer: &[Gist],
     room: usize,
     m: Measure,
     shown: &str,
@@ -72,7 +73,12 @@ pub fn choose(
         for s in gist.statements() {
             // Said again (a constraint repeated) it still counts; said in many turns it is a
             // routine step's template, whatever fills it.
-            let weight = s.score * s.said_in;
+            let mut weight = s.score * s.said_in;
+            // A rule the person sets is theirs to keep, whether or not it names anything
+            // exact ("Invoices must be rounded per line item with banker's rounding").
+            if s.by_person && sets_a_rule(s.text) {
+                weight = weight.max(FACT);
+            }
             if weight >= least
                 && s.said_in <= 2
                 && is_statement(s.text)
@@ -98,13 +104,9 @@ pub fn choose(
             }
         }
     }
-    let superseded = superseded(&candidates);
-    let mut said: HashSet<String> = superseded
-        .iter()
-        .flat_map(|&i| candidates[i].said.clone())
-        .collect();
+    let mut said = superseded(&candidates, gists, newer);
     let mut ranked: Vec<usize> = (0..candidates.len())
-        .filter(|i| !superseded.contains(i))
+        .filter(|&i| !candidates[i].said.iter().any(|s| said.contains(s)))
         .collect();
     // The weightiest first; on a tie the newer (a lower turn index).
     ranked.sort_by_key(|&i| (std::cmp::Reverse(candidates[i].score), candidates[i].turn));
@@ -131,46 +133,128 @@ fn is_statement(text: &str) -> bool {
     chars >= SHORTEST && (chars >= 60 || text.ends_with(['.', '!', '?', '。', '！', '？']))
 }
 
-/// Words that say a statement changes an earlier one.
+/// Words that make a sentence a rule: what must, must not or may only be done.
+const RULES: &[&str] = &[
+    "must",
+    "never",
+    "always",
+    "do not",
+    "don't",
+    "only ",
+    "at most",
+    "at least",
+    "required",
+    "必须",
+    "不要",
+    "禁止",
+    "必ず",
+    "しないで",
+    "してはいけない",
+];
+
+/// Whether `text` says what must or must not be done.
+fn sets_a_rule(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    RULES.iter().any(|w| lower.contains(w))
+}
+
+/// Words that say a statement changes an earlier one wherever they stand.
 const CHANGES: &[&str] = &[
-    "instead",
-    "actually",
-    "correction",
     "no longer",
     "not anymore",
+    "any more",
+    "anymore",
     "after all",
-    "changed",
-    "switch",
+    "change of plan",
+    "changed our mind",
     "rather than",
-    "replace",
     "supersede",
     "from now on",
+    "scratch that",
+    "不再",
     "改为",
     "改成",
-    "不再",
-    "変更",
     "やめ",
 ];
 
-/// Indices of the candidates a later candidate on the same subject changes: the later one
-/// says a change word and shares at least two subject words (and a third of the shorter's).
-fn superseded(candidates: &[Fact]) -> HashSet<usize> {
-    let subjects: Vec<HashSet<String>> = candidates.iter().map(|f| subject(&f.text)).collect();
+/// Words that say so as the statement's first word or in its label ("Correction: …",
+/// "Actually, …", "Ownership changed: …").
+const OPENS_A_CHANGE: &[&str] = &[
+    "correction",
+    "actually",
+    "update",
+    "revised",
+    "scratch",
+    "instead",
+    "changed",
+    "change",
+    "replace",
+    "訂正",
+    "変更",
+    "更正",
+    "修改",
+];
+
+/// Whether `text` takes back something said before: a change word anywhere, one of
+/// [`OPENS_A_CHANGE`] opening it, or "instead" beside a "not".
+fn states_a_change(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let label = match lower.find([':', '：']) {
+        Some(end) if lower[..end].split_whitespace().count() <= 3 => &lower[..end],
+        _ => lower.split_whitespace().next().unwrap_or(""),
+    };
+    let opens = if label.is_ascii() {
+        // A word, not an identifier that holds one (`apply_batch_changes`).
+        label
+            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '`'))
+            .any(|word| OPENS_A_CHANGE.contains(&word))
+    } else {
+        let opening: String = lower.chars().take(6).collect();
+        OPENS_A_CHANGE.iter().any(|w| opening.contains(w))
+    };
+    opens
+        || CHANGES.iter().any(|w| lower.contains(w))
+        || (lower.contains("instead") && (lower.contains(" not ") || lower.contains("n't ")))
+}
+
+/// The sentences of older turns that a statement of a change (see [`states_a_change`])
+/// takes back: a fact of `candidates`, or any sentence of the newer turns `newer` (shown
+/// verbatim), changes those on the same subject in the turns before it, facts or not (the
+/// earlier plan may have named nothing exact). The same subject is three shared subject
+/// words, or two that are a third of the shorter sentence's (of five or more).
+fn superseded(candidates: &[Fact], gists: &[Gist], newer: &[Gist]) -> HashSet<String> {
+    let from_newer = newer
+        .iter()
+        .flat_map(Gist::statements)
+        .map(|s| (s.text, 0))
+        .filter(|(text, _)| is_statement(text));
+    // Turns are newest first: the earlier ones have the higher indices.
+    let from_facts = candidates.iter().map(|f| (f.said[0].as_str(), f.turn + 1));
+    let changes: Vec<(&str, usize)> = from_newer
+        .chain(from_facts)
+        .filter(|(text, _)| states_a_change(text))
+        .collect();
     let mut out = HashSet::new();
-    for (later, fact) in candidates.iter().enumerate() {
-        let lower = fact.text.to_lowercase();
-        if !CHANGES.iter().any(|w| lower.contains(w)) {
-            continue;
-        }
-        for (earlier, other) in candidates.iter().enumerate() {
-            // Turns are newest first: an earlier statement has a higher turn index.
-            if other.turn <= fact.turn {
-                continue;
-            }
-            let shared = subjects[later].intersection(&subjects[earlier]).count();
-            let smaller = subjects[later].len().min(subjects[earlier].len());
-            if shared >= 2 && shared * 3 >= smaller {
-                out.insert(earlier);
+    if changes.is_empty() {
+        return out;
+    }
+    // Each sentence's subject once, however many changes it is held against.
+    let earlier: Vec<Vec<(&str, HashSet<String>)>> = gists
+        .iter()
+        .map(|gist| {
+            gist.statements()
+                .filter(|s| is_statement(s.text))
+                .map(|s| (s.text, subject(s.text)))
+                .collect()
+        })
+        .collect();
+    for (change, earlier_from) in changes {
+        let about = subject(change);
+        for (text, other) in earlier.iter().skip(earlier_from).flatten() {
+            let shared = about.intersection(other).count();
+            let shorter = about.len().min(other.len());
+            if shared >= 3 || (shared == 2 && shorter >= 5 && shared * 3 >= shorter) {
+                out.insert(text.to_string());
             }
         }
     }
@@ -230,6 +314,15 @@ const COMMON: &[&str] = &[
     "each",
     "every",
     "correction",
+    "since",
+    "already",
+    "call",
+    "name",
+    "take",
+    "order",
+    "safe",
+    "thing",
+    "please",
     "decided",
     "decision",
     "rather",
@@ -258,14 +351,24 @@ fn subject(text: &str) -> HashSet<String> {
         let word = word.trim_matches('.');
         let wide = !word.is_ascii();
         if wide {
+            // Kana-only pairs are grammar (ます, てい), not a subject.
             let chars: Vec<char> = word.chars().collect();
             for pair in chars.windows(2) {
-                words.insert(pair.iter().collect());
+                if !pair.iter().all(|c| ('\u{3040}'..='\u{309f}').contains(c)) {
+                    words.insert(pair.iter().collect());
+                }
             }
         } else if (word.len() >= 4 || word.chars().any(|c| c.is_ascii_digit()))
             && !COMMON.contains(&word)
         {
-            words.insert(word.to_string());
+            // "webhooks" and "webhook", "deploys" and "deploy" are one subject.
+            let stem = match word.strip_suffix('s') {
+                Some(stem) if stem.len() >= 4 && !stem.ends_with('s') => stem,
+                _ => word,
+            };
+            if !COMMON.contains(&stem) {
+                words.insert(stem.to_string());
+            }
         }
     }
     words
@@ -297,7 +400,15 @@ mod tests {
                 &["Hard constraint: never use port 8080 here, the corporate firewall blocks it; the dev server runs on port 8443."],
             ),
         ];
-        let chosen = choose(&turns, &gists(&turns), 2_000, Measure::Utf16, "", false);
+        let chosen = choose(
+            &turns,
+            &gists(&turns),
+            &[],
+            2_000,
+            Measure::Utf16,
+            "",
+            false,
+        );
         let texts: Vec<&str> = chosen.facts.iter().map(|f| f.text.as_str()).collect();
         assert_eq!(texts.len(), 2, "{texts:?}");
         assert!(texts[0].starts_with("Hard constraint: never use port 8080"));
@@ -319,7 +430,15 @@ mod tests {
                 &["Decision: the session cache goes into Redis 7, so every worker shares it."],
             ),
         ];
-        let chosen = choose(&turns, &gists(&turns), 2_000, Measure::Utf16, "", false);
+        let chosen = choose(
+            &turns,
+            &gists(&turns),
+            &[],
+            2_000,
+            Measure::Utf16,
+            "",
+            false,
+        );
         assert!(chosen
             .facts
             .iter()
@@ -331,6 +450,85 @@ mod tests {
         assert!(chosen
             .said
             .contains("Decision: the session cache goes into Redis 7, so every worker shares it."));
+    }
+
+    #[test]
+    fn a_correction_shown_verbatim_takes_back_a_plan_that_named_nothing_exact() {
+        let older = vec![
+            turn("b", "Run the tests.", &["All tests pass."]),
+            turn(
+                "a",
+                "Let's store the route geometry as GeoJSON text in the routes table, it is the simplest thing for now.",
+                &["Done."],
+            ),
+        ];
+        let newer = vec![turn(
+            "c",
+            "Change of plan: route geometry goes into a PostGIS column instead of GeoJSON text, the distance queries need an index.",
+            &["Moved it."],
+        )];
+        let chosen = choose(
+            &older,
+            &gists(&older),
+            &gists(&newer),
+            2_000,
+            Measure::Utf16,
+            "",
+            false,
+        );
+        assert!(chosen
+            .said
+            .iter()
+            .any(|s| s.starts_with("Let's store the route geometry")));
+    }
+
+    #[test]
+    fn a_change_word_inside_a_name_or_after_the_opening_is_no_correction() {
+        assert!(!states_a_change(
+            "apply_batch_changes is failing, can you look?"
+        ));
+        assert!(!states_a_change(
+            "Don't change anything yet, just tell me what you think."
+        ));
+        assert!(!states_a_change(
+            "Recovery replays the whole WAL instead of starting from the checkpoint."
+        ));
+        assert!(states_a_change(
+            "Ownership changed: Aisha Bello owns the routing work."
+        ));
+        assert!(states_a_change("Actually, call the crate parcel-routing."));
+        assert!(states_a_change(
+            "We will NOT use Redis; use the in-process LRU instead."
+        ));
+    }
+
+    #[test]
+    fn a_rule_the_person_sets_is_a_fact_without_names() {
+        let turns = vec![turn(
+            "a",
+            "Invoices must be rounded per line item with banker's rounding, the finance team reconciles against line totals.",
+            &["Understood, I will round per line."],
+        )];
+        let chosen = choose(
+            &turns,
+            &gists(&turns),
+            &[],
+            2_000,
+            Measure::Utf16,
+            "",
+            false,
+        );
+        assert_eq!(chosen.facts.len(), 1);
+        assert!(chosen.facts[0].by_person);
+    }
+
+    #[test]
+    fn grammar_kana_is_no_subject() {
+        let words = subject("変更しています");
+        assert!(
+            words.contains("変更") && !words.contains("てい"),
+            "{words:?}"
+        );
     }
 
     #[test]
@@ -350,7 +548,7 @@ mod tests {
             ),
             turn("a", "Maybe look at src/a.rs later.", &["Found src/a.rs."]),
         ];
-        let chosen = choose(&turns, &gists(&turns), 80, Measure::Utf16, "", false);
+        let chosen = choose(&turns, &gists(&turns), &[], 80, Measure::Utf16, "", false);
         assert_eq!(chosen.facts.len(), 1);
         assert!(chosen.facts[0].text.contains("8443"));
     }
