@@ -572,6 +572,40 @@ fn a_transcript_replaced_by_a_shorter_file_is_read_again_without_loss_or_duplica
 }
 
 #[test]
+fn a_transcript_cut_short_in_place_and_regrown_past_the_old_offset_loses_nothing() {
+    let env = Env::new();
+    env.append(BEFORE_CLEAR, user_line("u1", "one").as_bytes());
+    env.append(BEFORE_CLEAR, user_line("u2", "two").as_bytes());
+    env.hook(&env.payload("05-Stop.json"));
+    // The same file (same inode), emptied and written again, longer than before: its size
+    // alone does not tell.
+    let path = env.transcript(BEFORE_CLEAR);
+    fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(&path)
+        .unwrap();
+    env.append(
+        BEFORE_CLEAR,
+        user_line("u3", "three, written after the cut").as_bytes(),
+    );
+    env.append(
+        BEFORE_CLEAR,
+        user_line("u4", "four, also after it").as_bytes(),
+    );
+    env.hook(&env.payload("05-Stop.json"));
+    assert_eq!(
+        prompts(&env.memory(BEFORE_CLEAR)),
+        [
+            "one",
+            "two",
+            "three, written after the cut",
+            "four, also after it"
+        ]
+    );
+}
+
+#[test]
 fn concurrent_hooks_of_one_and_of_different_sessions_store_everything_once() {
     let env = Env::new();
     env.append(BEFORE_CLEAR, &sample(BEFORE_CLEAR));

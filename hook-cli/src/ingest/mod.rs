@@ -118,6 +118,8 @@ fn read(
         cursor.turn = first_turn()?;
     }
 
+    // A second handle on the file, to mark where each commit leaves the cursor.
+    let probe = file.try_clone().map_err(io_err)?;
     file.seek(SeekFrom::Start(cursor.offset)).map_err(io_err)?;
     // Read no further than the size seen now: a file that keeps growing is finished next call.
     let unread = len - cursor.offset;
@@ -138,6 +140,7 @@ fn read(
         chunk_bytes: FIRST_CHUNK_BYTES,
     };
     let mut progress = Progress {
+        file: probe,
         cursor,
         // Kept unless a chunk changes it (none does when only part of a line was written).
         order: state,
@@ -235,6 +238,7 @@ fn one_line_per_file(mut problems: Vec<String>) -> Vec<String> {
 /// How far a transcript was read: the cursor, the line-ordering state there, and the time
 /// span read so far. Saved with each commit, which it makes whole.
 struct Progress {
+    file: File,
     cursor: store::Cursor,
     order: Option<State>,
     earliest: Option<String>,
@@ -244,6 +248,11 @@ struct Progress {
 impl Progress {
     fn save(&mut self, w: &Writer, path: &str, session: i64) -> Result<(), IngestError> {
         self.cursor.line_order = self.order.as_ref().map(State::to_json);
+        self.cursor.tail_mark =
+            tail_mark(&self.file, self.cursor.offset).map_err(|source| IngestError::Io {
+                path: path.to_string(),
+                source,
+            })?;
         w.save_cursor(path, session, &self.cursor)?;
         w.touch_session(session, self.earliest.as_deref(), self.latest.as_deref())?;
         Ok(())
@@ -292,7 +301,12 @@ fn resume(w: &Writer, path: &Path, shown: &str) -> Result<Opened, IngestError> {
     let len = meta.len();
     let mut cursor = stored.unwrap_or_default();
     let mut restarted = false;
-    if cursor.file_id != file_id || len < cursor.offset {
+    // Cut short and written again past the old offset, the same file no longer ends its
+    // read part with the bytes it did.
+    let rewritten = cursor.tail_mark.is_some()
+        && len >= cursor.offset
+        && tail_mark(&file, cursor.offset).ok().flatten() != cursor.tail_mark;
+    if cursor.file_id != file_id || len < cursor.offset || rewritten {
         restarted = cursor.offset > 0;
         cursor = store::Cursor {
             file_id,
@@ -633,11 +647,32 @@ pub fn skip(w: &Writer, session: &SessionRow, path: &Path) -> Result<u64, Ingest
     let skipped = end - cursor.offset;
     if skipped > 0 {
         cursor.offset = end;
+        cursor.tail_mark = tail_mark(&file, end).map_err(io_err)?;
         // Lines passed over are not known: the next read takes unknown parents as theirs.
         cursor.line_order = None;
         w.save_cursor(&shown, session.id, &cursor)?;
     }
     Ok(skipped)
+}
+
+/// How many bytes before a cursor's offset [`tail_mark`] hashes: the end of the last line
+/// read, which a rewritten file is all but sure to have changed.
+const TAIL_MARK_BYTES: u64 = 64;
+
+/// A hash (FNV-1a) of the bytes of `file` just before `offset`; None at the start. A hash,
+/// not the bytes: they may hold what redaction took out of the stored text.
+fn tail_mark(file: &File, offset: u64) -> io::Result<Option<i64>> {
+    use std::os::unix::fs::FileExt;
+    if offset == 0 {
+        return Ok(None);
+    }
+    let from = offset.saturating_sub(TAIL_MARK_BYTES);
+    let mut bytes = vec![0; (offset - from) as usize];
+    file.read_exact_at(&mut bytes, from)?;
+    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    Ok(Some(hash as i64))
 }
 
 fn trim_line_end(line: &[u8]) -> &[u8] {

@@ -256,6 +256,9 @@ const MIGRATIONS: &[&str] = &[
     "CREATE TABLE unwiped_free_space (noted_at TEXT NOT NULL);
     INSERT INTO unwiped_free_space SELECT strftime('%Y-%m-%dT%H:%M:%fZ')
     WHERE EXISTS (SELECT 1 FROM sessions);",
+    // 19: a mark of the bytes just before a cursor's offset, so a transcript cut short and
+    // written past the old offset again is read from its start (docs/decisions/0084).
+    "ALTER TABLE cursors ADD COLUMN tail_mark INTEGER;",
 ];
 
 /// The schema version this build writes.

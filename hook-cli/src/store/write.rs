@@ -40,6 +40,9 @@ pub struct Cursor {
     pub turn: Option<i64>,
     /// The ingest's line-ordering state at `offset` (JSON; see `ingest::order`).
     pub line_order: Option<String>,
+    /// A hash of the bytes just before `offset` (see `ingest::tail_mark`); None from stores
+    /// older than schema 19.
+    pub tail_mark: Option<i64>,
 }
 
 pub struct Writer<'c> {
@@ -401,7 +404,7 @@ impl<'c> Writer<'c> {
         Ok(self
             .tx
             .prepare_cached(
-                "SELECT offset, file_id, turn, line_order FROM cursors WHERE path = ?1",
+                "SELECT offset, file_id, turn, line_order, tail_mark FROM cursors WHERE path = ?1",
             )?
             .query_row([path], |r| {
                 Ok(Cursor {
@@ -409,6 +412,7 @@ impl<'c> Writer<'c> {
                     file_id: r.get(1)?,
                     turn: r.get(2)?,
                     line_order: r.get(3)?,
+                    tail_mark: r.get(4)?,
                 })
             })
             .optional()?)
@@ -417,11 +421,11 @@ impl<'c> Writer<'c> {
     pub fn save_cursor(&self, path: &str, session: i64, cursor: &Cursor) -> Result<()> {
         self.tx
             .prepare_cached(
-                "INSERT INTO cursors (path, session, offset, file_id, turn, line_order)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                "INSERT INTO cursors (path, session, offset, file_id, turn, line_order, tail_mark)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
                  ON CONFLICT (path) DO UPDATE SET session = excluded.session,
                     offset = excluded.offset, file_id = excluded.file_id, turn = excluded.turn,
-                    line_order = excluded.line_order",
+                    line_order = excluded.line_order, tail_mark = excluded.tail_mark",
             )?
             .execute(params![
                 path,
@@ -429,7 +433,8 @@ impl<'c> Writer<'c> {
                 cursor.offset,
                 cursor.file_id,
                 cursor.turn,
-                cursor.line_order
+                cursor.line_order,
+                cursor.tail_mark
             ])?;
         Ok(())
     }
