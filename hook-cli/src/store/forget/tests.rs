@@ -70,6 +70,7 @@ fn memory() -> Memory {
                 file_id: "1:1".into(),
                 turn,
                 line_order: Some("{}".into()),
+                tail_mark: Some(7),
             },
         )
         .unwrap();
