@@ -19,6 +19,7 @@ pub mod import;
 pub mod ingest;
 pub mod install;
 pub mod log;
+pub mod mcp_request;
 pub mod memory;
 pub mod model;
 pub mod payload;
