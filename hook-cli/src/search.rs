@@ -84,8 +84,13 @@ pub struct Found {
 }
 
 /// The user's words as search terms: whitespace separates terms, a `"quoted phrase"` is one
-/// term, and every other character (quotes included) is literal.
+/// term, and every other character (quotes included) is literal. Control characters separate
+/// too: no one searches for them, and SQLite ends an FTS5 string at a NUL.
 pub fn terms(query: &str) -> Vec<String> {
+    let query: String = query
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
     let mut out = Vec::new();
     let mut rest = query.trim_start();
     while !rest.is_empty() {

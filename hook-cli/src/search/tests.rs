@@ -94,6 +94,7 @@ fn terms_keep_quoted_phrases_and_literal_punctuation() {
     assert_eq!(terms(r#""unbalanced quote"#), [r#""unbalanced"#, "quote"]);
     assert_eq!(terms(r#""""#), Vec::<String>::new());
     assert!(terms(" \t ").is_empty());
+    assert_eq!(terms("retry\0policy\u{7}"), ["retry", "policy"]);
 }
 
 #[test]
@@ -135,6 +136,10 @@ fn operator_like_input_never_breaks_the_query() {
         "-minus +plus",
         "{braces}",
         "'single'",
+        // Found by the search_query fuzz target: a NUL ended the quoted FTS5 string.
+        "11111111\"tb\" sr05 \0\0\0ma",
+        "retry\0policy",
+        "\u{1b}[2Jretry",
     ] {
         if let Err(e) = search(&store, &request(query)) {
             panic!("{query:?} failed: {e}");
