@@ -5,6 +5,7 @@
 //! and output, thinking, host entries) and L1 one-line summaries. The CLI and the tray app
 //! are thin layers over this library.
 
+pub mod blocks;
 pub mod capture;
 pub mod clock;
 pub mod config;

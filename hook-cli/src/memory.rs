@@ -6,10 +6,10 @@
 //! pasted or generated blocks cut, and how to pull more. Never any tool output or thinking
 //! beyond the working state's last thought.
 
-mod blocks;
 mod briefing;
 mod facts;
 
+use crate::blocks;
 use crate::hosts;
 use crate::model::{Role, Session, Turn, WorkingState};
 use crate::record::Measure;

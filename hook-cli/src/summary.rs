@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind};
 
+use crate::blocks;
 use crate::model::{Message, Role, Turn};
 
 /// The longest one-liner stored; rendering may cut it shorter (see [`fit`]).
@@ -481,15 +482,11 @@ pub fn head_and_tail(text: &str, head: usize, tail: usize) -> std::borrow::Cow<'
 /// tell a reader nothing (`1.`, `|---|`, `├──`).
 fn sentences(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut in_fence = false;
-    for line in text.lines() {
+    let pasted = blocks::pasted_lines(text);
+    for (line, pasted) in text.lines().zip(pasted) {
         let trimmed = line.trim();
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            in_fence = !in_fence;
-            continue;
-        }
-        // Code, logs and drawings are not sentences; the turn's detail keeps them.
-        if in_fence || is_drawing(trimmed) {
+        // Code, logs, pastes and drawings are not sentences; the turn's detail keeps them.
+        if pasted || is_drawing(trimmed) {
             continue;
         }
         let line = prose_of(trimmed);
@@ -948,6 +945,28 @@ mod tests {
         let line = one_liner(&turn(prose, &["On it."]), MAX_CHARS);
         assert!(!line.contains("1."), "{line}");
         assert!(line.contains("Fix the login bug"), "{line}");
+    }
+
+    #[test]
+    fn a_pasted_server_log_is_no_part_of_the_prompts_line() {
+        let prompt = "The page is still blank, look at what the dev server prints:\n\
+             ➜  shop git:(main) ./scripts/dev.sh\n\
+             ✔ 09:12:01 API ready (1.2s)\n\
+              ⚠ Port 5173 is in use, trying 5174 instead.\n\
+              ✓ Compiled /checkout in 412ms (310 modules)\n\
+              ⨯ [TypeError: cannot read properties of undefined (reading 'total') at CartSummary]\n\
+              GET /checkout 500 in 38ms\n\
+             Fix it so the checkout renders again.";
+        let line = one_liner(&turn(prompt, &["Fixed the cart total."]), MAX_CHARS);
+        assert!(line.starts_with("The page is still blank"), "{line}");
+        assert!(
+            line.contains("Fix it so the checkout renders again."),
+            "{line}"
+        );
+        assert!(
+            !line.contains("TypeError") && !line.contains("Compiled"),
+            "{line}"
+        );
     }
 
     #[test]

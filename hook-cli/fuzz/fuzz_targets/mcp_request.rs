@@ -7,7 +7,14 @@ use serde_json::Value;
 use throughline::mcp_request::{check, Checked};
 
 fuzz_target!(|data: &[u8]| {
-    match check(data) {
+    // The layer reads the client's input line by line, as rmcp does.
+    for line in data.split(|&b| b == b'\n') {
+        check_line(line);
+    }
+});
+
+fn check_line(line: &[u8]) {
+    match check(line) {
         Checked::Forward(text) => {
             // What rmcp gets is one JSON object, on one line.
             let message: Value = serde_json::from_str(&text).expect("forwarded text is JSON");
@@ -24,4 +31,4 @@ fuzz_target!(|data: &[u8]| {
         }
         Checked::Drop => {}
     }
-});
+}

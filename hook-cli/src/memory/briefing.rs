@@ -2,12 +2,13 @@
 //! finished, when, on which client and model), the goal the person set, and where the work
 //! stands (branch, files changed, the open todos, what was running when it stopped).
 
+use crate::blocks;
 use crate::model::{Role, TodoStatus, Turn, WorkingState};
 use crate::record::Measure;
 use crate::store::Trigger;
 use crate::summary;
 
-use super::{blocks, Context};
+use super::Context;
 
 /// How the newest turn ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

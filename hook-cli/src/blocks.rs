@@ -1,7 +1,7 @@
-//! Long pasted or generated blocks in a turn given verbatim (logs, stack traces, code, JSON,
-//! trees, tables) cut to their first and last lines, with the command that shows the whole:
-//! the next session needs what was said about them, and forty lines of a log crowd out the
-//! conversation.
+//! Pasted or generated blocks in a turn's text (logs, stack traces, code, JSON, trees,
+//! tables): found for the one-liners, which leave them out, and cut to their first and last
+//! lines in a turn given verbatim, with the command that shows the whole. The next session
+//! needs what was said about them, and forty lines of a log crowd out the conversation.
 
 use std::borrow::Cow;
 
@@ -43,6 +43,34 @@ pub fn compact<'t>(text: &'t str, code: &str) -> Cow<'t, str> {
         out.pop();
     }
     out.into()
+}
+
+/// A run of at least this many lines that are not prose is a paste, not a sentence's line.
+const PASTED: usize = 3;
+
+/// For each line of `text` (as [`str::lines`] splits it), whether it belongs to a fenced or
+/// wrapped block, or to a run of at least [`PASTED`] lines that are not prose: a log or an
+/// output the person pasted, whose lines are no sentences of theirs.
+pub fn pasted_lines(text: &str) -> Vec<bool> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut pasted = vec![false; lines.len()];
+    for (start, end) in blocks(&lines) {
+        let fenced = fence_close(lines[start].trim_start()).is_some();
+        let written: Vec<&str> = lines[start..end]
+            .iter()
+            .map(|l| l.trim())
+            .filter(|l| !l.is_empty())
+            .collect();
+        if fenced {
+            pasted[start..end].fill(true);
+        } else if written.len() >= PASTED {
+            // A table's rows read as phrases (see `summary::sentences`): they stay.
+            for at in start..end {
+                pasted[at] = !lines[at].trim_start().starts_with('|');
+            }
+        }
+    }
+    pasted
 }
 
 /// The line ranges `[start, end)` that are blocks: a fenced block (its fences included), a
@@ -172,8 +200,9 @@ fn is_call(t: &str) -> bool {
 /// A line a program logged: a level, a status mark, a prompt of a tool's output.
 fn is_log(t: &str) -> bool {
     const MARKS: &[&str] = &[
-        "INFO", "WARN", "ERROR", "DEBUG", "TRACE", "FATAL", "==>", "✓", "⨯", "✗", "○", "▲", "$ ",
-        "at ", "npm ", "error:", "warning:",
+        "INFO", "WARN", "ERROR", "DEBUG", "TRACE", "FATAL", "==>", "✓", "✔", "⨯", "✗", "✘", "○",
+        "▲", "⚠", "➜", "❯", "$ ", "at ", "npm ", "error:", "warning:", "GET /", "POST /", "PUT /",
+        "DELETE /",
     ];
     MARKS.iter().any(|m| t.starts_with(m))
 }
@@ -190,6 +219,26 @@ fn starts_with_time(t: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn runs_of_output_and_fences_are_pasted_and_prose_and_tables_are_not() {
+        let text = "Here is what I see:\n\
+                    INFO starting\n\
+                    WARN slow disk\n\
+                    ERROR gave up\n\
+                    Why does it give up?\n\
+                    | a | b |\n|---|---|\n| 1 | 2 |\n\
+                    ```\nlet x = 1;\n```\n\
+                    ERROR once";
+        let pasted: Vec<usize> = pasted_lines(text)
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| **p)
+            .map(|(i, _)| i)
+            .collect();
+        // A single log line in prose is the person's to quote; a table reads as phrases.
+        assert_eq!(pasted, [1, 2, 3, 8, 9, 10]);
+    }
 
     #[test]
     fn a_pasted_log_is_cut_to_its_ends_and_the_words_around_it_stay() {
