@@ -10,7 +10,8 @@ use serde::Serialize;
 use crate::home::Home;
 use crate::hosts::claude::version;
 use crate::install::claude::{self, AutoCompact};
-use crate::install::{InstallError, Registration, Scope};
+use crate::install::{self, InstallError, Registration, Scope};
+use crate::model::Host;
 use crate::store::{Health, SessionFilter, Store, Trigger};
 use crate::{clock, config, memory};
 
@@ -168,6 +169,50 @@ pub fn autocompact_check(
         Status::Ok,
         format!("Claude Code compacts sessions at {percent}% of the window ({settings})"),
     ))
+}
+
+/// The registration checks of each of `hosts` (see [`registration_checks`]). When the hosts
+/// were found rather than named, a client Throughline was never set up for (or was removed
+/// from) is a note while another client has it: a folder such as `~/.codex` left after
+/// `uninstall` is no failure. With no client set up at all, each is the problem it is.
+pub fn hosts_checks(
+    hosts: &[Host],
+    scope: &Scope,
+    named: bool,
+    binary: &Path,
+    fixes: &Fixes,
+) -> Vec<Check> {
+    let registrations: Vec<(Host, Result<Registration, InstallError>)> = hosts
+        .iter()
+        .map(|&host| (host, install::inspect(host, scope)))
+        .collect();
+    let set_up = |r: &Registration| {
+        !r.hooks.is_empty() || r.slash_command.is_some() || r.mcp_server.is_some()
+    };
+    let any_set_up = registrations
+        .iter()
+        .any(|(_, r)| r.as_ref().is_ok_and(set_up));
+    let mut checks = Vec::new();
+    for (host, registration) in &registrations {
+        match registration {
+            Ok(registration) if !named && any_set_up && !set_up(registration) => {
+                checks.push(
+                    Check::new(
+                        "hooks",
+                        Status::Note,
+                        format!(
+                            "{} is not set up: Throughline is not registered in {}",
+                            host.label(),
+                            registration.settings.display()
+                        ),
+                    )
+                    .fix(format!("{}   (adds it)", fixes.install)),
+                );
+            }
+            _ => checks.extend(registration_checks(registration, binary, fixes)),
+        }
+    }
+    checks
 }
 
 /// Whether the hooks, `/tl` and the MCP server are in place and run `binary`.

@@ -201,6 +201,29 @@ fn trusted_hooks_pass_the_doctor_and_a_fresh_home_is_left_empty() {
 }
 
 #[test]
+fn a_codex_folder_left_after_uninstall_is_a_note_not_a_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join(".claude")).unwrap();
+    fs::create_dir_all(dir.path().join(".codex")).unwrap();
+    ok(run(dir.path(), &["install"]));
+    ok(run(dir.path(), &["uninstall", "--host", "codex"]));
+    // Claude Code still has it; the empty ~/.codex is a client not set up.
+    let report = ok(run(dir.path(), &["doctor"]));
+    assert!(
+        report.contains("note  hooks     Codex is not set up"),
+        "{report}"
+    );
+    assert!(report.contains("Everything is in place."), "{report}");
+    // Named, it is what the person asked about: a problem, with its fix.
+    let named = run(dir.path(), &["doctor", "--host", "codex"]);
+    assert!(!named.status.success());
+    assert!(String::from_utf8_lossy(&named.stdout).contains("FAIL  hooks"));
+    // With no client set up at all, nothing is in place.
+    ok(run(dir.path(), &["uninstall"]));
+    assert!(!run(dir.path(), &["doctor"]).status.success());
+}
+
+#[test]
 fn a_config_toml_that_does_not_parse_is_refused_untouched() {
     let dir = tempfile::tempdir().unwrap();
     let codex = dir.path().join(".codex");

@@ -80,11 +80,8 @@ pub fn installation(home: &Home, binary: &Path) -> Installation {
         .canonicalize()
         .unwrap_or_else(|_| binary.to_path_buf());
     let registration = install::inspect(Host::Claude, &Scope::User);
-    let mut checks = doctor::registration_checks(&registration, &canonical, &fixes());
-    for host in other_hosts() {
-        let other = install::inspect(host, &Scope::User);
-        checks.extend(doctor::registration_checks(&other, &canonical, &fixes()));
-    }
+    let hosts: Vec<Host> = std::iter::once(Host::Claude).chain(other_hosts()).collect();
+    let mut checks = doctor::hosts_checks(&hosts, &Scope::User, false, &canonical, &fixes());
     checks.extend(doctor::client_and_store_checks(home, &fixes()));
     let registration = registration.ok();
     Installation {

@@ -35,11 +35,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         repair: install_cmd,
         threshold: install::command_line(&binary, "config --autocompact"),
     };
-    let mut checks = Vec::new();
-    for host in args.target.hosts() {
-        let registration = install::inspect(host, &scope);
-        checks.extend(doctor::registration_checks(&registration, &binary, &fixes));
-    }
+    let mut checks = doctor::hosts_checks(
+        &args.target.hosts(),
+        &scope,
+        args.target.names_a_host(),
+        &binary,
+        &fixes,
+    );
     checks.extend(doctor::client_and_store_checks(&home, &fixes));
 
     let healthy = doctor::healthy(&checks);

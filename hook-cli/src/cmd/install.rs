@@ -50,6 +50,11 @@ impl Target {
         }
     }
 
+    /// Whether the person named the host, rather than leaving it to the folders found.
+    pub fn names_a_host(&self) -> bool {
+        matches!(self.host, Hosts::One(_))
+    }
+
     pub fn scope(&self) -> Scope {
         match &self.project {
             None => Scope::User,

@@ -71,9 +71,10 @@ pub(super) fn announce_wait(db: &Path) {
     });
 }
 
-/// Once this thread has the lock (or gave up on it): its wait is over.
+/// Once this thread has the lock (or gave up on it): its wait is over. A store dropped while
+/// the thread ends may find the announcement gone already, closed with its thread.
 pub(super) fn wait_ended() {
-    ANNOUNCED.with_borrow_mut(|announced| *announced = None);
+    let _ = ANNOUNCED.try_with(|announced| *announced.borrow_mut() = None);
 }
 
 /// Marks the calling thread as doing bulk work for the rest of its life: below hooks for the
