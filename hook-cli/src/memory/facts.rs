@@ -162,7 +162,6 @@ fn sets_a_rule(text: &str) -> bool {
 const CHANGES: &[&str] = &[
     "no longer",
     "not anymore",
-    "any more",
     "anymore",
     "after all",
     "change of plan",
@@ -182,12 +181,10 @@ const CHANGES: &[&str] = &[
 const OPENS_A_CHANGE: &[&str] = &[
     "correction",
     "actually",
-    "update",
     "revised",
     "scratch",
     "instead",
     "changed",
-    "change",
     "replace",
     "訂正",
     "変更",
@@ -195,19 +192,25 @@ const OPENS_A_CHANGE: &[&str] = &[
     "修改",
 ];
 
+/// Words that say so only in a label ("Update: …"); as a first word they ask for work
+/// ("Update the README …").
+const LABELS_A_CHANGE: &[&str] = &["update", "change"];
+
 /// Whether `text` takes back something said before: a change word anywhere, one of
 /// [`OPENS_A_CHANGE`] opening it, or "instead" beside a "not".
 fn states_a_change(text: &str) -> bool {
     let lower = text.to_lowercase();
-    let label = match lower.find([':', '：']) {
-        Some(end) if lower[..end].split_whitespace().count() <= 3 => &lower[..end],
-        _ => lower.split_whitespace().next().unwrap_or(""),
+    let (label, labelled) = match lower.find([':', '：']) {
+        Some(end) if lower[..end].split_whitespace().count() <= 3 => (&lower[..end], true),
+        _ => (lower.split_whitespace().next().unwrap_or(""), false),
     };
     let opens = if label.is_ascii() {
         // A word, not an identifier that holds one (`apply_batch_changes`).
         label
             .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '`'))
-            .any(|word| OPENS_A_CHANGE.contains(&word))
+            .any(|word| {
+                OPENS_A_CHANGE.contains(&word) || (labelled && LABELS_A_CHANGE.contains(&word))
+            })
     } else {
         let opening: String = lower.chars().take(6).collect();
         OPENS_A_CHANGE.iter().any(|w| opening.contains(w))
@@ -500,6 +503,8 @@ mod tests {
         assert!(states_a_change(
             "We will NOT use Redis; use the in-process LRU instead."
         ));
+        assert!(states_a_change("Update: the pod needs 1 GiB, not 512 MiB."));
+        assert!(!states_a_change("Update the README to name the new port."));
     }
 
     #[test]
