@@ -64,13 +64,39 @@ pub fn pasted_lines(text: &str) -> Vec<bool> {
         if fenced {
             pasted[start..end].fill(true);
         } else if written.len() >= PASTED {
-            // A table's rows read as phrases (see `summary::sentences`): they stay.
+            // A table's rows read as phrases (see `summary::sentences`), and so do a list's
+            // items and lines of words: they stay.
             for at in start..end {
-                pasted[at] = !lines[at].trim_start().starts_with('|');
+                let t = lines[at].trim();
+                pasted[at] = !(t.starts_with('|') || is_list_item(t) || is_wordy(t));
             }
         }
     }
     pasted
+}
+
+/// A markdown list item (`- …`, `* …`, `1. …`) that is no log line.
+fn is_list_item(t: &str) -> bool {
+    let digits = t.chars().take_while(char::is_ascii_digit).count();
+    let item = t.starts_with("- ")
+        || t.starts_with("* ")
+        || t.starts_with("• ")
+        || (digits > 0 && digits < 4 && t[digits..].starts_with(['.', ')']));
+    item && !is_log(t)
+}
+
+/// A line of eight words or more, most of them words of letters, that no program logged:
+/// someone's sentence that ends in code (`… POST with this body {`) or sits in JSON.
+fn is_wordy(t: &str) -> bool {
+    if is_log(t) || starts_with_time(t) {
+        return false;
+    }
+    let words: Vec<&str> = t.split_whitespace().collect();
+    let lettered = words
+        .iter()
+        .filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() * 2 > w.chars().count())
+        .count();
+    words.len() >= 8 && lettered * 10 >= words.len() * 7
 }
 
 /// The line ranges `[start, end)` that are blocks: a fenced block (its fences included), a
@@ -238,6 +264,23 @@ mod tests {
             .collect();
         // A single log line in prose is the person's to quote; a table reads as phrases.
         assert_eq!(pasted, [1, 2, 3, 8, 9, 10]);
+    }
+
+    #[test]
+    fn list_items_and_sentences_that_end_in_code_are_not_pasted() {
+        let text = "Core fields:\n\
+                    - Owner ID, Name, Mailing Address,\n\
+                    - Deed Date, Sale Price (USD),\n\
+                    - Lot Size, Zoning,\n\
+                    Please call the endpoint /analyze POST with this exact body below {\n\
+                    \"prompt\": \"Explain lifting state up in React to a new developer please.\",\n\
+                    \"flags\": []\n\
+                    }";
+        let pasted: Vec<bool> = pasted_lines(text);
+        assert_eq!(
+            pasted,
+            [false, false, false, false, false, false, true, true]
+        );
     }
 
     #[test]
