@@ -655,18 +655,23 @@ fn template_key(sentence: &str) -> String {
 /// Whether a sentence opens with a short label ("Decision:", "Root cause found:",
 /// "決定：") that holds a decisive word.
 fn labelled_as_fact(sentence: &str) -> bool {
-    let Some(end) = sentence.find([':', '：']) else {
+    let Some((label, said)) = label_of(sentence) else {
         return false;
     };
-    let label = &sentence[..end];
-    let said = &sentence[end..];
     // "Note: nothing else changed." labels a remark, not a fact.
     let substantial = said.split_whitespace().count() >= 6 || !said.is_ascii();
     substantial
         && label.chars().count() <= 24
-        && label.split_whitespace().count() <= 3
         && (decisive_words().is_match(label)
             || LABELS.iter().any(|l| label.eq_ignore_ascii_case(l)))
+}
+
+/// A sentence's label of at most three words before its first colon ("Decision: …",
+/// "Ownership changed: …", "決定：…"), and what follows it (the colon included).
+pub fn label_of(sentence: &str) -> Option<(&str, &str)> {
+    let end = sentence.find([':', '：'])?;
+    let label = &sentence[..end];
+    (label.split_whitespace().count() <= 3).then(|| (label, &sentence[end..]))
 }
 
 /// Labels that mark a fact without a decisive word in them.

@@ -200,9 +200,9 @@ const LABELS_A_CHANGE: &[&str] = &["update", "change"];
 /// [`OPENS_A_CHANGE`] opening it, or "instead" beside a "not".
 fn states_a_change(text: &str) -> bool {
     let lower = text.to_lowercase();
-    let (label, labelled) = match lower.find([':', '：']) {
-        Some(end) if lower[..end].split_whitespace().count() <= 3 => (&lower[..end], true),
-        _ => (lower.split_whitespace().next().unwrap_or(""), false),
+    let (label, labelled) = match summary::label_of(&lower) {
+        Some((label, _)) => (label, true),
+        None => (lower.split_whitespace().next().unwrap_or(""), false),
     };
     let opens = if label.is_ascii() {
         // A word, not an identifier that holds one (`apply_batch_changes`).
@@ -388,6 +388,19 @@ mod tests {
         gists
     }
 
+    /// The facts of `turns` within `room` UTF-16 units, with `newer` shown verbatim.
+    fn facts_of(turns: &[Turn], newer: &[Turn], room: usize) -> Chosen {
+        choose(
+            turns,
+            &gists(turns),
+            &gists(newer),
+            room,
+            Measure::Utf16,
+            "",
+            false,
+        )
+    }
+
     #[test]
     fn facts_are_whole_sentences_in_the_order_they_were_said() {
         let turns = vec![
@@ -403,15 +416,7 @@ mod tests {
                 &["Hard constraint: never use port 8080 here, the corporate firewall blocks it; the dev server runs on port 8443."],
             ),
         ];
-        let chosen = choose(
-            &turns,
-            &gists(&turns),
-            &[],
-            2_000,
-            Measure::Utf16,
-            "",
-            false,
-        );
+        let chosen = facts_of(&turns, &[], 2_000);
         let texts: Vec<&str> = chosen.facts.iter().map(|f| f.text.as_str()).collect();
         assert_eq!(texts.len(), 2, "{texts:?}");
         assert!(texts[0].starts_with("Hard constraint: never use port 8080"));
@@ -433,15 +438,7 @@ mod tests {
                 &["Decision: the session cache goes into Redis 7, so every worker shares it."],
             ),
         ];
-        let chosen = choose(
-            &turns,
-            &gists(&turns),
-            &[],
-            2_000,
-            Measure::Utf16,
-            "",
-            false,
-        );
+        let chosen = facts_of(&turns, &[], 2_000);
         assert!(chosen
             .facts
             .iter()
@@ -470,15 +467,7 @@ mod tests {
             "Change of plan: route geometry goes into a PostGIS column instead of GeoJSON text, the distance queries need an index.",
             &["Moved it."],
         )];
-        let chosen = choose(
-            &older,
-            &gists(&older),
-            &gists(&newer),
-            2_000,
-            Measure::Utf16,
-            "",
-            false,
-        );
+        let chosen = facts_of(&older, &newer, 2_000);
         assert!(chosen
             .said
             .iter()
@@ -514,15 +503,7 @@ mod tests {
             "Invoices must be rounded per line item with banker's rounding, the finance team reconciles against line totals.",
             &["Understood, I will round per line."],
         )];
-        let chosen = choose(
-            &turns,
-            &gists(&turns),
-            &[],
-            2_000,
-            Measure::Utf16,
-            "",
-            false,
-        );
+        let chosen = facts_of(&turns, &[], 2_000);
         assert_eq!(chosen.facts.len(), 1);
         assert!(chosen.facts[0].by_person);
     }
@@ -553,7 +534,7 @@ mod tests {
             ),
             turn("a", "Maybe look at src/a.rs later.", &["Found src/a.rs."]),
         ];
-        let chosen = choose(&turns, &gists(&turns), &[], 80, Measure::Utf16, "", false);
+        let chosen = facts_of(&turns, &[], 80);
         assert_eq!(chosen.facts.len(), 1);
         assert!(chosen.facts[0].text.contains("8443"));
     }
