@@ -22,7 +22,7 @@ use rusqlite::Connection;
 use throughline::home::Home;
 use throughline::ingest::Record;
 use throughline::model::{DetailKind, Host};
-use throughline::render::{Paint, Pointer};
+use throughline::render::{self, Paint, Pointer};
 use throughline::search::{self, Request};
 use throughline::store::Store;
 
@@ -560,7 +560,7 @@ fn mcp_answer(found: &search::Found) -> String {
     let mut parts: Vec<String> = found
         .hits
         .iter()
-        .map(|h| h.render(Pointer::Mcp, Paint::Plain))
+        .map(|h| render::hit(h, Pointer::Mcp, Paint::Plain))
         .collect();
     parts.extend(found.partial.iter().map(|p| format!("note: {p}")));
     parts.join("\n\n")

@@ -1,20 +1,20 @@
 //! What the window may ask the app. Each command is a thin call into the library.
 
 use tauri::State;
-use throughline::config::{Config, Effective};
-use throughline::install::claude::AutoCompact;
-use throughline::install::Report;
-use throughline::store::{Handoff, Injection};
+use throughline_engine::config::{Config, Effective};
+use throughline_engine::install::claude::AutoCompact;
+use throughline_engine::install::Report;
+use throughline_engine::store::{Handoff, Injection};
 
-use throughline::model::{Turn, TurnDetail};
-use throughline::search::Hit;
+use throughline_engine::model::{Turn, TurnDetail};
+use throughline_engine::search::Hit;
 
 use crate::installer::{self, Installation};
 use crate::memory::{Forget, StoredSession};
 use crate::meter::{self, Snapshot};
 use crate::settings::ProjectCapture;
 use crate::AppHome;
-use throughline::forget::{Forgotten, Preview};
+use throughline_engine::forget::{Forgotten, Preview};
 
 /// The live sessions now; the window also gets every change as a `live-sessions` event.
 #[tauri::command]
@@ -122,7 +122,7 @@ pub async fn forget(home: State<'_, AppHome>, what: Forget) -> Result<Forgotten,
     crate::memory::forget(&home.0, &what)
 }
 
-/// The event an import sends as it goes; its payload is a `throughline::import::Progress`.
+/// The event an import sends as it goes; its payload is a `throughline_engine::import::Progress`.
 pub const IMPORT_PROGRESS: &str = "import-progress";
 
 /// Imports every past session on disk, sending `import-progress` as it goes. Async, so the
@@ -131,7 +131,7 @@ pub const IMPORT_PROGRESS: &str = "import-progress";
 pub async fn import_past_sessions(
     app: tauri::AppHandle,
     home: State<'_, AppHome>,
-) -> Result<throughline::import::Imported, String> {
+) -> Result<throughline_engine::import::Imported, String> {
     use tauri::Emitter;
     crate::memory::import_past(&home.0, &mut |at| {
         let _ = app.emit(IMPORT_PROGRESS, at);

@@ -1,10 +1,10 @@
 //! One-click baton handoff from the tray or the window: the same library calls as `/tl` and
 //! `/tl cancel`, so the app and the CLI cannot disagree about what a handoff is.
 
-use throughline::config;
-use throughline::handoff;
-use throughline::home::Home;
-use throughline::store::{Handoff, Store};
+use throughline_engine::config;
+use throughline_engine::handoff;
+use throughline_engine::home::Home;
+use throughline_engine::store::{Handoff, Store};
 
 use crate::meter::explain;
 

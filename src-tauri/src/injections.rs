@@ -1,8 +1,8 @@
 //! The injection log: every memory Throughline handed to a session, newest first, read
 //! through the library's read API.
 
-use throughline::home::Home;
-use throughline::store::{Injection, InjectionFilter, StoreError};
+use throughline_engine::home::Home;
+use throughline_engine::store::{Injection, InjectionFilter, StoreError};
 
 use crate::meter::{self, explain};
 

@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde::Serialize;
-use throughline::doctor::{self, Check, Fixes};
-use throughline::home::Home;
-use throughline::install::{self, Options, Registration, Report, Scope};
-use throughline::model::Host;
+use throughline_engine::doctor::{self, Check, Fixes};
+use throughline_engine::home::Home;
+use throughline_engine::install::{self, Options, Registration, Report, Scope};
+use throughline_engine::model::Host;
 
 /// The name Tauri gives the bundled CLI (`bundle.externalBin`) next to the app's executable: the
 /// file in `src-tauri/binaries/` without its target-triple suffix.

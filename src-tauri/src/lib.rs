@@ -16,7 +16,7 @@ pub mod warn;
 
 use tauri::{AppHandle, Emitter, Manager, WindowEvent};
 use tauri_plugin_autostart::MacosLauncher;
-use throughline::home::Home;
+use throughline_engine::home::Home;
 
 use crate::tray::Tray;
 
@@ -123,7 +123,7 @@ pub fn show_problem(app: &AppHandle, message: &str) {
 /// One line in Throughline's log (where `throughline status` shows recent problems).
 pub fn report_problem(context: &str, message: &str) {
     match Home::locate() {
-        Ok(home) => throughline::log::line(&home, context, message),
+        Ok(home) => throughline_engine::log::line(&home, context, message),
         Err(_) => eprintln!("throughline-app: {context}: {message}"),
     }
 }

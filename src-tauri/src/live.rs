@@ -13,7 +13,7 @@ use std::time::Duration;
 use notify::event::{EventKind, ModifyKind};
 use notify::{RecursiveMode, Watcher};
 use tauri::{AppHandle, Emitter, Manager};
-use throughline::home::Home;
+use throughline_engine::home::Home;
 
 use crate::meter::{self, Snapshot};
 use crate::tray::Tray;
@@ -91,8 +91,8 @@ pub fn matters(event: &notify::Event, home: &Home) -> bool {
     let db = home.db_path();
     let mut wal = db.clone().into_os_string();
     wal.push("-wal");
-    let settings = throughline::config::path(home);
-    let plan = throughline::plan::path(home);
+    let settings = throughline_engine::config::path(home);
+    let plan = throughline_engine::plan::path(home);
     event.paths.iter().any(|path| {
         path.parent() != Some(home.dir())
             || *path == db

@@ -3,16 +3,16 @@
 //! API; a search indexes what hooks stored since the last one first (a library write).
 
 use serde::{Deserialize, Serialize};
-use throughline::config;
-use throughline::forget::{self, Forgotten, Preview, Scope};
-use throughline::handoff;
-use throughline::home::Home;
-use throughline::hosts;
-use throughline::import::{self, ImportError, Imported, Progress};
-use throughline::model::Host;
-use throughline::model::{Turn, TurnDetail};
-use throughline::search::{self, Hit, Request};
-use throughline::store::{SessionFilter, Store, StoreError, Trigger};
+use throughline_engine::config;
+use throughline_engine::forget::{self, Forgotten, Preview, Scope};
+use throughline_engine::handoff;
+use throughline_engine::home::Home;
+use throughline_engine::hosts;
+use throughline_engine::import::{self, ImportError, Imported, Progress};
+use throughline_engine::model::Host;
+use throughline_engine::model::{Turn, TurnDetail};
+use throughline_engine::search::{self, Hit, Request};
+use throughline_engine::store::{SessionFilter, Store, StoreError, Trigger};
 
 use crate::meter::{self, explain};
 

@@ -1,18 +1,18 @@
-//! The token meter: the library's live gauges (`throughline::gauge`, shared with
+//! The token meter: the library's live gauges (`throughline_engine::gauge`, shared with
 //! `throughline monitor`), with what the window and the tray need around them.
 
 use std::time::Duration;
 
 use serde::Serialize;
 
-use throughline::clock;
-use throughline::config;
-use throughline::gauge;
-use throughline::home::Home;
-use throughline::plan::{self, PlanUsage};
-use throughline::store::{Store, StoreError};
+use throughline_engine::clock;
+use throughline_engine::config;
+use throughline_engine::gauge;
+use throughline_engine::home::Home;
+use throughline_engine::plan::{self, PlanUsage};
+use throughline_engine::store::{Store, StoreError};
 
-pub use throughline::gauge::{Gauge as SessionMeter, Level};
+pub use throughline_engine::gauge::{Gauge as SessionMeter, Level};
 
 /// How long a read waits for a lock another program holds: the window and the tray must stay
 /// responsive, and the next pass tries again.

@@ -3,11 +3,11 @@
 //! can be switched, and Claude Code's auto-compact threshold in its `settings.json`.
 
 use serde::Serialize;
-use throughline::config::{self, Config, Effective};
-use throughline::home::Home;
-use throughline::install::claude::{self, AutoCompact};
-use throughline::install::Scope;
-use throughline::store::StoreError;
+use throughline_engine::config::{self, Config, Effective};
+use throughline_engine::home::Home;
+use throughline_engine::install::claude::{self, AutoCompact};
+use throughline_engine::install::Scope;
+use throughline_engine::store::StoreError;
 
 use crate::meter::explain;
 

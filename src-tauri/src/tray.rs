@@ -10,7 +10,7 @@ use tauri::menu::{CheckMenuItem, Menu, MenuItem, PredefinedMenuItem, Submenu};
 use tauri::tray::{TrayIcon, TrayIconBuilder};
 use tauri::{AppHandle, Manager, Wry};
 
-use throughline::plan::{countdown, PlanUsage};
+use throughline_engine::plan::{countdown, PlanUsage};
 
 use crate::gauge::Face;
 use crate::meter::{SessionMeter, Snapshot};
@@ -251,7 +251,7 @@ fn dispatch(app: &AppHandle, id: &str) {
         (_, Some((HANDOFF, session))) => crate::handoff::offer(home, session).map(drop),
         (_, Some((CANCEL, session))) => crate::handoff::cancel(home, session),
         (PAUSE, _) => {
-            let paused = throughline::config::load(home).config.pause_capture;
+            let paused = throughline_engine::config::load(home).config.pause_capture;
             crate::settings::set_paused(home, !paused).map(drop)
         }
         (OPEN, _) => {
@@ -297,7 +297,7 @@ const MENU_TITLE_CHARS: usize = 40;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use throughline::model::short_tokens;
+    use throughline_engine::model::short_tokens;
 
     fn meter(project: Option<&str>, used: u64, window: u64, percent: u8) -> SessionMeter {
         SessionMeter {
@@ -310,7 +310,7 @@ mod tests {
             window,
             usable: window,
             compact_at: None,
-            compacts_by: throughline::hosts::CompactRule::Window,
+            compacts_by: throughline_engine::hosts::CompactRule::Window,
             usage: format!("{}/{}", short_tokens(used), short_tokens(window)),
             measured: true,
             percent,
@@ -351,7 +351,7 @@ mod tests {
 
     #[test]
     fn the_menu_shows_each_plan_window_with_its_countdown() {
-        use throughline::plan::Window;
+        use throughline_engine::plan::Window;
         let plan = PlanUsage {
             five_hour: Some(Window {
                 used_percentage: 42.4,

@@ -9,8 +9,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
 use tauri::{AppHandle, Manager};
-use throughline::hosts::CompactRule;
-use throughline::plan::{countdown, Window};
+use throughline_engine::hosts::CompactRule;
+use throughline_engine::plan::{countdown, Window};
 
 use crate::meter::{Level, SessionMeter, Snapshot};
 
@@ -253,7 +253,7 @@ mod tests {
     }
 
     fn plan(five: f64, seven: f64, warn_at: u32) -> Snapshot {
-        use throughline::plan::PlanUsage;
+        use throughline_engine::plan::PlanUsage;
         let window = |used| {
             Some(Window {
                 used_percentage: used,

@@ -6,14 +6,14 @@ mod support;
 use std::path::Path;
 
 use support::{capture, first_prompt_of_a_new_chat, session_id, transcripts, SOON_AFTER};
-use throughline::config::{Config, Source};
-use throughline::handoff::Reply;
-use throughline::home::Home;
-use throughline::model::Host;
-use throughline::store::Store;
-use throughline::store::Trigger;
 use throughline_app::meter::{self, Level};
 use throughline_app::{handoff, injections, settings};
+use throughline_engine::config::{Config, Source};
+use throughline_engine::handoff::Reply;
+use throughline_engine::home::Home;
+use throughline_engine::model::Host;
+use throughline_engine::store::Store;
+use throughline_engine::store::Trigger;
 
 const HOURS_LATER: &str = "2026-11-30T12:00:00.000Z";
 
@@ -66,7 +66,10 @@ fn imported_sessions_are_live_with_their_real_context_use() {
         // 2.1.197 wrote these: it runs a bare claude-opus-4-8 in 200k, which the client
         // compacts by itself 33k before the end when no threshold is set.
         assert_eq!((m.window, m.usable), (200_000, 167_000));
-        assert_eq!(m.compacts_by, throughline::hosts::CompactRule::Client);
+        assert_eq!(
+            m.compacts_by,
+            throughline_engine::hosts::CompactRule::Client
+        );
         assert_eq!(m.percent as u64, (used * 100 + 83_500) / 167_000);
         assert_eq!(m.level, Level::of(m.percent));
         assert_eq!(m.model.as_deref(), Some("claude-opus-4-8"));
@@ -84,10 +87,11 @@ fn a_session_the_client_started_on_the_1m_model_is_measured_against_1m() {
     let hooks = Path::new("../hook-cli/tests/fixtures/claude-2.1.197/hooks");
     let payload = std::fs::read(hooks.join("01-SessionStart.json")).unwrap();
     let event =
-        throughline::hosts::decode_hook(throughline::model::Host::Claude, &payload).unwrap();
+        throughline_engine::hosts::decode_hook(throughline_engine::model::Host::Claude, &payload)
+            .unwrap();
     assert_eq!(event.model.as_deref(), Some("claude-opus-4-8[1m]"));
     let mut store = Store::open(&home).unwrap();
-    throughline::capture::capture_event(&mut store, event.host, &event, false).unwrap();
+    throughline_engine::capture::capture_event(&mut store, event.host, &event, false).unwrap();
 
     let meters = meter::read(&store, SOON_AFTER).unwrap();
     let started = meters
@@ -153,9 +157,10 @@ fn a_new_session_s_first_answer_is_measured_against_1m_before_a_hook_stores_its_
         "model": "claude-opus-5-5",
     });
     let event =
-        throughline::hosts::decode_hook(Host::Claude, payload.to_string().as_bytes()).unwrap();
+        throughline_engine::hosts::decode_hook(Host::Claude, payload.to_string().as_bytes())
+            .unwrap();
     let mut store = Store::open(&home).unwrap();
-    throughline::capture::capture_event(&mut store, Host::Claude, &event, false).unwrap();
+    throughline_engine::capture::capture_event(&mut store, Host::Claude, &event, false).unwrap();
     drop(store);
     std::fs::copy(fixture, &transcript).unwrap();
 
@@ -183,7 +188,7 @@ fn a_codex_session_is_labelled_by_its_host_and_measured_against_the_window_codex
     let rollout = Path::new("../hook-cli/tests/fixtures/codex-0.171.0/rollout.jsonl");
     let id = "01a22ba6-a25c-7110-8548-5c0daa3cbefe";
     let mut store = Store::open(&home).unwrap();
-    throughline::capture::capture_transcript(&mut store, Host::Codex, id, rollout).unwrap();
+    throughline_engine::capture::capture_transcript(&mut store, Host::Codex, id, rollout).unwrap();
     let meters = meter::read(&store, "2026-11-30T09:00:00.000Z").unwrap();
     let m = meters.iter().find(|m| m.session_id == id).unwrap();
     // Its token counts say `model_context_window: 258400`.
@@ -258,8 +263,8 @@ fn a_damaged_store_says_so_and_how_to_rebuild_it() {
 fn the_gauge_is_a_share_of_the_window_up_to_the_threshold() {
     let (_dir, home) = imported_store();
     let store = Store::open_read_only(&home).unwrap();
-    let whole = throughline::gauge::read(&store, SOON_AFTER, None).unwrap();
-    let half = throughline::gauge::read(&store, SOON_AFTER, Some(50.0)).unwrap();
+    let whole = throughline_engine::gauge::read(&store, SOON_AFTER, None).unwrap();
+    let half = throughline_engine::gauge::read(&store, SOON_AFTER, Some(50.0)).unwrap();
     for (w, h) in whole.iter().zip(&half) {
         assert_eq!((h.usable, h.compact_at), (100_000, Some(50)));
         assert_eq!(
@@ -283,7 +288,7 @@ fn no_handoff_is_offered_for_a_project_with_capture_off() {
         .unwrap()
         .project
         .unwrap();
-    throughline::config::update(&home, |c| c.capture_off.push(project.clone())).unwrap();
+    throughline_engine::config::update(&home, |c| c.capture_off.push(project.clone())).unwrap();
     let refused = handoff::offer(&home, &id).unwrap_err();
     assert!(
         refused.to_lowercase().contains("capture is off"),
@@ -376,8 +381,8 @@ fn settings_are_saved_through_the_library_and_read_back_with_their_source() {
 
 #[test]
 fn the_plan_warning_percent_is_saved_and_the_warnings_read_it_with_the_plan_usage() {
-    use throughline::plan::{self, PlanUsage, Window};
     use throughline_app::warn;
+    use throughline_engine::plan::{self, PlanUsage, Window};
     let (_dir, home) = imported_store();
     assert_eq!(meter::snapshot(&home).plan_warn_percent, 80);
     let lowered = Config {

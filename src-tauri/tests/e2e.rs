@@ -35,9 +35,9 @@ use tmux::Tmux;
 use app_driver::{click_when_there, fresh, screenshot, screenshots, text_when_there, wait_for};
 use fantoccini::Locator;
 use support::{capture, session_id, transcripts, SOON_AFTER};
-use throughline::home::Home;
-use throughline::install::{self, Scope};
-use throughline::model::Host;
+use throughline_engine::home::Home;
+use throughline_engine::install::{self, Scope};
+use throughline_engine::model::Host;
 
 /// The real session's prompt: it plants the fact the next chat must receive.
 const DEPLOY_PROMPT: &str = "Remember: the deploy key lives at vault path secret/deploy-7731.";
@@ -68,7 +68,7 @@ async fn the_window_shows_live_sessions_and_settings() {
 
     // The app and this test (which plays the hooks) share one frozen clock. This binary holds
     // this one test, so setting the process environment races with nothing.
-    std::env::set_var(throughline::clock::NOW_ENV, SOON_AFTER);
+    std::env::set_var(throughline_engine::clock::NOW_ENV, SOON_AFTER);
     let dir = tempfile::tempdir().unwrap();
     let home = Home::at(dir.path().join("throughline"));
     let transcripts = transcripts();
@@ -90,7 +90,7 @@ async fn the_window_shows_live_sessions_and_settings() {
             sh_quote(&hook_cli().to_string_lossy())
         ))
         .env("THROUGHLINE_HOME", home.dir().to_string_lossy())
-        .env(throughline::clock::NOW_ENV, SOON_AFTER)
+        .env(throughline_engine::clock::NOW_ENV, SOON_AFTER)
         .build();
     let user_home = claude.home.clone();
 

@@ -260,18 +260,18 @@ async fn clicking_a_notification_opens_the_window_from_the_tray() {
     let user_home = dir.path().join("home");
     std::fs::create_dir_all(&user_home).unwrap();
     // The statusline recorded a seven-day window past the 80% warned at by default.
-    let data = throughline::home::Home::at(dir.path().join("throughline"));
+    let data = throughline_engine::home::Home::at(dir.path().join("throughline"));
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs();
-    let week = throughline::plan::Window {
+    let week = throughline_engine::plan::Window {
         used_percentage: 86.0,
         resets_at: Some(now + 86_400),
     };
-    throughline::plan::record(
+    throughline_engine::plan::record(
         &data,
-        &throughline::plan::PlanUsage {
+        &throughline_engine::plan::PlanUsage {
             five_hour: None,
             seven_day: Some(week),
         },

@@ -5,8 +5,8 @@
 #[allow(dead_code)]
 mod support;
 
-use throughline::home::Home;
 use throughline_app::memory;
+use throughline_engine::home::Home;
 
 #[test]
 fn a_first_run_imports_past_sessions_with_progress() {

@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use serde_json::Value;
-use throughline::doctor::Status;
-use throughline::home::Home;
-use throughline::install::{self, Options, Scope};
-use throughline::model::Host;
 use throughline_app::installer::{self, Installation};
+use throughline_engine::doctor::Status;
+use throughline_engine::home::Home;
+use throughline_engine::install::{self, Options, Scope};
+use throughline_engine::model::Host;
 
 /// HOME is one per process and the install code reads it: one test at a time.
 static HOME_ENV: Mutex<()> = Mutex::new(());
@@ -89,7 +89,7 @@ impl Machine {
     }
 }
 
-fn check<'a>(installation: &'a Installation, name: &str) -> &'a throughline::doctor::Check {
+fn check<'a>(installation: &'a Installation, name: &str) -> &'a throughline_engine::doctor::Check {
     installation
         .checks
         .iter()
@@ -307,7 +307,7 @@ fn the_bundle_carries_the_cli_and_the_program_it_runs_the_summary_backends_in() 
         .collect();
     let cli = installer::bundled_binary().unwrap();
     let cli = cli.file_name().unwrap().to_str().unwrap();
-    for program in [cli, throughline::summarize::HELPER] {
+    for program in [cli, throughline_engine::summarize::HELPER] {
         assert!(
             bundled.contains(&format!("binaries/{program}").as_str()),
             "{program} is not bundled: {bundled:?}"

@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use throughline::model::Host;
+use throughline_engine::model::Host;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&pick, payload)) = data.split_first() else {
@@ -12,14 +12,14 @@ fuzz_target!(|data: &[u8]| {
     };
     let host = Host::ALL[usize::from(pick) % Host::ALL.len()];
     // Whichever host's hook file ran it, the payload is answered as its sender's.
-    let host = throughline::hosts::calling_host(host, payload);
-    if let Ok(event) = throughline::hosts::decode_hook(host, payload) {
+    let host = throughline_engine::hosts::calling_host(host, payload);
+    if let Ok(event) = throughline_engine::hosts::decode_hook(host, payload) {
         let text = event.prompt.clone().unwrap_or_default();
         for reply in [
-            throughline::record::Reply::Inject(text.clone()),
-            throughline::record::Reply::Block(text),
+            throughline_engine::record::Reply::Inject(text.clone()),
+            throughline_engine::record::Reply::Block(text),
         ] {
-            if let Some(out) = throughline::hosts::encode_reply(host, event.kind, &reply) {
+            if let Some(out) = throughline_engine::hosts::encode_reply(host, event.kind, &reply) {
                 // What the host reads must be JSON.
                 serde_json::from_str::<serde_json::Value>(&out).expect("a reply is JSON");
             }

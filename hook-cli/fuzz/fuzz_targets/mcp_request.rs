@@ -4,7 +4,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use throughline::mcp_request::{check, Checked};
+use throughline_engine::mcp_request::{check, Checked};
 
 fuzz_target!(|data: &[u8]| {
     // The layer reads the client's input line by line, as rmcp does.

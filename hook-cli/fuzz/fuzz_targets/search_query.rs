@@ -6,8 +6,8 @@
 use std::cell::RefCell;
 
 use libfuzzer_sys::fuzz_target;
-use throughline::search::{self, Request, SearchError};
-use throughline::store::Store;
+use throughline_engine::search::{self, Request, SearchError};
+use throughline_engine::store::Store;
 
 thread_local! {
     static STORE: RefCell<Option<Store>> = const { RefCell::new(None) };
@@ -16,7 +16,7 @@ thread_local! {
 fn sample_store() -> Store {
     let dir = std::env::temp_dir().join(format!("tl-fuzz-search-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let replay = throughline::demo::replay(&dir).expect("the sample session replays");
+    let replay = throughline_engine::demo::replay(&dir).expect("the sample session replays");
     Store::open(&replay.home).expect("the sample memory opens")
 }
 

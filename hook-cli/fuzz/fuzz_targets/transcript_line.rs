@@ -4,16 +4,16 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use throughline::model::Host;
-use throughline::record::Record;
-use throughline::redact::{Counts, Redactor};
+use throughline_engine::model::Host;
+use throughline_engine::record::Record;
+use throughline_engine::redact::{Counts, Redactor};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&pick, rest)) = data.split_first() else {
         return;
     };
     let host = Host::ALL[usize::from(pick) % Host::ALL.len()];
-    let mut parser = throughline::hosts::line_parser(host);
+    let mut parser = throughline_engine::hosts::line_parser(host);
     let text = String::from_utf8_lossy(rest);
     let mut records = Vec::new();
     for line in text.split('\n') {

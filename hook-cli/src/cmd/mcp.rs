@@ -160,7 +160,7 @@ impl Memory {
         let mut shown: Vec<String> = found
             .hits
             .iter()
-            .map(|h| h.render(Pointer::Mcp, Paint::Plain))
+            .map(|h| render::hit(h, Pointer::Mcp, Paint::Plain))
             .collect();
         if shown.is_empty() {
             shown.push(match project {

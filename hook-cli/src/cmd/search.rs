@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use throughline::model::Layer;
-use throughline::render::Pointer;
+use throughline::render::{self, Pointer};
 use throughline::search::{self, Request};
 
 #[derive(clap::Args)]
@@ -75,7 +75,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     } else {
         let paint = args.color.paint();
-        let shown: Vec<String> = hits.iter().map(|h| h.render(Pointer::Cli, paint)).collect();
+        let shown: Vec<String> = hits
+            .iter()
+            .map(|h| render::hit(h, Pointer::Cli, paint))
+            .collect();
         out_painted!("{}\n", shown.join("\n\n"))?;
     }
     if !args.json {

@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use throughline::capture::{capture_event, capture_transcript};
-use throughline::handoff::{self, Reply};
-use throughline::home::Home;
-use throughline::model::Host;
-use throughline::store::Store;
+use throughline_engine::capture::{capture_event, capture_transcript};
+use throughline_engine::handoff::{self, Reply};
+use throughline_engine::home::Home;
+use throughline_engine::model::Host;
+use throughline_engine::store::Store;
 
 const FIXTURES: &str = "../hook-cli/tests/fixtures/claude-2.1.197/transcripts";
 /// Shortly after the fixture sessions ran: both count as live.
@@ -50,13 +50,14 @@ pub fn first_prompt_of_a_new_chat(home: &Home, id: &str, transcript: &Path) -> O
         "prompt": "carry on",
     });
     let event =
-        throughline::hosts::decode_hook(Host::Claude, payload.to_string().as_bytes()).unwrap();
+        throughline_engine::hosts::decode_hook(Host::Claude, payload.to_string().as_bytes())
+            .unwrap();
     let mut store = Store::open(home).unwrap();
     capture_event(&mut store, Host::Claude, &event, false).unwrap();
     handoff::respond(
         &mut store,
         home,
-        &throughline::config::load(home).config,
+        &throughline_engine::config::load(home).config,
         &event,
         || None,
     )

@@ -1,0 +1,636 @@
+//! The common model every host feeds: sessions made of turns; a turn holds the
+//! conversation (L2 messages), its detail (L3) and, later, a one-line summary (L1).
+
+use std::time::Duration;
+
+use serde::Serialize;
+
+mod working_state;
+pub use working_state::{
+    first_line, project_path, tail_from_boundary, FilesChanged, TaskList, BRIEF_CHARS,
+    THINKING_CHARS,
+};
+pub use working_state::{FileChange, TaskChange, Todo, TodoStatus, ToolCallBrief, WorkingState};
+
+/// How recently a session that has not ended must have been active to count as live. A host
+/// that crashes never sends its end event, so activity is the only other sign of life.
+pub const LIVE_WINDOW: Duration = Duration::from_secs(30 * 60);
+
+/// Which agent wrote a session. Each host owns its payload decoding and transcript parsing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Host {
+    Claude,
+    Codex,
+    Gemini,
+    Cursor,
+    Grok,
+}
+
+impl Host {
+    pub const ALL: [Host; 5] = [
+        Host::Claude,
+        Host::Codex,
+        Host::Gemini,
+        Host::Cursor,
+        Host::Grok,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Host::Claude => "claude",
+            Host::Codex => "codex",
+            Host::Gemini => "gemini",
+            Host::Cursor => "cursor",
+            Host::Grok => "grok",
+        }
+    }
+
+    /// The host's name as people know it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Host::Claude => "Claude Code",
+            Host::Codex => "Codex",
+            Host::Gemini => "Gemini CLI",
+            Host::Cursor => "Cursor",
+            Host::Grok => "Grok",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Host> {
+        match name {
+            "claude" | "claude-code" => Some(Host::Claude),
+            "codex" => Some(Host::Codex),
+            "gemini" | "gemini-cli" => Some(Host::Gemini),
+            "cursor" => Some(Host::Cursor),
+            "grok" => Some(Host::Grok),
+            _ => None,
+        }
+    }
+}
+
+/// Who spoke an L2 message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    User,
+    Assistant,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        }
+    }
+
+    pub fn parse(s: &str) -> Role {
+        if s == "user" {
+            Role::User
+        } else {
+            Role::Assistant
+        }
+    }
+}
+
+/// What an L3 entry is. Stored as its `as_str` name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DetailKind {
+    /// A tool call: `name` is the tool, `body` its input as JSON.
+    ToolCall,
+    /// A tool's output exactly as the model received it.
+    ToolResult,
+    Thinking,
+    /// Host-side context the model was given (file listings, reminders, ...).
+    Attachment,
+    /// Host bookkeeping such as turn durations and hook summaries.
+    System,
+    /// Local commands (`/clear`, `!cmd`), caveats and other wrapped host text.
+    Command,
+    /// Entries the host marks as meta, compaction summaries and interruptions.
+    Meta,
+    /// Subagent (sidechain) prompts and answers.
+    Subagent,
+    /// An image, kept as a placeholder with its size.
+    Image,
+}
+
+impl DetailKind {
+    pub const ALL: [DetailKind; 9] = [
+        DetailKind::ToolCall,
+        DetailKind::ToolResult,
+        DetailKind::Thinking,
+        DetailKind::Attachment,
+        DetailKind::System,
+        DetailKind::Command,
+        DetailKind::Meta,
+        DetailKind::Subagent,
+        DetailKind::Image,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DetailKind::ToolCall => "tool_call",
+            DetailKind::ToolResult => "tool_result",
+            DetailKind::Thinking => "thinking",
+            DetailKind::Attachment => "attachment",
+            DetailKind::System => "system",
+            DetailKind::Command => "command",
+            DetailKind::Meta => "meta",
+            DetailKind::Subagent => "subagent",
+            DetailKind::Image => "image",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<DetailKind> {
+        DetailKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
+
+/// Token usage of one assistant API message, as the host recorded it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Usage {
+    pub input: u64,
+    pub cache_creation: u64,
+    pub cache_read: u64,
+    pub output: u64,
+}
+
+impl Usage {
+    /// Tokens of context the request occupied (what the next request starts from).
+    pub fn context(&self) -> u64 {
+        self.input + self.cache_creation + self.cache_read
+    }
+}
+
+/// The standard context window of Claude models, in tokens.
+pub const STANDARD_WINDOW: u64 = 200_000;
+/// The window of the 1M-context variants (model ids ending in `[1m]`).
+pub const LONG_WINDOW: u64 = 1_000_000;
+
+/// Models whose own window is 1M tokens without the `[1m]` suffix, as Claude Code's model
+/// catalog lists them: Opus 4.7 and 4.8, and every model of generation 5
+/// (`claude-opus-5-5`, `claude-sonnet-5`, `claude-haiku-5-5`, ...).
+const NATIVE_1M: &[&str] = &["claude-opus-4-7", "claude-opus-4-8"];
+
+/// The first client release seen to run those models in 1M without the suffix: 2.1.197
+/// gives a bare `claude-opus-4-8` or `claude-sonnet-5` 200k (its statusline says so), 2.1.332
+/// gives them 1M. Releases in between are taken to be like 2.1.197, so a gauge errs full.
+const NATIVE_1M_SINCE: [u64; 3] = [2, 1, 332];
+
+/// Whether `model` (any spelling: a provider prefix, a date, `-fast`) is a native 1M model.
+fn native_1m(model: &str) -> bool {
+    let Some(at) = model.find("claude-") else {
+        return false;
+    };
+    let id = &model[at..];
+    if NATIVE_1M.iter().any(|m| {
+        id.strip_prefix(m)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('-'))
+    }) {
+        return true;
+    }
+    // claude-<family>-<major>[-<minor>...]; the old naming puts the version first
+    // (claude-3-7-sonnet).
+    let mut parts = id.split('-').skip(1);
+    let family_first = parts
+        .next()
+        .is_some_and(|f| f.starts_with(|c: char| c.is_ascii_alphabetic()));
+    let major = parts.next().and_then(|m| m.parse::<u32>().ok());
+    family_first && major.is_some_and(|m| (5..1000).contains(&m))
+}
+
+/// Whether `version` (`2.1.332`) is a release that runs native 1M models in 1M.
+fn runs_native_1m(version: Option<&str>) -> bool {
+    let parts: Option<Vec<u64>> =
+        version.and_then(|v| v.split('.').map(|p| p.parse().ok()).collect());
+    parts.is_some_and(|v| v.as_slice() >= NATIVE_1M_SINCE.as_slice())
+}
+
+/// The context window a session works in: 1M when the model id carries the `[1m]` suffix, or
+/// names a native 1M model and `client_version` runs those in 1M, or when the context already
+/// exceeds the standard window (the id does not always carry the suffix).
+pub fn context_window(model: Option<&str>, client_version: Option<&str>, used: u64) -> u64 {
+    let long_model = model.is_some_and(|m| {
+        let m = m.to_ascii_lowercase();
+        m.ends_with("[1m]") || (native_1m(&m) && runs_native_1m(client_version))
+    });
+    if long_model || used > STANDARD_WINDOW {
+        LONG_WINDOW
+    } else {
+        STANDARD_WINDOW
+    }
+}
+
+impl Session {
+    /// Not ended and active within [`LIVE_WINDOW`] of `now` (a stored
+    /// timestamp): a host that crashes never sends its end event.
+    pub fn is_live(&self, now: &str) -> bool {
+        let since = crate::clock::before(now, LIVE_WINDOW).unwrap_or_default();
+        self.ended_at.is_none()
+            && self
+                .last_activity
+                .as_deref()
+                .or(self.started_at.as_deref())
+                .is_some_and(|at| at >= since.as_str())
+    }
+
+    /// The window the session works in, given the model of its latest request. The model it
+    /// started with decides the 1M variant (transcripts drop the `[1m]` suffix) as long as the
+    /// session still runs that model.
+    pub fn window(&self, latest_model: Option<&str>, used: u64) -> u64 {
+        if let Some(window) = self.context_window {
+            return window;
+        }
+        let started = self.start_model.as_deref();
+        let same_model = match (started, latest_model) {
+            (Some(start), Some(latest)) => {
+                let start = start.to_ascii_lowercase();
+                let base = start.strip_suffix("[1m]").unwrap_or(&start);
+                base == latest.to_ascii_lowercase()
+            }
+            _ => true,
+        };
+        let model = if same_model {
+            started.or(latest_model)
+        } else {
+            latest_model
+        };
+        context_window(model, self.client_version.as_deref(), used)
+    }
+}
+
+/// Token counts as people say them: 950 → `950`, 84,312 → `84k`, 1,000,000 → `1M`.
+pub fn short_tokens(tokens: u64) -> String {
+    match tokens {
+        0..=999 => tokens.to_string(),
+        1_000..=999_999 => format!("{}k", (tokens + 500) / 1_000),
+        _ => format!("{:.1}M", tokens as f64 / 1e6).replace(".0M", "M"),
+    }
+}
+
+/// One recorded session, as listed by `sessions`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Session {
+    /// Row id in the store.
+    pub id: i64,
+    pub host: Host,
+    /// The host's own session id.
+    pub session_id: String,
+    /// Git root of the working directory, or the working directory itself.
+    pub project: Option<String>,
+    pub cwd: Option<String>,
+    pub transcript_path: Option<String>,
+    pub model: Option<String>,
+    pub started_at: Option<String>,
+    pub last_activity: Option<String>,
+    pub ended_at: Option<String>,
+    pub end_reason: Option<String>,
+    pub start_source: Option<String>,
+    pub turns: u64,
+    /// The model the host named when the session started; `[1m]` marks a 1M-context variant.
+    pub start_model: Option<String>,
+    /// The client release writing the session, as its transcript says.
+    pub client_version: Option<String>,
+    /// The context window the host reports for the session's model, when it does (Codex).
+    pub context_window: Option<u64>,
+    /// The git branch the session works on, as its transcript last said.
+    pub branch: Option<String>,
+}
+
+/// One L2 message.
+#[derive(Debug, Clone, Serialize)]
+pub struct Message {
+    pub role: Role,
+    pub text: String,
+    pub at: Option<String>,
+}
+
+/// One L3 entry.
+#[derive(Debug, Clone, Serialize)]
+pub struct Detail {
+    /// 1-based position among the turn's L3 entries; `detail <turn> --item N` selects it.
+    pub index: u32,
+    pub kind: DetailKind,
+    /// Tool name, attachment type or system subtype.
+    pub name: Option<String>,
+    pub tool_use_id: Option<String>,
+    pub body: String,
+    pub is_error: bool,
+    pub at: Option<String>,
+}
+
+/// A turn: one prompt the person typed and everything until the next one.
+#[derive(Debug, Clone, Serialize)]
+pub struct Turn {
+    /// Short stable id a person or a model can quote (`detail <code>`).
+    pub code: String,
+    pub session_id: String,
+    /// 1-based position in its session; 0 holds what came before the first prompt.
+    pub seq: u32,
+    pub started_at: Option<String>,
+    /// L2: the prompt, then every assistant text block, in order.
+    pub messages: Vec<Message>,
+    /// L3 at a glance, e.g. `Read ×2, Bash ×3, thinking`.
+    pub detail_summary: String,
+}
+
+/// A turn in full: L2 and every L3 entry.
+#[derive(Debug, Clone, Serialize)]
+pub struct TurnDetail {
+    #[serde(flatten)]
+    pub turn: Turn,
+    pub details: Vec<Detail>,
+}
+
+/// Which layer a search hit comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Layer {
+    /// The conversation: prompts and assistant text.
+    L2,
+    /// Detail: tool calls and output, thinking, subagents.
+    L3,
+}
+
+impl Layer {
+    /// `l2` or `l3`.
+    pub fn parse(s: &str) -> Option<Layer> {
+        match s.to_ascii_lowercase().as_str() {
+            "l2" => Some(Layer::L2),
+            "l3" => Some(Layer::L3),
+            _ => None,
+        }
+    }
+}
+
+/// Where a search hit is: its turn, its entry and who wrote it.
+#[derive(Debug, Clone, Serialize)]
+pub struct EntryRef {
+    pub turn: String,
+    pub session_id: String,
+    pub at: Option<String>,
+    pub layer: Layer,
+    /// `user` / `assistant` for the conversation, the detail kind (`tool_result`, ...) for L3.
+    pub role: String,
+    pub tool: Option<String>,
+    /// `detail <turn> --tool N` shows this call and its output.
+    pub tool_index: Option<u32>,
+    /// `detail <turn> --item N` shows this entry (L3).
+    pub item: Option<u32>,
+}
+
+/// One tool call of a turn with the result that answered it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ToolExchange {
+    /// 1-based position among the turn's tool calls (`detail <turn> --tool N`).
+    pub number: u32,
+    pub call: Detail,
+    /// None while the tool is still running or when the host recorded no result.
+    pub result: Option<Detail>,
+}
+
+impl TurnDetail {
+    pub fn tool_calls(&self) -> impl Iterator<Item = &Detail> {
+        self.details
+            .iter()
+            .filter(|d| d.kind == DetailKind::ToolCall)
+    }
+
+    /// The N-th tool call (1-based) paired with its result by `tool_use_id`.
+    pub fn tool_exchange(&self, number: u32) -> Result<ToolExchange, NoSuchPart> {
+        let missing = || NoSuchPart {
+            turn: self.turn.code.clone(),
+            what: "tool calls",
+            count: self.tool_calls().count(),
+        };
+        let index = number.checked_sub(1).ok_or_else(missing)? as usize;
+        let call = self.tool_calls().nth(index).ok_or_else(missing)?;
+        let result = call.tool_use_id.as_ref().and_then(|id| {
+            self.details
+                .iter()
+                .find(|d| d.kind == DetailKind::ToolResult && d.tool_use_id.as_ref() == Some(id))
+        });
+        Ok(ToolExchange {
+            number,
+            call: call.clone(),
+            result: result.cloned(),
+        })
+    }
+
+    /// The N-th detail entry (1-based).
+    pub fn item(&self, number: u32) -> Result<&Detail, NoSuchPart> {
+        self.details
+            .iter()
+            .find(|d| d.index == number)
+            .ok_or_else(|| NoSuchPart {
+                turn: self.turn.code.clone(),
+                what: "detail entries",
+                count: self.details.len(),
+            })
+    }
+
+    /// The turn with only its N-th detail entry (1-based).
+    pub fn only_item(mut self, number: u32) -> Result<TurnDetail, NoSuchPart> {
+        self.item(number)?;
+        self.details.retain(|d| d.index == number);
+        Ok(self)
+    }
+}
+
+/// A tool call or entry number a turn does not have.
+#[derive(Debug, thiserror::Error)]
+#[error("turn {turn} has {count} {what}, numbered from 1")]
+pub struct NoSuchPart {
+    pub turn: String,
+    pub what: &'static str,
+    pub count: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn token_counts_read_short() {
+        assert_eq!(short_tokens(950), "950");
+        assert_eq!(short_tokens(84_312), "84k");
+        assert_eq!(short_tokens(199_600), "200k");
+        assert_eq!(short_tokens(1_000_000), "1M");
+        assert_eq!(short_tokens(1_250_000), "1.2M");
+    }
+
+    #[test]
+    fn a_session_started_on_a_1m_model_keeps_its_window_until_it_switches_model() {
+        let session = |start: Option<&str>| Session {
+            id: 1,
+            host: Host::Claude,
+            session_id: "s".into(),
+            project: None,
+            cwd: None,
+            transcript_path: None,
+            model: None,
+            started_at: None,
+            last_activity: None,
+            ended_at: None,
+            end_reason: None,
+            start_source: None,
+            turns: 0,
+            start_model: start.map(Into::into),
+            client_version: Some("2.1.332".into()),
+            context_window: None,
+            branch: None,
+        };
+        let long = session(Some("claude-sonnet-4-6[1m]"));
+        assert_eq!(long.window(Some("claude-sonnet-4-6"), 10), LONG_WINDOW);
+        assert_eq!(long.window(None, 0), LONG_WINDOW);
+        assert_eq!(long.window(Some("claude-haiku-4-5"), 10), STANDARD_WINDOW);
+        let standard = session(Some("claude-sonnet-4-6"));
+        assert_eq!(
+            standard.window(Some("claude-sonnet-4-6"), 10),
+            STANDARD_WINDOW
+        );
+        assert_eq!(
+            session(None).window(Some("claude-sonnet-4-6"), 10),
+            STANDARD_WINDOW
+        );
+        assert_eq!(
+            session(Some("claude-opus-5-5")).window(Some("claude-opus-5-5"), 10),
+            LONG_WINDOW
+        );
+        // A window the host reports is the window.
+        let reported = Session {
+            context_window: Some(258_400),
+            ..session(Some("gpt-5.5"))
+        };
+        assert_eq!(reported.window(Some("gpt-5.5"), 300_000), 258_400);
+    }
+
+    #[test]
+    fn the_window_is_200k_unless_the_model_or_the_usage_says_1m() {
+        assert_eq!(
+            context_window(Some("claude-sonnet-4-5"), None, 150_000),
+            200_000
+        );
+        assert_eq!(context_window(None, None, 0), 200_000);
+        assert_eq!(
+            context_window(Some("claude-sonnet-4-5"), None, 200_000),
+            200_000
+        );
+        assert_eq!(
+            context_window(Some("claude-sonnet-4-5[1m]"), None, 10),
+            1_000_000
+        );
+        assert_eq!(
+            context_window(Some("claude-opus-4-1[1M]"), None, 10),
+            1_000_000
+        );
+        assert_eq!(
+            context_window(Some("claude-sonnet-4-5"), None, 200_001),
+            1_000_000
+        );
+    }
+
+    #[test]
+    fn native_1m_models_are_known_in_every_spelling_on_the_clients_that_run_them_so() {
+        let context_window = |model, used| context_window(model, Some("2.1.332"), used);
+        for long in [
+            "claude-opus-5-5",
+            "claude-opus-4-8",
+            "claude-opus-4-7-20260101",
+            "us.anthropic.claude-opus-5-5",
+            "claude-sonnet-5",
+            "claude-haiku-5-5",
+            "claude-opus-6",
+        ] {
+            assert_eq!(context_window(Some(long), 10), LONG_WINDOW, "{long}");
+        }
+        for standard in [
+            "claude-opus-4-6",
+            "claude-opus-4-5",
+            "claude-sonnet-4-6",
+            "claude-haiku-4-5-20251001",
+            "claude-3-7-sonnet",
+            "claude-opus-4-80",
+            "gpt-5",
+        ] {
+            assert_eq!(
+                context_window(Some(standard), 10),
+                STANDARD_WINDOW,
+                "{standard}"
+            );
+        }
+        // 2.1.197 runs them in 200k unless the id says [1m]; an unknown client likewise.
+        for older in [Some("2.1.197"), Some("2.1.331"), Some("next"), None] {
+            let window = |m| super::context_window(Some(m), older, 10);
+            assert_eq!(window("claude-opus-4-8"), STANDARD_WINDOW, "{older:?}");
+            assert_eq!(window("claude-opus-4-8[1m]"), LONG_WINDOW, "{older:?}");
+        }
+        assert_eq!(
+            super::context_window(Some("claude-opus-5-5"), Some("2.1.400"), 10),
+            LONG_WINDOW
+        );
+    }
+
+    fn entry(index: u32, kind: DetailKind, id: &str, body: &str) -> Detail {
+        Detail {
+            index,
+            kind,
+            name: (kind == DetailKind::ToolCall).then(|| "Bash".to_string()),
+            tool_use_id: Some(id.to_string()),
+            body: body.to_string(),
+            is_error: false,
+            at: None,
+        }
+    }
+
+    fn turn_with(details: Vec<Detail>) -> TurnDetail {
+        TurnDetail {
+            turn: Turn {
+                code: "abc1234".into(),
+                session_id: "s".into(),
+                seq: 1,
+                started_at: None,
+                messages: Vec::new(),
+                detail_summary: String::new(),
+            },
+            details,
+        }
+    }
+
+    #[test]
+    fn tool_calls_pair_with_their_results_by_id_in_any_order() {
+        // Parallel calls: both calls first, results in the other order, thinking between.
+        let detail = turn_with(vec![
+            entry(1, DetailKind::Thinking, "-", "hmm"),
+            entry(2, DetailKind::ToolCall, "t1", "ls"),
+            entry(3, DetailKind::ToolCall, "t2", "pwd"),
+            entry(4, DetailKind::ToolResult, "t2", "/home"),
+            entry(5, DetailKind::ToolResult, "t1", "a b"),
+        ]);
+        let first = detail.tool_exchange(1).unwrap();
+        assert_eq!(
+            (
+                first.call.body.as_str(),
+                first.result.unwrap().body.as_str()
+            ),
+            ("ls", "a b")
+        );
+        let second = detail.tool_exchange(2).unwrap();
+        assert_eq!(second.result.unwrap().body, "/home");
+    }
+
+    #[test]
+    fn a_call_without_result_and_numbers_out_of_range() {
+        let detail = turn_with(vec![entry(1, DetailKind::ToolCall, "t1", "sleep 99")]);
+        assert!(detail.tool_exchange(1).unwrap().result.is_none());
+        for n in [0, 2] {
+            let err = detail.tool_exchange(n).unwrap_err().to_string();
+            assert_eq!(err, "turn abc1234 has 1 tool calls, numbered from 1");
+        }
+        let err = detail.only_item(7).unwrap_err().to_string();
+        assert_eq!(err, "turn abc1234 has 1 detail entries, numbered from 1");
+    }
+}

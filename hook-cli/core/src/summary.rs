@@ -1,0 +1,1058 @@
+//! L1: a one-line summary of a turn, made locally and deterministically (no network, no
+//! model). It keeps what a later reader needs to recognise and find the turn: what was asked,
+//! what was decided or found, and the exact identifiers, numbers and paths involved.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickKind};
+
+use crate::blocks;
+use crate::model::{Message, Role, Turn};
+
+/// The longest one-liner stored; rendering may cut it shorter (see [`fit`]).
+pub const MAX_CHARS: usize = 240;
+/// Who wrote a one-liner that the local summarizer (this module) made.
+pub const LOCAL: &str = "local";
+
+/// The longest a turn's line grows in a memory with room to spare: a few of its weightiest
+/// sentences, where a short session leaves the room for them.
+pub const LONGEST_LINE: usize = 720;
+
+/// Words that mark a sentence as a decision, a finding or an outcome.
+const DECISIVE: &[&str] = &[
+    "decid",
+    "decision",
+    "chose",
+    "choose",
+    "use ",
+    "using",
+    "switch",
+    "instead",
+    "because",
+    "root cause",
+    "caused",
+    "fixed",
+    "fix ",
+    "found",
+    "result",
+    "fails",
+    "failed",
+    "passes",
+    "works",
+    "must",
+    "should",
+    "never",
+    "always",
+    "don't",
+    "do not",
+    "constraint",
+    "require",
+    "blocked",
+    "correction",
+    "actually",
+    "no longer",
+    "rather than",
+    "agreed",
+    "went with",
+    "owner",
+    "owns ",
+    "needs ",
+    "need to",
+    "need the ",
+    "need a ",
+    "fixes",
+    "comes from",
+    "come from",
+    "due to",
+    ", so ",
+    "so that",
+    "otherwise",
+    "signed off",
+    "deadlock",
+    "race condition",
+    "leak",
+    "regression",
+    "rollback",
+    "roll back",
+    "ロールバック",
+    "回滚",
+    "deadline",
+    "next step",
+    "still need",
+    "remaining",
+    "todo",
+    "remember",
+    "note",
+    "important",
+    // Other languages the memory meets: the same markers in their words.
+    "決定",
+    "決め",
+    "原因",
+    "修正",
+    "必ず",
+    "注意",
+    "変更",
+    "禁止",
+    "决定",
+    "必须",
+    "不要",
+    "修复",
+    "因为",
+    "改为",
+    "改成",
+    "约束",
+    "下一步",
+    "结论",
+    "結論",
+    "次のステップ",
+    "定为",
+    "결정",
+    "원인",
+    "반드시",
+    "수정",
+    "decidimos",
+    "porque",
+    "debe",
+    "nunca",
+    "siempre",
+    "perché",
+    "sempre",
+];
+
+/// [`DECISIVE`] in one pass over a sentence, any case: a memory scores hundreds of them.
+/// A contiguous NFA: the DFA the builder picks by default took a tenth of a prompt hook's
+/// time to build, for the one turn that hook summarises.
+fn decisive_words() -> &'static AhoCorasick {
+    static WORDS: OnceLock<AhoCorasick> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        AhoCorasick::builder()
+            .kind(Some(AhoCorasickKind::ContiguousNFA))
+            .ascii_case_insensitive(true)
+            .build(DECISIVE)
+            .expect("the decisive words make an automaton")
+    })
+}
+
+/// A sentence scoring this much states a fact worth carrying forward: a decision or finding
+/// together with something exact (a number, path, identifier or name).
+pub const FACT: i32 = 10;
+
+/// The one-liner of a turn: `asked → answered`, at most `max` characters (at most
+/// [`LONGEST_LINE`]; a stored line at most [`MAX_CHARS`]).
+pub fn one_liner(turn: &Turn, max: usize) -> String {
+    Gist::of(&turn.messages).one_liner(max)
+}
+
+/// [`one_liner`] of a turn's L2 messages.
+pub fn of_messages(messages: &[Message], max: usize) -> String {
+    Gist::of(messages).one_liner(max)
+}
+
+/// A sentence that may go into a one-liner, with what it carries.
+struct Scored {
+    text: String,
+    chars: usize,
+    score: i32,
+    /// Said in other turns too (see [`Gist::discount_repeats`]).
+    repeated: bool,
+    /// In how many turns (see [`Gist::discount_repeats`]).
+    said_in: i32,
+}
+
+/// A turn's sentences, split and weighed once, for one-liners of any length.
+pub struct Gist {
+    prompt: Vec<Scored>,
+    answer: Vec<Scored>,
+}
+
+/// A sentence of a turn as the memory weighs it (see [`Gist::statements`]).
+pub struct Statement<'g> {
+    pub text: &'g str,
+    /// The sentence said after it, in the same prompt or answers.
+    pub next: Option<&'g str>,
+    /// What it carries that a reader could not guess (see [`FACT`]), divided by `said_in`.
+    pub score: i32,
+    /// In how many turns the same words were said (see [`Gist::discount_repeats`]).
+    pub said_in: i32,
+    pub by_person: bool,
+}
+
+/// Where a chosen sentence comes from: the prompt (`true`) or the answers, and its index.
+type Pick = (bool, usize);
+
+impl Gist {
+    pub fn of(messages: &[Message]) -> Gist {
+        let part = |role: Role, sep: &str| {
+            let text = messages
+                .iter()
+                .filter(|m| m.role == role)
+                .map(|m| m.text.as_str())
+                .collect::<Vec<_>>()
+                .join(sep);
+            sentences(&bounded(&text))
+                .into_iter()
+                .map(|text| Scored {
+                    chars: text.chars().count(),
+                    score: salience(&text),
+                    repeated: false,
+                    said_in: 1,
+                    text,
+                })
+                .collect()
+        };
+        Gist {
+            prompt: part(Role::User, " "),
+            answer: part(Role::Assistant, "\n"),
+        }
+    }
+
+    /// Weighs down the sentences said in more than one of `gists` (the same words, whatever
+    /// the words with digits: see [`template_key`]): "Run 39 agrees with the earlier count."
+    /// in every sixth turn tells a reader less than a sentence said once, which then takes the
+    /// room in the one-liners.
+    ///
+    /// A template filled with other names too ("8 call sites besides the definition in
+    /// src/metrics.rs; none of them passes a lease …", "… a job …") counts as said in as
+    /// many turns as most of its word pairs are (see [`TEMPLATE_SHARE`]).
+    pub fn discount_repeats(gists: &mut [Gist]) {
+        let mut said: HashMap<String, i32> = HashMap::new();
+        let keys: Vec<Vec<String>> = gists
+            .iter()
+            .map(|g| g.weighed().map(|s| template_key(&s.text)).collect())
+            .collect();
+        for key in keys.iter().flatten() {
+            *said.entry(key.clone()).or_default() += 1;
+        }
+        let pairs: Vec<Vec<Vec<String>>> = gists
+            .iter()
+            .map(|g| g.weighed().map(|s| word_pairs(&s.text)).collect())
+            .collect();
+        let mut turns_of_pair: HashMap<&str, i32> = HashMap::new();
+        for turn in &pairs {
+            let distinct: HashSet<&str> = turn.iter().flatten().map(String::as_str).collect();
+            for pair in distinct {
+                *turns_of_pair.entry(pair).or_default() += 1;
+            }
+        }
+        for ((gist, keys), pairs) in gists.iter_mut().zip(&keys).zip(&pairs) {
+            let weighed = gist.prompt.iter_mut().chain(gist.answer.iter_mut());
+            for ((sentence, key), pairs) in weighed.zip(keys).zip(pairs) {
+                let times = said[key].max(filled_template(pairs, &turns_of_pair));
+                // Still above nothing: the words that fill a template are named elsewhere.
+                sentence.score = (sentence.score / times).max(sentence.score.min(1));
+                sentence.repeated = times > 1;
+                sentence.said_in = times;
+            }
+        }
+    }
+
+    /// What the turn says, numbers aside: turns of the same shape are the same routine step
+    /// done again (`Step 93: grep … → Run 93 agrees…`), which the memory names together.
+    /// Empty for a turn with no text.
+    pub fn shape(&self) -> String {
+        self.weighed().map(|s| template_key(&s.text)).collect()
+    }
+
+    /// The words that fill the numbered places of the turn's [`shape`](Gist::shape), plain
+    /// numbers aside (`ledger_step_8`, `notes/schedule-95.md`): what tells it from other turns
+    /// of that shape. In order, each once.
+    pub fn numbered_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for sentence in self.weighed() {
+            for word in sentence.text.split_whitespace() {
+                let word = word.trim_matches(|c: char| !c.is_alphanumeric());
+                let numbered = word.chars().any(|c| c.is_ascii_digit())
+                    && word.chars().any(char::is_alphabetic);
+                if numbered && !names.contains(&word) {
+                    names.push(word);
+                }
+            }
+        }
+        names
+    }
+
+    /// The turn's sentences with what they weigh, the person's first: what the memory's
+    /// facts are chosen from.
+    pub fn statements(&self) -> impl Iterator<Item = Statement<'_>> {
+        fn said(part: &[Scored], i: usize, by_person: bool) -> Statement<'_> {
+            Statement {
+                text: &part[i].text,
+                next: part.get(i + 1).map(|s| s.text.as_str()),
+                score: part[i].score,
+                said_in: part[i].said_in,
+                by_person,
+            }
+        }
+        let prompt = (0..self.prompt.len()).map(|i| said(&self.prompt, i, true));
+        prompt.chain((0..self.answer.len()).map(|i| said(&self.answer, i, false)))
+    }
+
+    /// Leaves out of the turn's one-liner the sentences `said` elsewhere in the memory (a
+    /// fact it lists, a decision a later one superseded).
+    pub fn drop_sentences(&mut self, said: &dyn Fn(&str) -> bool) {
+        self.prompt.retain(|s| !said(&s.text));
+        self.answer.retain(|s| !said(&s.text));
+    }
+
+    fn weighed(&self) -> impl Iterator<Item = &Scored> {
+        self.prompt.iter().chain(&self.answer)
+    }
+
+    /// How much room the turn's line deserves beside others, in shares: one for a turn that
+    /// only repeats what others say, up to three for one that states a fact (see [`FACT`]),
+    /// two for something said once but less weighty (a tag, a path added to a routine
+    /// request).
+    pub fn shares(&self) -> usize {
+        let best = self.weighed().map(|s| s.score).max().unwrap_or(0);
+        if best >= FACT {
+            3
+        } else if best >= 4 {
+            2
+        } else {
+            1
+        }
+    }
+
+    fn sentence(&self, (from_prompt, index): Pick) -> &Scored {
+        if from_prompt {
+            &self.prompt[index]
+        } else {
+            &self.answer[index]
+        }
+    }
+
+    /// `asked → answered` within `max` characters (at most [`LONGEST_LINE`]). The prompt's first
+    /// sentence leads (it says what was asked) but may be cut to a third of the line; the rest
+    /// of the room goes to the sentences, of the prompt or the answers, that carry the most a
+    /// later reader could not guess.
+    pub fn one_liner(&self, max: usize) -> String {
+        let max = max.min(LONGEST_LINE);
+        let lead = self.prompt.first();
+        let arrow = if lead.is_some() && !self.answer.is_empty() {
+            3
+        } else {
+            0
+        };
+        let lead_min = lead.map_or(0, |l| l.chars.min(max / 3));
+        let mut room = max.saturating_sub(lead_min + arrow);
+
+        let last = self.answer.len().saturating_sub(1);
+        let mut candidates: Vec<(Pick, i32)> = (1..self.prompt.len())
+            .map(|i| {
+                // What the person adds to a request is usually a constraint to keep.
+                let score = match self.prompt[i].score {
+                    0 => 0,
+                    n => n + 2,
+                };
+                ((true, i), score)
+            })
+            .chain((0..self.answer.len()).map(|i| {
+                // An answer's closing sentence usually carries its conclusion.
+                let bonus = if i == last { 2 } else { 0 };
+                ((false, i), self.answer[i].score + bonus)
+            }))
+            .collect();
+        // What only this turn says first, then best first; on a tie the person's words before
+        // the answer's.
+        let novel = |pick: Pick| !self.sentence(pick).repeated;
+        candidates.sort_by(|&(a, sa), &(b, sb)| {
+            novel(b)
+                .cmp(&novel(a))
+                .then(sb.cmp(&sa))
+                .then(b.0.cmp(&a.0))
+                .then(a.1.cmp(&b.1))
+        });
+
+        let mut chosen: Vec<Pick> = Vec::new();
+        let take = |pick: Pick, chosen: &mut Vec<Pick>, room: &mut usize| {
+            // One space joins it to a sentence of the same part.
+            let cost =
+                self.sentence(pick).chars + usize::from(chosen.iter().any(|c| c.0 == pick.0));
+            if cost <= *room {
+                *room -= cost;
+                chosen.push(pick);
+            }
+        };
+        // Sentences that carry something checkable ("Let me look." does not), best first.
+        for &(pick, _) in candidates.iter().filter(|(_, score)| *score > 0) {
+            take(pick, &mut chosen, &mut room);
+        }
+        let mut answered = self.join_in_order(&chosen, false);
+        let mut left = room;
+        if answered.is_empty() && left >= 12 {
+            // No answer sentence fits whole: the head of the best one, so the answer is
+            // never lost.
+            if let Some(&((_, index), _)) = candidates.iter().find(|(pick, _)| !pick.0) {
+                answered = fit(&self.answer[index].text, left);
+                left -= answered.chars().count();
+            }
+        }
+        // Then the lead in full, then the person's other words.
+        let lead_room = lead_min + left.min(lead.map_or(0, |l| l.chars - lead_min));
+        room = left - (lead_room - lead_min);
+        for &(pick, _) in candidates.iter().filter(|(p, score)| *score <= 0 && p.0) {
+            take(pick, &mut chosen, &mut room);
+        }
+        let mut asked = lead.map_or(String::new(), |l| fit(&l.text, lead_room));
+        let more = self.join_in_order(&chosen, true);
+        if !more.is_empty() {
+            asked = if asked.is_empty() {
+                more
+            } else {
+                joined(&[asked.as_str(), more.as_str()])
+            };
+        }
+        let line = match (asked.is_empty(), answered.is_empty()) {
+            (_, true) => asked,
+            (true, false) => answered,
+            _ => format!("{asked} → {answered}"),
+        };
+        fit(&line, max)
+    }
+
+    /// The chosen sentences of one part, in their original order.
+    fn join_in_order(&self, chosen: &[Pick], from_prompt: bool) -> String {
+        let mut picked: Vec<Pick> = chosen
+            .iter()
+            .copied()
+            .filter(|p| p.0 == from_prompt)
+            .collect();
+        picked.sort_unstable();
+        let said: Vec<&str> = picked
+            .iter()
+            .map(|&p| self.sentence(p).text.as_str())
+            .collect();
+        joined(&said)
+    }
+}
+
+/// Sentences one after another as they were written: a space after a Latin stop, none after
+/// a CJK one (`。`), which carries its own.
+pub fn joined(sentences: &[&str]) -> String {
+    let mut out = String::new();
+    for sentence in sentences {
+        if !out.is_empty() && !out.ends_with(['。', '！', '？', '：', '，']) {
+            out.push(' ');
+        }
+        out.push_str(sentence);
+    }
+    out
+}
+
+/// Cuts a one-liner to `max` characters, marking the cut, at the end of a word when one ends
+/// near the limit: a word cut in half reads as another word.
+pub fn fit(line: &str, max: usize) -> String {
+    if line.chars().count() <= max {
+        return line.to_string();
+    }
+    let mut cut: String = line.chars().take(max.saturating_sub(1)).collect();
+    let kept = cut.chars().count();
+    if let Some(space) = cut.rfind(char::is_whitespace) {
+        if cut[..space].chars().count() * 4 >= kept * 3 {
+            cut.truncate(space);
+        }
+    }
+    let cut = cut.trim_end_matches([' ', ',', ';', ':']);
+    format!("{cut}…")
+}
+
+/// The start and the end of a long text: where a turn states its request and its outcome.
+/// Bounds the work per turn, whatever a turn holds.
+fn bounded(text: &str) -> std::borrow::Cow<'_, str> {
+    head_and_tail(text, 6_000, 2_000)
+}
+
+/// The first `head` and the last `tail` bytes of `text` (at character boundaries), or all of it
+/// when it is no longer.
+pub fn head_and_tail(text: &str, head: usize, tail: usize) -> std::borrow::Cow<'_, str> {
+    if text.len() <= head + tail {
+        return text.into();
+    }
+    let head_end = (0..=head)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
+    let tail_start = (text.len() - tail..text.len())
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(text.len());
+    format!("{}\n{}", &text[..head_end], &text[tail_start..]).into()
+}
+
+/// Sentences with markdown noise and runs of white space removed: list numbers and bullets,
+/// table rules, tree drawings and emoji go, and so do fragments with no word in them, which
+/// tell a reader nothing (`1.`, `|---|`, `├──`).
+fn sentences(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let pasted = blocks::pasted_lines(text);
+    for (line, pasted) in text.lines().zip(pasted) {
+        let trimmed = line.trim();
+        // Code, logs, pastes and drawings are not sentences; the turn's detail keeps them.
+        if pasted || is_drawing(trimmed) {
+            continue;
+        }
+        let line = prose_of(trimmed);
+        if line.is_empty() {
+            continue;
+        }
+        let mut start = 0;
+        let mut chars = line.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            let ends = matches!(c, '。' | '！' | '？')
+                || (matches!(c, '.' | '!' | '?')
+                    && chars.peek().is_none_or(|&(_, n)| n.is_whitespace())
+                    && !(c == '.' && is_list_number(&line[start..i])));
+            if ends {
+                let end = i + c.len_utf8();
+                push_sentence(&mut out, &line[start..end]);
+                start = end;
+            }
+        }
+        push_sentence(&mut out, &line[start..]);
+    }
+    out
+}
+
+/// Whether `before` (a sentence so far) ends in a list number, as in `steps: 1. read 2. fix`:
+/// the dot after it opens an item rather than ending a sentence.
+fn is_list_number(before: &str) -> bool {
+    let word = before.rsplit(char::is_whitespace).next().unwrap_or(before);
+    (1..=2).contains(&word.len()) && word.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// A line drawn rather than written: a table rule, a tree, a box, a row of cells.
+fn is_drawing(line: &str) -> bool {
+    // Box drawing and block elements.
+    let drawn = line
+        .chars()
+        .filter(|&c| matches!(c as u32, 0x2500..=0x259F))
+        .count();
+    drawn > 0 && drawn * 8 >= line.chars().count()
+        || (line.starts_with('|') && line.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ')))
+}
+
+/// The words of a markdown line: its heading, quote, bullet or list-number marks, emphasis
+/// and emoji taken off; a table row's cells joined as a phrase.
+fn prose_of(line: &str) -> String {
+    let mut line = line;
+    // Heading, quote and bullet marks, nested (`> - `): each followed by a space.
+    loop {
+        let rest = line.trim_start_matches('#');
+        let rest = rest
+            .strip_prefix(['>', '-', '*', '+', '•', '⎿'])
+            .unwrap_or(rest);
+        if rest.len() == line.len() || !(rest.is_empty() || rest.starts_with(' ')) {
+            break;
+        }
+        line = rest.trim_start();
+    }
+    // A task list's box: the item is the sentence.
+    for checkbox in ["[ ] ", "[x] ", "[X] "] {
+        line = line.strip_prefix(checkbox).unwrap_or(line);
+    }
+    // `1.`, `2)`, `10.` before an item: the item is the sentence.
+    let digits = line.chars().take_while(char::is_ascii_digit).count();
+    if digits > 0 && digits < 4 {
+        if let Some(rest) = line[digits..]
+            .strip_prefix(['.', ')'])
+            .filter(|r| r.is_empty() || r.starts_with(' '))
+        {
+            line = rest.trim_start();
+        }
+    }
+    let mut text = String::with_capacity(line.len());
+    if line.starts_with('|') {
+        let cells: Vec<&str> = line
+            .split('|')
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .collect();
+        text.push_str(&cells.join(", "));
+    } else {
+        text.push_str(line);
+    }
+    let text = text.replace("**", "").replace("__", "");
+    let text: String = text.chars().filter(|&c| !is_pictograph(c)).collect();
+    let text = text.trim();
+    if has_word(text) {
+        text.to_string()
+    } else {
+        String::new()
+    }
+}
+
+/// Whether `text` holds a word of two letters, or a CJK character: a fragment without one
+/// (`2.`, `|`, `→`) says nothing.
+fn has_word(text: &str) -> bool {
+    text.split(|c: char| !c.is_alphanumeric())
+        .any(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
+        || text
+            .chars()
+            .any(|c| c.is_alphabetic() && !c.is_ascii() && c.len_utf8() == 3)
+}
+
+/// Emoji and pictographs (✅, 🚀, ⚠️ and their variation selectors), which no sentence needs.
+fn is_pictograph(c: char) -> bool {
+    matches!(c as u32,
+        0x1F000..=0x1FAFF | 0x2600..=0x27BF | 0x2B00..=0x2BFF | 0xFE0E | 0xFE0F | 0x200D)
+}
+
+fn push_sentence(out: &mut Vec<String>, s: &str) {
+    if !has_word(s) {
+        return;
+    }
+    let mut joined = String::with_capacity(s.len());
+    for word in s.split_whitespace() {
+        if !joined.is_empty() {
+            joined.push(' ');
+        }
+        joined.push_str(word);
+    }
+    if !joined.is_empty() {
+        out.push(joined);
+    }
+}
+
+/// How much a sentence carries that a reader could not guess: exact things (numbers, paths,
+/// identifiers, names; the first three count) and, above all, decisions and findings about them.
+/// A sentence the speaker labels as one ("Decision: …", "Hard constraint: …") is a fact by
+/// their own word, whatever it names.
+fn salience(sentence: &str) -> i32 {
+    let decisive = decisive_words().is_match(sentence);
+    let exact = exact_words(sentence);
+    let mut score = 2 * exact.len().min(3) as i32;
+    if decisive {
+        score += if exact.is_empty() { 3 } else { 8 };
+    }
+    if labelled_as_fact(sentence) {
+        score = score.max(FACT);
+    }
+    if !sentence.is_ascii() {
+        // CJK text has no spaces to split on: weigh it by the facts it states.
+        score += sentence
+            .chars()
+            .filter(|c| c.is_ascii_digit())
+            .count()
+            .min(3) as i32;
+    }
+    score
+}
+
+/// A sentence with every word that holds a digit taken out, in lower case: sentences equal
+/// under it fill one template ("Run 38 agrees", "Run 39 agrees"; "Replaced the TODO in
+/// audit_step_6", "… in ledger_step_0").
+fn template_key(sentence: &str) -> String {
+    let mut key = String::with_capacity(sentence.len());
+    for word in sentence.split_whitespace() {
+        if word.chars().any(|c| c.is_ascii_digit()) {
+            key.push('#');
+        } else {
+            key.extend(word.chars().flat_map(char::to_lowercase));
+        }
+        key.push(' ');
+    }
+    key
+}
+
+/// Whether a sentence opens with a short label ("Decision:", "Root cause found:",
+/// "決定：") that holds a decisive word.
+fn labelled_as_fact(sentence: &str) -> bool {
+    let Some((label, said)) = label_of(sentence) else {
+        return false;
+    };
+    // "Note: nothing else changed." labels a remark, not a fact.
+    let substantial = said.split_whitespace().count() >= 6 || !said.is_ascii();
+    substantial
+        && label.chars().count() <= 24
+        && (decisive_words().is_match(label)
+            || LABELS.iter().any(|l| label.eq_ignore_ascii_case(l)))
+}
+
+/// A sentence's label of at most three words before its first colon ("Decision: …",
+/// "Ownership changed: …", "決定：…"), and what follows it (the colon included).
+pub fn label_of(sentence: &str) -> Option<(&str, &str)> {
+    let end = sentence.find([':', '：'])?;
+    let label = &sentence[..end];
+    (label.split_whitespace().count() <= 3).then(|| (label, &sentence[end..]))
+}
+
+/// Labels that mark a fact without a decisive word in them.
+const LABELS: &[&str] = &[
+    "plan", "rule", "finding", "next", "answer", "summary", "结果", "結果",
+];
+
+/// The share of a sentence's word pairs that must recur for it to count as a filled template.
+const TEMPLATE_SHARE: f32 = 0.7;
+
+/// A sentence shorter than this many word pairs is judged by its [`template_key`] alone: a
+/// few common words do not make a template.
+const TEMPLATE_PAIRS: usize = 3;
+
+/// The distinct pairs of neighbouring words of a Latin-script sentence, lower case, with
+/// every word that names something exact (a number, path or identifier) blanked: what is
+/// left is the sentence's phrasing. None for other scripts, which have no spaces to pair.
+fn word_pairs(sentence: &str) -> Vec<String> {
+    if !sentence.is_ascii() {
+        return Vec::new();
+    }
+    let words: Vec<String> = sentence
+        .split_whitespace()
+        .map(|word| {
+            let word = word.trim_matches(|c: char| !c.is_alphanumeric());
+            let exact = word
+                .chars()
+                .any(|c| c.is_ascii_digit() || matches!(c, '/' | '_' | '.' | ':'));
+            if exact {
+                "#".to_string()
+            } else {
+                word.to_ascii_lowercase()
+            }
+        })
+        .collect();
+    let mut pairs: Vec<String> = words
+        .windows(2)
+        .map(|w| format!("{} {}", w[0], w[1]))
+        .collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs
+}
+
+/// In how many turns most of a sentence's word pairs were said (at least
+/// [`TEMPLATE_SHARE`] of them), given in how many turns each pair was said; 1 for a
+/// sentence too short to tell.
+fn filled_template(pairs: &[String], turns_of_pair: &HashMap<&str, i32>) -> i32 {
+    if pairs.len() < TEMPLATE_PAIRS {
+        return 1;
+    }
+    let mut turns: Vec<i32> = pairs
+        .iter()
+        .map(|p| turns_of_pair.get(p.as_str()).copied().unwrap_or(1))
+        .collect();
+    turns.sort_unstable_by(|a, b| b.cmp(a));
+    let at = ((pairs.len() as f32 * TEMPLATE_SHARE).ceil() as usize).clamp(1, pairs.len());
+    turns[at - 1]
+}
+
+/// The exact things in a sentence, in order, each once: numbers, paths, identifiers, names
+/// (a capitalised word inside a sentence), punctuation around them trimmed.
+fn exact_words(sentence: &str) -> Vec<&str> {
+    let mut exact: Vec<&str> = Vec::new();
+    let mut after_colon = true;
+    for word in sentence.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')')) {
+        let starts_clause = after_colon;
+        after_colon = word.ends_with(':') || word.ends_with('.');
+        let word = word.trim_matches(|c: char| matches!(c, '.' | ':' | '!' | '?' | '"' | '\''));
+        if word.is_empty() {
+            continue;
+        }
+        let shape = Shape::of(word);
+        let path_like = shape.slash || (shape.dot && word.len() > 3);
+        // A hyphenated lower-case compound names a thing (`parcel-routing`, `last-writer-wins`).
+        let compound = shape.hyphen && shape.lower && !shape.upper_first && shape.chars > 8;
+        let code_like = word.starts_with('`')
+            || compound
+            || shape.underscore
+            || word.contains("::")
+            || word.starts_with("--")
+            || (shape.upper_after_first && shape.lower);
+        let name = !starts_clause && shape.chars > 1 && shape.upper_first;
+        if (shape.digit || path_like || code_like || name) && !exact.contains(&word) {
+            exact.push(word);
+        }
+    }
+    exact
+}
+
+/// What the characters of a word are, in one pass (a memory scores millions of words).
+#[derive(Default)]
+struct Shape {
+    chars: usize,
+    digit: bool,
+    slash: bool,
+    dot: bool,
+    underscore: bool,
+    hyphen: bool,
+    upper_first: bool,
+    upper_after_first: bool,
+    lower: bool,
+}
+
+impl Shape {
+    fn of(word: &str) -> Shape {
+        let mut shape = Shape::default();
+        for c in word.chars() {
+            if c.is_uppercase() {
+                if shape.chars == 0 {
+                    shape.upper_first = true;
+                } else {
+                    shape.upper_after_first = true;
+                }
+            }
+            shape.chars += 1;
+            shape.digit |= c.is_ascii_digit();
+            shape.slash |= c == '/';
+            shape.dot |= c == '.';
+            shape.underscore |= c == '_';
+            shape.hyphen |= c == '-';
+            shape.lower |= c.is_lowercase();
+        }
+        shape
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn turn(prompt: &str, answers: &[&str]) -> Turn {
+        crate::testing::turn("abcdefg", prompt, answers)
+    }
+
+    #[test]
+    fn what_only_one_turn_says_comes_before_a_template_said_in_many() {
+        let step = |i: usize, extra: &str| {
+            turn(
+                &format!("Step {i}: fix the TODO in audit_step_{i} and show me the change.{extra}"),
+                &[&format!(
+                    "Replaced the TODO in audit_step_{i} with a call to ctx.check_currency(input)?, \
+                     so a wrong currency now fails before the amounts are added."
+                )],
+            )
+        };
+        let fact = " If anything breaks, release tag v3.14.2 is the rollback target.";
+        let turns: Vec<Turn> = (0..5)
+            .map(|i| step(i, if i == 2 { fact } else { "" }))
+            .collect();
+        let mut gists: Vec<Gist> = turns.iter().map(|t| Gist::of(&t.messages)).collect();
+        // Alone, the decisive answer outweighs the tag and the line has no room for both.
+        assert!(!gists[2].one_liner(MAX_CHARS).contains("v3.14.2"));
+        Gist::discount_repeats(&mut gists);
+        let line = gists[2].one_liner(MAX_CHARS);
+        assert!(line.contains("v3.14.2"), "{line}");
+        assert!(
+            line.contains("→ Replaced the TODO in audit_step_2"),
+            "{line}"
+        );
+        assert_eq!(gists[0].shape(), gists[1].shape());
+        assert_ne!(gists[0].shape(), gists[2].shape());
+        assert_eq!(gists[3].numbered_names(), ["audit_step_3"]);
+    }
+
+    #[test]
+    fn a_template_filled_with_other_names_is_a_repeat() {
+        let nouns = ["job", "lease", "batch", "worker"];
+        let turns: Vec<Turn> = nouns
+            .iter()
+            .enumerate()
+            .map(|(i, noun)| {
+                let answer = format!(
+                    "{} call sites besides the definition in src/{noun}.rs; none of them passes a {noun} that could be empty.",
+                    i + 3
+                );
+                turn(&format!("Find the callers of load_{noun}."), &[&answer])
+            })
+            .collect();
+        let mut gists: Vec<Gist> = turns.iter().map(|t| Gist::of(&t.messages)).collect();
+        Gist::discount_repeats(&mut gists);
+        let said_in: Vec<i32> = gists[0].statements().map(|s| s.said_in).collect();
+        assert_eq!(said_in, [4, 4], "{said_in:?}");
+    }
+
+    #[test]
+    fn a_labelled_decision_weighs_as_a_fact_and_a_labelled_remark_does_not() {
+        assert!(salience("Decision: conflicts are resolved per field, not per document.") >= FACT);
+        assert!(salience("Note: nothing else changed.") < FACT);
+        assert!(salience("Conflicts are resolved per field, not per document.") < FACT);
+    }
+
+    #[test]
+    fn a_reason_or_a_hyphenated_name_makes_a_finding() {
+        // ", so": the sentence says why.
+        assert!(salience("Tombstones are kept for 72 hours before compaction may drop them, so replicas can catch up.") >= FACT);
+        assert_eq!(
+            exact_words("Call the crate parcel-routing, re-run it last-writer-wins."),
+            ["parcel-routing", "last-writer-wins"]
+        );
+    }
+
+    #[test]
+    fn keeps_the_question_and_the_decisive_facts() {
+        let t = turn(
+            "Why does the nightly import fail? It started last week.",
+            &[
+                "Let me look at the logs first.",
+                "Reading the config now.",
+                "Found it: the cron job runs as user `etl` which cannot read /var/lib/imports/2026.csv.",
+                "I changed the owner and re-ran it; 14,203 rows imported.",
+            ],
+        );
+        let line = one_liner(&t, MAX_CHARS);
+        assert!(
+            line.starts_with("Why does the nightly import fail?"),
+            "{line}"
+        );
+        assert!(line.contains("/var/lib/imports/2026.csv"), "{line}");
+        assert!(line.contains("14,203"), "{line}");
+        assert!(!line.contains("Let me look"), "{line}");
+        assert!(line.chars().count() <= MAX_CHARS);
+    }
+
+    #[test]
+    fn is_deterministic_and_bounded_for_huge_or_cjk_text() {
+        let huge = "word ".repeat(50_000);
+        let t = turn(&huge, &[&huge]);
+        assert_eq!(one_liner(&t, MAX_CHARS), one_liner(&t, MAX_CHARS));
+        assert!(one_liner(&t, MAX_CHARS).chars().count() <= MAX_CHARS);
+        let t = turn(
+            "決定: 出力は常に UTF-8。ポートは 8443 に変更する。",
+            &["了解しました。ポート 8443 を設定しました。"],
+        );
+        let line = one_liner(&t, MAX_CHARS);
+        assert!(line.contains("8443"), "{line}");
+        assert!(
+            line.contains("UTF-8。ポート"),
+            "CJK sentences join as written: {line}"
+        );
+    }
+
+    #[test]
+    fn fit_marks_the_cut_at_a_word_end() {
+        assert_eq!(fit("short", 10), "short");
+        assert_eq!(fit("abcdefghijkl", 5), "abcd…");
+        assert_eq!(
+            fit("the dev server runs on port 8443", 26),
+            "the dev server runs on…"
+        );
+    }
+
+    #[test]
+    fn list_numbers_tables_trees_and_emoji_are_no_sentences() {
+        let prose =
+            "Couple of things here:\n1. Fix the login bug in src/auth.rs.\n2) Add a test for it.\n\
+                     | Name | Port |\n|------|------|\n| api | 8443 |\n├── src/\n│   └── main.rs\n\
+                     ✅ **Done**: the build is green 🚀\n- [ ] Ship it on Friday.";
+        let said: Vec<String> = sentences(prose);
+        assert_eq!(
+            said,
+            [
+                "Couple of things here:",
+                "Fix the login bug in src/auth.rs.",
+                "Add a test for it.",
+                "Name, Port",
+                "api, 8443",
+                "Done: the build is green",
+                "Ship it on Friday."
+            ]
+        );
+        assert_eq!(
+            sentences("The fix: 1. Relax the tongue. 2. Practice the audio."),
+            ["The fix: 1. Relax the tongue.", "2. Practice the audio."]
+        );
+        let line = one_liner(&turn(prose, &["On it."]), MAX_CHARS);
+        assert!(!line.contains("1."), "{line}");
+        assert!(line.contains("Fix the login bug"), "{line}");
+    }
+
+    #[test]
+    fn a_pasted_server_log_is_no_part_of_the_prompts_line() {
+        let prompt = "The page is still blank, look at what the dev server prints:\n\
+             ➜  shop git:(main) ./scripts/dev.sh\n\
+             ✔ 09:12:01 API ready (1.2s)\n\
+              ⚠ Port 5173 is in use, trying 5174 instead.\n\
+              ✓ Compiled /checkout in 412ms (310 modules)\n\
+              ⨯ [TypeError: cannot read properties of undefined (reading 'total') at CartSummary]\n\
+              GET /checkout 500 in 38ms\n\
+             Fix it so the checkout renders again.";
+        let line = one_liner(&turn(prompt, &["Fixed the cart total."]), MAX_CHARS);
+        assert!(line.starts_with("The page is still blank"), "{line}");
+        assert!(
+            line.contains("Fix it so the checkout renders again."),
+            "{line}"
+        );
+        assert!(
+            !line.contains("TypeError") && !line.contains("Compiled"),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn a_fact_the_person_adds_survives_a_long_answer() {
+        let t = turn(
+            "Step 5: fix the TODO in accounts_step_4 and show me the change. We decided to keep SQLite in WAL mode instead of moving to Postgres.",
+            &["Replaced the TODO in accounts_step_4 with a call to ctx.check_currency(input)?, so a wrong currency now fails before the amounts are added."],
+        );
+        let line = one_liner(&t, MAX_CHARS);
+        assert!(line.starts_with("Step 5: fix the TODO"), "{line}");
+        assert!(
+            line.contains("WAL mode instead of moving to Postgres"),
+            "{line}"
+        );
+        assert!(
+            line.contains("→ Replaced the TODO in accounts_step_4"),
+            "{line}"
+        );
+        assert!(line.chars().count() <= MAX_CHARS);
+    }
+
+    #[test]
+    fn a_decision_beats_a_sentence_that_only_has_numbers() {
+        let t = turn(
+            "Run the numbers check.",
+            &[
+                "Decision: the flag LEDGER_FAST_PATH stays off in production.",
+                "The sequence runs from 1 to 3000 without gaps; the tail ends at 3000 (check 26).",
+            ],
+        );
+        let line = one_liner(&t, 100);
+        assert!(line.contains("LEDGER_FAST_PATH stays off"), "{line}");
+        assert!(line.chars().count() <= 100);
+    }
+
+    #[test]
+    fn the_answer_shows_even_when_no_sentence_fits_whole() {
+        let t = turn(
+            "Look at logs/build.log and tell me what the slowest part was.",
+            &["The slowest step in logs/build.log took 999ms (ledger-part-26); most parts compile in well under a second."],
+        );
+        let line = one_liner(&t, 76);
+        assert!(line.starts_with("Look at logs/build.log"), "{line}");
+        assert!(line.contains("→ The slowest step"), "{line}");
+        assert!(line.chars().count() <= 76);
+    }
+
+    #[test]
+    fn facts_are_decisions_or_findings_about_exact_things() {
+        let states =
+            |prompt: &str, answer: &str| Gist::of(&turn(prompt, &[answer]).messages).shares() == 3;
+        assert!(states(
+            "Who is on call?",
+            "Remember that the on-call owner is Marguerite Okafor."
+        ));
+        assert!(states(
+            "Set the retry cap to 32 seconds, never more.",
+            "Done."
+        ));
+        assert!(!states(
+            "Run it again.",
+            "The sequence runs from 1 to 3000; the tail ends at 3000."
+        ));
+        assert!(!states(
+            "Have a look.",
+            "Let me look at it first. I should check the logs."
+        ));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_one_liner_never_exceeds_its_length(
+            prompt in "\\PC{0,400}",
+            answers in proptest::collection::vec("[a-zA-Z0-9 ./:_]{0,300}", 0..4),
+            max in 10usize..400,
+        ) {
+            let answers: Vec<&str> = answers.iter().map(String::as_str).collect();
+            let line = one_liner(&turn(&prompt, &answers), max);
+            proptest::prop_assert!(line.chars().count() <= max.min(LONGEST_LINE), "{line:?}");
+        }
+    }
+}

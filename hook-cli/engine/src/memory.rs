@@ -1,0 +1,745 @@
+//! What the next session receives: a briefing within the host's injection limit, counted the
+//! way the host counts (UTF-16 code units for Claude Code, bytes for Codex). In order: what
+//! happened and how the last turn ended, the goal, where the work stands (branch, files
+//! changed, open todos, what was running), the facts of the whole chain as whole sentences,
+//! older turns as one-liners (L1), recent turns and the latest exchange verbatim with long
+//! pasted or generated blocks cut, and how to pull more. Never any tool output or thinking
+//! beyond the working state's last thought.
+
+mod briefing;
+mod facts;
+
+use crate::blocks;
+use crate::hosts;
+use crate::model::{Role, Session, Turn, WorkingState};
+use crate::record::Measure;
+pub use crate::summary::LOCAL;
+use std::collections::HashMap;
+
+use crate::store::{Injection, ModelLine, Result, Store, Trigger};
+use crate::summary;
+
+/// What the renderer needs to know besides the turns.
+#[derive(Debug, Clone)]
+pub struct Context {
+    pub trigger: Trigger,
+    pub project: String,
+    /// Host session ids of the sessions the turns come from, nearest first.
+    pub chain: Vec<String>,
+    /// Turns with a prompt in the whole chain (more than are passed in, usually).
+    pub total_turns: u64,
+    pub budget: usize,
+    /// How the receiving host counts `budget`.
+    pub measure: Measure,
+    /// The latest exchange plus this many minus one earlier turns, verbatim.
+    pub verbatim_turns: usize,
+    /// One-liners a model wrote, by turn code: used where they fit (docs/decisions/0055).
+    pub model_lines: HashMap<String, ModelLine>,
+    /// What the person set out to do: the chain's first prompt that says something.
+    pub goal: Option<Goal>,
+    /// Branch, files changed, todos and what was running (see [`Store::working_state`]).
+    pub state: WorkingState,
+    /// The client and model of the newest session, as the framing names them.
+    pub about: About,
+    /// Hook outputs the memory is spread over, each within `budget`: 2 where the host passes
+    /// both the start's and the first prompt's context into the first request.
+    pub parts: usize,
+}
+
+/// The person's task statement and the turn it opens.
+#[derive(Debug, Clone)]
+pub struct Goal {
+    pub code: String,
+    pub text: String,
+}
+
+/// Which client and model wrote the newest session (`Claude Code 2.1.332`, `claude-opus-5-5`).
+#[derive(Debug, Clone, Default)]
+pub struct About {
+    pub client: Option<String>,
+    pub model: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    /// What the first hook gives.
+    pub text: String,
+    /// What the first prompt's hook gives, when the memory comes in two parts.
+    pub more: Option<String>,
+    pub verbatim: Vec<String>,
+    pub one_liners: Vec<String>,
+    /// Who wrote each of `one_liners`: `local`, or the model's `backend:model`.
+    pub one_liners_by: Vec<String>,
+    pub left_out: u64,
+}
+
+/// How Claude Code counts characters.
+pub fn units(s: &str) -> usize {
+    Measure::Utf16.len(s)
+}
+
+/// The smallest budget the renderer works with: framing, one turn and the pull commands.
+pub const MIN_BUDGET: usize = 1_500;
+
+/// Turns read for one rendering: more than any budget can show as one-liners.
+const TURNS_READ: u32 = 400;
+
+/// Renders `turns` (newest first) into at most `ctx.budget` per part, counted in
+/// `ctx.measure`. In one part: the briefing, facts, one-liners, recent turns and the latest
+/// exchange. In two (a host that passes two hooks' context into the first request): the
+/// briefing, facts and latest exchange first; the recent turns and one-liners second.
+pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
+    let m = ctx.measure;
+    let budget = ctx.budget.max(MIN_BUDGET);
+    let split = ctx.parts > 1;
+    let Some((latest, older)) = turns.split_first() else {
+        return Rendered {
+            text: String::new(),
+            more: None,
+            verbatim: Vec::new(),
+            one_liners: Vec::new(),
+            one_liners_by: Vec::new(),
+            left_out: 0,
+        };
+    };
+    let ending = briefing::Ending::of(latest, &ctx.state);
+    let head = briefing::framing(ctx, latest, ending);
+    // The goal is the latest turn's own prompt in a one-turn chain: said there, not twice.
+    let goal_code = ctx
+        .goal
+        .as_ref()
+        .filter(|g| g.code != latest.code)
+        .map(|g| g.code.as_str());
+    let goal = if goal_code.is_some() {
+        briefing::goal(ctx, m, budget / 8)
+    } else {
+        String::new()
+    };
+    let state = briefing::state(&ctx.state, ending, m, budget / 6);
+    let foot = pull_more(ctx, turns);
+    let second_head = format!(
+        "# Throughline memory, part 2 of 2\nThe rest of the memory of your earlier work in {}: \
+         the turns before the latest exchange (part 1 holds it, with the goal and the facts).\n\n",
+        ctx.project
+    );
+    // Room for the "not shown" line, so it always fits.
+    let left_out_line = 160 + ctx.chain.first().map_or(0, String::len);
+    let fixed = m.len(&head) + m.len(&goal) + m.len(&state) + m.len(&foot);
+    // What the latest exchange and the facts share; then what the recent turns and the
+    // one-liners share (the same room in one part).
+    let mut first = budget.saturating_sub(fixed + if split { 0 } else { left_out_line });
+    let mut second = if split {
+        budget.saturating_sub(m.len(&second_head) + left_out_line)
+    } else {
+        0
+    };
+
+    let latest_title = match ending {
+        briefing::Ending::Finished => format!("## Latest exchange (turn {})\n", latest.code),
+        briefing::Ending::Interrupted => format!(
+            "## Latest exchange (turn {}, stopped before it was done)\n",
+            latest.code
+        ),
+    };
+    // Shares of the latest exchange and the recent turns: after a compaction the session goes
+    // on, and its recent turns verbatim are what it lost.
+    let (latest_share, recent_share) = match (split, ctx.trigger) {
+        (true, _) => (45, 55),
+        (false, Trigger::Compact) => (45, 60),
+        (false, _) => (30, 40),
+    };
+    let latest_block = turn_block(
+        m,
+        &latest_title,
+        latest,
+        first * latest_share / 100,
+        goal_code,
+    );
+    first = first.saturating_sub(m.len(&latest_block) + 1);
+    let mut verbatim = vec![latest.code.clone()];
+
+    // Recent turns verbatim, packed newest first, printed oldest first.
+    let pool = if split { &mut second } else { &mut first };
+    let wanted = ctx.verbatim_turns.saturating_sub(1);
+    let verbatim_budget = if older.len() > wanted {
+        *pool * recent_share / 100
+    } else {
+        *pool
+    };
+    let heading = "## Recent turns, verbatim (oldest first)\n";
+    let mut blocks: Vec<String> = Vec::new();
+    let mut used = m.len(heading);
+    for entry in older.iter().take(wanted) {
+        let title = format!("### Turn {}{}\n", entry.code, detail_note(entry));
+        let whole = turn_block(m, &title, entry, usize::MAX, goal_code);
+        let block = if used + m.len(&whole) <= verbatim_budget {
+            whole
+        } else {
+            // A long turn is cut (and marked) rather than pushing out all the others.
+            let cut = turn_block(m, &title, entry, verbatim_budget / 3, goal_code);
+            if used + m.len(&cut) > verbatim_budget {
+                break;
+            }
+            cut
+        };
+        used += m.len(&block);
+        blocks.push(block);
+        verbatim.push(entry.code.clone());
+    }
+    let mut recent = String::new();
+    if !blocks.is_empty() {
+        recent.push_str(heading);
+        for block in blocks.iter().rev() {
+            recent.push_str(block);
+        }
+        recent.push('\n');
+        *pool = pool.saturating_sub(m.len(&recent));
+    }
+
+    // The facts of the older turns, then the turns themselves as one-liners, newest first,
+    // while room lasts.
+    let rest = &older[verbatim.len() - 1..];
+    let mut facts_text = String::new();
+    let mut lines = String::new();
+    let mut one_liners = Vec::new();
+    let mut one_liners_by = Vec::new();
+    if !rest.is_empty() {
+        let mut gists: Vec<summary::Gist> = rest
+            .iter()
+            .map(|t| summary::Gist::of(&t.messages))
+            .collect();
+        summary::Gist::discount_repeats(&mut gists);
+        let goal_text = ctx
+            .goal
+            .as_ref()
+            .filter(|_| goal_code.is_some())
+            .map_or("", |g| g.text.as_str());
+        let facts_room = if split { first } else { first * 45 / 100 };
+        // A correction shown verbatim still takes back what it corrects in older turns.
+        let newer: Vec<summary::Gist> = std::iter::once(latest)
+            .chain(&older[..verbatim.len() - 1])
+            .map(|t| summary::Gist::of(&t.messages))
+            .collect();
+        let chosen = facts::choose(rest, &gists, &newer, facts_room, m, goal_text, split);
+        if !chosen.facts.is_empty() {
+            facts_text.push_str(
+                "## Facts from earlier turns (in the order they were said; later ones win)\n",
+            );
+            for fact in &chosen.facts {
+                facts_text.push_str(&fact.line(&rest[fact.turn].code));
+            }
+            facts_text.push('\n');
+            first = first.saturating_sub(m.len(&facts_text));
+        }
+        for gist in &mut gists {
+            gist.drop_sentences(&|s| chosen.said.contains(s) || goal_text.contains(s));
+        }
+        let room = if split { second } else { first };
+        let (text, codes, by) = one_liner_lines(ctx, rest, &gists, room);
+        lines = text;
+        one_liners = codes;
+        one_liners_by = by;
+    }
+    let shown = (verbatim.len() + one_liners.len()) as u64;
+    let left_out = ctx.total_turns.saturating_sub(shown);
+    if left_out > 0 {
+        let oldest = one_liners
+            .last()
+            .or(verbatim.last())
+            .expect("the latest turn is shown");
+        lines.push_str(&format!(
+            "({left_out} older turns not shown: `throughline recall --before {oldest} --oneline`)\n"
+        ));
+    }
+    if !lines.is_empty() {
+        lines.push('\n');
+    }
+
+    let (text, more) = if split {
+        let part2 = format!("{second_head}{lines}{recent}");
+        let more = (m.len(&part2) > m.len(&second_head)).then_some(part2);
+        let note = if more.is_some() {
+            "(Part 2 of this memory, with the earlier turns, comes with the person's first prompt.)\n\n"
+        } else {
+            ""
+        };
+        (
+            format!("{head}{goal}{state}{facts_text}{latest_block}\n{note}{foot}"),
+            more,
+        )
+    } else {
+        (
+            format!("{head}{goal}{state}{facts_text}{lines}{recent}{latest_block}\n{foot}"),
+            None,
+        )
+    };
+    // The accounting above keeps within budget; this only guards against a mistake in it.
+    let guard = |text: String| {
+        if m.len(&text) > budget {
+            cut(m, &text, budget, &latest.code)
+        } else {
+            text
+        }
+    };
+    Rendered {
+        text: guard(text),
+        more: more.map(guard),
+        verbatim,
+        one_liners,
+        one_liners_by,
+        left_out,
+    }
+}
+
+/// The one-liners of `rest` (newest first) within `left` units, each turn of a routine shape
+/// named on a newer line of its shape when not all fit: the text, the codes of the turns it
+/// shows and who wrote each line.
+fn one_liner_lines(
+    ctx: &Context,
+    rest: &[Turn],
+    gists: &[summary::Gist],
+    left: usize,
+) -> (String, Vec<String>, Vec<String>) {
+    let m = ctx.measure;
+    let mut lines = String::new();
+    let mut one_liners = Vec::new();
+    let mut one_liners_by = Vec::new();
+    let heading = "## Earlier turns, one line each (newest first)\n";
+    let room = left.saturating_sub(m.len(heading));
+    let models: Vec<Option<&ModelLine>> =
+        rest.iter().map(|t| ctx.model_lines.get(&t.code)).collect();
+    let mut alike_of = same_shape(rest, gists, &models);
+    let alike_names: Vec<String> = (0..rest.len())
+        .map(|i| {
+            alike_of[i].map_or(String::new(), |first| {
+                alike_name(&rest[i], &gists[i], &gists[first])
+            })
+        })
+        .collect();
+    let mut named_on: Vec<usize> = Vec::new();
+    let mut alike_cost = 0;
+    for (name, first) in alike_names.iter().zip(&alike_of) {
+        if let Some(first) = *first {
+            alike_cost += m.len(name) + alike_overhead(named_on.contains(&first));
+            named_on.push(first);
+        }
+    }
+    let wants: Vec<usize> = gists
+        .iter()
+        .zip(&models)
+        .map(|(g, model)| whole_line(g, model.map(|m| m.text.chars().count())))
+        .collect();
+    let shares: Vec<usize> = gists.iter().map(summary::Gist::shares).collect();
+    let own_lines = |alike_of: &[Option<usize>], room: usize| {
+        let own: Vec<usize> = (0..rest.len()).filter(|&i| alike_of[i].is_none()).collect();
+        let pick = |of: &[usize]| own.iter().map(|&i| of[i]).collect::<Vec<_>>();
+        let lengths = line_lengths(&pick(&wants), &pick(&shares), room);
+        let mut all = vec![0; rest.len()];
+        for (&i, &length) in own.iter().zip(&lengths) {
+            all[i] = length;
+        }
+        all
+    };
+    let mut lengths = own_lines(&vec![None; rest.len()], room);
+    if lengths.iter().map(|l| l + LINE_OVERHEAD).sum::<usize>() <= room {
+        // Every turn gets a line of its own.
+        alike_of.fill(None);
+    } else {
+        lengths = own_lines(&alike_of, room.saturating_sub(alike_cost));
+    }
+    // Lines in order, each with the turns named on it; printed once all are laid out.
+    let mut laid: Vec<Line> = Vec::new();
+    let mut line_of: HashMap<usize, usize> = HashMap::new();
+    let mut used = 0;
+    let mut session = ctx.chain.first().cloned().unwrap_or_default();
+    for (i, entry) in rest.iter().enumerate() {
+        if let Some(&line) = alike_of[i].and_then(|first| line_of.get(&first)) {
+            let cost = m.len(&alike_names[i]) + alike_overhead(!laid[line].alike.is_empty());
+            if used + cost > room {
+                break;
+            }
+            used += cost;
+            laid[line].alike.push(alike_names[i].clone());
+            one_liners.push(entry.code.clone());
+            one_liners_by.push(LOCAL.to_string());
+            continue;
+        }
+        let mut head = String::new();
+        if entry.session_id != session {
+            session = entry.session_id.clone();
+            head = format!("(earlier session {})\n", short(&session));
+        }
+        let per_line = lengths[i];
+        // A model line is used whole or not at all: cut, it would lose its outcome.
+        let (text, by) = match models[i] {
+            Some(model) if model.text.chars().count() <= per_line => {
+                (model.text.clone(), model.by.as_str())
+            }
+            _ => (gists[i].one_liner(per_line), LOCAL),
+        };
+        if text.is_empty() {
+            // Every sentence of the turn is said above (a fact, the goal).
+            one_liners.push(entry.code.clone());
+            one_liners_by.push(LOCAL.to_string());
+            continue;
+        }
+        let line = Line {
+            head,
+            code: entry.code.clone(),
+            text,
+            alike: Vec::new(),
+        };
+        let cost = m.len(&line.render());
+        if used + cost > room {
+            break;
+        }
+        used += cost;
+        line_of.insert(i, laid.len());
+        laid.push(line);
+        one_liners.push(entry.code.clone());
+        one_liners_by.push(by.to_string());
+    }
+    let body: String = laid.iter().map(Line::render).collect();
+    if !body.is_empty() {
+        lines.push_str(heading);
+        lines.push_str(&body);
+    }
+    (lines, one_liners, one_liners_by)
+}
+
+/// For each turn, the newer turn of its session whose line names it, when both have the same
+/// [`summary::Gist::shape`]: the same routine step done again. A turn with a model line keeps
+/// its own: the model's line says what the shape does not.
+fn same_shape(
+    turns: &[Turn],
+    gists: &[summary::Gist],
+    models: &[Option<&ModelLine>],
+) -> Vec<Option<usize>> {
+    let mut first_of_shape: HashMap<(&str, String), usize> = HashMap::new();
+    (0..turns.len())
+        .map(|i| {
+            let shape = gists[i].shape();
+            if shape.is_empty() || models[i].is_some() {
+                return None;
+            }
+            let first = *first_of_shape
+                .entry((turns[i].session_id.as_str(), shape))
+                .or_insert(i);
+            (first != i).then_some(first)
+        })
+        .collect()
+}
+
+/// How a turn is named on the line of a turn of its shape (`first`): its code, and what fills
+/// its numbered places where that line says something else (`24tev5b (ledger_step_8)`).
+fn alike_name(turn: &Turn, gist: &summary::Gist, first: &summary::Gist) -> String {
+    let theirs = first.numbered_names();
+    let names: Vec<&str> = gist
+        .numbered_names()
+        .into_iter()
+        .filter(|n| !theirs.contains(n))
+        .take(ALIKE_NAMES)
+        .collect();
+    if names.is_empty() {
+        turn.code.clone()
+    } else {
+        format!("{} ({})", turn.code, names.join(", "))
+    }
+}
+
+/// One line of the earlier turns, with the turns of the same shape it names.
+struct Line {
+    /// The mark of a new session before it, if any.
+    head: String,
+    code: String,
+    text: String,
+    alike: Vec<String>,
+}
+
+impl Line {
+    fn render(&self) -> String {
+        let alike = if self.alike.is_empty() {
+            String::new()
+        } else {
+            format!(" (alike: {})", self.alike.join(", "))
+        };
+        format!("{}- {}: {}{alike}\n", self.head, self.code, self.text)
+    }
+}
+
+/// Names a turn named on another's line carries, at most (see [`summary::Gist::numbered_names`]).
+const ALIKE_NAMES: usize = 2;
+
+/// What naming a turn on another's line costs besides its code: ` (alike: )` for the first,
+/// `, ` for the others.
+fn alike_overhead(more: bool) -> usize {
+    if more {
+        2
+    } else {
+        10
+    }
+}
+
+/// What a one-liner costs besides its text: `- <code>: ` and the newline.
+const LINE_OVERHEAD: usize = 14;
+
+/// The shortest one-liner worth printing, overhead included.
+const MIN_LINE: usize = 90;
+
+/// What a turn's one-liner would take whole, overhead included: its model line if it has one
+/// (`model_chars` long), else its local line at its longest.
+fn whole_line(gist: &summary::Gist, model_chars: Option<usize>) -> usize {
+    model_chars.unwrap_or_else(|| gist.one_liner(summary::LONGEST_LINE).chars().count())
+        + LINE_OVERHEAD
+}
+
+/// How many characters each turn's one-liner may take within `room`, given what each
+/// [`whole_line`]: each turn gets its [`summary::Gist::shares`] of the room, and a line that needs
+/// less than its share leaves the rest to the others.
+fn line_lengths(wants: &[usize], shares: &[usize], room: usize) -> Vec<usize> {
+    let mut given: Vec<Option<usize>> = vec![None; wants.len()];
+    let mut left = room;
+    loop {
+        let open: usize = (0..wants.len())
+            .filter(|&i| given[i].is_none())
+            .map(|i| shares[i])
+            .sum();
+        if open == 0 {
+            break;
+        }
+        let unit = left / open;
+        let mut settled = false;
+        for i in 0..wants.len() {
+            if given[i].is_none() && wants[i] <= unit * shares[i] {
+                given[i] = Some(wants[i]);
+                left -= wants[i];
+                settled = true;
+            }
+        }
+        if !settled {
+            for (g, share) in given.iter_mut().zip(shares) {
+                g.get_or_insert(unit * share);
+            }
+            break;
+        }
+    }
+    given
+        .into_iter()
+        .map(|g| {
+            g.unwrap_or(0)
+                .clamp(MIN_LINE, summary::LONGEST_LINE + LINE_OVERHEAD)
+                - LINE_OVERHEAD
+        })
+        .collect()
+}
+
+fn short(session_id: &str) -> &str {
+    &session_id[..session_id.len().min(8)]
+}
+
+fn pull_more(ctx: &Context, turns: &[Turn]) -> String {
+    let session = ctx.chain.first().map(|s| short(s)).unwrap_or_default();
+    let example = turns.first().map_or("<turn>", |t| t.code.as_str());
+    format!(
+        "## Pull more\n\
+         - `throughline detail {example}`: a turn in full, with every tool call, its output and thinking\n\
+         - `throughline detail {example} --tool 1`: one tool call and its whole output\n\
+         - `throughline recall --session {session} --before {example} --last 5`: older turns verbatim\n\
+         - `throughline search \"<words>\"`: every prompt, answer and tool output of this project\n"
+    )
+}
+
+fn detail_note(turn: &Turn) -> String {
+    if turn.detail_summary.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", turn.detail_summary)
+    }
+}
+
+/// A turn's conversation within `cap` units: the prompt gets up to two fifths, the answers the
+/// rest; long pasted or generated blocks are cut first, then a cut keeps the beginning and the
+/// end and says how to read the whole. The goal's turn points at the goal instead of saying
+/// it again.
+fn turn_block(m: Measure, title: &str, turn: &Turn, cap: usize, goal: Option<&str>) -> String {
+    let said = |role: Role, sep: &str| {
+        turn.messages
+            .iter()
+            .filter(|m| m.role == role)
+            .map(|m| blocks::compact(&m.text, &turn.code))
+            .collect::<Vec<_>>()
+            .join(sep)
+    };
+    let prompt = if goal == Some(turn.code.as_str()) {
+        "(the goal above)".to_string()
+    } else {
+        said(Role::User, "\n")
+    };
+    let answer = said(Role::Assistant, "\n\n");
+    let answer = if answer.is_empty() {
+        "(no answer)".to_string()
+    } else {
+        answer
+    };
+    let mut block = title.to_string();
+    let detail = if title.starts_with("## ") && !turn.detail_summary.is_empty() {
+        format!("Detail: {}\n", turn.detail_summary)
+    } else {
+        String::new()
+    };
+    let fixed = m.len(title) + m.len("Person: \nYou: \n") + m.len(&detail);
+    let room = cap.saturating_sub(fixed);
+    let prompt_room = (room / 5 * 2).max(room.saturating_sub(m.len(&answer)));
+    let prompt = cut(m, &prompt, prompt_room, &turn.code);
+    let answer = cut(m, &answer, room.saturating_sub(m.len(&prompt)), &turn.code);
+    block.push_str(&format!("Person: {prompt}\nYou: {answer}\n{detail}"));
+    block
+}
+
+/// `text` within `max` units: its beginning and its end around a marker naming what is cut.
+fn cut(m: Measure, text: &str, max: usize, code: &str) -> String {
+    let total = m.len(text);
+    if total <= max {
+        return text.to_string();
+    }
+    let marker = |n: usize| format!(" […{n} characters cut: throughline detail {code}] ");
+    let room = max.saturating_sub(m.len(&marker(total)));
+    let head_room = room * 2 / 3;
+    let head = take_units(m, text, head_room);
+    let tail = take_units_from_end(m, text, room - m.len(&head));
+    let removed = total - m.len(&head) - m.len(&tail);
+    format!("{head}{}{tail}", marker(removed))
+}
+
+fn take_units(m: Measure, text: &str, max: usize) -> String {
+    let mut used = 0;
+    text.chars()
+        .take_while(|c| {
+            used += m.of_char(*c);
+            used <= max
+        })
+        .collect()
+}
+
+fn take_units_from_end(m: Measure, text: &str, max: usize) -> String {
+    let mut used = 0;
+    let mut tail: Vec<char> = text
+        .chars()
+        .rev()
+        .take_while(|c| {
+            used += m.of_char(*c);
+            used <= max
+        })
+        .collect();
+    tail.reverse();
+    tail.into_iter().collect()
+}
+
+/// Builds the memory `receiver` gets from `chain` (nearest first; for a compaction, the
+/// session itself), ready to inject and log. `None` when the chain holds no turn.
+pub fn build(
+    store: &Store,
+    receiver: &Session,
+    trigger: Trigger,
+    chain: &[&Session],
+    config: &crate::config::Config,
+    at: &str,
+) -> Result<Option<Injection>> {
+    let verbatim_turns = config.verbatim_turns.max(1) as usize;
+    let limit = hosts::agent(receiver.host).injection_limit();
+    let turns = store.recent_turns(chain, TURNS_READ, verbatim_turns)?;
+    if turns.is_empty() {
+        return Ok(None);
+    }
+    let model_lines =
+        store.model_lines(turns.iter().skip(verbatim_turns).map(|t| t.code.as_str()))?;
+    let goal = match chain.last() {
+        Some(first) => goal_of(store.opening_prompts(first, GOAL_CANDIDATES)?),
+        None => None,
+    };
+    let newest = chain.first().copied().unwrap_or(receiver);
+    let about = About {
+        client: Some(match &newest.client_version {
+            Some(version) => format!("{} {version}", hosts::agent(newest.host).name()),
+            None => hosts::agent(newest.host).name().to_string(),
+        }),
+        model: newest.model.clone().or_else(|| newest.start_model.clone()),
+    };
+    let state = store.working_state(chain, newest.project.as_deref())?;
+    let (parts, budget) = parts_and_budget(
+        config,
+        limit.max,
+        match trigger {
+            Trigger::Clear => hosts::agent(receiver.host).memory_parts_after_clear(),
+            Trigger::Handoff | Trigger::Compact => 1,
+        },
+    );
+    let ctx = Context {
+        trigger,
+        project: receiver
+            .project
+            .clone()
+            .or_else(|| chain.first().and_then(|s| s.project.clone()))
+            .unwrap_or_else(|| "this project".into()),
+        chain: chain.iter().map(|s| s.session_id.clone()).collect(),
+        total_turns: store.count_turns(chain)?,
+        budget,
+        measure: limit.measure,
+        verbatim_turns,
+        model_lines,
+        goal,
+        state,
+        about,
+        parts,
+    };
+    let rendered = render(&ctx, &turns);
+    Ok(Some(Injection {
+        id: 0,
+        session_id: receiver.session_id.clone(),
+        project: receiver.project.clone(),
+        trigger,
+        at: at.to_string(),
+        chain: ctx.chain,
+        budget: ctx.budget.max(MIN_BUDGET) as u32,
+        size: limit.measure.len(&rendered.text) as u32,
+        verbatim: rendered.verbatim,
+        one_liners: rendered.one_liners,
+        one_liners_by: rendered.one_liners_by,
+        left_out: rendered.left_out as u32,
+        text: rendered.text,
+        more: rendered.more,
+    }))
+}
+
+/// How many parts a memory takes and the budget of each: `memory_total` spread over at most
+/// `host_parts` injections, none over `budget` or the host's `limit`.
+fn parts_and_budget(
+    config: &crate::config::Config,
+    limit: usize,
+    host_parts: usize,
+) -> (usize, usize) {
+    let per_part = (config.budget as usize).min(limit).max(MIN_BUDGET);
+    let total = (config.memory_total as usize).max(MIN_BUDGET);
+    let parts = total.div_ceil(per_part).clamp(1, host_parts.max(1));
+    (parts, per_part.min(total / parts).max(MIN_BUDGET))
+}
+
+/// Opening prompts looked at for the goal.
+const GOAL_CANDIDATES: u32 = 3;
+
+/// The goal among a session's opening prompts: the first that says something (three words
+/// or more: not "hi" or "continue"), else the first.
+fn goal_of(prompts: Vec<(String, String)>) -> Option<Goal> {
+    let says_something = |text: &str| text.split_whitespace().count() >= 3;
+    let pick = prompts
+        .iter()
+        .position(|(_, text)| says_something(text))
+        .unwrap_or(0);
+    prompts
+        .into_iter()
+        .nth(pick)
+        .map(|(code, text)| Goal { code, text })
+}
+
+#[cfg(test)]
+mod tests;

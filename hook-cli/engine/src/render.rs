@@ -1,0 +1,590 @@
+//! Plain-text renderings shared by the CLI verbs and the MCP server, so a person and a model
+//! read the same thing. Each rendering says how to get more: a `throughline ...` command for a
+//! person, a tool call for a model.
+
+use crate::clock;
+use crate::model::{Detail, DetailKind, Role, Session, ToolExchange, Turn, TurnDetail};
+use crate::search::{excerpt, Excerpt, Hit};
+use crate::summary;
+use std::borrow::Cow;
+
+/// Lines on each side of a match that a hit's `--lines` pointer reads.
+const LINES_AROUND: usize = 10;
+
+/// How a rendering points at more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pointer {
+    /// `throughline ...` commands.
+    Cli,
+    /// Calls of the MCP tools.
+    Mcp,
+}
+
+impl Pointer {
+    /// How to see one turn in full, or one part of it (`("tool", 2)`, `("item", 5)`).
+    pub fn detail(self, turn: &str, part: Option<(&str, u32)>) -> String {
+        self.detail_lines(turn, part, None)
+    }
+
+    /// The same, for only lines `from..=to` of the part's output or body.
+    pub fn detail_lines(
+        self,
+        turn: &str,
+        part: Option<(&str, u32)>,
+        lines: Option<(usize, usize)>,
+    ) -> String {
+        match self {
+            Pointer::Cli => {
+                let mut out = format!("throughline detail {turn}");
+                if let Some((flag, n)) = part {
+                    out.push_str(&format!(" --{flag} {n}"));
+                    if let Some((from, to)) = lines {
+                        out.push_str(&format!(" --lines {from}-{to}"));
+                    }
+                }
+                out
+            }
+            Pointer::Mcp => {
+                let mut args = detail_arguments(turn, part);
+                if let (Some(_), Some((from, to))) = (part, lines) {
+                    args["lines"] = format!("{from}-{to}").into();
+                }
+                format!("detail {args}")
+            }
+        }
+    }
+}
+
+/// How stored text is shown: exactly for a program or a model (`Plain`); for a person at a
+/// terminal with its control characters escaped (`Terminal`), and with matches and line
+/// numbers in colour as well (`Color`, as ripgrep does).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Paint {
+    Plain,
+    Terminal,
+    Color,
+}
+
+impl Paint {
+    fn styled(self, style: anstyle::Style, text: &str) -> String {
+        match self {
+            Paint::Plain | Paint::Terminal => text.to_string(),
+            Paint::Color => format!("{}{text}{}", style.render(), style.render_reset()),
+        }
+    }
+
+    /// Stored text as this paint shows it (see [`visible`]).
+    pub fn text<'t>(self, text: &'t str) -> Cow<'t, str> {
+        match self {
+            Paint::Plain => Cow::Borrowed(text),
+            Paint::Terminal | Paint::Color => visible(text),
+        }
+    }
+
+    /// A match inside a line.
+    pub fn matched(self, text: &str) -> String {
+        let red = anstyle::Style::new()
+            .bold()
+            .fg_color(Some(anstyle::AnsiColor::Red.into()));
+        self.styled(red, text)
+    }
+
+    /// A line number, `400:` as `grep -n` prints it.
+    pub fn line_number(self, number: usize) -> String {
+        let green = anstyle::Style::new().fg_color(Some(anstyle::AnsiColor::Green.into()));
+        format!("{}:", self.styled(green, &number.to_string()))
+    }
+
+    /// The heading of a hit.
+    pub fn heading(self, text: &str) -> String {
+        let magenta = anstyle::Style::new().fg_color(Some(anstyle::AnsiColor::Magenta.into()));
+        self.styled(magenta, text)
+    }
+}
+
+/// `text` safe to print on a terminal: control characters a program wrote into it (escape
+/// sequences that set the title, clear the screen, write the clipboard; carriage returns
+/// that overwrite a line) are shown as `\x1b`, `\r`, `\u{9b}`, and so are the marks that
+/// reorder text around them (U+202E shows what follows backwards); line ends and tabs stay.
+pub fn visible(text: &str) -> Cow<'_, str> {
+    let shown = |c: char| c == '\n' || c == '\t' || !(c.is_control() || reorders(c));
+    if text.chars().all(shown) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            c if shown(c) => out.push(c),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x80 => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The bidirectional marks, embeddings, overrides and isolates of Unicode.
+fn reorders(c: char) -> bool {
+    matches!(c, '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// The arguments of the MCP `detail` call for a turn or one part of it.
+pub fn detail_arguments(turn: &str, part: Option<(&str, u32)>) -> serde_json::Value {
+    let mut args = serde_json::json!({ "turn": turn });
+    if let Some((field, n)) = part {
+        args[field] = n.into();
+    }
+    args
+}
+
+/// `(number, line)` pairs as `grep -n` prints them, one a line.
+pub fn numbered_lines(lines: &[(usize, &str)], paint: Paint) -> String {
+    lines
+        .iter()
+        .map(|(n, line)| format!("{}{}\n", paint.line_number(*n), paint.text(line)))
+        .collect()
+}
+
+/// Up to `max` characters of `text` from character `offset`, and where the next part starts
+/// when some is left.
+pub fn page(text: &str, offset: usize, max: usize) -> (String, Option<usize>) {
+    let part: String = text.chars().skip(offset).take(max).collect();
+    let end = offset + part.chars().count();
+    let more = text.chars().nth(end).is_some();
+    (part, more.then_some(end))
+}
+
+fn speaker(role: Role) -> &'static str {
+    match role {
+        Role::User => "you",
+        Role::Assistant => "assistant",
+    }
+}
+
+/// A turn's conversation verbatim, headed by its number and id, with its detail at a glance.
+pub fn turn(turn: &Turn, pointer: Pointer) -> String {
+    let heading = if turn.seq == 0 {
+        "before the first prompt".to_string()
+    } else {
+        format!("turn {}", turn.seq)
+    };
+    let mut out = format!(
+        "── {heading} [{}] {}\n",
+        turn.code,
+        turn.started_at.as_deref().unwrap_or("")
+    );
+    for m in &turn.messages {
+        out.push_str(&format!("{}: {}\n", speaker(m.role), m.text));
+    }
+    if !turn.detail_summary.is_empty() {
+        out.push_str(&format!(
+            "   detail: {}  ({})\n",
+            turn.detail_summary,
+            pointer.detail(&turn.code, None)
+        ));
+    }
+    out
+}
+
+/// `[code] asked → answered`: a turn as `recall --oneline` lists it, in its L1 one-liner (a
+/// model's, when one wrote it).
+pub fn turn_one_line(turn: &Turn, by_model: Option<&str>) -> String {
+    match by_model {
+        Some(line) => format!("[{}] {line}", turn.code),
+        None => format!(
+            "[{}] {}",
+            turn.code,
+            summary::one_liner(turn, summary::MAX_CHARS)
+        ),
+    }
+}
+
+fn detail_heading(d: &Detail) -> String {
+    let name = d.name.as_deref().unwrap_or("");
+    let label = match d.kind {
+        DetailKind::ToolCall => format!("tool call {name}"),
+        DetailKind::ToolResult if d.is_error => "tool result (error)".to_string(),
+        kind => format!("{} {name}", kind.as_str()),
+    };
+    format!(
+        "[{}] {} {}",
+        d.index,
+        label.trim_end(),
+        d.tool_use_id.as_deref().unwrap_or("")
+    )
+    .trim_end()
+    .to_string()
+}
+
+/// A turn in full: the conversation (unless only some entries were picked) and every detail.
+pub fn turn_detail(detail: &TurnDetail, with_conversation: bool) -> String {
+    let turn = &detail.turn;
+    let mut out = format!(
+        "turn {} (#{} of session {})\n",
+        turn.code, turn.seq, turn.session_id
+    );
+    if with_conversation {
+        for m in &turn.messages {
+            out.push_str(&format!("\n{}: {}\n", speaker(m.role), m.text));
+        }
+    }
+    for d in &detail.details {
+        out.push_str(&format!("\n{}\n{}\n", detail_heading(d), d.body));
+    }
+    out
+}
+
+/// One tool call with its input and its whole output.
+pub fn tool_exchange(turn: &str, exchange: &ToolExchange) -> String {
+    let call = &exchange.call;
+    let mut out = format!(
+        "turn {turn}, tool call {}: {}\n\ninput:\n{}\n",
+        exchange.number,
+        call.name.as_deref().unwrap_or("?"),
+        call.body
+    );
+    match &exchange.result {
+        Some(r) if r.is_error => out.push_str(&format!("\noutput (error):\n{}\n", r.body)),
+        Some(r) => out.push_str(&format!("\noutput:\n{}\n", r.body)),
+        None => out.push_str("\nno output recorded\n"),
+    }
+    out
+}
+
+/// Which lines of one tool output (or one entry) to show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lines {
+    /// Lines `from..=to`, numbered from 1.
+    Range(usize, usize),
+    /// The lines holding any of these words (ignoring case), like `grep -n`.
+    Grep(Vec<String>),
+}
+
+impl Lines {
+    /// `400-420`, `400-` (to the end) or `400` (one line).
+    pub fn parse_range(s: &str) -> Result<Lines, String> {
+        let bad = || format!("lines {s:?}: give a range of line numbers such as 400-420 or 400-");
+        let number = |n: &str| n.trim().parse::<usize>().ok().filter(|n| *n > 0);
+        let (from, to) = match s.split_once('-') {
+            Some((from, "")) => (number(from).ok_or_else(bad)?, usize::MAX),
+            Some((from, to)) => (number(from).ok_or_else(bad)?, number(to).ok_or_else(bad)?),
+            None => {
+                let n = number(s).ok_or_else(bad)?;
+                (n, n)
+            }
+        };
+        if to < from {
+            return Err(bad());
+        }
+        Ok(Lines::Range(from, to))
+    }
+
+    /// The words of a `--grep`, split as a search query is.
+    pub fn grep(words: &str) -> Result<Lines, String> {
+        let terms = crate::search::terms(words);
+        if terms.is_empty() {
+            return Err("--grep needs one or more words".into());
+        }
+        Ok(Lines::Grep(terms))
+    }
+
+    /// The chosen lines of `text`, as `(number, line)`.
+    pub fn of<'t>(&self, text: &'t str) -> Vec<(usize, &'t str)> {
+        match self {
+            Lines::Range(from, to) => excerpt::lines(text, *from, *to),
+            Lines::Grep(terms) => excerpt::grep(text, terms),
+        }
+    }
+}
+
+/// What `--lines` and `--grep` read: the N-th tool call's output or the N-th entry's body, with
+/// the words that name it (`turn k3f9a2c, tool call 2, output`).
+pub fn part_body(
+    detail: &TurnDetail,
+    tool: Option<u32>,
+    item: Option<u32>,
+) -> Result<(String, String), String> {
+    let code = &detail.turn.code;
+    match (tool, item) {
+        (Some(n), _) => {
+            let exchange = detail.tool_exchange(n).map_err(|e| e.to_string())?;
+            let body = exchange
+                .result
+                .map(|r| r.body)
+                .ok_or_else(|| format!("turn {code}, tool call {n} has no output recorded"))?;
+            Ok((format!("turn {code}, tool call {n}, output"), body))
+        }
+        (None, Some(n)) => {
+            let entry = detail.item(n).map_err(|e| e.to_string())?;
+            Ok((format!("turn {code}, entry {n}"), entry.body.clone()))
+        }
+        (None, None) => Err(format!(
+            "lines are read from one tool output or entry: give the tool call's or the entry's \
+             number (`detail {code}` lists them)"
+        )),
+    }
+}
+
+/// Some lines of `text` (the output or body that `what` names), numbered like `grep -n`,
+/// under a heading that says which and out of how many.
+pub fn some_lines(what: &str, text: &str, lines: &Lines, paint: Paint) -> String {
+    let chosen = lines.of(text);
+    let total = excerpt::line_count(text);
+    let which = match lines {
+        Lines::Range(..) if chosen.is_empty() => {
+            return format!("{what} has {total} lines: none in that range\n")
+        }
+        Lines::Range(..) => format!(
+            "lines {}-{}",
+            chosen[0].0,
+            chosen.last().map_or(0, |(n, _)| *n)
+        ),
+        Lines::Grep(terms) => format!("{} lines holding {}", chosen.len(), terms.join(" or ")),
+    };
+    format!(
+        "{}, {which} of {total}:\n{}",
+        paint.text(what),
+        numbered_lines(&chosen, paint)
+    )
+}
+
+/// `0f1b393e    12 turns  3m ago      live                claude-opus-4`
+pub fn session_line(s: &Session) -> String {
+    let when = s
+        .last_activity
+        .as_deref()
+        .or(s.started_at.as_deref())
+        .unwrap_or("");
+    let state = match (&s.ended_at, &s.end_reason) {
+        (Some(_), Some(reason)) => format!("ended: {reason}"),
+        (Some(_), None) => "ended".into(),
+        // A host that crashed never says the session ended: quiet for long, it is not live.
+        _ if s.is_live(&clock::now()) => "live".into(),
+        _ => "idle".into(),
+    };
+    format!(
+        "{}  {:>4} turns  {:<10}  {:<18}  {}",
+        &s.session_id[..s.session_id.len().min(8)],
+        s.turns,
+        clock::ago(when),
+        state,
+        s.model.as_deref().unwrap_or("")
+    )
+}
+
+/// Where to get the whole entry of a search hit.
+pub fn hit_pointer(hit: &Hit, style: Pointer) -> String {
+    style.detail(&hit.entry.turn, hit.part())
+}
+
+/// Where a search hit is, its lines, and how to get them with the lines around, or all of it.
+pub fn hit(hit: &Hit, pointer: Pointer, paint: Paint) -> String {
+    let e = &hit.entry;
+    let who = match &e.tool {
+        Some(tool) => format!("{} {tool}", e.role),
+        None => e.role.clone(),
+    };
+    let at =
+        e.at.as_deref()
+            .map(|a| a.get(..16).unwrap_or(a).replace('T', " "))
+            .unwrap_or_default();
+    let mut out = paint.heading(&paint.text(&format!(
+        "turn {}  {}  session {}  {}",
+        e.turn,
+        at,
+        e.session_id.get(..8).unwrap_or(&e.session_id),
+        who
+    )));
+    for x in &hit.excerpts {
+        out.push_str("\n  ");
+        if hit.lines > 1 {
+            out.push_str(&paint.line_number(x.line));
+        }
+        if x.column > 0 {
+            out.push('…');
+        }
+        out.push_str(&painted(x, paint));
+        if x.more {
+            out.push('…');
+        }
+    }
+    if hit.copies > 0 {
+        out.push_str(&format!(
+            "\n  (the same in {} more {})",
+            hit.copies,
+            if hit.copies == 1 { "entry" } else { "entries" }
+        ));
+    }
+    let part = hit.part();
+    match hit.excerpts.first() {
+        Some(x) if part.is_some() && hit.lines > 2 * LINES_AROUND + 1 => {
+            let around = (
+                x.line.saturating_sub(LINES_AROUND).max(1),
+                (x.line + LINES_AROUND).min(hit.lines),
+            );
+            out.push_str(&format!(
+                "\n  around it: {}\n  all {} lines ({} chars): {}",
+                pointer.detail_lines(&e.turn, part, Some(around)),
+                hit.lines,
+                hit.chars,
+                hit_pointer(hit, pointer)
+            ));
+        }
+        _ => out.push_str(&format!(
+            "\n  more ({} chars): {}",
+            hit.chars,
+            hit_pointer(hit, pointer)
+        )),
+    }
+    out
+}
+
+/// An excerpt's text with its matches painted.
+fn painted(x: &Excerpt, paint: Paint) -> String {
+    if paint != Paint::Color {
+        return paint.text(&x.text).into_owned();
+    }
+    // Escaped piece by piece: the match offsets count the stored characters.
+    let chars: Vec<char> = x.text.chars().collect();
+    let piece = |from: usize, to: usize| -> String {
+        paint
+            .text(&chars[from..to].iter().collect::<String>())
+            .into_owned()
+    };
+    let mut out = String::new();
+    let mut at = 0;
+    for [start, end] in &x.matches {
+        out.push_str(&piece(at, *start));
+        out.push_str(&paint.matched(&piece(*start, *end)));
+        at = *end;
+    }
+    out.push_str(&piece(at, chars.len()));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pages_cut_on_characters_and_say_where_to_go_on() {
+        let text = "日本語のテキスト".repeat(3);
+        assert_eq!(page(&text, 0, 100), (text.clone(), None));
+        let (first, next) = page(&text, 0, 10);
+        assert_eq!((first.chars().count(), next), (10, Some(10)));
+        let (rest, next) = page(&text, 16, 10);
+        assert_eq!((rest, next), ("日本語のテキスト".to_string(), None));
+        assert_eq!(page(&text, 99, 10), (String::new(), None));
+    }
+
+    #[test]
+    fn line_ranges_and_greps_say_what_they_show() {
+        assert_eq!(Lines::parse_range("400-420"), Ok(Lines::Range(400, 420)));
+        assert_eq!(Lines::parse_range("7"), Ok(Lines::Range(7, 7)));
+        assert_eq!(Lines::parse_range("5-"), Ok(Lines::Range(5, usize::MAX)));
+        for bad in ["", "0-3", "9-2", "a-b", "-4", "1-2-3"] {
+            let err = Lines::parse_range(bad).unwrap_err();
+            assert!(err.contains("such as 400-420"), "{bad:?}: {err}");
+        }
+        assert!(Lines::grep("  ").is_err());
+        let text = "alpha\nbeta\ngamma\nBETA max";
+        let plain = Paint::Plain;
+        assert_eq!(
+            some_lines("output", text, &Lines::Range(2, 3), plain),
+            "output, lines 2-3 of 4:\n2:beta\n3:gamma\n"
+        );
+        assert_eq!(
+            some_lines("output", text, &Lines::grep("beta").unwrap(), plain),
+            "output, 2 lines holding beta of 4:\n2:beta\n4:BETA max\n"
+        );
+        assert_eq!(
+            some_lines("output", text, &Lines::Range(9, 10), plain),
+            "output has 4 lines: none in that range\n"
+        );
+    }
+
+    #[test]
+    fn control_characters_are_escaped_for_a_terminal_and_left_for_a_program() {
+        let hostile = "a\x1b]0;title\x07b\rc\u{9b}2Jd\te\nf";
+        assert_eq!(visible(hostile), "a\\x1b]0;title\\x07b\\rc\\u{9b}2Jd\te\nf");
+        assert!(matches!(visible("plain\ttext\n"), Cow::Borrowed(_)));
+        assert_eq!(visible("x\u{202e}gnp.exe"), "x\\u{202e}gnp.exe");
+        assert_eq!(visible("\u{2067}a\u{2069}"), "\\u{2067}a\\u{2069}");
+        assert_eq!(Paint::Plain.text(hostile), hostile);
+        assert_eq!(Paint::Terminal.text(hostile), visible(hostile));
+        assert_eq!(
+            numbered_lines(&[(1, "x\x1b[2Jy")], Paint::Terminal),
+            "1:x\\x1b[2Jy\n"
+        );
+    }
+
+    #[test]
+    fn plain_paint_leaves_the_text_as_it_is() {
+        assert_eq!(Paint::Plain.matched("«x»"), "«x»");
+        assert_eq!(Paint::Plain.line_number(400), "400:");
+        let red = Paint::Color.matched("x");
+        assert!(red.starts_with("\u{1b}[") && red.contains('x') && red.ends_with("\u{1b}[0m"));
+        assert_eq!(
+            numbered_lines(&[(3, "a"), (9, "b c")], Paint::Plain),
+            "3:a\n9:b c\n"
+        );
+    }
+
+    #[test]
+    fn pointers_for_a_person_and_for_a_model() {
+        assert_eq!(
+            Pointer::Cli.detail("abc1234", None),
+            "throughline detail abc1234"
+        );
+        assert_eq!(
+            Pointer::Cli.detail("abc1234", Some(("tool", 2))),
+            "throughline detail abc1234 --tool 2"
+        );
+        assert_eq!(
+            Pointer::Mcp.detail("abc1234", Some(("item", 5))),
+            r#"detail {"turn":"abc1234","item":5}"#
+        );
+        assert_eq!(
+            Pointer::Cli.detail_lines("abc1234", Some(("tool", 1)), Some((390, 410))),
+            "throughline detail abc1234 --tool 1 --lines 390-410"
+        );
+        assert_eq!(
+            Pointer::Mcp.detail_lines("abc1234", Some(("tool", 1)), Some((390, 410))),
+            r#"detail {"turn":"abc1234","tool":1,"lines":"390-410"}"#
+        );
+        assert_eq!(
+            Pointer::Cli.detail_lines("abc1234", None, Some((1, 2))),
+            "throughline detail abc1234",
+            "lines belong to one entry"
+        );
+    }
+
+    #[test]
+    fn a_session_quiet_for_longer_than_the_live_window_is_idle_not_live() {
+        let session = |last: &str| Session {
+            id: 1,
+            host: crate::model::Host::Claude,
+            session_id: "f839b538-b1ae".into(),
+            project: None,
+            cwd: None,
+            transcript_path: None,
+            model: None,
+            started_at: None,
+            last_activity: Some(last.into()),
+            ended_at: None,
+            end_reason: None,
+            start_source: None,
+            turns: 3,
+            start_model: None,
+            client_version: None,
+            context_window: None,
+            branch: None,
+        };
+        std::env::set_var(crate::clock::NOW_ENV, "2026-11-30T10:00:00.000Z");
+        let recent = session_line(&session("2026-11-30T09:45:00.000Z"));
+        let old = session_line(&session("2025-07-20T10:00:00.000Z"));
+        std::env::remove_var(crate::clock::NOW_ENV);
+        assert!(recent.contains("live"), "{recent}");
+        assert!(old.contains("idle") && !old.contains("live"), "{old}");
+    }
+}

@@ -1,0 +1,456 @@
+//! Search over the memory: turns what a person or a model typed into a safe full-text query,
+//! runs it through the store and cuts each hit down to the lines that show the match, exactly
+//! as stored, with a pointer to the whole entry. The `search` verb and the MCP `search` tool
+//! are thin layers over [`search`].
+
+pub mod excerpt;
+
+use std::collections::hash_map::{Entry, HashMap};
+
+use serde::Serialize;
+use xxhash_rust::xxh3::xxh3_64;
+
+use crate::clock;
+use crate::model::{EntryRef, Layer};
+use crate::store::{
+    short_words_query, Index, Matched, Matcher, SearchFilter, Store, StoreError, RANK_WINDOW,
+    SCAN_ROWS,
+};
+pub use excerpt::Excerpt;
+
+/// Trigram index terms need at least this many characters; shorter words go to the short-word
+/// index (`store/words.rs`).
+const MIN_INDEXED_CHARS: usize = 3;
+/// Terms of a query that are searched; the work grows with the square of their number, and
+/// no question needs more.
+const MAX_TERMS: usize = 32;
+/// Characters of a term that are searched: longer ones are cut (the cut term still matches
+/// where the whole one would, and more).
+const MAX_TERM_CHARS: usize = 200;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    #[error("nothing to search for: give one or more words (\"quotes\" keep a phrase together)")]
+    Empty,
+    #[error("--since {0:?} is neither a duration (7d, 12h) nor a date (2026-11-30)")]
+    Since(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// A search as a person or a model asks for it.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    pub query: String,
+    /// Only this project; None searches every project.
+    pub project: Option<String>,
+    /// Only this session (id or unique prefix).
+    pub session: Option<String>,
+    pub layer: Option<Layer>,
+    pub tool: Option<String>,
+    /// A duration back from now (`7d`, `12h`) or a date / RFC 3339 time.
+    pub since: Option<String>,
+    pub limit: u32,
+}
+
+/// One search result.
+#[derive(Debug, Clone, Serialize)]
+pub struct Hit {
+    #[serde(flatten)]
+    pub entry: EntryRef,
+    /// The lines where the query's terms occur closest together, verbatim, with where each
+    /// match is.
+    pub excerpts: Vec<Excerpt>,
+    /// Characters of the whole entry.
+    pub chars: usize,
+    /// Lines of the whole entry.
+    pub lines: usize,
+    /// Other entries that show the same (the same text stored twice, a file read again),
+    /// left out of the answer.
+    pub copies: usize,
+    /// Lower is better.
+    pub score: f64,
+}
+
+/// The hits of a search, and, said plainly, what part of the memory it could not look at.
+#[derive(Debug, Clone, Default)]
+pub struct Found {
+    pub hits: Vec<Hit>,
+    /// One sentence per limit the search ran into; empty when it looked at everything.
+    pub partial: Vec<String>,
+}
+
+/// The user's words as search terms: whitespace separates terms, a `"quoted phrase"` is one
+/// term, and every other character (quotes included) is literal. Control characters separate
+/// too: no one searches for them, and SQLite ends an FTS5 string at a NUL.
+pub fn terms(query: &str) -> Vec<String> {
+    let query: String = query
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let mut out = Vec::new();
+    let mut rest = query.trim_start();
+    while !rest.is_empty() {
+        let phrase = rest.strip_prefix('"').and_then(|after| {
+            after
+                .find('"')
+                .map(|end| (&after[..end], &after[end + 1..]))
+        });
+        let (term, next) = match phrase {
+            Some(found) => found,
+            None => {
+                let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+                (&rest[..end], &rest[end..])
+            }
+        };
+        if !term.trim().is_empty() {
+            out.push(term.to_string());
+        }
+        rest = next.trim_start();
+    }
+    out
+}
+
+/// At most [`MAX_TERMS`] terms of at most [`MAX_TERM_CHARS`] characters, and what was cut.
+fn bounded(mut terms: Vec<String>) -> (Vec<String>, Option<String>) {
+    let mut cut = Vec::new();
+    if terms.len() > MAX_TERMS {
+        cut.push(format!(
+            "only the first {MAX_TERMS} of the query's {} terms were searched",
+            terms.len()
+        ));
+        terms.truncate(MAX_TERMS);
+    }
+    let long = terms
+        .iter()
+        .filter(|t| t.chars().count() > MAX_TERM_CHARS)
+        .count();
+    if long > 0 {
+        cut.push(format!(
+            "{long} term(s) longer than {MAX_TERM_CHARS} characters were searched by their first \
+             {MAX_TERM_CHARS}"
+        ));
+        for term in &mut terms {
+            if let Some((end, _)) = term.char_indices().nth(MAX_TERM_CHARS) {
+                term.truncate(end);
+            }
+        }
+    }
+    (terms, (!cut.is_empty()).then(|| cut.join("; ")))
+}
+
+/// The FTS5 expression for the terms the index can answer: each one a quoted string (so no
+/// word of the user's is read as an operator), all of them required. None when every term is
+/// too short for the trigram index.
+pub fn fts_expression(terms: &[String]) -> Option<String> {
+    let quoted = quoted(terms);
+    (!quoted.is_empty()).then(|| quoted.join(" "))
+}
+
+/// The FTS5 expression for entries holding any of the terms the index can answer.
+fn fts_any(terms: &[String]) -> Option<String> {
+    let quoted = quoted(terms);
+    (!quoted.is_empty()).then(|| quoted.join(" OR "))
+}
+
+fn quoted(terms: &[String]) -> Vec<String> {
+    terms
+        .iter()
+        .filter(|t| is_indexed(t))
+        .map(|t| format!("\"{}\"", t.replace('"', "\"\"")))
+        .collect()
+}
+
+fn is_indexed(term: &str) -> bool {
+    term.chars().count() >= MIN_INDEXED_CHARS
+}
+
+/// A term's parts, for a second try when the term as written matches nothing: split at
+/// separators (`parse_header`, `config/retry.toml`, `hook-cli::store`), where a lower-case
+/// letter meets an upper-case one (`parseHeader`) and where the script changes
+/// (`データベース移行` → `データベース`, `移行`). Single letters and short runs of
+/// hiragana (particles such as の) are left out; numbers are kept.
+pub fn parts(term: &str) -> Vec<String> {
+    #[derive(PartialEq, Clone, Copy)]
+    enum Script {
+        Other,
+        Hiragana,
+        Katakana,
+        Han,
+        Hangul,
+    }
+    let script = |c: char| match c {
+        '\u{3040}'..='\u{309f}' => Script::Hiragana,
+        '\u{30a0}'..='\u{30ff}' | '\u{31f0}'..='\u{31ff}' => Script::Katakana,
+        '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}' | '\u{f900}'..='\u{faff}' => Script::Han,
+        '\u{ac00}'..='\u{d7af}' => Script::Hangul,
+        _ => Script::Other,
+    };
+    let mut out: Vec<String> = Vec::new();
+    let mut part = String::new();
+    let mut last: Option<char> = None;
+    let flush = |part: &mut String, out: &mut Vec<String>| {
+        let chars = part.chars().count();
+        let particle = part.chars().all(|c| script(c) == Script::Hiragana) && chars < 3;
+        let number = part.chars().all(|c| c.is_ascii_digit());
+        if chars > 0 && (chars > 1 || number) && !particle {
+            out.push(std::mem::take(part));
+        }
+        part.clear();
+    };
+    for c in term.chars() {
+        if !c.is_alphanumeric() {
+            flush(&mut part, &mut out);
+            last = None;
+            continue;
+        }
+        if let Some(l) = last {
+            if script(l) != script(c) || (l.is_lowercase() && c.is_uppercase()) {
+                flush(&mut part, &mut out);
+            }
+        }
+        part.push(c);
+        last = Some(c);
+    }
+    flush(&mut part, &mut out);
+    out
+}
+
+/// Entries asked of the store per hit shown: copies of the same text are shown once, and a
+/// file read many times must not take every place.
+const CANDIDATES_PER_HIT: u32 = 4;
+
+/// Which entries one try of a search finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Need {
+    /// Those holding every term.
+    Every,
+    /// Those holding the most terms, at least half of them: for when none holds every one.
+    Most,
+}
+
+/// Runs a search: indexed terms through FTS5 (BM25 weighted by recency), shorter terms as
+/// substring filters, or, when no term is long enough, a scan of the most recent entries.
+/// A query that finds nothing as written is tried again with its terms split into parts, then
+/// for the entries holding most of its terms. Entries showing the same lines (the same text
+/// stored twice, a file read again) are shown once, the best ranked.
+pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
+    let (terms, cut) = bounded(terms(&request.query));
+    if terms.is_empty() {
+        return Err(SearchError::Empty);
+    }
+    let session = match &request.session {
+        Some(id) => Some(store.session(id)?.id),
+        None => None,
+    };
+    let now = clock::now();
+    let since = request
+        .since
+        .as_deref()
+        .map(|s| since_time(s, &now))
+        .transpose()?;
+    let filter = SearchFilter {
+        project: request.project.clone(),
+        session,
+        layer: request.layer,
+        tool: request.tool.clone(),
+        since,
+        now,
+        limit: request
+            .limit
+            .saturating_mul(CANDIDATES_PER_HIT)
+            .saturating_add(10),
+        shown: request.limit,
+    };
+    let indexed = store.index_pending()?;
+    let mut found = search_terms(store, &terms, &filter, request.limit, Need::Every)?;
+    if found.hits.is_empty() {
+        let split: Vec<String> = terms.iter().flat_map(|t| parts(t)).collect();
+        if !split.is_empty() && split != terms {
+            found = search_terms(store, &split, &filter, request.limit, Need::Every)?;
+            if !found.hits.is_empty() {
+                found.partial.insert(
+                    0,
+                    format!(
+                        "nothing holds {} as written; these hold its parts: {}",
+                        request.query.trim(),
+                        split.join(" ")
+                    ),
+                );
+            }
+        }
+    }
+    if found.hits.is_empty() && terms.len() > 1 {
+        // A word misremembered or said otherwise must not hide where the rest of them meet.
+        found = search_terms(store, &terms, &filter, request.limit, Need::Most)?;
+    }
+    found.partial.extend(cut);
+    if indexed.behind {
+        found.partial.push(format!(
+            "{} entries stored moments ago are not searchable yet (another process was writing \
+             the memory); search again to include them",
+            store.unindexed()?
+        ));
+    }
+    Ok(found)
+}
+
+/// One try of a search with these terms.
+fn search_terms(
+    store: &Store,
+    terms: &[String],
+    filter: &SearchFilter,
+    limit: u32,
+    need: Need,
+) -> Result<Found, SearchError> {
+    let mut fts = match need {
+        Need::Every => fts_expression(terms),
+        Need::Most => fts_any(terms),
+    };
+    let mut index = Index::Trigram;
+    let mut contains: Vec<String> = terms
+        .iter()
+        .filter(|t| need == Need::Every && !is_indexed(t))
+        .map(|t| t.to_ascii_lowercase())
+        .collect();
+    if fts.is_none() {
+        if need == Need::Most {
+            return Ok(Found::default());
+        }
+        // Every term is short: the short-word index finds the entries holding their pieces,
+        // and each whole term is checked in the text.
+        let pieces: Option<Vec<String>> = terms.iter().map(|t| short_words_query(t)).collect();
+        if let Some(pieces) = pieces {
+            fts = Some(pieces.join(" "));
+            index = Index::Words;
+            contains = terms.iter().map(|t| t.to_ascii_lowercase()).collect();
+        }
+    }
+    let matcher = Matcher {
+        fts: fts.as_deref(),
+        index,
+        contains: &contains,
+    };
+    let (found, coverage) = store.search(&matcher, filter)?;
+    let mut partial = Vec::new();
+    if let Some((read, total)) = coverage.scanned {
+        partial.push(format!(
+            "terms without a letter or digit ({}) cannot use an index: only the newest \
+             {SCAN_ROWS} entries of each layer were read ({read} of about {total}); add a word \
+             to search the whole memory",
+            contains.join(" ")
+        ));
+    }
+    if coverage.windowed {
+        partial.push(format!(
+            "more than {RANK_WINDOW} entries match: only the newest {RANK_WINDOW} of each layer \
+             were ranked; add words, --since or --session to narrow the search"
+        ));
+    }
+    let (hits, held) = shown_once(found, terms, limit as usize, need);
+    if need == Need::Most && !hits.is_empty() {
+        partial.insert(
+            0,
+            format!(
+                "nothing holds all {} words; these hold {held} of them",
+                terms.len()
+            ),
+        );
+    }
+    Ok(Found { hits, partial })
+}
+
+/// The best `limit` hits, each text shown once, and how many terms the first one holds.
+/// Entries holding more of the terms come first, then those holding more of them as words of
+/// their own (`Quasar-4` asked for: `Quasar-47` holds it only in part), then by score; an
+/// entry whose text, or whose lines shown, an earlier hit already has counts as a copy of it.
+/// When not every term is needed, only the entries holding the most terms are shown, and
+/// only if they hold at least half of them.
+fn shown_once(
+    found: Vec<Matched>,
+    terms: &[String],
+    limit: usize,
+    need: Need,
+) -> (Vec<Hit>, usize) {
+    let mut texts: HashMap<u64, usize> = HashMap::new();
+    // ((terms held, of them whole), the entry, copies of its text)
+    let mut candidates: Vec<((usize, usize), Matched, usize)> = Vec::new();
+    for m in found {
+        match texts.entry(xxh3_64(m.text.as_bytes())) {
+            Entry::Occupied(first) => candidates[*first.get()].2 += 1,
+            Entry::Vacant(slot) => {
+                slot.insert(candidates.len());
+                candidates.push((excerpt::terms_held(&m.text, terms), m, 0));
+            }
+        }
+    }
+    // Stable: entries holding as much keep their score order.
+    candidates.sort_by_key(|(held, ..)| std::cmp::Reverse(*held));
+    let most = candidates.first().map_or(0, |((held, _), ..)| *held);
+    if need == Need::Most {
+        if 2 * most < terms.len() {
+            candidates.clear();
+        }
+        candidates.retain(|((held, _), ..)| *held == most);
+    }
+    let mut shown: HashMap<u64, usize> = HashMap::new();
+    let mut hits: Vec<Hit> = Vec::new();
+    for (_, m, copies) in candidates {
+        if hits.len() == limit {
+            // Excerpts are the costly part: none for entries that cannot be shown.
+            break;
+        }
+        let mut hit = hit(m, terms);
+        hit.copies = copies;
+        let lines: Vec<&str> = hit.excerpts.iter().map(|x| x.text.as_str()).collect();
+        match shown.entry(xxh3_64(lines.join("\n").as_bytes())) {
+            Entry::Occupied(first) => hits[*first.get()].copies += 1 + hit.copies,
+            Entry::Vacant(slot) => {
+                slot.insert(hits.len());
+                hits.push(hit);
+            }
+        }
+    }
+    (hits, most)
+}
+
+fn hit(m: Matched, terms: &[String]) -> Hit {
+    Hit {
+        copies: 0,
+        excerpts: excerpt::excerpts(&m.text, terms),
+        chars: m.text.chars().count(),
+        lines: excerpt::line_count(&m.text),
+        entry: m.entry,
+        score: m.score,
+    }
+}
+
+/// `7d`, `12h`, `30min` back from `now`, or a date or time given as is.
+fn since_time(since: &str, now: &str) -> Result<String, SearchError> {
+    let bad = || SearchError::Since(since.to_string());
+    if let Ok(ago) = humantime::parse_duration(since) {
+        return clock::before(now, ago).ok_or_else(bad);
+    }
+    let as_time = if since.len() == 10 {
+        format!("{since}T00:00:00")
+    } else {
+        since.trim_end_matches('Z').to_string()
+    };
+    humantime::parse_rfc3339_weak(&as_time).map_err(|_| bad())?;
+    Ok(since.to_string())
+}
+
+impl Hit {
+    /// Which part of the turn holds the hit: `("tool", N)`, `("item", N)` or the conversation.
+    pub fn part(&self) -> Option<(&'static str, u32)> {
+        let e = &self.entry;
+        match (e.tool_index, e.item, e.layer) {
+            (Some(n), _, _) => Some(("tool", n)),
+            (None, Some(n), Layer::L3) => Some(("item", n)),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,177 @@
+//! Claude Code: hook payloads, transcript lines, and where transcripts live.
+
+mod payload;
+pub mod process;
+mod status;
+pub mod subagents;
+mod tools;
+mod transcript;
+pub mod version;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+pub use payload::{decode_hook, encode_reply};
+pub use status::{decode_status, StatusInput};
+pub use transcript::TranscriptParser;
+
+use super::{Agent, CompactRule, CompactionPoint};
+use throughline_core::model::{TaskChange, Todo};
+use throughline_core::record::{
+    EventKind, FoundTranscript, HookEvent, HostProcess, InjectionLimit, LineParser, Measure, Reply,
+    SubagentRef,
+};
+
+/// Claude Code, to the shared code.
+pub struct ClaudeCode;
+
+/// Claude Code cuts `additionalContext` past 10,000 characters as JavaScript counts them.
+const INJECTION_LIMIT: InjectionLimit = InjectionLimit {
+    max: 9_500,
+    measure: Measure::Utf16,
+};
+
+/// Tokens below the end of the window where Claude Code compacts by itself when no threshold
+/// is set: it keeps up to 20,000 for the answer and compacts 13,000 before that
+/// (docs/hosts/claude-code.md, "Compaction"): a 200k window at 167k, 83.5%.
+const OWN_COMPACTION_MARGIN: u64 = 33_000;
+
+impl Agent for ClaudeCode {
+    fn name(&self) -> &'static str {
+        "Claude Code"
+    }
+    fn compaction_point(&self, window: u64, threshold: Option<u8>) -> CompactionPoint {
+        match threshold {
+            Some(percent) => CompactionPoint {
+                tokens: (window * u64::from(percent.clamp(1, 100)) / 100).max(1),
+                rule: CompactRule::Threshold,
+            },
+            None => CompactionPoint {
+                // A window too small for the margin (never seen) counts whole.
+                tokens: match window.checked_sub(OWN_COMPACTION_MARGIN) {
+                    Some(tokens) if tokens >= window / 2 => tokens,
+                    _ => window.max(1),
+                },
+                rule: CompactRule::Client,
+            },
+        }
+    }
+    fn decode_hook(&self, payload: &[u8]) -> Result<HookEvent, String> {
+        decode_hook(payload)
+    }
+    fn encode_reply(&self, event: EventKind, reply: &Reply) -> Option<String> {
+        encode_reply(event, reply)
+    }
+    fn handoff_command(&self) -> &'static str {
+        "/tl"
+    }
+    fn injection_limit(&self) -> InjectionLimit {
+        INJECTION_LIMIT
+    }
+    fn memory_parts_after_clear(&self) -> usize {
+        2
+    }
+    fn line_parser(&self) -> Box<dyn LineParser> {
+        Box::new(TranscriptParser::default())
+    }
+    fn transcripts_dir(&self) -> Option<PathBuf> {
+        projects_dir()
+    }
+    fn find_transcripts(&self, root: Option<PathBuf>) -> std::io::Result<Vec<FoundTranscript>> {
+        find_transcripts(root)
+    }
+    fn owner_process(&self) -> Option<HostProcess> {
+        process::owner()
+    }
+    fn owner_session(&self) -> Option<String> {
+        process::owner_session()
+    }
+    fn subagent_transcript(&self, main: &Path, subagent: &SubagentRef) -> Option<PathBuf> {
+        match &subagent.transcript_path {
+            Some(path) => Some(PathBuf::from(path)),
+            None => subagents::transcript_of(main, &subagent.agent_id),
+        }
+    }
+    fn subagent_transcripts(&self, main: &Path) -> Vec<PathBuf> {
+        subagents::transcripts_of(main)
+    }
+    fn spawning_call_key(&self, path: &Path) -> Option<String> {
+        subagents::spawning_call_key(path)
+    }
+    fn state_tools(&self) -> &'static [&'static str] {
+        tools::STATE_TOOLS
+    }
+    fn file_changes(&self, tool: &str, input: &str) -> Vec<(String, bool)> {
+        tools::file_changes(tool, input)
+    }
+    fn todo_list(&self, tool: &str, input: &str) -> Option<Vec<Todo>> {
+        tools::todo_list(tool, input)
+    }
+    fn task_tools(&self) -> &'static [&'static str] {
+        tools::TASK_TOOLS
+    }
+    fn task_change(&self, tool: &str, input: &str, result: Option<&str>) -> Option<TaskChange> {
+        tools::task_change(tool, input, result)
+    }
+    fn call_subject(&self, tool: &str, input: &str) -> Option<String> {
+        tools::call_subject(tool, input)
+    }
+    fn is_interruption(&self, result: &str) -> bool {
+        result.starts_with(transcript::INTERRUPTED) || result.starts_with(transcript::REFUSED)
+    }
+}
+
+/// `$CLAUDE_CONFIG_DIR`, else `~/.claude`: user settings, commands and transcripts.
+pub fn config_dir() -> Option<PathBuf> {
+    std::env::var_os("CLAUDE_CONFIG_DIR")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| dirs::home_dir().map(|h| h.join(".claude")))
+}
+
+/// `~/.claude.json` (inside `$CLAUDE_CONFIG_DIR` when set): the client's own state, where
+/// `claude mcp add --scope user` registers MCP servers.
+pub fn state_file() -> Option<PathBuf> {
+    match std::env::var_os("CLAUDE_CONFIG_DIR").filter(|v| !v.is_empty()) {
+        Some(dir) => Some(PathBuf::from(dir).join(".claude.json")),
+        None => dirs::home_dir().map(|h| h.join(".claude.json")),
+    }
+}
+
+/// `~/.claude/projects`, where Claude Code writes one folder of transcripts per project.
+pub fn projects_dir() -> Option<PathBuf> {
+    Some(config_dir()?.join("projects"))
+}
+
+/// Every main transcript (`<project>/<session id>.jsonl`) under `root`, oldest first.
+pub fn find_transcripts(root: Option<PathBuf>) -> std::io::Result<Vec<FoundTranscript>> {
+    let Some(root) = root.or_else(projects_dir) else {
+        return Ok(Vec::new());
+    };
+    let mut found = Vec::new();
+    for project in fs::read_dir(&root)? {
+        let project = project?.path();
+        if !project.is_dir() {
+            continue;
+        }
+        for entry in fs::read_dir(&project)? {
+            let path = entry?.path();
+            if path.extension().is_none_or(|e| e != "jsonl") {
+                continue;
+            }
+            let (Some(stem), Ok(meta)) = (path.file_stem(), fs::metadata(&path)) else {
+                continue;
+            };
+            found.push((
+                meta.modified().ok(),
+                FoundTranscript {
+                    session_id: stem.to_string_lossy().into_owned(),
+                    bytes: meta.len(),
+                    path,
+                },
+            ));
+        }
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.path.cmp(&b.1.path)));
+    Ok(found.into_iter().map(|(_, t)| t).collect())
+}

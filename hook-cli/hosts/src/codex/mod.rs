@@ -1,0 +1,206 @@
+//! Codex CLI: hook payloads, rollout lines, where rollouts live, and the `codex` process a
+//! hook runs under. Facts per release: `docs/hosts/codex.md`.
+
+mod payload;
+mod rollout;
+mod tools;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+pub use payload::decode_hook;
+pub use rollout::RolloutParser;
+
+use super::Agent;
+use crate::process::{command_name, nearest_ancestor};
+use throughline_core::model::Todo;
+use throughline_core::record::{
+    EventKind, FoundTranscript, HookEvent, HostProcess, InjectionLimit, LineParser, Measure, Reply,
+    SubagentRef,
+};
+
+/// Codex, to the shared code.
+pub struct Codex;
+
+/// Codex cuts a hook's `additionalContext` past 10,000 bytes of UTF-8 (0.171.0); the margin
+/// leaves room for a client that counts a little differently.
+const INJECTION_LIMIT: InjectionLimit = InjectionLimit {
+    max: 9_500,
+    measure: Measure::Utf8,
+};
+
+/// The name of the executable that runs hooks (the npm package's `codex` binary; the
+/// `codex.js` launcher above it is `node`).
+const PROCESS_NAME: &str = "codex";
+
+impl Agent for Codex {
+    fn name(&self) -> &'static str {
+        "Codex"
+    }
+    fn decode_hook(&self, payload: &[u8]) -> Result<HookEvent, String> {
+        decode_hook(payload)
+    }
+    fn encode_reply(&self, event: EventKind, reply: &Reply) -> Option<String> {
+        // Codex reads a hook's answer in Claude Code's form.
+        super::claude::encode_reply(event, reply)
+    }
+    /// The TUI refuses slash commands it does not know and has no custom prompts; a skill
+    /// mention reaches the UserPromptSubmit hook as typed, before any request (0.171.0).
+    fn handoff_command(&self) -> &'static str {
+        "$tl"
+    }
+    fn injection_limit(&self) -> InjectionLimit {
+        INJECTION_LIMIT
+    }
+    fn line_parser(&self) -> Box<dyn LineParser> {
+        Box::new(RolloutParser::default())
+    }
+    fn transcripts_dir(&self) -> Option<PathBuf> {
+        Some(home()?.join("sessions"))
+    }
+    fn find_transcripts(&self, root: Option<PathBuf>) -> std::io::Result<Vec<FoundTranscript>> {
+        let Some(root) = root.or_else(|| self.transcripts_dir()) else {
+            return Ok(Vec::new());
+        };
+        if !root.is_dir() {
+            return Ok(Vec::new());
+        }
+        let mut found = Vec::new();
+        collect_rollouts(&root, 0, &mut found)?;
+        found.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.path.cmp(&b.1.path)));
+        Ok(found.into_iter().map(|(_, t)| t).collect())
+    }
+    /// The `codex` process nearest above the hook: a `/clear` stays in it, a second window is
+    /// another one. Hooks run by the shared background server (`codex app-server`) have the
+    /// same parent in every window: no process can tell the windows apart, so there is none
+    /// (decision 0032).
+    fn owner_process(&self) -> Option<HostProcess> {
+        let owner = nearest_ancestor(|pid| command_name(pid).as_deref() == Some(PROCESS_NAME))?;
+        let args = std::fs::read(format!("/proc/{}/cmdline", owner.pid)).ok()?;
+        (!is_shared_server(&args)).then_some(owner)
+    }
+    /// Codex names no session for a process; `throughline handoff` takes `--session`.
+    fn owner_session(&self) -> Option<String> {
+        None
+    }
+    // Codex's subagents (its collab agents) are not read yet: only the session's rollout.
+    fn subagent_transcript(&self, _main: &Path, _subagent: &SubagentRef) -> Option<PathBuf> {
+        None
+    }
+    fn subagent_transcripts(&self, _main: &Path) -> Vec<PathBuf> {
+        Vec::new()
+    }
+    fn spawning_call_key(&self, _path: &Path) -> Option<String> {
+        None
+    }
+    fn state_tools(&self) -> &'static [&'static str] {
+        tools::STATE_TOOLS
+    }
+    fn file_changes(&self, tool: &str, input: &str) -> Vec<(String, bool)> {
+        tools::file_changes(tool, input)
+    }
+    fn todo_list(&self, tool: &str, input: &str) -> Option<Vec<Todo>> {
+        tools::todo_list(tool, input)
+    }
+    fn call_subject(&self, tool: &str, input: &str) -> Option<String> {
+        tools::call_subject(tool, input)
+    }
+}
+
+/// Whether a `codex` command line (NUL-separated) runs the app server that every TUI window
+/// of the user shares.
+fn is_shared_server(cmdline: &[u8]) -> bool {
+    cmdline.split(|&b| b == 0).nth(1) == Some(b"app-server")
+}
+
+/// `$CODEX_HOME`, else `~/.codex`: configuration, hooks and rollouts.
+pub fn home() -> Option<PathBuf> {
+    std::env::var_os("CODEX_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| dirs::home_dir().map(|h| h.join(".codex")))
+}
+
+/// Rollouts sit in `YYYY/MM/DD/` below `sessions/`; deeper folders are not Codex's.
+const DEPTH: usize = 3;
+
+fn collect_rollouts(
+    dir: &Path,
+    depth: usize,
+    found: &mut Vec<(Option<std::time::SystemTime>, FoundTranscript)>,
+) -> std::io::Result<()> {
+    for entry in fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            if depth < DEPTH {
+                collect_rollouts(&path, depth + 1, found)?;
+            }
+            continue;
+        }
+        let (Some(session_id), Ok(meta)) = (session_of(&path), fs::metadata(&path)) else {
+            continue;
+        };
+        found.push((
+            meta.modified().ok(),
+            FoundTranscript {
+                session_id,
+                bytes: meta.len(),
+                path,
+            },
+        ));
+    }
+    Ok(())
+}
+
+/// The session id a rollout's name ends with (`rollout-<time>-<uuid>.jsonl`): the id hooks
+/// are sent with.
+fn session_of(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    let stem = name.strip_prefix("rollout-")?.strip_suffix(".jsonl")?;
+    const UUID: usize = 36;
+    let id = stem.get(stem.len().checked_sub(UUID)?..)?;
+    let dashes: Vec<usize> = id.match_indices('-').map(|(i, _)| i).collect();
+    (dashes == [8, 13, 18, 23] && id.chars().all(|c| c == '-' || c.is_ascii_hexdigit()))
+        .then(|| id.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shared_server_is_no_window_s_process() {
+        let daemon = b"/home/me/.codex/packages/app-server-daemon/releases/0.171.0/bin/codex\0app-server\0--listen\0unix://\0--managed-daemon\0";
+        assert!(is_shared_server(daemon));
+        assert!(!is_shared_server(
+            b"/usr/lib/codex/bin/codex\0--no-alt-screen\0"
+        ));
+        assert!(!is_shared_server(
+            b"/usr/lib/codex/bin/codex\0exec\0app-server\0"
+        ));
+        assert!(!is_shared_server(b"codex\0"));
+    }
+
+    #[test]
+    fn rollouts_are_found_by_day_with_the_session_id_from_their_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let day = dir.path().join("2026/11/30");
+        fs::create_dir_all(&day).unwrap();
+        let id = "01a22ba6-a25c-7110-8548-5c0daa3cbefe";
+        fs::write(
+            day.join(format!("rollout-2026-11-30T08-51-10-{id}.jsonl")),
+            "{}\n",
+        )
+        .unwrap();
+        fs::write(day.join("rollout-2026-11-30T08-51-10-short.jsonl"), "").unwrap();
+        fs::write(day.join("notes.jsonl"), "").unwrap();
+        let found = Codex.find_transcripts(Some(dir.path().into())).unwrap();
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].session_id, id);
+        assert_eq!(found[0].bytes, 3);
+        let missing = Codex
+            .find_transcripts(Some(dir.path().join("none")))
+            .unwrap();
+        assert!(missing.is_empty());
+    }
+}

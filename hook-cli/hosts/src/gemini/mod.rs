@@ -1,0 +1,217 @@
+//! Gemini CLI: hook payloads, chat files, where chat files live, and the CLI process a hook
+//! runs under. Facts per release: `docs/hosts/gemini-cli.md`.
+
+mod chat;
+mod payload;
+mod tools;
+
+use std::fs;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+pub use chat::ChatParser;
+pub use payload::{decode_hook, encode_reply};
+
+use super::Agent;
+use crate::process::{command_name, nearest_ancestor};
+use throughline_core::model::Todo;
+use throughline_core::record::{
+    EventKind, FoundTranscript, HookEvent, HostProcess, InjectionLimit, LineParser, Measure, Reply,
+    SubagentRef,
+};
+
+/// Gemini CLI, to the shared code.
+pub struct GeminiCli;
+
+/// No cap was seen (100,000 characters arrived whole in 0.61.0); the memory keeps the same
+/// budget as on the other hosts, counted as JavaScript counts.
+const INJECTION_LIMIT: InjectionLimit = InjectionLimit {
+    max: 9_500,
+    measure: Measure::Utf16,
+};
+
+impl Agent for GeminiCli {
+    fn name(&self) -> &'static str {
+        "Gemini CLI"
+    }
+    fn decode_hook(&self, payload: &[u8]) -> Result<HookEvent, String> {
+        decode_hook(payload)
+    }
+    fn encode_reply(&self, event: EventKind, reply: &Reply) -> Option<String> {
+        encode_reply(event, reply)
+    }
+    /// A custom command (`commands/tl.toml`) that sends `/tl` as the prompt: BeforeAgent sees
+    /// it and blocks it before any request.
+    fn handoff_command(&self) -> &'static str {
+        "/tl"
+    }
+    fn injection_limit(&self) -> InjectionLimit {
+        INJECTION_LIMIT
+    }
+    /// After `/clear` the CLI drops a SessionStart hook's context (0.61.0): the memory goes in
+    /// with the new session's first prompt.
+    fn memory_at_session_start(&self) -> bool {
+        false
+    }
+    fn line_parser(&self) -> Box<dyn LineParser> {
+        Box::new(ChatParser::default())
+    }
+    fn transcripts_dir(&self) -> Option<PathBuf> {
+        Some(home()?.join("tmp"))
+    }
+    fn find_transcripts(&self, root: Option<PathBuf>) -> std::io::Result<Vec<FoundTranscript>> {
+        let Some(root) = root.or_else(|| self.transcripts_dir()) else {
+            return Ok(Vec::new());
+        };
+        if !root.is_dir() {
+            return Ok(Vec::new());
+        }
+        let mut found = Vec::new();
+        for project in fs::read_dir(&root)? {
+            let chats = project?.path().join("chats");
+            let Ok(entries) = fs::read_dir(&chats) else {
+                continue;
+            };
+            for entry in entries {
+                let path = entry?.path();
+                let name = path
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .unwrap_or_default();
+                // Subagents' chats sit in a folder per parent, named by their own id.
+                if !(name.starts_with("session-") && name.ends_with(".jsonl")) {
+                    continue;
+                }
+                let (Some(session_id), Ok(meta)) = (session_of(&path), fs::metadata(&path)) else {
+                    continue;
+                };
+                found.push((
+                    meta.modified().ok(),
+                    FoundTranscript {
+                        session_id,
+                        bytes: meta.len(),
+                        path,
+                    },
+                ));
+            }
+        }
+        found.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.path.cmp(&b.1.path)));
+        Ok(found.into_iter().map(|(_, t)| t).collect())
+    }
+    /// The CLI's node process nearest above the hook: `/clear` stays in it, another window is
+    /// another one.
+    fn owner_process(&self) -> Option<HostProcess> {
+        nearest_ancestor(|pid| {
+            command_name(pid).as_deref() == Some("node")
+                && fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|args| runs_gemini(&args))
+        })
+    }
+    /// Hooks and the commands they run get the session id in `GEMINI_SESSION_ID`.
+    fn owner_session(&self) -> Option<String> {
+        std::env::var("GEMINI_SESSION_ID")
+            .ok()
+            .filter(|id| !id.is_empty())
+    }
+    // Subagents' chats (`chats/<parent id>/<id>.jsonl`) are not read yet.
+    fn subagent_transcript(&self, _main: &Path, _subagent: &SubagentRef) -> Option<PathBuf> {
+        None
+    }
+    fn subagent_transcripts(&self, _main: &Path) -> Vec<PathBuf> {
+        Vec::new()
+    }
+    fn spawning_call_key(&self, _path: &Path) -> Option<String> {
+        None
+    }
+    fn state_tools(&self) -> &'static [&'static str] {
+        tools::STATE_TOOLS
+    }
+    fn file_changes(&self, tool: &str, input: &str) -> Vec<(String, bool)> {
+        tools::file_changes(tool, input)
+    }
+    fn todo_list(&self, tool: &str, input: &str) -> Option<Vec<Todo>> {
+        tools::todo_list(tool, input)
+    }
+    fn call_subject(&self, tool: &str, input: &str) -> Option<String> {
+        tools::call_subject(tool, input)
+    }
+}
+
+/// Whether a node command line (NUL-separated) runs the Gemini CLI's script.
+fn runs_gemini(cmdline: &[u8]) -> bool {
+    cmdline
+        .split(|&b| b == 0)
+        .skip(1)
+        .any(|arg| arg.windows(6).any(|w| w == b"gemini"))
+}
+
+/// `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`: settings, commands and chats.
+pub fn home() -> Option<PathBuf> {
+    std::env::var_os("GEMINI_CLI_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(dirs::home_dir)
+        .map(|h| h.join(".gemini"))
+}
+
+/// The session id a chat file's header line names (its file name has only the first 8
+/// characters).
+fn session_of(path: &Path) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Header {
+        #[serde(rename = "sessionId")]
+        session_id: String,
+    }
+    // A header is a few hundred bytes; a file that starts otherwise is not read whole.
+    const HEADER_MAX: u64 = 64 * 1024;
+    let mut first = String::new();
+    BufReader::new(fs::File::open(path).ok()?.take(HEADER_MAX))
+        .read_line(&mut first)
+        .ok()?;
+    let header: Header = serde_json::from_str(&first).ok()?;
+    (!header.session_id.is_empty()).then_some(header.session_id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cli_is_told_from_other_node_programs() {
+        assert!(runs_gemini(
+            b"node\0/home/me/node_modules/@google/gemini-cli/bundle/gemini.js\0"
+        ));
+        assert!(runs_gemini(
+            b"/usr/bin/node\0/usr/local/bin/gemini\0--yolo\0"
+        ));
+        assert!(!runs_gemini(b"node\0/srv/app/server.js\0"));
+        assert!(!runs_gemini(b"gemini\0"));
+    }
+
+    #[test]
+    fn chats_are_found_per_project_with_the_session_id_from_their_header() {
+        let dir = tempfile::tempdir().unwrap();
+        let chats = dir.path().join("proj/chats");
+        fs::create_dir_all(chats.join("parent-id")).unwrap();
+        let id = "51482c4a-1c28-4627-9095-474492012901";
+        fs::write(
+            chats.join("session-2026-12-01T13-43-51482c4a.jsonl"),
+            format!("{{\"sessionId\":\"{id}\",\"projectHash\":\"h\",\"kind\":\"main\"}}\n"),
+        )
+        .unwrap();
+        fs::write(
+            chats.join("session-2026-12-01T13-44-garbage.jsonl"),
+            "not json\n",
+        )
+        .unwrap();
+        fs::write(chats.join("parent-id/sub.jsonl"), "{}\n").unwrap();
+        fs::write(chats.join("notes.txt"), "").unwrap();
+        fs::create_dir_all(dir.path().join("other")).unwrap();
+        let found = GeminiCli.find_transcripts(Some(dir.path().into())).unwrap();
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].session_id, id);
+        assert!(GeminiCli
+            .find_transcripts(Some(dir.path().join("none")))
+            .unwrap()
+            .is_empty());
+    }
+}

@@ -1,0 +1,262 @@
+//! Grok hook payloads (stdin JSON): a camelCase envelope (`hookEventName`, `sessionId`, `cwd`,
+//! `workspaceRoot`, `timestamp`, `promptId`, ...) with snake_case event values
+//! (`user_prompt_submit`, `stop`, ...), the same whichever hook file (Grok's own, Claude
+//! Code's, Cursor's) ran the command. Only the fields Throughline uses are decoded; unknown
+//! events and fields are accepted. Facts and their sources: `docs/hosts/grok.md`.
+
+use serde::Deserialize;
+
+use throughline_core::model::Host;
+use throughline_core::record::{EventKind, HookEvent, Reply};
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Envelope {
+    session_id: String,
+    #[serde(default)]
+    hook_event_name: String,
+    #[serde(default)]
+    cwd: Option<String>,
+    /// The session's `updates.jsonl`; its `chat_history.jsonl` sits beside it.
+    #[serde(default)]
+    transcript_path: Option<String>,
+    /// SessionStart: how it started; Stop: why the turn ended; SessionEnd: why it ended.
+    #[serde(default)]
+    source: Option<String>,
+    #[serde(default)]
+    reason: Option<String>,
+    #[serde(default)]
+    prompt: Option<String>,
+    #[serde(default)]
+    model_id: Option<String>,
+    /// Set when the event fires inside a subagent's own session.
+    #[serde(default)]
+    subagent_type: Option<String>,
+}
+
+pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
+    let p: Envelope = crate::payload_json(bytes, Host::Grok.label())?;
+    if p.session_id.is_empty() {
+        return Err("hook payload has an empty sessionId".into());
+    }
+    let kind = match kind_of(&p.hook_event_name) {
+        // A subagent runs in a session of its own, with its own chat file: its events say
+        // nothing about the session the person talks to.
+        _ if p.subagent_type.is_some() => EventKind::Other,
+        // Grok also fires Stop at session end (`channel_closed`, `shutdown`) and ignores what
+        // it answers: only a turn's end is one.
+        EventKind::Stop if p.reason.as_deref().is_some_and(|r| r != "end_turn") => EventKind::Other,
+        kind => kind,
+    };
+    let transcript_path = super::chat_file(
+        p.transcript_path.as_deref().filter(|t| !t.is_empty()),
+        p.cwd.as_deref(),
+        &p.session_id,
+    );
+    Ok(HookEvent {
+        host: Host::Grok,
+        kind,
+        source: p.source.map(|s| start_source(&s).to_string()),
+        reason: p.reason,
+        session_id: p.session_id,
+        transcript_path: transcript_path.map(|t| t.to_string_lossy().into_owned()),
+        cwd: p.cwd.filter(|c| !c.is_empty()),
+        // `promptId` names a turn, not a /clear: nothing to link by.
+        prompt_id: None,
+        prompt: p.prompt,
+        model: p.model_id.filter(|m| !m.is_empty()),
+        subagent: None,
+    })
+}
+
+/// The event a hook was called for. Grok sends the snake_case form; its own names (and
+/// Cursor's) are accepted too, as its hook files spell them.
+fn kind_of(name: &str) -> EventKind {
+    match name {
+        "session_start" | "SessionStart" | "sessionStart" => EventKind::SessionStart,
+        "user_prompt_submit" | "UserPromptSubmit" | "beforeSubmitPrompt" => EventKind::UserPrompt,
+        "pre_tool_use" | "PreToolUse" | "preToolUse" => EventKind::PreTool,
+        "post_tool_use"
+        | "PostToolUse"
+        | "postToolUse"
+        | "post_tool_use_failure"
+        | "PostToolUseFailure"
+        | "postToolUseFailure" => EventKind::PostTool,
+        "stop" | "Stop" => EventKind::Stop,
+        "pre_compact" | "PreCompact" | "preCompact" => EventKind::PreCompact,
+        "session_end" | "SessionEnd" | "sessionEnd" => EventKind::SessionEnd,
+        _ => EventKind::Other,
+    }
+}
+
+/// SessionStart's source in the words the shared code uses: the documentation names
+/// `startup` and `resume`; the published source sends `new` and `load`.
+fn start_source(source: &str) -> &str {
+    match source {
+        "new" => "startup",
+        "load" => "resume",
+        other => other,
+    }
+}
+
+/// Only a Stop hook's answer reaches the model: `additionalContext` is fed to it as hook
+/// feedback and the agent runs one more round in the same turn. Grok ignores the stdout of
+/// SessionStart and UserPromptSubmit hooks and cannot block a prompt, so nothing else is
+/// answered.
+pub fn encode_reply(event: EventKind, reply: &Reply) -> Option<String> {
+    match (event, reply) {
+        (EventKind::Stop, Reply::Inject(text)) => Some(
+            serde_json::json!({
+                "hookSpecificOutput": {"hookEventName": "Stop", "additionalContext": text}
+            })
+            .to_string(),
+        ),
+        _ => None,
+    }
+}
+
+/// Whether `bytes` is Grok's envelope: its top-level object has a `hookEventName` key (Claude
+/// Code and Cursor send `hook_event_name`). Grok writes that key first, so a prefix tells it
+/// at once; otherwise the bytes are searched, and only a payload that holds the key somewhere
+/// is parsed (without keeping anything) to see whether it is at the top.
+pub fn is_grok_envelope(bytes: &[u8]) -> bool {
+    const KEY: &[u8] = b"\"hookEventName\"";
+    let body = crate::without_bom(bytes);
+    let start = body.iter().position(|b| !b.is_ascii_whitespace());
+    let Some(rest) = start.and_then(|i| body[i..].strip_prefix(b"{")) else {
+        return false;
+    };
+    let rest = rest.trim_ascii_start();
+    if rest.starts_with(KEY) {
+        return true;
+    }
+    // A JSON string cannot hold an unescaped quote, so only a key (or a whole value spelled
+    // so) matches.
+    if memchr::memmem::find(body, KEY).is_none() {
+        return false;
+    }
+    #[derive(Deserialize)]
+    struct Probe {
+        #[serde(rename = "hookEventName")]
+        _name: serde::de::IgnoredAny,
+    }
+    serde_json::from_slice::<Probe>(body).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/grok-docs");
+
+    fn sample(name: &str) -> Vec<u8> {
+        std::fs::read(format!("{SAMPLES}/hooks/{name}.json")).unwrap()
+    }
+
+    #[test]
+    fn the_documented_payloads_decode() {
+        let start = decode_hook(&sample("01-session_start")).unwrap();
+        assert_eq!(start.kind, EventKind::SessionStart);
+        assert_eq!(start.host, Host::Grok);
+        assert_eq!(start.source.as_deref(), Some("startup"));
+        assert_eq!(start.cwd.as_deref(), Some("/home/dev/proj"));
+        let prompt = decode_hook(&sample("02-user_prompt_submit")).unwrap();
+        assert_eq!(prompt.kind, EventKind::UserPrompt);
+        assert_eq!(prompt.prompt.as_deref(), Some("add a test for the parser"));
+        // The chat file beside the transcript the payload names.
+        assert!(prompt.transcript_path.unwrap().ends_with(
+            "/%2Fhome%2Fdev%2Fproj/0199a0c2-7a51-7c33-9e1e-5f2a4c6b8d10/chat_history.jsonl"
+        ));
+        let tool = decode_hook(&sample("03-post_tool_use")).unwrap();
+        assert_eq!(tool.kind, EventKind::PostTool);
+        let stop = decode_hook(&sample("04-stop")).unwrap();
+        assert_eq!(stop.kind, EventKind::Stop);
+        assert_eq!(stop.reason.as_deref(), Some("end_turn"));
+        let end = decode_hook(&sample("05-session_end")).unwrap();
+        assert_eq!(end.kind, EventKind::SessionEnd);
+        assert_eq!(end.reason.as_deref(), Some("shutdown"));
+    }
+
+    #[test]
+    fn stops_at_session_end_and_inside_subagents_are_no_turn_end() {
+        let at_end = br#"{"hookEventName":"stop","sessionId":"s","reason":"shutdown","stopHookActive":false}"#;
+        assert_eq!(decode_hook(at_end).unwrap().kind, EventKind::Other);
+        let child = br#"{"hookEventName":"user_prompt_submit","sessionId":"c","prompt":"look","subagentType":"explore"}"#;
+        assert_eq!(decode_hook(child).unwrap().kind, EventKind::Other);
+        let resumed = br#"{"hookEventName":"session_start","sessionId":"s","source":"load"}"#;
+        assert_eq!(
+            decode_hook(resumed).unwrap().source.as_deref(),
+            Some("resume")
+        );
+    }
+
+    #[test]
+    fn without_a_transcript_path_the_chat_file_follows_the_cwd() {
+        let e = decode_hook(
+            br#"{"hookEventName":"stop","sessionId":"abc","cwd":"/w/my proj","reason":"end_turn"}"#,
+        )
+        .unwrap();
+        assert!(e
+            .transcript_path
+            .unwrap()
+            .ends_with("/sessions/%2Fw%2Fmy%20proj/abc/chat_history.jsonl"));
+    }
+
+    #[test]
+    fn unknown_events_and_garbage() {
+        let e = decode_hook(
+            br#"{"hookEventName":"notification","sessionId":"s","notificationType":"idle_prompt"}"#,
+        )
+        .unwrap();
+        assert_eq!(e.kind, EventKind::Other);
+        assert!(decode_hook(b"").unwrap_err().contains("empty"));
+        assert!(decode_hook(b"[1]")
+            .unwrap_err()
+            .contains("not the JSON Grok sends"));
+        assert!(decode_hook(br#"{"hookEventName":"stop","sessionId":""}"#).is_err());
+        // Claude Code's snake_case envelope is not Grok's.
+        assert!(decode_hook(br#"{"session_id":"s","hook_event_name":"Stop"}"#).is_err());
+    }
+
+    #[test]
+    fn only_a_stop_answer_is_written() {
+        let out = encode_reply(EventKind::Stop, &Reply::Inject("memory".into())).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["hookSpecificOutput"]["hookEventName"], "Stop");
+        assert_eq!(v["hookSpecificOutput"]["additionalContext"], "memory");
+        for kind in [EventKind::SessionStart, EventKind::UserPrompt] {
+            assert_eq!(encode_reply(kind, &Reply::Inject("m".into())), None);
+            assert_eq!(encode_reply(kind, &Reply::Block("no".into())), None);
+        }
+    }
+
+    #[test]
+    fn the_envelope_is_told_from_claude_codes_and_cursors() {
+        for name in [
+            "01-session_start",
+            "02-user_prompt_submit",
+            "03-post_tool_use",
+            "04-stop",
+        ] {
+            assert!(is_grok_envelope(&sample(name)), "{name}");
+        }
+        // Key order does not matter; a BOM and whitespace neither.
+        assert!(is_grok_envelope(
+            b"\xef\xbb\xbf \n{\"sessionId\":\"s\",\"hookEventName\":\"stop\"}"
+        ));
+        let claude = br#"{"session_id":"s","transcript_path":"/t.jsonl","cwd":"/p","hook_event_name":"UserPromptSubmit","prompt":"hi"}"#;
+        assert!(!is_grok_envelope(claude));
+        // Grok's key inside another host's payload: a tool input, or text about it.
+        assert!(!is_grok_envelope(
+            br#"{"session_id":"s","hook_event_name":"PostToolUse","tool_input":{"hookEventName":"x"}}"#
+        ));
+        assert!(!is_grok_envelope(
+            br#"{"session_id":"s","tool_input":{"content":"{\"hookEventName\":\"stop\"}"}}"#
+        ));
+        assert!(!is_grok_envelope(
+            br#"{"conversation_id":"c","hook_event_name":"stop"}"#
+        ));
+        assert!(!is_grok_envelope(b"not json"));
+        assert!(!is_grok_envelope(b""));
+    }
+}

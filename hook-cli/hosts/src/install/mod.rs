@@ -1,0 +1,252 @@
+//! Registering Throughline with a host: its hooks, its slash command, its MCP server and a
+//! statusline. The CLI (`install`, `uninstall`, `doctor`) and the tray app call this same
+//! code. One module per host; the JSON editing they share is in `json_file`.
+//!
+//! Throughline's own entries are recognised by their command (the word `throughline` and
+//! ` hook `), not by an exact path, so a binary that moved is repaired instead of duplicated.
+
+pub mod claude;
+pub mod codex;
+pub mod cursor;
+pub mod gemini;
+pub mod grok;
+mod hook_groups;
+mod json_file;
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+pub use json_file::backup_path;
+
+use throughline_core::model::Host;
+
+#[derive(Debug, thiserror::Error)]
+pub enum InstallError {
+    #[error(
+        "{0} has comments (JSONC); Throughline only edits plain JSON, so nothing was changed. \
+         Remove the comments, or add the hooks by hand (`throughline install --print` shows them)"
+    )]
+    Commented(PathBuf),
+    #[error(
+        "{path} is not valid JSON ({reason}); nothing was changed. Fix the file and run again"
+    )]
+    NotJson { path: PathBuf, reason: String },
+    #[error("{0} is read-only; nothing was changed. Make it writable (chmod u+w) and run again")]
+    ReadOnly(PathBuf),
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: io::Error },
+    #[error(
+        "{path} is not valid TOML ({reason}); nothing was changed. Fix the file and run again"
+    )]
+    NotToml { path: PathBuf, reason: String },
+    #[error("{0} reads its hooks for the user only; install without --project")]
+    UserOnly(&'static str),
+    #[error("no home folder for this user; set HOME")]
+    NoHome,
+    #[error("an auto-compact threshold of {0}% is not one Claude Code accepts; choose a whole percent from 1 to 100")]
+    Threshold(u8),
+}
+
+/// Where to register: for every project of this user, or for one project only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scope {
+    User,
+    Project(PathBuf),
+}
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub scope: Scope,
+    /// The absolute path hooks run (see [`current_binary`]).
+    pub binary: PathBuf,
+    /// Set Throughline's statusline when the person has none.
+    pub statusline: bool,
+}
+
+/// What happened to one file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Action {
+    Unchanged,
+    Created,
+    Updated,
+    Removed,
+    /// Left alone because it belongs to the person (e.g. their own statusline).
+    Kept,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Change {
+    pub path: PathBuf,
+    pub action: Action,
+    /// What was added, repaired, removed or kept, one short phrase each.
+    pub details: Vec<String>,
+    /// The previous version of the file, when it was changed.
+    pub backup: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub host: Host,
+    pub changes: Vec<Change>,
+}
+
+impl Report {
+    pub fn changed(&self) -> bool {
+        self.changes
+            .iter()
+            .any(|c| !matches!(c.action, Action::Unchanged | Action::Kept))
+    }
+}
+
+/// One hook found in a host's settings that runs Throughline.
+#[derive(Debug, Clone, Serialize)]
+pub struct RegisteredHook {
+    pub event: String,
+    pub command: String,
+    /// The binary the command runs, when it can be read from the command.
+    pub binary: Option<PathBuf>,
+}
+
+/// What a host's settings hold of Throughline (for `doctor`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Registration {
+    pub settings: PathBuf,
+    pub hooks: Vec<RegisteredHook>,
+    /// Events Throughline needs that have no Throughline hook.
+    pub missing: Vec<String>,
+    /// Events whose Throughline hook the host will not run until the person trusts it.
+    pub untrusted: Vec<String>,
+    /// Throughline's slash command file, when it is in place.
+    pub slash_command: Option<PathBuf>,
+    /// The program the host starts as Throughline's MCP server, when it is registered.
+    pub mcp_server: Option<PathBuf>,
+}
+
+pub fn install(host: Host, options: &Options) -> Result<Report, InstallError> {
+    match host {
+        Host::Claude => claude::install(options),
+        Host::Codex => codex::install(options),
+        Host::Gemini => gemini::install(options),
+        Host::Cursor => cursor::install(options),
+        Host::Grok => grok::install(options),
+    }
+}
+
+pub fn uninstall(host: Host, scope: &Scope) -> Result<Report, InstallError> {
+    match host {
+        Host::Claude => claude::uninstall(scope),
+        Host::Codex => codex::uninstall(scope),
+        Host::Gemini => gemini::uninstall(scope),
+        Host::Cursor => cursor::uninstall(scope),
+        Host::Grok => grok::uninstall(scope),
+    }
+}
+
+pub fn inspect(host: Host, scope: &Scope) -> Result<Registration, InstallError> {
+    match host {
+        Host::Claude => claude::inspect(scope),
+        Host::Codex => codex::inspect(scope),
+        Host::Gemini => gemini::inspect(scope),
+        Host::Cursor => cursor::inspect(scope),
+        Host::Grok => grok::inspect(scope),
+    }
+}
+
+/// Whether Throughline's hooks are in `host`'s own hook file for the user: a host that also
+/// runs other hosts' hook files (Cursor runs Claude Code's; Grok runs Claude Code's and
+/// Cursor's) then reaches Throughline through its own, and the others' calls are left to it.
+/// A cheap read.
+pub fn registered(host: Host) -> bool {
+    match host {
+        Host::Cursor => cursor::registered(),
+        _ => inspect(host, &Scope::User).is_ok_and(|r| !r.hooks.is_empty()),
+    }
+}
+
+/// The folder a host keeps its user settings in (`~/.claude`, `~/.codex`).
+pub fn config_dir(host: Host) -> Option<PathBuf> {
+    match host {
+        Host::Claude => crate::claude::config_dir(),
+        Host::Codex => crate::codex::home(),
+        Host::Gemini => crate::gemini::home(),
+        Host::Cursor => crate::cursor::home(),
+        Host::Grok => crate::grok::home(),
+    }
+}
+
+/// The hosts installed on this machine: each whose settings folder exists, Claude Code when
+/// none does.
+pub fn found_hosts() -> Vec<Host> {
+    let found: Vec<Host> = Host::ALL
+        .into_iter()
+        .filter(|&h| config_dir(h).is_some_and(|d| d.is_dir()))
+        .collect();
+    if found.is_empty() {
+        vec![Host::Claude]
+    } else {
+        found
+    }
+}
+
+/// The `hooks` object a host's settings get, for adding by hand.
+pub fn hooks_object(host: Host, program: &str) -> serde_json::Map<String, serde_json::Value> {
+    match host {
+        Host::Claude => claude::hooks_object(program),
+        Host::Codex => hook_groups::object(codex::HOOKS, Host::Codex, program),
+        Host::Gemini => gemini::hooks_object(program),
+        Host::Cursor => cursor::hooks_object(program),
+        Host::Grok => grok::hooks_object(program),
+    }
+}
+
+/// The running binary, absolute and with links resolved: what hooks must call.
+pub fn current_binary() -> io::Result<PathBuf> {
+    std::env::current_exe()?.canonicalize()
+}
+
+/// A hook command that runs Throughline, whichever binary and host it names.
+pub fn is_throughline_hook(command: &str) -> bool {
+    command.contains("throughline") && command.contains(" hook ")
+}
+
+/// The binary as one shell word, quoted when it needs it.
+pub fn shell_word(binary: &Path) -> String {
+    shell_words::quote(&binary.to_string_lossy()).into_owned()
+}
+
+/// `<binary> <args>` for a shell.
+pub fn command_line(binary: &Path, args: &str) -> String {
+    format!("{} {args}", shell_word(binary))
+}
+
+/// The program a command line runs.
+pub fn program_of(command: &str) -> Option<PathBuf> {
+    shell_words::split(command)
+        .ok()?
+        .into_iter()
+        .next()
+        .map(PathBuf::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_quote_paths_that_need_it_and_read_back() {
+        let plain = command_line(Path::new("/usr/bin/throughline"), "hook claude");
+        assert_eq!(plain, "/usr/bin/throughline hook claude");
+        let spaced = command_line(Path::new("/opt/my tools/throughline"), "hook claude");
+        assert_eq!(spaced, "'/opt/my tools/throughline' hook claude");
+        assert_eq!(
+            program_of(&spaced).unwrap(),
+            Path::new("/opt/my tools/throughline")
+        );
+        assert!(is_throughline_hook(&spaced));
+        assert!(!is_throughline_hook("/usr/bin/throughline statusline"));
+        assert!(!is_throughline_hook("my-hook.sh"));
+    }
+}

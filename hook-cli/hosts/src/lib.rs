@@ -1,0 +1,236 @@
+//! One module per host. Each decodes its hook payloads into a [`HookEvent`], parses its
+//! transcript lines into [`Record`](throughline_core::record::Record)s, knows where its transcripts live
+//! and how it counts what a hook hands it: shared code asks these through [`Agent`], and a new
+//! host is one more module and one more arm in [`agent`].
+
+pub mod claude;
+pub mod codex;
+pub mod cursor;
+mod envelope;
+pub mod gemini;
+pub mod grok;
+pub mod install;
+pub mod process;
+mod tool_input;
+
+use std::path::{Path, PathBuf};
+
+use throughline_core::model::{Host, TaskChange, Todo};
+pub use throughline_core::record::{
+    EventKind, FoundTranscript, HookEvent, HostProcess, SubagentRef,
+};
+use throughline_core::record::{InjectionLimit, LineParser, Reply};
+
+/// What the shared code asks a host.
+/// Where a gauge's usable window ends, and what puts the end there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompactionPoint {
+    pub tokens: u64,
+    pub rule: CompactRule,
+}
+
+/// What decides where a session compacts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CompactRule {
+    /// The person's auto-compact threshold.
+    Threshold,
+    /// The client's own rule, with no threshold set.
+    Client,
+    /// No rule known: the end of the window.
+    Window,
+}
+
+pub trait Agent: Sync {
+    /// The host's name as a person knows it (`Claude Code`).
+    fn name(&self) -> &'static str;
+    fn decode_hook(&self, payload: &[u8]) -> Result<HookEvent, String>;
+    /// The host's stdout form of a reply, if the event can carry one.
+    fn encode_reply(&self, event: EventKind, reply: &Reply) -> Option<String>;
+    /// The prompt that offers a handoff (`/tl`); the hook blocks it before the model sees it.
+    fn handoff_command(&self) -> &'static str;
+    /// How much a hook's `additionalContext` may hold, counted the way the host counts.
+    fn injection_limit(&self) -> InjectionLimit;
+    /// Whether a SessionStart hook's context reaches the model after `/clear`; a host where it
+    /// does not gets the memory once, with the new session's first prompt.
+    fn memory_at_session_start(&self) -> bool {
+        true
+    }
+    /// How many hook outputs reach the model in the first request after `/clear`, each within
+    /// [`Agent::injection_limit`]: Claude Code passes both the SessionStart hook's context and
+    /// the first prompt's, so a memory can come in two parts (docs/decisions/0076).
+    fn memory_parts_after_clear(&self) -> usize {
+        1
+    }
+    /// Whether a prompt hook's context reaches the model. A host where it does not gets the
+    /// memory at the new session's start (Cursor), or, when that does not reach the model
+    /// either, when the new session's first turn ends: its Stop hook's answer (Grok).
+    fn context_with_prompt(&self) -> bool {
+        true
+    }
+    /// Whether the host records token counts a gauge can read.
+    fn reports_usage(&self) -> bool {
+        true
+    }
+    /// Where the client compacts a context of `window` tokens by itself, given the person's
+    /// auto-compact threshold (percent of the window) when they set one. By default the whole
+    /// window counts: a host whose own rule is not known is measured against all of it.
+    fn compaction_point(&self, window: u64, _threshold: Option<u8>) -> CompactionPoint {
+        CompactionPoint {
+            tokens: window,
+            rule: CompactRule::Window,
+        }
+    }
+    /// The working directory of the session whose transcript is `path`, when the place the
+    /// host keeps it says so and its lines do not (for `import`).
+    fn workspace_of(&self, _path: &Path) -> Option<String> {
+        None
+    }
+    /// Whether `payload`, handed to another host's hook command, was sent by this host.
+    fn claims(&self, _payload: &[u8]) -> bool {
+        false
+    }
+    fn line_parser(&self) -> Box<dyn LineParser>;
+    /// Where the host keeps its transcripts, for `import`.
+    fn transcripts_dir(&self) -> Option<PathBuf>;
+    /// Every main transcript under `root` (else [`Agent::transcripts_dir`]), oldest first.
+    fn find_transcripts(&self, root: Option<PathBuf>) -> std::io::Result<Vec<FoundTranscript>>;
+    /// The host process a hook runs under: a `/clear` never leaves it (decision 0023).
+    fn owner_process(&self) -> Option<HostProcess>;
+    /// The session of the host process this command runs under (e.g. `/tl` from the host).
+    fn owner_session(&self) -> Option<String>;
+    /// The transcript of one subagent of the session whose transcript is `main`.
+    fn subagent_transcript(&self, main: &Path, subagent: &SubagentRef) -> Option<PathBuf>;
+    /// Every subagent transcript of the session whose transcript is `main`.
+    fn subagent_transcripts(&self, main: &Path) -> Vec<PathBuf>;
+    /// The detail key of the tool call that started the subagent whose transcript is `path`.
+    fn spawning_call_key(&self, path: &Path) -> Option<String>;
+    /// The tools whose calls change files, write the todo list or change one of its tasks:
+    /// the working state handed to the next session reads only calls of these.
+    fn state_tools(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// The files a call of `tool` changed, each as `input` (the stored call, maybe cut short)
+    /// names it, with whether the call deleted it (or moved it away).
+    fn file_changes(&self, _tool: &str, _input: &str) -> Vec<(String, bool)> {
+        Vec::new()
+    }
+    /// The whole todo list a call of `tool` wrote, when `tool` writes one and `input` is whole.
+    fn todo_list(&self, _tool: &str, _input: &str) -> Option<Vec<Todo>> {
+        None
+    }
+    /// Whether a tool result only says the person interrupted the call.
+    fn is_interruption(&self, _result: &str) -> bool {
+        false
+    }
+    /// The tools whose calls change one task of a task list the agent builds a task at a
+    /// time: the working state reads each such call's result too.
+    fn task_tools(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// What a call of `tool` did to the task list, from `input` and the text of its result
+    /// (None when it has none), when `tool` is one of [`Agent::task_tools`] and the call took
+    /// effect.
+    fn task_change(&self, _tool: &str, _input: &str, _result: Option<&str>) -> Option<TaskChange> {
+        None
+    }
+    /// What a call of `tool` is about (its command, its path, its pattern), when the host knows
+    /// the tool; the shared code falls back on the start of `input`.
+    fn call_subject(&self, _tool: &str, _input: &str) -> Option<String> {
+        None
+    }
+}
+
+pub fn agent(host: Host) -> &'static dyn Agent {
+    match host {
+        Host::Claude => &claude::ClaudeCode,
+        Host::Codex => &codex::Codex,
+        Host::Gemini => &gemini::GeminiCli,
+        Host::Cursor => &cursor::Cursor,
+        Host::Grok => &grok::Grok,
+    }
+}
+
+/// The host that really sent `payload`, whichever host's hook file ran us (`named`): some
+/// hosts also run the hooks other hosts' settings hold (Cursor runs Claude Code's; Grok runs
+/// Claude Code's and Cursor's, with its own payload). The hosts that run others' files are
+/// asked first, newest first, so Grok is never taken for Cursor.
+pub fn calling_host(named: Host, payload: &[u8]) -> Host {
+    Host::ALL
+        .into_iter()
+        .rev()
+        .find(|&host| host != named && agent(host).claims(payload))
+        .unwrap_or(named)
+}
+
+/// `bytes` without a leading UTF-8 byte order mark. Some tools write one before JSON (a
+/// payload piped through them, a transcript saved by an editor) and serde rejects it.
+pub fn without_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes)
+}
+
+/// A hook payload's JSON, as `host` (its name for people) sends it: a byte order mark before
+/// it is ignored, and what cannot be read says what it starts with.
+pub fn payload_json<'a, T: serde::Deserialize<'a>>(
+    bytes: &'a [u8],
+    host: &str,
+) -> Result<T, String> {
+    let bytes = without_bom(bytes);
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err("empty hook payload on stdin".into());
+    }
+    serde_json::from_slice(bytes).map_err(|e| {
+        format!(
+            "hook payload is not the JSON {host} sends ({e}); starts with {:?}",
+            String::from_utf8_lossy(&bytes[..bytes.len().min(40)])
+        )
+    })
+}
+
+pub fn decode_hook(host: Host, payload: &[u8]) -> Result<HookEvent, String> {
+    agent(host).decode_hook(payload)
+}
+
+pub fn encode_reply(host: Host, event: EventKind, reply: &Reply) -> Option<String> {
+    agent(host).encode_reply(event, reply)
+}
+
+pub fn owner_process(host: Host) -> Option<HostProcess> {
+    agent(host).owner_process()
+}
+
+pub fn owner_session(host: Host) -> Option<String> {
+    agent(host).owner_session()
+}
+
+pub fn line_parser(host: Host) -> Box<dyn LineParser> {
+    agent(host).line_parser()
+}
+
+pub fn subagent_transcript(host: Host, main: &Path, subagent: &SubagentRef) -> Option<PathBuf> {
+    agent(host).subagent_transcript(main, subagent)
+}
+
+pub fn subagent_transcripts(host: Host, main: &Path) -> Vec<PathBuf> {
+    agent(host).subagent_transcripts(main)
+}
+
+pub fn spawning_call_key(host: Host, path: &Path) -> Option<String> {
+    agent(host).spawning_call_key(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_payload_is_its_senders_whichever_hook_file_ran() {
+        let cursor = br#"{"conversation_id":"c","hook_event_name":"UserPromptSubmit","cursor_version":"2.1.46"}"#;
+        let claude =
+            br#"{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"cursor_version"}"#;
+        assert_eq!(calling_host(Host::Claude, cursor), Host::Cursor);
+        assert_eq!(calling_host(Host::Cursor, cursor), Host::Cursor);
+        assert_eq!(calling_host(Host::Claude, claude), Host::Claude);
+        assert_eq!(calling_host(Host::Gemini, b"not json"), Host::Gemini);
+    }
+}

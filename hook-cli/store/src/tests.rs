@@ -1,0 +1,594 @@
+use std::os::unix::fs::PermissionsExt;
+
+use super::write::COMMIT_EVERY;
+use super::*;
+use throughline_core::model::{DetailKind, Host};
+use throughline_core::record::Record;
+
+fn temp_store() -> (tempfile::TempDir, Home, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let home = Home::at(dir.path().join("home"));
+    let store = Store::open(&home).unwrap();
+    (dir, home, store)
+}
+
+#[test]
+fn database_and_folder_are_owner_only() {
+    let (_dir, home, _store) = temp_store();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(home.dir()), 0o700);
+    assert_eq!(mode(&home.db_path()), 0o600);
+}
+
+#[test]
+fn reopening_does_not_migrate_again() {
+    let (_dir, home, store) = temp_store();
+    drop(store);
+    let store = Store::open(&home).unwrap();
+    let version: i64 = store
+        .conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, schema::VERSION);
+    let mode: String = store
+        .conn
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+}
+
+#[test]
+fn a_newer_schema_is_refused_with_advice() {
+    let (_dir, home, store) = temp_store();
+    store.conn.pragma_update(None, "user_version", 99).unwrap();
+    drop(store);
+    let err = Store::open(&home).err().unwrap().to_string();
+    assert!(err.contains("upgrade throughline"), "{err}");
+}
+
+#[test]
+fn read_only_open_of_a_missing_store_says_how_to_get_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = Store::open_read_only(&Home::at(dir.path()))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("first hook call"), "{err}");
+}
+
+#[test]
+fn turn_codes_are_short_stable_and_distinct() {
+    let a = write::turn_code(Host::Claude, "s1", "u:1");
+    assert_eq!(a, write::turn_code(Host::Claude, "s1", "u:1"));
+    assert_ne!(a, write::turn_code(Host::Claude, "s1", "u:2"));
+    assert_ne!(a, write::turn_code(Host::Claude, "s2", "u:1"));
+    assert!(a
+        .chars()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
+}
+
+#[test]
+fn records_store_once_and_land_in_the_open_turn() {
+    let (_dir, _home, mut store) = temp_store();
+    let prompt = Record::Prompt {
+        key: "u:1".into(),
+        text: "hi".into(),
+        at: None,
+    };
+    let answer = Record::Answer {
+        key: "a:1".into(),
+        text: "hello".into(),
+        at: None,
+    };
+    let result = Record::Detail {
+        key: "r:t1".into(),
+        kind: DetailKind::ToolResult,
+        name: None,
+        tool_use_id: Some("t1".into()),
+        body: "out".into(),
+        is_error: false,
+        at: None,
+    };
+    for _ in 0..2 {
+        let w = store.write().unwrap();
+        let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
+        let mut turn = None;
+        for r in [&prompt, &answer, &result] {
+            w.apply(&mut s, &mut turn, r).unwrap();
+        }
+        w.commit().unwrap();
+    }
+    let session = store.session("s1").unwrap();
+    let turns = store.turns(&session).unwrap();
+    assert_eq!(turns.len(), 1);
+    assert_eq!(turns[0].messages.len(), 2);
+    let detail = store.turn_detail(&turns[0].code).unwrap();
+    assert_eq!(detail.details.len(), 1);
+    assert_eq!(detail.details[0].body, "out");
+}
+
+#[test]
+fn entries_before_the_first_prompt_go_to_turn_zero() {
+    let (_dir, _home, mut store) = temp_store();
+    let w = store.write().unwrap();
+    let mut s = w.session(Host::Claude, "s1", None, None).unwrap();
+    let mut turn = None;
+    let caveat = Record::Detail {
+        key: "e:1".into(),
+        kind: DetailKind::Command,
+        name: None,
+        tool_use_id: None,
+        body: "<command-name>/clear</command-name>".into(),
+        is_error: false,
+        at: None,
+    };
+    w.apply(&mut s, &mut turn, &caveat).unwrap();
+    w.apply(
+        &mut s,
+        &mut turn,
+        &Record::Prompt {
+            key: "u:1".into(),
+            text: "go".into(),
+            at: None,
+        },
+    )
+    .unwrap();
+    w.commit().unwrap();
+    let session = store.session("s1").unwrap();
+    let turns = store.turns(&session).unwrap();
+    assert_eq!(turns.iter().map(|t| t.seq).collect::<Vec<_>>(), [0, 1]);
+    assert_eq!(session.turns, 1, "turn zero is not counted as a turn");
+}
+
+#[test]
+fn session_and_turn_lookups_by_prefix() {
+    let (_dir, _home, mut store) = temp_store();
+    let w = store.write().unwrap();
+    for id in ["abc111", "abc222"] {
+        let mut s = w.session(Host::Claude, id, None, None).unwrap();
+        w.apply(
+            &mut s,
+            &mut None,
+            &Record::Prompt {
+                key: "u:1".into(),
+                text: "x".into(),
+                at: None,
+            },
+        )
+        .unwrap();
+    }
+    w.commit().unwrap();
+    assert_eq!(store.session("abc1").unwrap().session_id, "abc111");
+    assert!(store
+        .session("abc")
+        .unwrap_err()
+        .to_string()
+        .contains("several"));
+    assert!(store
+        .session("zzz")
+        .unwrap_err()
+        .to_string()
+        .contains("throughline sessions"));
+    let code = store.turns(&store.session("abc111").unwrap()).unwrap()[0]
+        .code
+        .clone();
+    assert_eq!(store.turn_detail(&code[..5]).unwrap().turn.code, code);
+    assert!(store
+        .turn_detail("ab")
+        .unwrap_err()
+        .to_string()
+        .contains("at least 4"));
+}
+
+#[test]
+fn searching_a_memory_without_the_index_says_what_adds_it() {
+    let (_dir, _home, store) = temp_store();
+    store
+        .conn
+        .execute_batch("DROP TABLE messages_fts; DROP TABLE details_fts;")
+        .unwrap();
+    let filter = SearchFilter {
+        limit: 5,
+        ..SearchFilter::default()
+    };
+    let matcher = Matcher {
+        fts: Some("\"word\""),
+        index: Index::Trigram,
+        contains: &[],
+    };
+    let err = store.search(&matcher, &filter).unwrap_err().to_string();
+    assert!(
+        err.contains("next hook call or `throughline import`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn hooks_do_not_index_and_a_search_indexes_only_what_is_new() {
+    let (_dir, _home, mut store) = temp_store();
+    let add = |store: &mut Store, key: &str| {
+        let w = store.write().unwrap();
+        let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
+        let prompt = Record::Prompt {
+            key: key.into(),
+            text: format!("needle {key}"),
+            at: None,
+        };
+        w.apply(&mut s, &mut None, &prompt).unwrap();
+        w.commit().unwrap();
+    };
+    let indexed = |store: &Store| -> i64 {
+        store
+            .conn
+            .query_row(
+                "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH '\"needle\"'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap()
+    };
+    add(&mut store, "u:1");
+    assert_eq!(indexed(&store), 0, "capture leaves indexing to searches");
+    let added = |n| Indexed {
+        added: n,
+        behind: false,
+    };
+    assert_eq!(store.index_pending().unwrap(), added(1));
+    assert_eq!(store.index_pending().unwrap(), added(0));
+    add(&mut store, "u:2");
+    assert_eq!(store.index_pending().unwrap(), added(1));
+    assert_eq!(indexed(&store), 2);
+}
+
+#[test]
+fn live_sessions_are_the_unended_ones_active_since_the_cutoff() {
+    let (_dir, _home, mut store) = temp_store();
+    let w = store.write().unwrap();
+    for (id, last) in [
+        ("recent", "2026-11-30T10:00:00.000Z"),
+        ("older", "2026-11-30T09:45:00.000Z"),
+        ("stale", "2026-11-30T08:00:00.000Z"),
+        ("ended", "2026-11-30T10:05:00.000Z"),
+    ] {
+        let s = w.session(Host::Claude, id, None, None).unwrap();
+        w.touch_session(s.id, Some(last), Some(last)).unwrap();
+        if id == "ended" {
+            w.session_ended(s.id, Some("clear"), last).unwrap();
+        }
+    }
+    w.commit().unwrap();
+    let live: Vec<String> = store
+        .live_sessions("2026-11-30T09:30:00.000Z")
+        .unwrap()
+        .into_iter()
+        .map(|s| s.session_id)
+        .collect();
+    assert_eq!(live, ["recent", "older"]);
+}
+
+fn prompt(key: &str, text: &str) -> Record {
+    Record::Prompt {
+        key: key.into(),
+        text: text.into(),
+        at: None,
+    }
+}
+
+fn prompts_of(home: &Home, session: &str) -> Vec<String> {
+    let store = Store::open_read_only(home).unwrap();
+    let session = store.session(session).unwrap();
+    let turns = store.turns(&session).unwrap();
+    turns.iter().map(|t| t.messages[0].text.clone()).collect()
+}
+
+#[test]
+fn a_bulk_writer_has_its_commits_copied_into_the_database_file_in_the_background() {
+    let (_dir, home, mut store) = temp_store();
+    let marker = "a-line-only-the-wal-holds-until-a-checkpoint";
+    let in_database_file = || {
+        let bytes = fs::read(home.db_path()).unwrap();
+        bytes.windows(marker.len()).any(|w| w == marker.as_bytes())
+    };
+    let write_marker = |store: &mut Store, key: &str| {
+        let w = store.write().unwrap();
+        let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
+        w.apply(&mut s, &mut None, &prompt(key, marker)).unwrap();
+        w.commit().unwrap();
+    };
+    write_marker(&mut store, "u:1");
+    assert!(!in_database_file(), "a hook's commit stays in the WAL");
+    store.copy_in_background().unwrap();
+    write_marker(&mut store, "u:2");
+    // Dropping the store waits for the copy that commit started.
+    drop(store);
+    assert!(in_database_file());
+    // The copy is passive: the WAL stays for the writer to empty, and the rows read back.
+    let wal = fs::metadata(format!("{}-wal", home.db_path().display())).unwrap();
+    assert!(wal.len() > 0);
+    assert_eq!(prompts_of(&home, "s1"), [marker, marker]);
+}
+
+#[test]
+fn a_writer_that_commits_partway_keeps_what_it_committed() {
+    let (_dir, home, mut store) = temp_store();
+    store.copy_in_background().unwrap();
+    let w = store.write().unwrap();
+    let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
+    let mut turn = None;
+    w.apply(&mut s, &mut turn, &prompt("u:1", "first")).unwrap();
+    // (A commit is also due once the lock was held long enough: not asserted, it is time.)
+    w.commit_due(1 << 20);
+    assert_eq!(w.pending.get(), 1 << 20);
+    assert!(w.commit_due(COMMIT_EVERY));
+    w.commit_and_continue().unwrap();
+    w.commit_due(1 << 20);
+    assert_eq!(
+        w.pending.get(),
+        1 << 20,
+        "the count starts again after a commit"
+    );
+    // A reader sees the committed part while the writer goes on.
+    assert_eq!(prompts_of(&home, "s1"), ["first"]);
+    w.apply(&mut s, &mut turn, &prompt("u:2", "second"))
+        .unwrap();
+    w.commit_and_continue().unwrap();
+    w.apply(&mut s, &mut turn, &prompt("u:3", "never committed"))
+        .unwrap();
+    drop(w);
+    assert_eq!(prompts_of(&home, "s1"), ["first", "second"]);
+    // Turn numbers went on across the commits, and start again from what is stored.
+    let w = store.write().unwrap();
+    w.apply(&mut s, &mut turn, &prompt("u:4", "fourth"))
+        .unwrap();
+    w.commit().unwrap();
+    let session = store.session("s1").unwrap();
+    let seqs: Vec<u32> = store
+        .turns(&session)
+        .unwrap()
+        .iter()
+        .map(|t| t.seq)
+        .collect();
+    assert_eq!(seqs, [1, 2, 3]);
+}
+
+#[test]
+fn foreign_keys_are_not_checked_on_insert() {
+    // The bundled SQLite turns them on by default; every insert would look up its parents.
+    let (_dir, _home, store) = temp_store();
+    let enforced: bool = store
+        .conn
+        .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
+        .unwrap();
+    assert!(!enforced);
+}
+
+#[test]
+fn a_session_is_found_by_its_id_through_an_index() {
+    // Hooks, verbs and the app look sessions up by the host's id; a scan would make every
+    // hook call slower as sessions accumulate.
+    let (_dir, _home, store) = temp_store();
+    let plan: String = store
+        .conn
+        .query_row(
+            "EXPLAIN QUERY PLAN SELECT id FROM sessions WHERE session_id = 'x'",
+            [],
+            |r| r.get(3),
+        )
+        .unwrap();
+    assert!(plan.starts_with("SEARCH"), "{plan}");
+}
+
+/// A host may append copies of earlier entries (same uuid, same message id) later in a
+/// transcript: they are stored once, in the turn they first came in, and the open turn goes
+/// on with its own one-liner.
+#[test]
+fn copies_of_earlier_entries_are_stored_once_where_they_first_were() {
+    let (_dir, _home, mut store) = temp_store();
+    let prompt = |k: &str, text: &str| Record::Prompt {
+        key: format!("u:{k}"),
+        text: text.into(),
+        at: None,
+    };
+    let answer = |k: &str, text: &str| Record::Answer {
+        key: format!("a:{k}"),
+        text: text.into(),
+        at: None,
+    };
+    let result = Record::Detail {
+        key: "r:t1".into(),
+        kind: DetailKind::ToolResult,
+        name: None,
+        tool_use_id: Some("t1".into()),
+        body: "out".into(),
+        is_error: false,
+        at: None,
+    };
+    // What a reader sends: each turn's one-liner before the prompt that ends it, worked out
+    // from the lines it read (so the copies are in the second one).
+    let summary = |text: &str| Record::Summary { text: text.into() };
+    let records = [
+        prompt("1", "Which fruit?"),
+        answer("m1", "Decision: apples, stored in crate 7."),
+        result.clone(),
+        summary("Which fruit? → apples"),
+        prompt("2", "And the next one?"),
+        answer("m2", "Bananas come next."),
+        // The copies, then what the open turn still says.
+        prompt("1", "Which fruit?"),
+        answer("m1", "Decision: apples, stored in crate 7."),
+        result,
+        answer("m3", "Then cherries, in crate 9."),
+        summary("And the next one? → apples, crate 7, cherries"),
+        prompt("3", "Done?"),
+    ];
+    let w = store.write().unwrap();
+    let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
+    let mut turn = None;
+    for r in &records {
+        w.apply(&mut s, &mut turn, r).unwrap();
+    }
+    w.commit().unwrap();
+
+    let session = store.session("s1").unwrap();
+    let turns = store.turns(&session).unwrap();
+    let texts = |t: &throughline_core::model::Turn| -> Vec<String> {
+        t.messages.iter().map(|m| m.text.clone()).collect()
+    };
+    assert_eq!(turns.len(), 3);
+    assert_eq!(
+        texts(&turns[0]),
+        ["Which fruit?", "Decision: apples, stored in crate 7."]
+    );
+    assert_eq!(
+        texts(&turns[1]),
+        [
+            "And the next one?",
+            "Bananas come next.",
+            "Then cherries, in crate 9."
+        ]
+    );
+    assert_eq!(store.turn_detail(&turns[0].code).unwrap().details.len(), 1);
+    assert!(store
+        .turn_detail(&turns[1].code)
+        .unwrap()
+        .details
+        .is_empty());
+    let one_liner: String = store
+        .conn
+        .query_row(
+            "SELECT m.text FROM summaries m JOIN turns t ON t.id = m.turn WHERE t.code = ?1",
+            [&turns[1].code],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(
+        one_liner.contains("crate 9") && !one_liner.contains("crate 7"),
+        "{one_liner}"
+    );
+}
+
+/// A resumed Claude Code 2.0.x writes earlier prompts again under new uuids, with their words
+/// and times: they add no turn, while the same words sent at another time do.
+#[test]
+fn a_prompt_written_again_under_a_new_id_is_stored_once() {
+    let (_dir, _home, mut store) = temp_store();
+    let prompt = |k: &str, text: &str, at: &str| Record::Prompt {
+        key: format!("u:{k}"),
+        text: text.into(),
+        at: Some(at.into()),
+    };
+    let answer = |k: &str, text: &str| Record::Answer {
+        key: format!("a:{k}"),
+        text: text.into(),
+        at: None,
+    };
+    let at = |minute: u32| format!("2026-11-30T08:{minute:02}:00.000Z");
+    let records = [
+        prompt("1", "Which fruit?", &at(1)),
+        answer("m1", "Apples."),
+        prompt("2", "Go on.", &at(2)),
+        answer("m2", "Bananas."),
+        prompt("3", "Go on.", &at(3)),
+        answer("m3", "Cherries."),
+        // The resume's copies, out of order, then a new prompt.
+        prompt("1c", "Which fruit?", &at(1)),
+        prompt("3c", "Go on.", &at(3)),
+        prompt("2c", "Go on.", &at(2)),
+        prompt("4", "Go on.", &at(9)),
+        answer("m4", "Dates."),
+    ];
+    let w = store.write().unwrap();
+    let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
+    let mut turn = None;
+    for r in &records {
+        w.apply(&mut s, &mut turn, r).unwrap();
+    }
+    // Read again from the start (a transcript replaced): nothing more.
+    let mut turn = None;
+    for r in &records {
+        w.apply(&mut s, &mut turn, r).unwrap();
+    }
+    w.commit().unwrap();
+
+    let session = store.session("s1").unwrap();
+    let turns: Vec<Vec<String>> = store
+        .turns(&session)
+        .unwrap()
+        .iter()
+        .map(|t| t.messages.iter().map(|m| m.text.clone()).collect())
+        .collect();
+    assert_eq!(
+        turns,
+        [
+            ["Which fruit?", "Apples."],
+            ["Go on.", "Bananas."],
+            ["Go on.", "Cherries."],
+            ["Go on.", "Dates."],
+        ]
+    );
+}
+
+#[test]
+fn a_cleared_session_awaits_its_memory_until_it_has_a_prompt_or_was_given_one() {
+    let (_dir, _home, mut store) = temp_store();
+    let w = store.write().unwrap();
+    let old = w.session(Host::Gemini, "old", Some("/p"), None).unwrap();
+    let mut new = w.session(Host::Gemini, "new", Some("/p"), None).unwrap();
+    let handed = w.session(Host::Gemini, "handed", Some("/p"), None).unwrap();
+    let given = w.session(Host::Gemini, "given", Some("/p"), None).unwrap();
+    w.link(new.id, old.id, Trigger::Clear, "t").unwrap();
+    w.link(handed.id, old.id, Trigger::Handoff, "t").unwrap();
+    w.link(given.id, old.id, Trigger::Clear, "t").unwrap();
+    w.record_injection(
+        given.id,
+        &Injection {
+            id: 0,
+            session_id: "given".into(),
+            project: None,
+            trigger: Trigger::Clear,
+            at: "t".into(),
+            chain: vec!["old".into()],
+            budget: 9_500,
+            size: 1,
+            verbatim: Vec::new(),
+            one_liners: Vec::new(),
+            one_liners_by: Vec::new(),
+            left_out: 0,
+            text: "m".into(),
+            more: None,
+        },
+    )
+    .unwrap();
+    w.commit().unwrap();
+    let awaits = |store: &Store, id| store.awaits_clear_memory(id).unwrap();
+    assert!(awaits(&store, "new"));
+    // Not after /clear, given its memory already, not linked at all, not stored.
+    assert!(!awaits(&store, "handed"));
+    assert!(!awaits(&store, "given"));
+    assert!(!awaits(&store, "old"));
+    assert!(!awaits(&store, "unknown"));
+    // The session context before the first prompt is no prompt; the prompt ends the wait.
+    let w = store.write().unwrap();
+    let mut turn = None;
+    let context = Record::Detail {
+        key: "e:0".into(),
+        kind: DetailKind::Attachment,
+        name: Some("session_context".into()),
+        tool_use_id: None,
+        body: "<session_context>".into(),
+        is_error: false,
+        at: None,
+    };
+    w.apply(&mut new, &mut turn, &context).unwrap();
+    w.commit().unwrap();
+    assert!(awaits(&store, "new"));
+    let w = store.write().unwrap();
+    let prompt = Record::Prompt {
+        key: "u:1".into(),
+        text: "go".into(),
+        at: None,
+    };
+    w.apply(&mut new, &mut turn, &prompt).unwrap();
+    w.commit().unwrap();
+    assert!(!awaits(&store, "new"));
+}
