@@ -144,7 +144,7 @@ fn gauge(store: &Store, mut session: Session, now: &str, compact_at: Option<f64>
         CompactRule::Threshold => threshold,
         CompactRule::Client => Some(((usable * 100 + window / 2) / window.max(1)) as u8),
     };
-    let measured = agent.reports_usage();
+    let measured = agent.spec().reports_usage;
     let percent = ((used * 100 + usable / 2) / usable).min(100) as u8;
     let usage = if measured {
         format!("{}/{}", short_tokens(used), short_tokens(usable))

@@ -46,7 +46,7 @@ pub fn respond(
             let linked = follow_host_process(store, event, owner)?;
             match event.source.as_deref() {
                 Some("clear") if linked => {
-                    if hosts::agent(event.host).memory_at_session_start() {
+                    if hosts::agent(event.host).spec().memory_at_session_start {
                         on_clear(store, home, config, event)
                     } else {
                         // It goes in with the first prompt (`on_prompt`).
@@ -61,7 +61,7 @@ pub fn respond(
                             "session {} was started by /clear, but the session it cleared is \
                              not known (no prompt id, no {} process found): nothing handed on",
                             event.session_id,
-                            hosts::agent(event.host).name()
+                            hosts::agent(event.host).spec().name
                         ),
                     );
                     Ok(None)
@@ -69,8 +69,8 @@ pub fn respond(
                 Some("compact") => on_compact(store, home, config, event),
                 // A host whose prompt hooks cannot add context hands on at the start; it
                 // sends no `source` (Cursor starts only new chats).
-                None if !hosts::agent(event.host).context_with_prompt()
-                    && hosts::agent(event.host).memory_at_session_start() =>
+                None if !hosts::agent(event.host).spec().context_with_prompt
+                    && hosts::agent(event.host).spec().memory_at_session_start =>
                 {
                     handoff_memory(store, home, config, event)
                 }
@@ -80,8 +80,8 @@ pub fn respond(
         }
         EventKind::UserPrompt => on_prompt(store, home, config, event),
         EventKind::Stop
-            if !hosts::agent(event.host).context_with_prompt()
-                && !hosts::agent(event.host).memory_at_session_start() =>
+            if !hosts::agent(event.host).spec().context_with_prompt
+                && !hosts::agent(event.host).spec().memory_at_session_start =>
         {
             on_first_turn_end(store, home, config, event)
         }
@@ -168,13 +168,13 @@ fn on_prompt(
     let prompt = event.prompt.as_deref().unwrap_or_default().trim();
     let agent = hosts::agent(event.host);
     // The host's handoff command (`/tl`); `/tl cancel` withdraws the handoff.
-    let name = agent.handoff_command();
+    let name = agent.spec().handoff_command;
     if let Some(args) = prompt.strip_prefix(name) {
         if args.is_empty() || args.starts_with(char::is_whitespace) {
             return command(store, config, &event.session_id, name, args.trim()).map(Some);
         }
     }
-    if !agent.context_with_prompt() {
+    if !agent.spec().context_with_prompt {
         // Nothing said here reaches the model: the session's start (Cursor) or its first
         // turn's end (Grok) carries the memory.
         return Ok(None);
@@ -182,7 +182,7 @@ fn on_prompt(
     if store.has_waiting_part(&event.session_id)? {
         return second_part(store, &event.session_id);
     }
-    if !agent.memory_at_session_start() && store.awaits_clear_memory(&event.session_id)? {
+    if !agent.spec().memory_at_session_start && store.awaits_clear_memory(&event.session_id)? {
         return on_clear(store, home, config, event);
     }
     handoff_memory(store, home, config, event)
@@ -391,7 +391,7 @@ fn inject(
     let w = store.write()?;
     w.record_injection(session.id, &injection)?;
     if let Some(more) = &injection.more {
-        let measure = hosts::agent(session.host).injection_limit().measure;
+        let measure = hosts::agent(session.host).spec().injection_limit.measure;
         w.wait_with_part(session.id, &injection, measure.len(more) as u32)?;
     }
     w.commit()?;

@@ -58,7 +58,7 @@ pub fn import(
     let found = agent
         .find_transcripts(from.clone())
         .map_err(|source| ImportError::List {
-            host: agent.name(),
+            host: agent.spec().name,
             folder: from
                 .or_else(|| agent.transcripts_dir())
                 .map_or_else(|| "the home folder".into(), |p| p.display().to_string()),

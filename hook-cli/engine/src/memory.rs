@@ -646,7 +646,7 @@ pub fn build(
     at: &str,
 ) -> Result<Option<Injection>> {
     let verbatim_turns = config.verbatim_turns.max(1) as usize;
-    let limit = hosts::agent(receiver.host).injection_limit();
+    let limit = hosts::agent(receiver.host).spec().injection_limit;
     let turns = store.recent_turns(chain, TURNS_READ, verbatim_turns)?;
     if turns.is_empty() {
         return Ok(None);
@@ -660,8 +660,8 @@ pub fn build(
     let newest = chain.first().copied().unwrap_or(receiver);
     let about = About {
         client: Some(match &newest.client_version {
-            Some(version) => format!("{} {version}", hosts::agent(newest.host).name()),
-            None => hosts::agent(newest.host).name().to_string(),
+            Some(version) => format!("{} {version}", hosts::agent(newest.host).spec().name),
+            None => hosts::agent(newest.host).spec().name.to_string(),
         }),
         model: newest.model.clone().or_else(|| newest.start_model.clone()),
     };
@@ -670,7 +670,7 @@ pub fn build(
         config,
         limit.max,
         match trigger {
-            Trigger::Clear => hosts::agent(receiver.host).memory_parts_after_clear(),
+            Trigger::Clear => hosts::agent(receiver.host).spec().memory_parts_after_clear,
             Trigger::Handoff | Trigger::Compact => 1,
         },
     );

@@ -1,56 +1,88 @@
-//! The hook payload both Codex and Gemini CLI send: Claude Code's snake_case envelope without
-//! its subagent fields, each host with its own event names. Only the fields Throughline uses
+//! The snake_case hook payload Claude Code sends, and Codex and Gemini CLI after it without
+//! the subagent fields, each host with its own event names. Only the fields Throughline uses
 //! are decoded; unknown events and fields are accepted, so a newer client never breaks the
 //! hook.
 
 use serde::Deserialize;
+use serde_json::value::RawValue;
 
 use throughline_core::model::Host;
-use throughline_core::record::{EventKind, HookEvent};
+use throughline_core::record::{EventKind, HookEvent, SubagentRef};
 
 #[derive(Deserialize)]
-struct Envelope {
-    session_id: String,
+pub(crate) struct Envelope<'a> {
+    pub session_id: String,
     /// The session's transcript (Codex's rollout, Gemini CLI's chat file).
     #[serde(default)]
-    transcript_path: Option<String>,
+    pub transcript_path: Option<String>,
     #[serde(default)]
-    cwd: Option<String>,
+    pub cwd: Option<String>,
     #[serde(default)]
-    hook_event_name: String,
+    pub hook_event_name: String,
     #[serde(default)]
-    source: Option<String>,
+    pub source: Option<String>,
     #[serde(default)]
-    reason: Option<String>,
+    pub reason: Option<String>,
     #[serde(default)]
-    prompt: Option<String>,
+    pub prompt_id: Option<String>,
     #[serde(default)]
-    model: Option<String>,
+    pub prompt: Option<String>,
+    #[serde(default)]
+    pub model: Option<String>,
+    /// Claude Code: set in hooks that run inside a subagent, and in SubagentStart/SubagentStop.
+    #[serde(default)]
+    pub agent_id: Option<String>,
+    /// Claude Code's SubagentStop: the subagent's transcript.
+    #[serde(default)]
+    pub agent_transcript_path: Option<String>,
+    #[serde(default)]
+    pub tool_name: Option<String>,
+    /// Left raw: only the answer of a subagent call is read (for its `agentId`), and tool
+    /// output can be large and of any shape.
+    #[serde(default, borrow)]
+    pub tool_response: Option<&'a RawValue>,
 }
 
-/// Decodes `bytes` as `host` sends them, naming each event through `kind`. Neither host shares
-/// an id between a cleared session and the next (their process links them), and neither runs
-/// hooks inside a subagent.
+impl Envelope<'_> {
+    /// The payload in `bytes` as `host` sends it; one without a session id is refused.
+    pub fn parse(bytes: &[u8], host: Host) -> Result<Envelope<'_>, String> {
+        let p: Envelope = super::payload_json(bytes, super::agent(host).spec().name)?;
+        if p.session_id.is_empty() {
+            return Err("hook payload has an empty session_id".into());
+        }
+        Ok(p)
+    }
+
+    /// The event the shared code reads, as `kind`; empty names count as none.
+    pub fn event(self, host: Host, kind: EventKind, subagent: Option<SubagentRef>) -> HookEvent {
+        HookEvent {
+            host,
+            kind,
+            session_id: self.session_id,
+            transcript_path: self.transcript_path.filter(|p| !p.is_empty()),
+            cwd: self.cwd.filter(|c| !c.is_empty()),
+            source: self.source,
+            reason: self.reason,
+            prompt_id: self.prompt_id,
+            prompt: self.prompt,
+            model: self.model.filter(|m| !m.is_empty()),
+            subagent,
+        }
+    }
+}
+
+/// Decodes `bytes` as Codex or Gemini CLI (`host`) sends them, naming each event through
+/// `kind`. Neither host shares an id between a cleared session and the next (their process
+/// links them), and neither runs hooks inside a subagent.
 pub fn decode(
     bytes: &[u8],
     host: Host,
     kind: impl Fn(&str) -> EventKind,
 ) -> Result<HookEvent, String> {
-    let p: Envelope = super::payload_json(bytes, super::agent(host).name())?;
-    if p.session_id.is_empty() {
-        return Err("hook payload has an empty session_id".into());
-    }
+    let p = Envelope::parse(bytes, host)?;
+    let kind = kind(&p.hook_event_name);
     Ok(HookEvent {
-        host,
-        kind: kind(&p.hook_event_name),
-        session_id: p.session_id,
-        transcript_path: p.transcript_path.filter(|p| !p.is_empty()),
-        cwd: p.cwd.filter(|c| !c.is_empty()),
-        source: p.source,
-        reason: p.reason,
         prompt_id: None,
-        prompt: p.prompt,
-        model: p.model.filter(|m| !m.is_empty()),
-        subagent: None,
+        ..p.event(host, kind, None)
     })
 }

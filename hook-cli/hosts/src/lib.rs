@@ -14,6 +14,7 @@ pub mod process;
 mod tool_input;
 
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use throughline_core::model::{Host, TaskChange, Todo};
 pub use throughline_core::record::{
@@ -21,7 +22,6 @@ pub use throughline_core::record::{
 };
 use throughline_core::record::{InjectionLimit, LineParser, Reply};
 
-/// What the shared code asks a host.
 /// Where a gauge's usable window ends, and what puts the end there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CompactionPoint {
@@ -41,37 +41,37 @@ pub enum CompactRule {
     Window,
 }
 
-pub trait Agent: Sync {
+/// What a host is, as data: the facts the shared code reads about it, one table a host.
+pub struct Spec {
     /// The host's name as a person knows it (`Claude Code`).
-    fn name(&self) -> &'static str;
-    fn decode_hook(&self, payload: &[u8]) -> Result<HookEvent, String>;
-    /// The host's stdout form of a reply, if the event can carry one.
-    fn encode_reply(&self, event: EventKind, reply: &Reply) -> Option<String>;
+    pub name: &'static str,
     /// The prompt that offers a handoff (`/tl`); the hook blocks it before the model sees it.
-    fn handoff_command(&self) -> &'static str;
+    pub handoff_command: &'static str,
     /// How much a hook's `additionalContext` may hold, counted the way the host counts.
-    fn injection_limit(&self) -> InjectionLimit;
+    pub injection_limit: InjectionLimit,
     /// Whether a SessionStart hook's context reaches the model after `/clear`; a host where it
     /// does not gets the memory once, with the new session's first prompt.
-    fn memory_at_session_start(&self) -> bool {
-        true
-    }
+    pub memory_at_session_start: bool,
     /// How many hook outputs reach the model in the first request after `/clear`, each within
-    /// [`Agent::injection_limit`]: Claude Code passes both the SessionStart hook's context and
-    /// the first prompt's, so a memory can come in two parts (docs/decisions/0076).
-    fn memory_parts_after_clear(&self) -> usize {
-        1
-    }
+    /// `injection_limit`: Claude Code passes both the SessionStart hook's context and the
+    /// first prompt's, so a memory can come in two parts (docs/decisions/0076).
+    pub memory_parts_after_clear: usize,
     /// Whether a prompt hook's context reaches the model. A host where it does not gets the
     /// memory at the new session's start (Cursor), or, when that does not reach the model
     /// either, when the new session's first turn ends: its Stop hook's answer (Grok).
-    fn context_with_prompt(&self) -> bool {
-        true
-    }
+    pub context_with_prompt: bool,
     /// Whether the host records token counts a gauge can read.
-    fn reports_usage(&self) -> bool {
-        true
-    }
+    pub reports_usage: bool,
+    pub decode_hook: fn(&[u8]) -> Result<HookEvent, String>,
+    /// The host's stdout form of a reply, if the event can carry one.
+    pub encode_reply: fn(EventKind, &Reply) -> Option<String>,
+    /// A parser of the host's transcript lines, for one transcript.
+    pub line_parser: fn() -> Box<dyn LineParser>,
+}
+
+/// What the shared code asks a host: its [`Spec`], and what takes the host's code to answer.
+pub trait Agent: Sync {
+    fn spec(&self) -> &'static Spec;
     /// Where the client compacts a context of `window` tokens by itself, given the person's
     /// auto-compact threshold (percent of the window) when they set one. By default the whole
     /// window counts: a host whose own rule is not known is measured against all of it.
@@ -90,21 +90,30 @@ pub trait Agent: Sync {
     fn claims(&self, _payload: &[u8]) -> bool {
         false
     }
-    fn line_parser(&self) -> Box<dyn LineParser>;
     /// Where the host keeps its transcripts, for `import`.
     fn transcripts_dir(&self) -> Option<PathBuf>;
     /// Every main transcript under `root` (else [`Agent::transcripts_dir`]), oldest first.
     fn find_transcripts(&self, root: Option<PathBuf>) -> std::io::Result<Vec<FoundTranscript>>;
     /// The host process a hook runs under: a `/clear` never leaves it (decision 0023).
     fn owner_process(&self) -> Option<HostProcess>;
-    /// The session of the host process this command runs under (e.g. `/tl` from the host).
-    fn owner_session(&self) -> Option<String>;
-    /// The transcript of one subagent of the session whose transcript is `main`.
-    fn subagent_transcript(&self, main: &Path, subagent: &SubagentRef) -> Option<PathBuf>;
+    /// The session of the host process this command runs under (e.g. `/tl` from the host),
+    /// when the host names one.
+    fn owner_session(&self) -> Option<String> {
+        None
+    }
+    /// The transcript of one subagent of the session whose transcript is `main`, for a host
+    /// whose subagents are read.
+    fn subagent_transcript(&self, _main: &Path, _subagent: &SubagentRef) -> Option<PathBuf> {
+        None
+    }
     /// Every subagent transcript of the session whose transcript is `main`.
-    fn subagent_transcripts(&self, main: &Path) -> Vec<PathBuf>;
+    fn subagent_transcripts(&self, _main: &Path) -> Vec<PathBuf> {
+        Vec::new()
+    }
     /// The detail key of the tool call that started the subagent whose transcript is `path`.
-    fn spawning_call_key(&self, path: &Path) -> Option<String>;
+    fn spawning_call_key(&self, _path: &Path) -> Option<String> {
+        None
+    }
     /// The tools whose calls change files, write the todo list or change one of its tasks:
     /// the working state handed to the next session reads only calls of these.
     fn state_tools(&self) -> &'static [&'static str] {
@@ -151,6 +160,38 @@ pub fn agent(host: Host) -> &'static dyn Agent {
     }
 }
 
+/// Transcripts found while walking a host's folder, listed oldest first.
+#[derive(Default)]
+pub(crate) struct Found(Vec<(Option<SystemTime>, FoundTranscript)>);
+
+impl Found {
+    /// The transcript at `path` of the session `session_id`, when both are there.
+    pub(crate) fn add(&mut self, session_id: Option<String>, path: PathBuf) {
+        let (Some(session_id), Ok(meta)) = (session_id, std::fs::metadata(&path)) else {
+            return;
+        };
+        let transcript = FoundTranscript {
+            session_id,
+            bytes: meta.len(),
+            path,
+        };
+        self.0.push((meta.modified().ok(), transcript));
+    }
+
+    /// Oldest first; transcripts of the same time by path.
+    pub(crate) fn oldest_first(mut self) -> Vec<FoundTranscript> {
+        self.0
+            .sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.path.cmp(&b.1.path)));
+        self.0.into_iter().map(|(_, t)| t).collect()
+    }
+}
+
+/// Where to look for `agent`'s transcripts: `root`, else its own folder, when that is a folder.
+pub(crate) fn transcripts_root(agent: &dyn Agent, root: Option<PathBuf>) -> Option<PathBuf> {
+    root.or_else(|| agent.transcripts_dir())
+        .filter(|root| root.is_dir())
+}
+
 /// The host that really sent `payload`, whichever host's hook file ran us (`named`): some
 /// hosts also run the hooks other hosts' settings hold (Cursor runs Claude Code's; Grok runs
 /// Claude Code's and Cursor's, with its own payload). The hosts that run others' files are
@@ -188,11 +229,11 @@ pub fn payload_json<'a, T: serde::Deserialize<'a>>(
 }
 
 pub fn decode_hook(host: Host, payload: &[u8]) -> Result<HookEvent, String> {
-    agent(host).decode_hook(payload)
+    (agent(host).spec().decode_hook)(payload)
 }
 
 pub fn encode_reply(host: Host, event: EventKind, reply: &Reply) -> Option<String> {
-    agent(host).encode_reply(event, reply)
+    (agent(host).spec().encode_reply)(event, reply)
 }
 
 pub fn owner_process(host: Host) -> Option<HostProcess> {
@@ -204,7 +245,7 @@ pub fn owner_session(host: Host) -> Option<String> {
 }
 
 pub fn line_parser(host: Host) -> Box<dyn LineParser> {
-    agent(host).line_parser()
+    (agent(host).spec().line_parser)()
 }
 
 pub fn subagent_transcript(host: Host, main: &Path, subagent: &SubagentRef) -> Option<PathBuf> {

@@ -111,7 +111,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         };
     }
     for report in &reports {
-        let name = throughline::hosts::agent(report.host).name();
+        let name = throughline::hosts::agent(report.host).spec().name;
         if report.changed() {
             outln!(
                 "Throughline is registered with {name}; hooks run {}",

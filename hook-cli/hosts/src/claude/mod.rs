@@ -15,11 +15,10 @@ pub use payload::{decode_hook, encode_reply};
 pub use status::{decode_status, StatusInput};
 pub use transcript::TranscriptParser;
 
-use super::{Agent, CompactRule, CompactionPoint};
+use super::{Agent, CompactRule, CompactionPoint, Found, Spec};
 use throughline_core::model::{TaskChange, Todo};
 use throughline_core::record::{
-    EventKind, FoundTranscript, HookEvent, HostProcess, InjectionLimit, LineParser, Measure, Reply,
-    SubagentRef,
+    FoundTranscript, HostProcess, InjectionLimit, Measure, SubagentRef,
 };
 
 /// Claude Code, to the shared code.
@@ -36,9 +35,22 @@ const INJECTION_LIMIT: InjectionLimit = InjectionLimit {
 /// (docs/hosts/claude-code.md, "Compaction"): a 200k window at 167k, 83.5%.
 const OWN_COMPACTION_MARGIN: u64 = 33_000;
 
+const SPEC: Spec = Spec {
+    name: "Claude Code",
+    handoff_command: "/tl",
+    injection_limit: INJECTION_LIMIT,
+    memory_at_session_start: true,
+    memory_parts_after_clear: 2,
+    context_with_prompt: true,
+    reports_usage: true,
+    decode_hook,
+    encode_reply,
+    line_parser: || Box::new(TranscriptParser::default()),
+};
+
 impl Agent for ClaudeCode {
-    fn name(&self) -> &'static str {
-        "Claude Code"
+    fn spec(&self) -> &'static Spec {
+        &SPEC
     }
     fn compaction_point(&self, window: u64, threshold: Option<u8>) -> CompactionPoint {
         match threshold {
@@ -55,24 +67,6 @@ impl Agent for ClaudeCode {
                 rule: CompactRule::Client,
             },
         }
-    }
-    fn decode_hook(&self, payload: &[u8]) -> Result<HookEvent, String> {
-        decode_hook(payload)
-    }
-    fn encode_reply(&self, event: EventKind, reply: &Reply) -> Option<String> {
-        encode_reply(event, reply)
-    }
-    fn handoff_command(&self) -> &'static str {
-        "/tl"
-    }
-    fn injection_limit(&self) -> InjectionLimit {
-        INJECTION_LIMIT
-    }
-    fn memory_parts_after_clear(&self) -> usize {
-        2
-    }
-    fn line_parser(&self) -> Box<dyn LineParser> {
-        Box::new(TranscriptParser::default())
     }
     fn transcripts_dir(&self) -> Option<PathBuf> {
         projects_dir()
@@ -148,7 +142,7 @@ pub fn find_transcripts(root: Option<PathBuf>) -> std::io::Result<Vec<FoundTrans
     let Some(root) = root.or_else(projects_dir) else {
         return Ok(Vec::new());
     };
-    let mut found = Vec::new();
+    let mut found = Found::default();
     for project in fs::read_dir(&root)? {
         let project = project?.path();
         if !project.is_dir() {
@@ -159,19 +153,9 @@ pub fn find_transcripts(root: Option<PathBuf>) -> std::io::Result<Vec<FoundTrans
             if path.extension().is_none_or(|e| e != "jsonl") {
                 continue;
             }
-            let (Some(stem), Ok(meta)) = (path.file_stem(), fs::metadata(&path)) else {
-                continue;
-            };
-            found.push((
-                meta.modified().ok(),
-                FoundTranscript {
-                    session_id: stem.to_string_lossy().into_owned(),
-                    bytes: meta.len(),
-                    path,
-                },
-            ));
+            let session_id = path.file_stem().map(|s| s.to_string_lossy().into_owned());
+            found.add(session_id, path);
         }
     }
-    found.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.path.cmp(&b.1.path)));
-    Ok(found.into_iter().map(|(_, t)| t).collect())
+    Ok(found.oldest_first())
 }

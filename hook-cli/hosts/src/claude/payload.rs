@@ -2,44 +2,11 @@
 //! unknown events and fields are accepted, so a newer client never breaks the hook.
 
 use serde::Deserialize;
-use serde_json::value::RawValue;
 
+use crate::envelope::Envelope;
 use throughline_core::model::Host;
 use throughline_core::record::Reply;
 use throughline_core::record::{EventKind, HookEvent, SubagentRef};
-
-#[derive(Deserialize)]
-struct Payload<'a> {
-    session_id: String,
-    #[serde(default)]
-    transcript_path: Option<String>,
-    #[serde(default)]
-    cwd: Option<String>,
-    #[serde(default)]
-    hook_event_name: String,
-    #[serde(default)]
-    source: Option<String>,
-    #[serde(default)]
-    reason: Option<String>,
-    #[serde(default)]
-    prompt_id: Option<String>,
-    #[serde(default)]
-    prompt: Option<String>,
-    #[serde(default)]
-    model: Option<String>,
-    /// Set in hooks that run inside a subagent, and in SubagentStart/SubagentStop.
-    #[serde(default)]
-    agent_id: Option<String>,
-    /// SubagentStop: the subagent's transcript.
-    #[serde(default)]
-    agent_transcript_path: Option<String>,
-    #[serde(default)]
-    tool_name: Option<String>,
-    /// Left raw: only the answer of a subagent call is read (for its `agentId`), and tool
-    /// output can be large and of any shape.
-    #[serde(default, borrow)]
-    tool_response: Option<&'a RawValue>,
-}
 
 /// The tools that start a subagent: `Agent` (2.1.197 and later), `Task` before.
 const SUBAGENT_TOOLS: &[&str] = &["Agent", "Task"];
@@ -50,7 +17,7 @@ struct SubagentAnswer {
     agent_id: String,
 }
 
-impl Payload<'_> {
+impl Envelope<'_> {
     /// The subagent the event is about: the one the hook runs in, or the one the returning
     /// call started (its answer names it).
     fn subagent(&self) -> Option<SubagentRef> {
@@ -75,10 +42,7 @@ impl Payload<'_> {
 }
 
 pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
-    let p: Payload = crate::payload_json(bytes, "Claude Code")?;
-    if p.session_id.is_empty() {
-        return Err("hook payload has an empty session_id".into());
-    }
+    let p = Envelope::parse(bytes, Host::Claude)?;
     let kind = match p.hook_event_name.as_str() {
         "SessionStart" => EventKind::SessionStart,
         "UserPromptSubmit" => EventKind::UserPrompt,
@@ -90,19 +54,7 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
         _ => EventKind::Other,
     };
     let subagent = p.subagent();
-    Ok(HookEvent {
-        host: Host::Claude,
-        kind,
-        session_id: p.session_id,
-        transcript_path: p.transcript_path.filter(|p| !p.is_empty()),
-        cwd: p.cwd.filter(|c| !c.is_empty()),
-        source: p.source,
-        reason: p.reason,
-        prompt_id: p.prompt_id,
-        prompt: p.prompt,
-        model: p.model.filter(|m| !m.is_empty()),
-        subagent,
-    })
+    Ok(p.event(Host::Claude, kind, subagent))
 }
 
 /// What Claude Code reads from a hook's stdout: context for the model, or a blocked prompt

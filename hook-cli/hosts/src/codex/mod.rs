@@ -11,13 +11,10 @@ use std::path::{Path, PathBuf};
 pub use payload::decode_hook;
 pub use rollout::RolloutParser;
 
-use super::Agent;
+use super::{transcripts_root, Agent, Found, Spec};
 use crate::process::{command_name, nearest_ancestor};
 use throughline_core::model::Todo;
-use throughline_core::record::{
-    EventKind, FoundTranscript, HookEvent, HostProcess, InjectionLimit, LineParser, Measure, Reply,
-    SubagentRef,
-};
+use throughline_core::record::{FoundTranscript, HostProcess, InjectionLimit, Measure};
 
 /// Codex, to the shared code.
 pub struct Codex;
@@ -33,42 +30,39 @@ const INJECTION_LIMIT: InjectionLimit = InjectionLimit {
 /// `codex.js` launcher above it is `node`).
 const PROCESS_NAME: &str = "codex";
 
+// Codex names no session for a process; `throughline handoff` takes `--session`.
+// Codex's subagents (its collab agents) are not read yet: only the session's rollout.
+
+const SPEC: Spec = Spec {
+    name: "Codex",
+    // The TUI refuses slash commands it does not know and has no custom prompts; a skill
+    // mention reaches the UserPromptSubmit hook as typed, before any request (0.171.0).
+    handoff_command: "$tl",
+    injection_limit: INJECTION_LIMIT,
+    memory_at_session_start: true,
+    memory_parts_after_clear: 1,
+    context_with_prompt: true,
+    reports_usage: true,
+    decode_hook,
+    // Codex reads a hook's answer in Claude Code's form.
+    encode_reply: super::claude::encode_reply,
+    line_parser: || Box::new(RolloutParser::default()),
+};
+
 impl Agent for Codex {
-    fn name(&self) -> &'static str {
-        "Codex"
-    }
-    fn decode_hook(&self, payload: &[u8]) -> Result<HookEvent, String> {
-        decode_hook(payload)
-    }
-    fn encode_reply(&self, event: EventKind, reply: &Reply) -> Option<String> {
-        // Codex reads a hook's answer in Claude Code's form.
-        super::claude::encode_reply(event, reply)
-    }
-    /// The TUI refuses slash commands it does not know and has no custom prompts; a skill
-    /// mention reaches the UserPromptSubmit hook as typed, before any request (0.171.0).
-    fn handoff_command(&self) -> &'static str {
-        "$tl"
-    }
-    fn injection_limit(&self) -> InjectionLimit {
-        INJECTION_LIMIT
-    }
-    fn line_parser(&self) -> Box<dyn LineParser> {
-        Box::new(RolloutParser::default())
+    fn spec(&self) -> &'static Spec {
+        &SPEC
     }
     fn transcripts_dir(&self) -> Option<PathBuf> {
         Some(home()?.join("sessions"))
     }
     fn find_transcripts(&self, root: Option<PathBuf>) -> std::io::Result<Vec<FoundTranscript>> {
-        let Some(root) = root.or_else(|| self.transcripts_dir()) else {
+        let Some(root) = transcripts_root(self, root) else {
             return Ok(Vec::new());
         };
-        if !root.is_dir() {
-            return Ok(Vec::new());
-        }
-        let mut found = Vec::new();
+        let mut found = Found::default();
         collect_rollouts(&root, 0, &mut found)?;
-        found.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.path.cmp(&b.1.path)));
-        Ok(found.into_iter().map(|(_, t)| t).collect())
+        Ok(found.oldest_first())
     }
     /// The `codex` process nearest above the hook: a `/clear` stays in it, a second window is
     /// another one. Hooks run by the shared background server (`codex app-server`) have the
@@ -78,20 +72,6 @@ impl Agent for Codex {
         let owner = nearest_ancestor(|pid| command_name(pid).as_deref() == Some(PROCESS_NAME))?;
         let args = std::fs::read(format!("/proc/{}/cmdline", owner.pid)).ok()?;
         (!is_shared_server(&args)).then_some(owner)
-    }
-    /// Codex names no session for a process; `throughline handoff` takes `--session`.
-    fn owner_session(&self) -> Option<String> {
-        None
-    }
-    // Codex's subagents (its collab agents) are not read yet: only the session's rollout.
-    fn subagent_transcript(&self, _main: &Path, _subagent: &SubagentRef) -> Option<PathBuf> {
-        None
-    }
-    fn subagent_transcripts(&self, _main: &Path) -> Vec<PathBuf> {
-        Vec::new()
-    }
-    fn spawning_call_key(&self, _path: &Path) -> Option<String> {
-        None
     }
     fn state_tools(&self) -> &'static [&'static str] {
         tools::STATE_TOOLS
@@ -124,11 +104,7 @@ pub fn home() -> Option<PathBuf> {
 /// Rollouts sit in `YYYY/MM/DD/` below `sessions/`; deeper folders are not Codex's.
 const DEPTH: usize = 3;
 
-fn collect_rollouts(
-    dir: &Path,
-    depth: usize,
-    found: &mut Vec<(Option<std::time::SystemTime>, FoundTranscript)>,
-) -> std::io::Result<()> {
+fn collect_rollouts(dir: &Path, depth: usize, found: &mut Found) -> std::io::Result<()> {
     for entry in fs::read_dir(dir)? {
         let path = entry?.path();
         if path.is_dir() {
@@ -137,17 +113,7 @@ fn collect_rollouts(
             }
             continue;
         }
-        let (Some(session_id), Ok(meta)) = (session_of(&path), fs::metadata(&path)) else {
-            continue;
-        };
-        found.push((
-            meta.modified().ok(),
-            FoundTranscript {
-                session_id,
-                bytes: meta.len(),
-                path,
-            },
-        ));
+        found.add(session_of(&path), path);
     }
     Ok(())
 }

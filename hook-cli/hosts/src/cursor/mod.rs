@@ -11,11 +11,8 @@ use std::path::{Path, PathBuf};
 pub use payload::{decode_hook, encode_reply};
 pub use transcript::TranscriptParser;
 
-use super::Agent;
-use throughline_core::record::{
-    EventKind, FoundTranscript, HookEvent, HostProcess, InjectionLimit, LineParser, Measure, Reply,
-    SubagentRef,
-};
+use super::{transcripts_root, Agent, Found, Spec};
+use throughline_core::record::{FoundTranscript, HostProcess, InjectionLimit, Measure};
 
 /// Cursor, to the shared code.
 pub struct Cursor;
@@ -27,41 +24,33 @@ const INJECTION_LIMIT: InjectionLimit = InjectionLimit {
     measure: Measure::Utf16,
 };
 
+// Cursor hands hooks no session id in their environment (only in the payload).
+// Subagents' transcripts (`subagentStop`'s `agent_transcript_path`) are not read yet.
+
+const SPEC: Spec = Spec {
+    name: "Cursor",
+    // `/tl` as the prompt (typed, or from `commands/tl.md`): beforeSubmitPrompt stops it.
+    handoff_command: "/tl",
+    injection_limit: INJECTION_LIMIT,
+    // sessionStart's `additional_context` is the only context a hook can add.
+    memory_at_session_start: true,
+    memory_parts_after_clear: 1,
+    // beforeSubmitPrompt's output has no field for context: a handoff goes in at the new
+    // chat's sessionStart.
+    context_with_prompt: false,
+    // Cursor's transcripts and hooks carry no token counts.
+    reports_usage: false,
+    decode_hook,
+    encode_reply,
+    line_parser: || Box::new(TranscriptParser),
+};
+
 impl Agent for Cursor {
-    fn name(&self) -> &'static str {
-        "Cursor"
-    }
-    fn decode_hook(&self, payload: &[u8]) -> Result<HookEvent, String> {
-        decode_hook(payload)
-    }
-    fn encode_reply(&self, event: EventKind, reply: &Reply) -> Option<String> {
-        encode_reply(event, reply)
-    }
-    /// `/tl` as the prompt (typed, or from `commands/tl.md`): beforeSubmitPrompt stops it.
-    fn handoff_command(&self) -> &'static str {
-        "/tl"
-    }
-    fn injection_limit(&self) -> InjectionLimit {
-        INJECTION_LIMIT
-    }
-    /// sessionStart's `additional_context` is the only context a hook can add.
-    fn memory_at_session_start(&self) -> bool {
-        true
-    }
-    /// beforeSubmitPrompt's output has no field for context: a handoff goes in at the new
-    /// chat's sessionStart.
-    fn context_with_prompt(&self) -> bool {
-        false
-    }
-    /// Cursor's transcripts and hooks carry no token counts.
-    fn reports_usage(&self) -> bool {
-        false
+    fn spec(&self) -> &'static Spec {
+        &SPEC
     }
     fn claims(&self, payload: &[u8]) -> bool {
         payload::has_cursor_version(payload)
-    }
-    fn line_parser(&self) -> Box<dyn LineParser> {
-        Box::new(TranscriptParser)
     }
     fn transcripts_dir(&self) -> Option<PathBuf> {
         Some(home()?.join("projects"))
@@ -70,13 +59,10 @@ impl Agent for Cursor {
     /// under `agent-transcripts`); subagents' transcripts in `<id>/subagents/` are not
     /// sessions of their own.
     fn find_transcripts(&self, root: Option<PathBuf>) -> std::io::Result<Vec<FoundTranscript>> {
-        let Some(root) = root.or_else(|| self.transcripts_dir()) else {
+        let Some(root) = transcripts_root(self, root) else {
             return Ok(Vec::new());
         };
-        if !root.is_dir() {
-            return Ok(Vec::new());
-        }
-        let mut found = Vec::new();
+        let mut found = Found::default();
         for project in fs::read_dir(&root)? {
             let Ok(entries) = fs::read_dir(project?.path().join("agent-transcripts")) else {
                 continue;
@@ -94,24 +80,11 @@ impl Agent for Cursor {
                 if transcript.extension().is_none_or(|e| e != "jsonl") {
                     continue;
                 }
-                let (Some(session_id), Ok(meta)) = (
-                    transcript.file_stem().and_then(|s| s.to_str()),
-                    fs::metadata(&transcript),
-                ) else {
-                    continue;
-                };
-                found.push((
-                    meta.modified().ok(),
-                    FoundTranscript {
-                        session_id: session_id.to_string(),
-                        bytes: meta.len(),
-                        path: transcript.clone(),
-                    },
-                ));
+                let session_id = transcript.file_stem().and_then(|s| s.to_str());
+                found.add(session_id.map(str::to_string), transcript.clone());
             }
         }
-        found.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.path.cmp(&b.1.path)));
-        Ok(found.into_iter().map(|(_, t)| t).collect())
+        Ok(found.oldest_first())
     }
     /// The workspace a transcript's `projects/<folder>` names. The folder is the workspace's
     /// path with every character but letters and digits as `-` (*reported*), which cannot be
@@ -129,20 +102,6 @@ impl Agent for Cursor {
     /// Cursor sends no `/clear`: a new chat is linked to an old one only by a handoff, so the
     /// process a hook runs under is never needed.
     fn owner_process(&self) -> Option<HostProcess> {
-        None
-    }
-    /// Cursor hands hooks no session id in their environment (only in the payload).
-    fn owner_session(&self) -> Option<String> {
-        None
-    }
-    // Subagents' transcripts (`subagentStop`'s `agent_transcript_path`) are not read yet.
-    fn subagent_transcript(&self, _main: &Path, _subagent: &SubagentRef) -> Option<PathBuf> {
-        None
-    }
-    fn subagent_transcripts(&self, _main: &Path) -> Vec<PathBuf> {
-        Vec::new()
-    }
-    fn spawning_call_key(&self, _path: &Path) -> Option<String> {
         None
     }
 }

@@ -12,13 +12,10 @@ use std::path::{Path, PathBuf};
 pub use chat::ChatParser;
 pub use payload::{decode_hook, encode_reply};
 
-use super::Agent;
+use super::{transcripts_root, Agent, Found, Spec};
 use crate::process::{command_name, nearest_ancestor};
 use throughline_core::model::Todo;
-use throughline_core::record::{
-    EventKind, FoundTranscript, HookEvent, HostProcess, InjectionLimit, LineParser, Measure, Reply,
-    SubagentRef,
-};
+use throughline_core::record::{FoundTranscript, HostProcess, InjectionLimit, Measure};
 
 /// Gemini CLI, to the shared code.
 pub struct GeminiCli;
@@ -30,43 +27,37 @@ const INJECTION_LIMIT: InjectionLimit = InjectionLimit {
     measure: Measure::Utf16,
 };
 
+// Subagents' chats (`chats/<parent id>/<id>.jsonl`) are not read yet.
+
+const SPEC: Spec = Spec {
+    name: "Gemini CLI",
+    // A custom command (`commands/tl.toml`) that sends `/tl` as the prompt: BeforeAgent sees
+    // it and blocks it before any request.
+    handoff_command: "/tl",
+    injection_limit: INJECTION_LIMIT,
+    // After `/clear` the CLI drops a SessionStart hook's context (0.61.0): the memory goes in
+    // with the new session's first prompt.
+    memory_at_session_start: false,
+    memory_parts_after_clear: 1,
+    context_with_prompt: true,
+    reports_usage: true,
+    decode_hook,
+    encode_reply,
+    line_parser: || Box::new(ChatParser::default()),
+};
+
 impl Agent for GeminiCli {
-    fn name(&self) -> &'static str {
-        "Gemini CLI"
-    }
-    fn decode_hook(&self, payload: &[u8]) -> Result<HookEvent, String> {
-        decode_hook(payload)
-    }
-    fn encode_reply(&self, event: EventKind, reply: &Reply) -> Option<String> {
-        encode_reply(event, reply)
-    }
-    /// A custom command (`commands/tl.toml`) that sends `/tl` as the prompt: BeforeAgent sees
-    /// it and blocks it before any request.
-    fn handoff_command(&self) -> &'static str {
-        "/tl"
-    }
-    fn injection_limit(&self) -> InjectionLimit {
-        INJECTION_LIMIT
-    }
-    /// After `/clear` the CLI drops a SessionStart hook's context (0.61.0): the memory goes in
-    /// with the new session's first prompt.
-    fn memory_at_session_start(&self) -> bool {
-        false
-    }
-    fn line_parser(&self) -> Box<dyn LineParser> {
-        Box::new(ChatParser::default())
+    fn spec(&self) -> &'static Spec {
+        &SPEC
     }
     fn transcripts_dir(&self) -> Option<PathBuf> {
         Some(home()?.join("tmp"))
     }
     fn find_transcripts(&self, root: Option<PathBuf>) -> std::io::Result<Vec<FoundTranscript>> {
-        let Some(root) = root.or_else(|| self.transcripts_dir()) else {
+        let Some(root) = transcripts_root(self, root) else {
             return Ok(Vec::new());
         };
-        if !root.is_dir() {
-            return Ok(Vec::new());
-        }
-        let mut found = Vec::new();
+        let mut found = Found::default();
         for project in fs::read_dir(&root)? {
             let chats = project?.path().join("chats");
             let Ok(entries) = fs::read_dir(&chats) else {
@@ -82,21 +73,10 @@ impl Agent for GeminiCli {
                 if !(name.starts_with("session-") && name.ends_with(".jsonl")) {
                     continue;
                 }
-                let (Some(session_id), Ok(meta)) = (session_of(&path), fs::metadata(&path)) else {
-                    continue;
-                };
-                found.push((
-                    meta.modified().ok(),
-                    FoundTranscript {
-                        session_id,
-                        bytes: meta.len(),
-                        path,
-                    },
-                ));
+                found.add(session_of(&path), path);
             }
         }
-        found.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.path.cmp(&b.1.path)));
-        Ok(found.into_iter().map(|(_, t)| t).collect())
+        Ok(found.oldest_first())
     }
     /// The CLI's node process nearest above the hook: `/clear` stays in it, another window is
     /// another one.
@@ -111,16 +91,6 @@ impl Agent for GeminiCli {
         std::env::var("GEMINI_SESSION_ID")
             .ok()
             .filter(|id| !id.is_empty())
-    }
-    // Subagents' chats (`chats/<parent id>/<id>.jsonl`) are not read yet.
-    fn subagent_transcript(&self, _main: &Path, _subagent: &SubagentRef) -> Option<PathBuf> {
-        None
-    }
-    fn subagent_transcripts(&self, _main: &Path) -> Vec<PathBuf> {
-        Vec::new()
-    }
-    fn spawning_call_key(&self, _path: &Path) -> Option<String> {
-        None
     }
     fn state_tools(&self) -> &'static [&'static str] {
         tools::STATE_TOOLS

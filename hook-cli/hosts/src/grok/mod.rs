@@ -11,12 +11,9 @@ use std::path::{Path, PathBuf};
 pub use chat::ChatParser;
 pub use payload::{decode_hook, encode_reply, is_grok_envelope};
 
-use super::Agent;
+use super::{transcripts_root, Agent, Found, Spec};
 use crate::process::{command_name, nearest_ancestor};
-use throughline_core::record::{
-    EventKind, FoundTranscript, HookEvent, HostProcess, InjectionLimit, LineParser, Measure, Reply,
-    SubagentRef,
-};
+use throughline_core::record::{FoundTranscript, HostProcess, InjectionLimit, Measure};
 
 /// Grok, to the shared code.
 pub struct Grok;
@@ -34,54 +31,43 @@ const CHAT_FILE: &str = "chat_history.jsonl";
 /// Longest folder name Grok gives a working directory as it is; a longer one is hashed.
 const MAX_DIRNAME_BYTES: usize = 255;
 
+// A subagent's session is a session of its own in the same tree, read (and imported) as
+// one.
+
+const SPEC: Spec = Spec {
+    name: "Grok",
+    // A skill (`skills/tl/SKILL.md`): Grok cannot block a prompt, so the model runs
+    // `throughline handoff` itself; the prompt hook, seeing `/tl`, offers the handoff too.
+    handoff_command: "/tl",
+    injection_limit: INJECTION_LIMIT,
+    memory_at_session_start: false,
+    memory_parts_after_clear: 1,
+    // Grok ignores a prompt hook's stdout; a Stop hook's `additionalContext` reaches the
+    // model, so the memory goes in when the new session's first turn ends.
+    context_with_prompt: false,
+    // The chat file holds no token counts (they are in `signals.json`, whose format Grok does
+    // not document): a gauge says the use is unknown.
+    reports_usage: false,
+    decode_hook,
+    encode_reply,
+    line_parser: || Box::new(ChatParser),
+};
+
 impl Agent for Grok {
-    fn name(&self) -> &'static str {
-        "Grok"
-    }
-    fn decode_hook(&self, payload: &[u8]) -> Result<HookEvent, String> {
-        decode_hook(payload)
-    }
-    fn encode_reply(&self, event: EventKind, reply: &Reply) -> Option<String> {
-        encode_reply(event, reply)
-    }
-    /// A skill (`skills/tl/SKILL.md`): Grok cannot block a prompt, so the model runs
-    /// `throughline handoff` itself; the prompt hook, seeing `/tl`, offers the handoff too.
-    fn handoff_command(&self) -> &'static str {
-        "/tl"
-    }
-    fn injection_limit(&self) -> InjectionLimit {
-        INJECTION_LIMIT
-    }
-    fn memory_at_session_start(&self) -> bool {
-        false
-    }
-    /// Grok ignores a prompt hook's stdout; a Stop hook's `additionalContext` reaches the
-    /// model, so the memory goes in when the new session's first turn ends.
-    fn context_with_prompt(&self) -> bool {
-        false
-    }
-    /// The chat file holds no token counts (they are in `signals.json`, whose format Grok does
-    /// not document): a gauge says the use is unknown.
-    fn reports_usage(&self) -> bool {
-        false
+    fn spec(&self) -> &'static Spec {
+        &SPEC
     }
     fn claims(&self, payload: &[u8]) -> bool {
         is_grok_envelope(payload)
-    }
-    fn line_parser(&self) -> Box<dyn LineParser> {
-        Box::new(ChatParser)
     }
     fn transcripts_dir(&self) -> Option<PathBuf> {
         Some(home()?.join("sessions"))
     }
     fn find_transcripts(&self, root: Option<PathBuf>) -> std::io::Result<Vec<FoundTranscript>> {
-        let Some(root) = root.or_else(|| self.transcripts_dir()) else {
+        let Some(root) = transcripts_root(self, root) else {
             return Ok(Vec::new());
         };
-        if !root.is_dir() {
-            return Ok(Vec::new());
-        }
-        let mut found = Vec::new();
+        let mut found = Found::default();
         for group in fs::read_dir(&root)? {
             let group = group?.path();
             let Ok(sessions) = fs::read_dir(&group) else {
@@ -90,24 +76,11 @@ impl Agent for Grok {
             for session in sessions {
                 let dir = session?.path();
                 let path = dir.join(CHAT_FILE);
-                let (Some(session_id), Ok(meta)) = (
-                    dir.file_name().and_then(|n| n.to_str()).map(str::to_string),
-                    fs::metadata(&path),
-                ) else {
-                    continue;
-                };
-                found.push((
-                    meta.modified().ok(),
-                    FoundTranscript {
-                        session_id,
-                        bytes: meta.len(),
-                        path,
-                    },
-                ));
+                let session_id = dir.file_name().and_then(|n| n.to_str()).map(str::to_string);
+                found.add(session_id, path);
             }
         }
-        found.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.path.cmp(&b.1.path)));
-        Ok(found.into_iter().map(|(_, t)| t).collect())
+        Ok(found.oldest_first())
     }
     /// The working directory is the name of the folder the session's folder is in
     /// (URL-encoded), or, for a long one, the `.cwd` file Grok writes there.
@@ -128,17 +101,6 @@ impl Agent for Grok {
         std::env::var("GROK_SESSION_ID")
             .ok()
             .filter(|id| !id.is_empty())
-    }
-    // A subagent's session is a session of its own in the same tree, read (and imported) as
-    // one.
-    fn subagent_transcript(&self, _main: &Path, _subagent: &SubagentRef) -> Option<PathBuf> {
-        None
-    }
-    fn subagent_transcripts(&self, _main: &Path) -> Vec<PathBuf> {
-        Vec::new()
-    }
-    fn spawning_call_key(&self, _path: &Path) -> Option<String> {
-        None
     }
 }
 

@@ -83,7 +83,7 @@ pub fn add(
         .entry("hooks")
         .or_insert_with(|| Value::Object(Map::new()));
     let Value::Object(events) = hooks else {
-        return Err(malformed(file, "`hooks`", crate::agent(host).name()));
+        return Err(malformed(file, "`hooks`", crate::agent(host).spec().name));
     };
     let mut bad_event = None;
     for spec in specs {
@@ -120,7 +120,7 @@ pub fn add(
         return Err(malformed(
             file,
             &format!("`hooks.{event}`"),
-            crate::agent(host).name(),
+            crate::agent(host).spec().name,
         ));
     }
     let mut details = Vec::new();
