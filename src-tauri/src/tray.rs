@@ -10,7 +10,8 @@ use tauri::menu::{CheckMenuItem, Menu, MenuItem, PredefinedMenuItem, Submenu};
 use tauri::tray::{TrayIcon, TrayIconBuilder};
 use tauri::{AppHandle, Manager, Wry};
 
-use throughline_engine::plan::{countdown, PlanUsage};
+use throughline_engine::clock::unix_now;
+use throughline_engine::plan::PlanUsage;
 
 use crate::gauge::Face;
 use crate::meter::{SessionMeter, Snapshot};
@@ -141,29 +142,16 @@ fn label(snapshot: &Snapshot) -> Option<String> {
     }
 }
 
-pub fn unix_now() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
-}
-
 /// `Plan: 5-hour 42% · resets in 2h 05m`, one line per window the client reported.
 pub fn plan_lines(plan: Option<&PlanUsage>, now: u64) -> Vec<String> {
     let Some(plan) = plan else {
         return Vec::new();
     };
-    plan.windows()
+    plan.in_use(now)
         .into_iter()
-        .filter_map(|(name, window)| {
-            let window = window?;
-            let resets = window
-                .resets_at
-                .map(|at| format!(" · resets in {}", countdown(at, now)))
-                .unwrap_or_default();
-            Some(format!(
-                "Plan: {name} {:.0}%{resets}",
-                window.used_percentage
-            ))
+        .map(|(used, resets)| match resets {
+            Some(resets) => format!("Plan: {used} · resets in {resets}"),
+            None => format!("Plan: {used}"),
         })
         .collect()
 }

@@ -5,6 +5,13 @@ use std::time::{Duration, SystemTime};
 
 pub const NOW_ENV: &str = "THROUGHLINE_NOW";
 
+/// Seconds since the epoch: the unit clients report reset times in.
+pub fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
 pub fn now() -> String {
     if let Ok(frozen) = std::env::var(NOW_ENV) {
         if !frozen.is_empty() {

@@ -6,8 +6,6 @@
 //! for some projects.
 
 use std::fs;
-use std::io::Write;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -423,24 +421,12 @@ pub fn save_changes(home: &Home, wanted: &Config) -> std::io::Result<Effective> 
     })
 }
 
-/// Writes the file atomically (temp file, fsync, rename), owner-only.
+/// Writes the file atomically, owner-only: it may hold the summary backend's key.
 pub fn save(home: &Home, config: &Config) -> std::io::Result<()> {
     home.ensure()?;
-    let file = path(home);
-    let tmp = file.with_extension("json.tmp");
-    // Owner-only: the file may hold the summary backend's key.
-    let mut out = fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(&tmp)?;
-    // An old temp file keeps its mode through `open`.
-    crate::home::owner_only(&tmp, &out.metadata()?)?;
-    out.write_all(serde_json::to_string_pretty(config)?.as_bytes())?;
-    out.write_all(b"\n")?;
-    out.sync_all()?;
-    fs::rename(&tmp, &file)
+    let mut text = serde_json::to_string_pretty(config)?;
+    text.push('\n');
+    crate::atomic_file::write(&path(home), text.as_bytes(), 0o600)
 }
 
 #[cfg(test)]

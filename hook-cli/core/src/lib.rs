@@ -2,6 +2,7 @@
 //! where things live (`home`), the configuration, redaction, the log, the clock and the local
 //! one-line summary of a turn. Nothing here knows a host, SQL or a verb.
 
+pub mod atomic_file;
 pub mod blocks;
 pub mod clock;
 pub mod config;

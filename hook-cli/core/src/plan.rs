@@ -4,7 +4,6 @@
 //! the client says what it knows.
 
 use std::fs;
-use std::io::Write;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
@@ -36,6 +35,20 @@ impl PlanUsage {
     pub fn windows(&self) -> [(&'static str, Option<Window>); 2] {
         [("5-hour", self.five_hour), ("7-day", self.seven_day)]
     }
+
+    /// Each window the client reported: its name and the share in use (`5-hour 42%`), and how
+    /// long until it starts afresh (`2h 05m`) when the client said when. `now` in seconds since
+    /// the epoch.
+    pub fn in_use(&self, now: u64) -> Vec<(String, Option<String>)> {
+        self.windows()
+            .into_iter()
+            .filter_map(|(name, window)| {
+                let window = window?;
+                let used = format!("{name} {:.0}%", window.used_percentage);
+                Some((used, window.resets_at.map(|at| countdown(at, now))))
+            })
+            .collect()
+    }
 }
 
 /// The recorded plan usage, read by the app and `monitor`.
@@ -57,11 +70,8 @@ pub fn record(home: &Home, usage: &PlanUsage) -> std::io::Result<bool> {
         return Ok(false);
     }
     home.ensure()?;
-    let file = path(home);
-    let tmp = file.with_extension("json.tmp");
-    let mut out = fs::File::create(&tmp)?;
-    out.write_all(serde_json::to_string(usage)?.as_bytes())?;
-    fs::rename(&tmp, &file)?;
+    // Each statusline process writes a file of its own first: several run at once.
+    crate::atomic_file::write(&path(home), serde_json::to_string(usage)?.as_bytes(), 0o600)?;
     Ok(true)
 }
 

@@ -2,7 +2,7 @@
 //! without a desktop), from the same library computation, redrawn as sessions grow.
 
 use std::io::{IsTerminal, Write};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use throughline::clock;
 use throughline::gauge::{self, Gauge, Level};
@@ -114,20 +114,12 @@ fn session_lines(g: &Gauge, colour: bool) -> [String; 2] {
 
 /// `plan: 5-hour 42% (resets in 2h 05m) · 7-day 13% (resets in 3d 4h)`
 fn plan_line(plan: Option<&PlanUsage>) -> Option<String> {
-    let plan = plan?;
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let windows: Vec<String> = plan
-        .windows()
+    let windows: Vec<String> = plan?
+        .in_use(clock::unix_now())
         .into_iter()
-        .filter_map(|(name, window)| {
-            let window = window?;
-            let resets = window
-                .resets_at
-                .map(|at| format!(" (resets in {})", plan::countdown(at, now)))
-                .unwrap_or_default();
-            Some(format!("{name} {:.0}%{resets}", window.used_percentage))
+        .map(|(used, resets)| match resets {
+            Some(resets) => format!("{used} (resets in {resets})"),
+            None => used,
         })
         .collect();
     (!windows.is_empty()).then(|| format!("plan: {}", windows.join(" · ")))

@@ -4,7 +4,7 @@
 //! A backup has its file's mode, and goes when a change is undone.
 
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self};
 use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
@@ -12,6 +12,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::InstallError;
+use throughline_core::atomic_file;
 
 /// The indentation a file was written with, so that it is written back the same way.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -288,23 +289,8 @@ fn write_with_mode(path: &Path, bytes: &[u8], mode: u32) -> Result<(), InstallEr
         path: path.to_path_buf(),
         source,
     };
-    let dir = path.parent().unwrap_or(Path::new("."));
-    create_folders(dir).map_err(io_err)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".throughline-")
-        .tempfile_in(dir)
-        .map_err(io_err)?;
-    tmp.write_all(bytes).map_err(io_err)?;
-    tmp.as_file()
-        .set_permissions(fs::Permissions::from_mode(mode & 0o7777))
-        .map_err(io_err)?;
-    tmp.as_file().sync_all().map_err(io_err)?;
-    tmp.persist(path).map_err(|e| io_err(e.error))?;
-    // The rename itself is durable once the folder is synced.
-    if let Ok(folder) = fs::File::open(dir) {
-        let _ = folder.sync_all();
-    }
-    Ok(())
+    create_folders(path.parent().unwrap_or(Path::new("."))).map_err(io_err)?;
+    atomic_file::write(path, bytes, mode).map_err(io_err)
 }
 
 #[cfg(test)]
