@@ -119,7 +119,7 @@ impl Warnings {
         let mut warned = self.warned.lock().unwrap_or_else(|e| e.into_inner());
         let crossed = crossings(&mut warned, snapshot);
         let mut plan_warned = self.plan_warned.lock().unwrap_or_else(|e| e.into_inner());
-        let now = crate::tray::unix_now();
+        let now = throughline_engine::clock::unix_now();
         let plan_crossed = plan_crossings(&mut plan_warned, snapshot, now);
         if crossed.is_empty() && plan_crossed.is_empty() {
             return;

@@ -2,7 +2,7 @@
 //! given as the transcript, a file of bad lines, files others could read, a reader that stops
 //! reading, and control sequences in stored text.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::io::Read;

@@ -1,7 +1,7 @@
 //! Secrets in a real transcript's prompt, tool output and answer never reach the store: not
 //! `show`, `detail`, `search`, the memory handed on, nor the database file; `doctor` counts them.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! each subagent's conversation as detail of the turn that started it, once, searchable,
 //! and a broken subagent file never costs the session's own capture.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::{Path, PathBuf};

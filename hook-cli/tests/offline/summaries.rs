@@ -3,7 +3,7 @@
 //! Batching, the daily cap, fallback on errors, bad answers and timeouts, the detached start
 //! from a hook, the recursion guard, and what `stats`, `doctor` and the injection log show.
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use std::fs;
