@@ -139,7 +139,10 @@ fn a_headless_session_with_shell_calls_is_captured_exactly() {
         "the third call's usage"
     );
     assert!(model.is_some_and(|m| m.starts_with("gemini")));
-    assert_eq!(session.window(None, usage.context()), 1_048_576);
+    assert_eq!(
+        throughline::hosts::session_window(&session, None, usage.context()),
+        1_048_576
+    );
 
     // Search and detail read Gemini sessions like any other.
     let found = env.throughline(&bin, &["search", "決定", "--json"]);

@@ -10,7 +10,7 @@ use crate::clock;
 use crate::hosts::{self, CompactRule, CompactionPoint};
 use crate::install::claude::autocompact;
 use crate::install::Scope;
-use crate::model::{short_tokens, Host, Session};
+use crate::model::{short_tokens, Session};
 use crate::store::{Result, Store, LIVE_WINDOW};
 use crate::tail;
 
@@ -126,14 +126,11 @@ fn gauge(store: &Store, mut session: Session, now: &str, compact_at: Option<f64>
         Some((usage, model)) => (usage.context(), model.or(session.model.clone())),
         None => (0, session.model.clone()),
     };
-    let window = session.window(model.as_deref(), used);
-    let threshold = match session.host {
-        Host::Claude => compact_at
-            .filter(|p| (1.0..=100.0).contains(p))
-            .map(|p| p.round() as u8),
-        // Claude Code's threshold setting is the only one a gauge reads.
-        Host::Codex | Host::Gemini | Host::Cursor | Host::Grok => None,
-    };
+    let window = hosts::session_window(&session, model.as_deref(), used);
+    // The setting is Claude Code's: the other hosts' compaction points leave it aside.
+    let threshold = compact_at
+        .filter(|p| (1.0..=100.0).contains(p))
+        .map(|p| p.round() as u8);
     let agent = hosts::agent(session.host);
     let CompactionPoint {
         tokens: usable,
@@ -195,6 +192,7 @@ pub fn busiest(gauges: &[Gauge]) -> Option<&Gauge> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Host;
 
     #[test]
     fn levels_are_shares_of_the_usable_window() {

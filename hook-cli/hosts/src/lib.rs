@@ -16,7 +16,7 @@ mod tool_input;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use throughline_core::model::{Host, TaskChange, Todo};
+use throughline_core::model::{Host, Session, TaskChange, Todo};
 pub use throughline_core::record::{
     EventKind, FoundTranscript, HookEvent, HostProcess, SubagentRef,
 };
@@ -73,8 +73,9 @@ pub struct Spec {
 pub trait Agent: Sync {
     fn spec(&self) -> &'static Spec;
     /// Where the client compacts a context of `window` tokens by itself, given the person's
-    /// auto-compact threshold (percent of the window) when they set one. By default the whole
-    /// window counts: a host whose own rule is not known is measured against all of it.
+    /// auto-compact threshold (percent of the window, Claude Code's setting) when they set
+    /// one. By default the whole window counts and the threshold is left aside: a host whose
+    /// own rule is not known is measured against all of it.
     fn compaction_point(&self, window: u64, _threshold: Option<u8>) -> CompactionPoint {
         CompactionPoint {
             tokens: window,
@@ -190,6 +191,31 @@ impl Found {
 pub(crate) fn transcripts_root(agent: &dyn Agent, root: Option<PathBuf>) -> Option<PathBuf> {
     root.or_else(|| agent.transcripts_dir())
         .filter(|root| root.is_dir())
+}
+
+/// The window `session` works in, given the model of its latest request: the window its host
+/// reported, else what the model's id says. The model the session started with decides the
+/// 1M variant (transcripts drop the `[1m]` suffix) as long as the session still runs it. Only
+/// Claude's ids name a window; the other hosts report theirs, or count as Claude's standard.
+pub fn session_window(session: &Session, latest_model: Option<&str>, used: u64) -> u64 {
+    if let Some(window) = session.context_window {
+        return window;
+    }
+    let started = session.start_model.as_deref();
+    let same_model = match (started, latest_model) {
+        (Some(start), Some(latest)) => {
+            let start = start.to_ascii_lowercase();
+            let base = start.strip_suffix("[1m]").unwrap_or(&start);
+            base == latest.to_ascii_lowercase()
+        }
+        _ => true,
+    };
+    let model = if same_model {
+        started.or(latest_model)
+    } else {
+        latest_model
+    };
+    claude::window::context_window(model, session.client_version.as_deref(), used)
 }
 
 /// The host that really sent `payload`, whichever host's hook file ran us (`named`): some

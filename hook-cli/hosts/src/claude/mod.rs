@@ -7,6 +7,7 @@ pub mod subagents;
 mod tools;
 mod transcript;
 pub mod version;
+pub mod window;
 
 use std::fs;
 use std::path::{Path, PathBuf};
