@@ -2,30 +2,19 @@
 
 use std::time::Duration;
 
-use reqwest::blocking::Client;
 use serde_json::json;
 
-use super::{http, Backend, Completion, Prompt};
+use super::http::{self, Endpoint};
+use super::{Backend, Completion, Prompt};
 
 const DEFAULT_URL: &str = "https://api.anthropic.com";
 const API_VERSION: &str = "2023-06-01";
 
-pub struct Anthropic {
-    url: String,
-    model: String,
-    key: String,
-    client: Client,
-}
+pub struct Anthropic(Endpoint);
 
 impl Anthropic {
     pub fn new(base: &str, model: String, key: String, timeout: Duration) -> Result<Self, String> {
-        let base = if base.is_empty() { DEFAULT_URL } else { base };
-        Ok(Anthropic {
-            url: http::join(base, "v1/messages"),
-            model,
-            key,
-            client: http::client(timeout)?,
-        })
+        Endpoint::new(base, DEFAULT_URL, "v1/messages", model, key, timeout).map(Anthropic)
     }
 }
 
@@ -35,24 +24,25 @@ impl Backend for Anthropic {
     }
 
     fn model(&self) -> &str {
-        &self.model
+        &self.0.model
     }
 
     fn complete(&self, prompt: &Prompt) -> Result<Completion, String> {
         let body = json!({
-            "model": self.model,
+            "model": self.0.model,
             "max_tokens": prompt.max_output_tokens(),
             "temperature": 0,
             "system": prompt.system,
             "messages": [{"role": "user", "content": prompt.user}],
         });
         let request = self
+            .0
             .client
-            .post(&self.url)
-            .header("x-api-key", &self.key)
+            .post(&self.0.url)
+            .header("x-api-key", &self.0.key)
             .header("anthropic-version", API_VERSION)
             .json(&body);
-        let answer = http::post_json(request, &self.url)?;
+        let answer = http::post_json(request, &self.0.url)?;
         let text = answer["content"]
             .as_array()
             .map(|blocks| {
@@ -63,7 +53,7 @@ impl Backend for Anthropic {
                     .collect::<Vec<_>>()
                     .join("")
             })
-            .ok_or_else(|| format!("{}: the answer has no content", self.url))?;
+            .ok_or_else(|| format!("{}: the answer has no content", self.0.url))?;
         let usage = &answer["usage"];
         let count = |key: &str| usage[key].as_u64().unwrap_or(0);
         Ok(Completion {

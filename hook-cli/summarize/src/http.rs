@@ -5,6 +5,34 @@ use std::time::Duration;
 
 use reqwest::blocking::{Client, RequestBuilder};
 
+/// An API a backend posts to: where, which model, with which key.
+pub struct Endpoint {
+    pub url: String,
+    pub model: String,
+    pub key: String,
+    pub client: Client,
+}
+
+impl Endpoint {
+    /// `path` below `base` (else below `default`), bounded by `timeout`.
+    pub fn new(
+        base: &str,
+        default: &str,
+        path: &str,
+        model: String,
+        key: String,
+        timeout: Duration,
+    ) -> Result<Endpoint, String> {
+        let base = if base.is_empty() { default } else { base };
+        Ok(Endpoint {
+            url: join(base, path),
+            model,
+            key,
+            client: client(timeout)?,
+        })
+    }
+}
+
 /// Connecting may take this long of the request's whole time.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 

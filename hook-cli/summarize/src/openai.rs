@@ -3,30 +3,19 @@
 
 use std::time::Duration;
 
-use reqwest::blocking::Client;
 use serde_json::json;
 
-use super::{http, Backend, Completion, Prompt};
+use super::http::{self, Endpoint};
+use super::{Backend, Completion, Prompt};
 
 /// Ollama's OpenAI-compatible endpoint on this machine.
 const DEFAULT_URL: &str = "http://localhost:11434/v1";
 
-pub struct OpenAi {
-    url: String,
-    model: String,
-    key: String,
-    client: Client,
-}
+pub struct OpenAi(Endpoint);
 
 impl OpenAi {
     pub fn new(base: &str, model: String, key: String, timeout: Duration) -> Result<Self, String> {
-        let base = if base.is_empty() { DEFAULT_URL } else { base };
-        Ok(OpenAi {
-            url: http::join(base, "chat/completions"),
-            model,
-            key,
-            client: http::client(timeout)?,
-        })
+        Endpoint::new(base, DEFAULT_URL, "chat/completions", model, key, timeout).map(OpenAi)
     }
 }
 
@@ -36,12 +25,12 @@ impl Backend for OpenAi {
     }
 
     fn model(&self) -> &str {
-        &self.model
+        &self.0.model
     }
 
     fn complete(&self, prompt: &Prompt) -> Result<Completion, String> {
         let body = json!({
-            "model": self.model,
+            "model": self.0.model,
             "max_tokens": prompt.max_output_tokens(),
             "temperature": 0,
             "stream": false,
@@ -50,14 +39,19 @@ impl Backend for OpenAi {
                 {"role": "user", "content": prompt.user},
             ],
         });
-        let mut request = self.client.post(&self.url).json(&body);
-        if !self.key.is_empty() {
-            request = request.bearer_auth(&self.key);
+        let mut request = self.0.client.post(&self.0.url).json(&body);
+        if !self.0.key.is_empty() {
+            request = request.bearer_auth(&self.0.key);
         }
-        let answer = http::post_json(request, &self.url)?;
+        let answer = http::post_json(request, &self.0.url)?;
         let text = answer["choices"][0]["message"]["content"]
             .as_str()
-            .ok_or_else(|| format!("{}: the answer has no choices[0].message.content", self.url))?
+            .ok_or_else(|| {
+                format!(
+                    "{}: the answer has no choices[0].message.content",
+                    self.0.url
+                )
+            })?
             .to_string();
         let usage = &answer["usage"];
         Ok(Completion {
