@@ -7,13 +7,13 @@ use std::path::PathBuf;
 
 use serde_json::{json, Map, Value};
 
-use super::claude::{
-    add_mcp_server, install_slash_command, our_mcp_program, our_slash_command, remove_mcp_server,
-    uninstall_slash_command, SLASH_COMMAND,
-};
-use super::codex::saved_json;
 use super::hook_groups::malformed;
+use super::json_file::saved_json;
 use super::json_file::{backup_path, JsonFile};
+use super::mcp_json::{add_mcp_server, our_mcp_program, remove_mcp_server};
+use super::slash_command::{
+    install_slash_command, our_slash_command, uninstall_slash_command, SLASH_COMMAND,
+};
 use super::{
     is_throughline_hook, program_of, shell_word, InstallError, Options, RegisteredHook,
     Registration, Report, Scope,

@@ -6,13 +6,13 @@ use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
-use super::claude::{
-    add_mcp_server, install_slash_command, our_mcp_program, our_slash_command, remove_mcp_server,
-    uninstall_slash_command, SLASH_COMMAND,
-};
-use super::codex::saved_json;
 use super::hook_groups::{self, spec, HookSpec};
+use super::json_file::saved_json;
 use super::json_file::JsonFile;
+use super::mcp_json::{add_mcp_server, our_mcp_program, remove_mcp_server};
+use super::slash_command::{
+    install_slash_command, our_slash_command, uninstall_slash_command, SLASH_COMMAND,
+};
 use super::{shell_word, InstallError, Options, Registration, Report, Scope};
 use crate::gemini as host;
 use throughline_core::model::Host;
@@ -126,6 +126,6 @@ mod tests {
         let doc: toml_edit::DocumentMut = text.parse().unwrap();
         assert_eq!(doc["prompt"].as_str(), Some("/tl {{args}}"));
         assert!(doc["description"].as_str().unwrap().contains("Throughline"));
-        assert!(super::super::claude::is_our_slash_command(&text));
+        assert!(super::super::slash_command::is_our_slash_command(&text));
     }
 }

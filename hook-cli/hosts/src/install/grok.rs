@@ -5,12 +5,11 @@
 
 use std::path::PathBuf;
 
-use super::codex::{
-    add_mcp_server, install_skill, our_mcp_program, our_skill, remove_mcp_server, saved_json,
-    uninstall_skill, TomlFile, SKILL,
-};
 use super::hook_groups::{self, spec, HookSpec};
+use super::json_file::saved_json;
 use super::json_file::JsonFile;
+use super::skill::{install_skill, our_skill, uninstall_skill, SKILL};
+use super::toml_file::{add_mcp_server, our_mcp_program, remove_mcp_server, TomlFile};
 use super::{shell_word, Action, InstallError, Options, Registration, Report, Scope};
 use crate::grok as host;
 use throughline_core::model::Host;

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::InstallError;
+use super::{change, remove, Action, Change, InstallError};
 use throughline_core::atomic_file;
 
 /// The indentation a file was written with, so that it is written back the same way.
@@ -291,6 +291,23 @@ fn write_with_mode(path: &Path, bytes: &[u8], mode: u32) -> Result<(), InstallEr
     };
     create_folders(path.parent().unwrap_or(Path::new("."))).map_err(io_err)?;
     atomic_file::write(path, bytes, mode).map_err(io_err)
+}
+
+/// The file's change, after writing it when its content changed; a file Throughline created
+/// and emptied again is removed.
+pub(super) fn saved_json(file: &JsonFile, details: Vec<String>) -> Result<Change, InstallError> {
+    if file.value.is_empty()
+        && file.changed()
+        && file.existed()
+        && !backup_path(file.path()).exists()
+    {
+        remove(file.path())?;
+        return Ok(change(file.path(), Action::Removed, details));
+    }
+    let saved = file.save()?;
+    let mut change = change(file.path(), saved.into(), details);
+    change.backup = (saved == Saved::Updated).then(|| backup_path(file.path()));
+    Ok(change)
 }
 
 #[cfg(test)]

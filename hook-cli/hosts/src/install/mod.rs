@@ -12,7 +12,12 @@ pub mod gemini;
 pub mod grok;
 mod hook_groups;
 mod json_file;
+mod mcp_json;
+mod skill;
+mod slash_command;
+mod toml_file;
 
+use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -229,6 +234,22 @@ pub fn program_of(command: &str) -> Option<PathBuf> {
         .into_iter()
         .next()
         .map(PathBuf::from)
+}
+
+pub(super) fn change(path: &Path, action: Action, details: Vec<String>) -> Change {
+    Change {
+        path: path.to_path_buf(),
+        action,
+        details,
+        backup: None,
+    }
+}
+
+pub(super) fn remove(path: &Path) -> Result<(), InstallError> {
+    fs::remove_file(path).map_err(|source| InstallError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 #[cfg(test)]
