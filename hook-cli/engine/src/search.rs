@@ -263,7 +263,10 @@ pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
         shown: request.limit,
     };
     let indexed = store.index_pending()?;
-    let mut found = search_terms(store, &terms, &filter, request.limit, Need::Every)?;
+    let mut found = match as_phrase(&request.query, &terms) {
+        Some(phrase) => phrase_first(store, &phrase, &terms, &filter, request.limit)?,
+        None => search_terms(store, &terms, &filter, request.limit, Need::Every)?,
+    };
     if found.hits.is_empty() {
         let split: Vec<String> = terms.iter().flat_map(|t| parts(t)).collect();
         if !split.is_empty() && split != terms {
@@ -293,6 +296,51 @@ pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
         ));
     }
     Ok(found)
+}
+
+/// Several words, none of them quoted, as one phrase: a person who types (or pastes) a line
+/// means it as written, as `grep` would read it. None for one word, for a query that quotes
+/// its own phrases, and for a phrase too long to search whole.
+fn as_phrase(query: &str, terms: &[String]) -> Option<String> {
+    let phrase = terms.join(" ");
+    (terms.len() > 1 && !query.contains('"') && phrase.chars().count() <= MAX_TERM_CHARS)
+        .then_some(phrase)
+}
+
+/// The entries holding `phrase` as written first; then, up to `limit`, those holding all its
+/// words apart, as a search of the words alone ranks them.
+fn phrase_first(
+    store: &Store,
+    phrase: &str,
+    words: &[String],
+    filter: &SearchFilter,
+    limit: u32,
+) -> Result<Found, SearchError> {
+    let mut found = search_terms(store, &[phrase.to_string()], filter, limit, Need::Every)?;
+    if found.hits.len() >= limit as usize {
+        return Ok(found);
+    }
+    let apart = search_terms(store, words, filter, limit, Need::Every)?;
+    let more: Vec<Hit> = apart
+        .hits
+        .into_iter()
+        .filter(|hit| !found.hits.iter().any(|shown| same_entry(shown, hit)))
+        .collect();
+    let room = limit as usize - found.hits.len();
+    found.hits.extend(more.into_iter().take(room));
+    for note in apart.partial {
+        if !found.partial.contains(&note) {
+            found.partial.push(note);
+        }
+    }
+    Ok(found)
+}
+
+/// Whether two hits show the same stored entry.
+fn same_entry(a: &Hit, b: &Hit) -> bool {
+    let (a, b) = (&a.entry, &b.entry);
+    (&a.turn, a.layer, &a.role, a.tool_index, a.item)
+        == (&b.turn, b.layer, &b.role, b.tool_index, b.item)
 }
 
 /// One try of a search with these terms.

@@ -41,8 +41,9 @@ pub fn run(_args: Args) -> anyhow::Result<()> {
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 struct SearchArgs {
-    /// Words to find, in any language (Japanese and Chinese need no spaces). Every word must
-    /// occur; "double quotes" keep a phrase together.
+    /// Words to find, in any language (Japanese and Chinese need no spaces). Entries holding
+    /// the words as written come first, then those holding every word apart; "double quotes"
+    /// keep a phrase together.
     query: String,
     /// Search every project instead of only the current one.
     #[serde(default)]

@@ -9,7 +9,8 @@ use throughline::search::{self, Request};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Words to find, in any language; "quotes" keep a phrase together
+    /// Words to find, in any language: entries holding them as written come first, then those
+    /// holding them all apart; "quotes" keep a phrase together
     #[arg(required = true, num_args = 1..)]
     query: Vec<String>,
     /// Search every project, not only the current one

@@ -197,7 +197,7 @@ fn bm25_ranks_the_entry_most_about_the_words_first() {
     let hits = found(&store, &req);
     assert_eq!(hits.len(), 1);
     assert!(
-        marked(&hits[0]).starts_with("[kettle] [descaling]"),
+        marked(&hits[0]).starts_with("[kettle descaling]"),
         "{hits:#?}"
     );
     // More matches than the answer holds: ranked by BM25 (negative, lower is better).
@@ -562,4 +562,54 @@ fn a_query_is_cut_to_its_first_terms_and_characters_and_says_so() {
         .contains("1 term(s) longer than 200 characters"));
 
     assert_eq!(bounded(vec!["plain".into()]), (vec!["plain".into()], None));
+}
+
+#[test]
+fn several_words_match_as_written_first_then_apart() {
+    let (_dir, store) = store_with(&[
+        Fixture {
+            id: "the-error",
+            project: "/p/alpha",
+            at: "2025-06-01T10:00:00.000Z",
+            turns: vec![(
+                "claude --continue says something odd",
+                "It printed: No conversation found to continue. The session file was moved.",
+                vec![],
+            )],
+        },
+        Fixture {
+            id: "words-apart",
+            project: "/p/alpha",
+            at: "2026-11-29T10:00:00.000Z",
+            turns: vec![(
+                "Continue with the parser",
+                "No change was needed; the conversation above found the bug, so we continue to step two.",
+                vec![(
+                    "Read",
+                    r#"{"file_path":"notes.md"}"#,
+                    "no: the conversation found nothing\ncontinue to the next file later\n",
+                )],
+            )],
+        },
+    ]);
+    let hits = found(&store, &request("No conversation found to continue"));
+    assert_eq!(hits[0].entry.session_id, "the-error", "{hits:?}");
+    assert!(marked(&hits[0]).contains("[No conversation found to continue]"));
+    // Those holding the words apart follow, each once.
+    assert!(hits[1..]
+        .iter()
+        .all(|h| h.entry.session_id == "words-apart"));
+    assert_eq!(hits.len(), 3, "{hits:?}");
+
+    // Words no entry holds as written: those holding them all, as before.
+    let apart = search(&store, &request("conversation bug step")).unwrap();
+    assert_eq!(apart.hits.len(), 1);
+    assert!(apart.partial.is_empty(), "{:?}", apart.partial);
+    // A query that quotes its own phrase is searched as the person wrote it.
+    let quoted = found(&store, &request("\"conversation above\" bug"));
+    assert_eq!(quoted.len(), 1);
+    assert!(
+        marked(&quoted[0]).contains("[conversation above]"),
+        "{quoted:?}"
+    );
 }
