@@ -462,9 +462,27 @@ fn painted(x: &Excerpt, paint: Paint) -> String {
     out
 }
 
+/// `n` of a thing as a person says it: `1 session`, `2 sessions`, `3 entries`.
+pub fn count(n: impl Into<u64>, one: &str) -> String {
+    let n = n.into();
+    match (n, one.strip_suffix('y')) {
+        (1, _) => format!("1 {one}"),
+        (_, Some(stem)) => format!("{n} {stem}ies"),
+        _ => format!("{n} {one}s"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_read_as_people_say_them() {
+        assert_eq!(count(1u32, "session"), "1 session");
+        assert_eq!(count(0u32, "turn"), "0 turns");
+        assert_eq!(count(3u64, "entry"), "3 entries");
+        assert_eq!(count(1u64, "entry"), "1 entry");
+    }
 
     #[test]
     fn pages_cut_on_characters_and_say_where_to_go_on() {

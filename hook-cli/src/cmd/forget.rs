@@ -10,6 +10,7 @@ use throughline::clock;
 use throughline::config;
 use throughline::forget::{self, Forgotten, Preview, Scope};
 use throughline::home::Home;
+use throughline::render;
 use throughline::store::Store;
 
 #[derive(clap::Args)]
@@ -128,13 +129,13 @@ fn retention(home: &Home, args: &Args) -> anyhow::Result<()> {
 }
 
 fn counts(p: &Preview) -> String {
-    let mut parts = vec![format!("{} turns", p.turns)];
+    let mut parts = vec![render::count(p.turns, "turn")];
     if p.sessions > 0 {
-        parts.insert(0, format!("{} sessions", p.sessions));
+        parts.insert(0, render::count(p.sessions, "session"));
     }
     parts.push(format!(
-        "{} entries ({} KiB of text)",
-        p.messages + p.details,
+        "{} ({} KiB of text)",
+        render::count(p.messages + p.details, "entry"),
         p.text_bytes.div_ceil(1024)
     ));
     if p.injections > 0 {

@@ -6,6 +6,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use throughline::home::Home;
 use throughline::import;
 use throughline::model::Host;
+use throughline::render;
 use throughline::store;
 
 #[derive(clap::Args)]
@@ -68,16 +69,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return super::print_json(&done);
     }
     outln!(
-        "imported {} transcripts: {} new bytes read, {} records stored in {}",
-        done.transcripts,
+        "imported {}: {} new bytes read, {} stored in {}",
+        render::count(done.transcripts, "transcript"),
         done.bytes_read,
-        done.records,
+        render::count(done.records, "record"),
         home.db_path().display()
     )?;
     if done.left_alone > 0 {
         outln!(
-            "  left alone: {} transcripts of projects with capture off",
-            done.left_alone
+            "  left alone: {} of projects with capture off",
+            render::count(done.left_alone, "transcript")
         )?;
     }
     for p in &done.problems {

@@ -109,7 +109,13 @@ fn session_lines(g: &Gauge, colour: bool) -> [String; 2] {
         true => throughline::render::visible(&about).into_owned(),
         false => about,
     };
-    [about, format!("{usage} · {} turns{active}", g.turns)]
+    [
+        about,
+        format!(
+            "{usage} · {}{active}",
+            throughline::render::count(g.turns, "turn")
+        ),
+    ]
 }
 
 /// `plan: 5-hour 42% (resets in 2h 05m) · 7-day 13% (resets in 3d 4h)`

@@ -68,12 +68,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             eprintln!("note: {limit}");
         }
     } else if hits.is_empty() {
-        match &project {
-            Some(p) => {
-                outln!("no matches in {p}; `throughline search --all ...` searches every project")?
-            }
-            None => outln!("no matches")?,
-        }
+        outln!("{}", no_matches(&request))?;
     } else {
         let paint = args.color.paint();
         let shown: Vec<String> = hits
@@ -93,4 +88,35 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// What to try when nothing matched: each way the search was narrowed, said as how to widen it.
+fn no_matches(request: &Request) -> String {
+    let mut tries = Vec::new();
+    if request.project.is_some() {
+        tries.push("`--all` for every project".to_string());
+    }
+    let filters: Vec<&str> = [
+        (request.session.is_some(), "--session"),
+        (request.layer.is_some(), "--layer"),
+        (request.tool.is_some(), "--tool"),
+        (request.since.is_some(), "--since"),
+    ]
+    .into_iter()
+    .filter_map(|(set, flag)| set.then_some(flag))
+    .collect();
+    if !filters.is_empty() {
+        tries.push(format!("without {}", filters.join(", ")));
+    }
+    if search::terms(&request.query).len() > 1 {
+        tries.push("fewer or other words".into());
+    }
+    let scope = match &request.project {
+        Some(p) => format!(" in {p}"),
+        None => String::new(),
+    };
+    match tries.is_empty() {
+        true => format!("no matches{scope}"),
+        false => format!("no matches{scope}; try {}", tries.join("; ")),
+    }
 }

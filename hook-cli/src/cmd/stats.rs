@@ -2,7 +2,8 @@
 //! thinking), the tokens the host recorded, and what a `/clear` with handoff would keep.
 
 use serde::Serialize;
-use throughline::model::Usage;
+use throughline::model::{short_tokens, Usage};
+use throughline::render;
 use throughline::store::{ContextSpend, SessionFilter};
 use throughline::summarize;
 
@@ -115,8 +116,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let u = &totals.usage;
     outln!(
-        "\n{} sessions, {} turns, {} API calls: {} input + {} cache write + {} cache read tokens in, {} out",
-        totals.sessions, totals.turns, totals.api_calls, u.input, u.cache_creation, u.cache_read, u.output
+        "\n{}, {}, {}: {} input + {} cache write + {} cache read tokens in, {} out",
+        render::count(totals.sessions, "session"),
+        render::count(totals.turns, "turn"),
+        render::count(totals.api_calls, "API call"),
+        short_tokens(u.input),
+        short_tokens(u.cache_creation),
+        short_tokens(u.cache_read),
+        short_tokens(u.output)
     )?;
     outln!(
         "characters stored: conversation {}, tool I/O {}, thinking {}, other {}",

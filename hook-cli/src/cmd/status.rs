@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 use throughline::home::Home;
+use throughline::render;
 use throughline::store::{Store, StoreStats};
 
 #[derive(clap::Args)]
@@ -46,10 +47,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 s.schema_version
             )?;
             outln!(
-                "memory    {} sessions in {} projects, {} turns",
-                s.sessions,
-                s.projects,
-                s.turns
+                "memory    {} in {}, {}",
+                render::count(s.sessions, "session"),
+                render::count(s.projects, "project"),
+                render::count(s.turns, "turn")
             )?;
             outln!(
                 "layers    {} messages (L2), {} detail entries (L3), {} API calls",

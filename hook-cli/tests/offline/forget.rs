@@ -101,7 +101,7 @@ fn a_session_is_previewed_confirmed_forgotten_and_stays_forgotten() {
     assert!(!refused.status.success());
     let said = String::from_utf8_lossy(&refused.stderr);
     assert!(said.contains("--yes"), "{said}");
-    assert!(String::from_utf8_lossy(&refused.stdout).contains("This forgets 1 sessions"));
+    assert!(String::from_utf8_lossy(&refused.stdout).contains("This forgets 1 session,"));
     assert_eq!(memory.turns_of(BEFORE_CLEAR), Some(turns));
 
     let done = memory.json(&["forget", "--session", BEFORE_CLEAR, "--yes", "--json"]);

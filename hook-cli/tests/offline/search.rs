@@ -346,3 +346,31 @@ fn detail_reads_some_lines_of_a_long_output() {
         "{bad:?}"
     );
 }
+
+#[test]
+fn nothing_found_says_how_to_widen_the_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let mut live = LiveSession::new(dir.path());
+    live.prompt(&home);
+    let out = throughline(
+        &home,
+        &[
+            "search",
+            "--all",
+            "--since",
+            "1d",
+            "--layer",
+            "l3",
+            "zebra quokka",
+        ],
+    )
+    .output()
+    .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert_eq!(
+        said.trim(),
+        "no matches; try without --layer, --since; fewer or other words"
+    );
+}
