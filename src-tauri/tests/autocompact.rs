@@ -6,6 +6,9 @@ use std::fs;
 
 use throughline_app::settings;
 
+#[path = "support/ui_types.rs"]
+mod ui_types;
+
 #[test]
 fn the_threshold_is_written_into_claude_codes_settings_and_taken_out_again() {
     let dir = tempfile::tempdir().unwrap();
@@ -21,6 +24,9 @@ fn the_threshold_is_written_into_claude_codes_settings_and_taken_out_again() {
     );
 
     let now = settings::set_autocompact(Some(65)).unwrap();
+    let types = ui_types::UiTypes::read();
+    types.check("AutoCompact", &before);
+    types.check("AutoCompact", &now);
     assert_eq!((now.percent, now.applies()), (Some(65.0), true));
     let written: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();

@@ -2,6 +2,8 @@
 //! imported the way `throughline import` does it.
 
 mod support;
+#[path = "support/ui_types.rs"]
+mod ui_types;
 
 use std::path::Path;
 
@@ -592,4 +594,60 @@ fn forgetting_a_session_asks_with_what_goes_then_removes_it_from_the_memory_and_
         .all(|h| h.entry.session_id != gone.session_id));
     let unknown = memory::forget_preview(&home, &Forget::Turn("zzzz9".into())).unwrap_err();
     assert!(unknown.ends_with('.'), "{unknown}");
+}
+
+#[test]
+fn the_window_s_types_are_what_the_commands_send() {
+    use throughline_app::memory::{self, Forget};
+    use throughline_engine::plan::{self, PlanUsage, Window};
+    let types = ui_types::UiTypes::read();
+    let (dir, home) = imported_store();
+    let window = Window {
+        used_percentage: 42.0,
+        resets_at: Some(1_790_000_000),
+    };
+    let usage = PlanUsage {
+        five_hour: Some(window),
+        seven_day: None,
+    };
+    plan::record(&home, &usage).unwrap();
+    let mut snapshot = meter::snapshot(&home);
+    assert!(snapshot.plan.is_some());
+    // The fixture sessions, live as they were when recorded.
+    snapshot.sessions = meter::read(&Store::open_read_only(&home).unwrap(), SOON_AFTER).unwrap();
+    assert!(!snapshot.sessions.is_empty());
+    types.check("Snapshot", &snapshot);
+
+    let giver = session_id(&transcripts()[1]);
+    types.check("Handoff", &handoff::offer(&home, &giver).unwrap());
+    first_prompt_of_a_new_chat(&home, "next-chat", &dir.path().join("next.jsonl"));
+    let log = injections::recent(&home).unwrap();
+    assert!(!log.is_empty());
+    log.iter().for_each(|i| types.check("Injection", i));
+
+    types.check("Effective", &settings::current(&home));
+    for project in settings::projects(&home).unwrap() {
+        types.check("ProjectCapture", &project);
+    }
+
+    let stored = memory::sessions(&home).unwrap();
+    stored.iter().for_each(|s| types.check("StoredSession", s));
+    let turns = memory::turns(&home, &stored[0].session_id).unwrap();
+    turns.iter().for_each(|t| types.check("Turn", t));
+    let said = turns.iter().find(|t| t.seq > 0).unwrap();
+    types.check("TurnDetail", &memory::turn(&home, &said.code).unwrap());
+    let word = said.messages[0]
+        .text
+        .split_whitespace()
+        .find(|w| w.len() > 5 && w.chars().all(char::is_alphanumeric))
+        .unwrap()
+        .to_string();
+    let hits = memory::search(&home, &word, None).unwrap();
+    assert!(!hits.is_empty());
+    hits.iter().for_each(|h| types.check("Hit", h));
+    let what = Forget::Session(stored[0].session_id.clone());
+    types.check(
+        "ForgetPreview",
+        &memory::forget_preview(&home, &what).unwrap(),
+    );
 }

@@ -4,6 +4,8 @@
 // Shared with the command tests, which use all of it.
 #[allow(dead_code)]
 mod support;
+#[path = "support/ui_types.rs"]
+mod ui_types;
 
 use throughline_app::memory;
 use throughline_engine::home::Home;
@@ -34,4 +36,9 @@ fn a_first_run_imports_past_sessions_with_progress() {
     let again = memory::import_past(&home, &mut |_| {}).unwrap();
     assert_eq!(again.records, 0);
     assert_eq!(memory::sessions(&home).unwrap().len() as u64, count);
+
+    // What the window reads is what the import sends.
+    let types = ui_types::UiTypes::read();
+    seen.iter().for_each(|at| types.check("ImportProgress", at));
+    types.check("Imported", &done);
 }

@@ -12,6 +12,9 @@ use throughline_engine::home::Home;
 use throughline_engine::install::{self, Options, Scope};
 use throughline_engine::model::Host;
 
+#[path = "support/ui_types.rs"]
+mod ui_types;
+
 /// HOME is one per process and the install code reads it: one test at a time.
 static HOME_ENV: Mutex<()> = Mutex::new(());
 
@@ -128,6 +131,12 @@ fn install_registers_the_bundled_cli_and_the_doctor_agrees() {
 
     // Install is safe to press again: nothing changes.
     assert!(!installer::install(&bundled).unwrap().changed());
+
+    // What the Installer view reads is what these commands send.
+    let types = ui_types::UiTypes::read();
+    types.check("Installation", &before);
+    types.check("Installation", &after);
+    types.check("Report", &report);
 }
 
 #[test]

@@ -1,4 +1,5 @@
-// The only module that talks to Tauri: views get plain data and callbacks.
+// The only module that talks to Tauri: views get plain data and callbacks. Its interfaces are
+// held against what the commands really send by the app's tests (tests/support/ui_types.rs).
 import { invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import { disable, enable, isEnabled } from "@tauri-apps/plugin-autostart";
