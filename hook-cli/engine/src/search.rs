@@ -219,6 +219,8 @@ pub fn parts(term: &str) -> Vec<String> {
 /// Entries asked of the store per hit shown: copies of the same text are shown once, and a
 /// file read many times must not take every place.
 const CANDIDATES_PER_HIT: u32 = 4;
+/// Hits of one turn shown before those of the turns ranked after it.
+const PER_TURN: usize = 2;
 
 /// Which entries one try of a search finds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -443,7 +445,15 @@ fn shown_once(
     }
     let mut shown: HashMap<u64, usize> = HashMap::new();
     let mut hits: Vec<Hit> = Vec::new();
-    for (_, m, copies) in candidates {
+    // A turn whose prompt, answer and tool calls all hold the words would fill the answer
+    // alone: past PER_TURN hits of one turn, the others wait until every turn had its turn.
+    let mut per_turn: HashMap<String, usize> = HashMap::new();
+    let (first, waiting): (Vec<_>, Vec<_>) = candidates.into_iter().partition(|(_, m, _)| {
+        let n = per_turn.entry(m.entry.turn.clone()).or_default();
+        *n += 1;
+        *n <= PER_TURN
+    });
+    for (_, m, copies) in first.into_iter().chain(waiting) {
         if hits.len() == limit {
             // Excerpts are the costly part: none for entries that cannot be shown.
             break;

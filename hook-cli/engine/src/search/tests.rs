@@ -613,3 +613,46 @@ fn several_words_match_as_written_first_then_apart() {
         "{quoted:?}"
     );
 }
+
+#[test]
+fn one_turn_does_not_fill_the_answer_while_other_turns_hold_the_words() {
+    let (_dir, store) = store_with(&[Fixture {
+        id: "s",
+        project: "/p",
+        at: "2026-11-29T10:00:00.000Z",
+        turns: vec![
+            (
+                "can we replace supabase with cloudflare?",
+                "Yes: supabase auth maps to cloudflare access, supabase storage to R2.",
+                vec![
+                    (
+                        "Read",
+                        r#"{"file_path":"supabase.ts"}"#,
+                        "import supabase; // cloudflare later",
+                    ),
+                    (
+                        "Grep",
+                        r#"{"pattern":"supabase"}"#,
+                        "supabase.ts: cloudflare TODO",
+                    ),
+                ],
+            ),
+            (
+                "move the queue off supabase to cloudflare queues",
+                "Done.",
+                vec![],
+            ),
+        ],
+    }]);
+    let mut req = request("supabase cloudflare");
+    req.limit = 3;
+    let hits = found(&store, &req);
+    let turns: Vec<&str> = hits.iter().map(|h| h.entry.turn.as_str()).collect();
+    assert_eq!(hits.len(), 3);
+    assert!(turns[2] != turns[0] || turns[1] != turns[0], "{turns:?}");
+    let first_turn = turns.iter().filter(|t| **t == turns[0]).count();
+    assert!(first_turn <= 2, "{turns:?}");
+    // With room for all of them, every entry is shown.
+    req.limit = 10;
+    assert_eq!(found(&store, &req).len(), 5);
+}
