@@ -11,7 +11,7 @@ use serde::Serialize;
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::clock;
-use crate::model::{EntryRef, Layer};
+use crate::model::{DetailKind, EntryRef, Layer};
 use crate::store::{
     short_words_query, Index, Matched, Matcher, SearchFilter, Store, StoreError, RANK_WINDOW,
     SCAN_ROWS,
@@ -434,8 +434,15 @@ fn shown_once(
             }
         }
     }
-    // Stable: entries holding as much keep their score order.
-    candidates.sort_by_key(|(held, ..)| std::cmp::Reverse(*held));
+    // Stable: entries holding as much keep their score order. Among them, what was said and
+    // what tools answered come before the inputs the model wrote for its tool calls: JSON
+    // that repeats the words it was given, most often in a later turn.
+    candidates.sort_by_key(|(held, m, _)| {
+        (
+            std::cmp::Reverse(*held),
+            m.entry.role == DetailKind::ToolCall.as_str(),
+        )
+    });
     let most = candidates.first().map_or(0, |((held, _), ..)| *held);
     if need == Need::Most {
         if 2 * most < terms.len() {

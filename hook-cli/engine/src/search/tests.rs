@@ -656,3 +656,29 @@ fn one_turn_does_not_fill_the_answer_while_other_turns_hold_the_words() {
     req.limit = 10;
     assert_eq!(found(&store, &req).len(), 5);
 }
+
+#[test]
+fn what_was_said_comes_before_the_tool_inputs_that_repeat_it() {
+    let input = r#"{"command":"grep -rn ダークモード src/ | head -n 20"}"#;
+    let (_dir, store) = store_with(&[
+        Fixture {
+            id: "asked",
+            project: "/p",
+            at: "2026-11-20T10:00:00.000Z",
+            turns: vec![("設定画面にダークモードを追加してください", "はい。", vec![])],
+        },
+        Fixture {
+            id: "worked",
+            project: "/p",
+            at: "2026-11-29T10:00:00.000Z",
+            turns: vec![(
+                "続けてください",
+                "確認します。",
+                vec![("Bash", input, "src/theme.ts:3: // TODO")],
+            )],
+        },
+    ]);
+    let hits = found(&store, &request("ダークモード"));
+    let roles: Vec<&str> = hits.iter().map(|h| h.entry.role.as_str()).collect();
+    assert_eq!(roles, ["user", "tool_call"]);
+}
