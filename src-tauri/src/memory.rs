@@ -41,14 +41,18 @@ fn reading(home: &Home) -> Result<Option<Store>, String> {
     }
 }
 
-/// Every stored session, most recently active first (the view groups them by project).
+/// Every stored session with a prompted turn, most recently active first (the view groups
+/// them by project).
 pub fn sessions(home: &Home) -> Result<Vec<StoredSession>, String> {
     let Some(store) = reading(home)? else {
         return Ok(Vec::new());
     };
-    let all = store
-        .sessions(&SessionFilter::default())
-        .map_err(|e| explain(&e))?;
+    // A session without a prompted turn has nothing to open or hand on.
+    let with_turns = SessionFilter {
+        with_turns: true,
+        ..SessionFilter::default()
+    };
+    let all = store.sessions(&with_turns).map_err(|e| explain(&e))?;
     all.into_iter()
         .map(|s| {
             Ok(StoredSession {

@@ -531,8 +531,8 @@ fn memory_check(home: &Home) -> Check {
         return Check::new("memory", Status::Note, "nothing stored yet to hand on");
     };
     let latest = store.sessions(&SessionFilter {
-        project: None,
         limit: Some(1),
+        ..SessionFilter::default()
     });
     let Some(session) = latest.ok().and_then(|mut s| s.pop()) else {
         return Check::new("memory", Status::Note, "nothing stored yet to hand on");

@@ -11,6 +11,7 @@ use crate::hosts::{self, CompactRule, CompactionPoint};
 use crate::install::claude::autocompact;
 use crate::install::Scope;
 use crate::model::{short_tokens, Session};
+use crate::render;
 use crate::store::{Result, Store, LIVE_WINDOW};
 use crate::tail;
 
@@ -76,9 +77,6 @@ pub struct Gauge {
     #[serde(skip)]
     pub transcript: Option<PathBuf>,
 }
-
-/// How many characters of the first prompt name a session.
-const TITLE_CHARS: usize = 80;
 
 /// Claude Code's auto-compact threshold from the person's user settings, when set.
 pub fn claude_threshold() -> Option<f64> {
@@ -148,7 +146,7 @@ fn gauge(store: &Store, mut session: Session, now: &str, compact_at: Option<f64>
     } else {
         "not reported".to_string()
     };
-    let title = store.first_prompt(&session)?.map(|p| one_line(&p));
+    let title = store.first_prompt(&session)?.map(|p| render::title(&p));
     Ok(Gauge {
         usage,
         measured,
@@ -170,15 +168,6 @@ fn gauge(store: &Store, mut session: Session, now: &str, compact_at: Option<f64>
         handoff_until,
         transcript,
     })
-}
-
-/// The first line of `text`, cut at [`TITLE_CHARS`] characters.
-fn one_line(text: &str) -> String {
-    let line = text.trim().lines().next().unwrap_or_default();
-    match line.char_indices().nth(TITLE_CHARS) {
-        Some((cut, _)) => format!("{}…", &line[..cut]),
-        None => line.to_string(),
-    }
 }
 
 /// The session closest to compaction, of those whose use is known.
@@ -251,12 +240,5 @@ mod tests {
         ];
         assert_eq!(busiest(&gauges).unwrap().session_id, "b");
         assert!(busiest(&[gauge("grok", 0, false)]).is_none());
-    }
-
-    #[test]
-    fn a_title_is_the_first_line_cut_short() {
-        assert_eq!(one_line("  fix the build\nthen more"), "fix the build");
-        let long = "é".repeat(100);
-        assert_eq!(one_line(&long).chars().count(), TITLE_CHARS + 1);
     }
 }

@@ -349,7 +349,7 @@ pub fn some_lines(what: &str, text: &str, lines: &Lines, paint: Paint) -> String
 }
 
 /// `0f1b393e    12 turns  3m ago      live                claude-opus-4`
-pub fn session_line(s: &Session) -> String {
+pub fn session_line(s: &Session, title: Option<&str>) -> String {
     let when = s
         .last_activity
         .as_deref()
@@ -363,13 +363,25 @@ pub fn session_line(s: &Session) -> String {
         _ => "idle".into(),
     };
     format!(
-        "{}  {:>4} turns  {:<10}  {:<18}  {}",
+        "{}  {:>9}  {:<10}  {:<18}  {}",
         &s.session_id[..s.session_id.len().min(8)],
-        s.turns,
+        count(s.turns, "turn"),
         clock::ago(when),
         state,
-        s.model.as_deref().unwrap_or("")
+        title.map_or_else(|| s.model.clone().unwrap_or_default(), self::title)
     )
+}
+
+/// Longest title of a session, in characters.
+const TITLE_CHARS: usize = 80;
+
+/// A session's title: the first line of its first prompt, cut at [`TITLE_CHARS`] characters.
+pub fn title(first_prompt: &str) -> String {
+    let line = first_prompt.trim().lines().next().unwrap_or_default();
+    match line.char_indices().nth(TITLE_CHARS) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line.to_string(),
+    }
 }
 
 /// Where to get the whole entry of a search hit.
@@ -475,6 +487,13 @@ pub fn count(n: impl Into<u64>, one: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_title_is_the_first_line_cut_short() {
+        assert_eq!(title("  fix the build\nthen more"), "fix the build");
+        let long = "é".repeat(100);
+        assert_eq!(title(&long).chars().count(), TITLE_CHARS + 1);
+    }
 
     #[test]
     fn counts_read_as_people_say_them() {
@@ -599,8 +618,8 @@ mod tests {
             branch: None,
         };
         std::env::set_var(crate::clock::NOW_ENV, "2026-11-30T10:00:00.000Z");
-        let recent = session_line(&session("2026-11-30T09:45:00.000Z"));
-        let old = session_line(&session("2025-07-20T10:00:00.000Z"));
+        let recent = session_line(&session("2026-11-30T09:45:00.000Z"), None);
+        let old = session_line(&session("2025-07-20T10:00:00.000Z"), None);
         std::env::remove_var(crate::clock::NOW_ENV);
         assert!(recent.contains("live"), "{recent}");
         assert!(old.contains("idle") && !old.contains("live"), "{old}");

@@ -234,7 +234,7 @@ impl Memory {
     }
 
     #[tool(
-        description = "Recorded sessions, most recent first: id, turns, last activity, state and model."
+        description = "Recorded sessions, most recent first: id, turns, last activity, state, the first prompt and the project."
     )]
     fn sessions(&self, Parameters(args): Parameters<SessionsArgs>) -> Result<String, String> {
         let store = open_store()?;
@@ -243,6 +243,7 @@ impl Memory {
             .sessions(&SessionFilter {
                 project: project.clone(),
                 limit: Some(args.limit.unwrap_or(10).clamp(1, 100)),
+                with_turns: true,
             })
             .map_err(|e| e.to_string())?;
         if sessions.is_empty() {
@@ -251,16 +252,15 @@ impl Memory {
                 project.as_deref().unwrap_or("any project")
             ));
         }
-        let lines: Vec<String> = sessions
-            .iter()
-            .map(|s| {
-                format!(
-                    "{}  {}",
-                    render::session_line(s),
-                    s.project.as_deref().unwrap_or("")
-                )
-            })
-            .collect();
+        let mut lines = Vec::new();
+        for s in &sessions {
+            let title = store.first_prompt(s).map_err(|e| e.to_string())?;
+            lines.push(format!(
+                "{}  {}",
+                render::session_line(s, title.as_deref()),
+                s.project.as_deref().unwrap_or("")
+            ));
+        }
         Ok(page(&lines.join("\n"), 0, |_| {
             "ask for fewer (limit)".to_string()
         }))

@@ -1,4 +1,4 @@
-//! `throughline sessions`: recent sessions, grouped by project.
+//! `throughline sessions`: recent sessions with their first prompt, grouped by project.
 
 use throughline::render;
 use throughline::store::SessionFilter;
@@ -30,6 +30,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut sessions = store.sessions(&SessionFilter {
         project: project.clone(),
         limit: Some(args.limit.saturating_add(1)),
+        // Nothing to show of a session never prompted; JSON lists every stored one.
+        with_turns: !args.json,
     })?;
     let cut = sessions.len() > args.limit as usize;
     sessions.truncate(args.limit as usize);
@@ -61,7 +63,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .iter()
             .filter(|s| s.project.as_deref().unwrap_or("(unknown project)") == project)
         {
-            outln!("  {}", render::session_line(s))?;
+            let title = store.first_prompt(s)?;
+            outln!("  {}", render::session_line(s, title.as_deref()))?;
         }
     }
     if cut {

@@ -65,6 +65,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 args.project.clone().or_else(super::current_project)
             },
             limit: Some(args.limit),
+            with_turns: true,
         })?,
     };
     let spends = sessions

@@ -15,6 +15,9 @@ pub struct SessionFilter {
     /// Only sessions of this project (git root or working directory).
     pub project: Option<String>,
     pub limit: Option<u32>,
+    /// Only sessions with at least one prompted turn: a client opened and closed without a
+    /// word, or a session whose turns were forgotten, has nothing to show.
+    pub with_turns: bool,
 }
 
 /// What the store holds, for `status`.
@@ -98,13 +101,17 @@ impl Store {
     pub fn sessions(&self, filter: &SessionFilter) -> Result<Vec<Session>> {
         let sql = format!(
             "SELECT {SESSION_COLUMNS} FROM sessions s
-             WHERE ?1 IS NULL OR s.project = ?1
+             WHERE (?1 IS NULL OR s.project = ?1)
+               AND (NOT ?3 OR EXISTS (SELECT 1 FROM turns t WHERE t.session = s.id AND t.seq > 0))
              ORDER BY coalesce(s.last_activity, s.started_at) DESC, s.id DESC
              LIMIT ?2"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let limit = filter.limit.map(i64::from).unwrap_or(-1);
-        let rows = stmt.query_map(params![filter.project, limit], session_from)?;
+        let rows = stmt.query_map(
+            params![filter.project, limit, filter.with_turns],
+            session_from,
+        )?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -169,6 +176,7 @@ impl Store {
         self.sessions(&SessionFilter {
             project: project.map(str::to_string),
             limit: Some(1),
+            ..SessionFilter::default()
         })?
         .pop()
         .ok_or_else(|| {

@@ -266,6 +266,34 @@ fn live_sessions_are_the_unended_ones_active_since_the_cutoff() {
     assert_eq!(live, ["recent", "older"]);
 }
 
+#[test]
+fn sessions_with_turns_leave_out_those_never_prompted() {
+    let (_dir, _home, mut store) = temp_store();
+    let w = store.write().unwrap();
+    let mut said = w.session(Host::Claude, "said", None, None).unwrap();
+    w.session(Host::Claude, "silent", None, None).unwrap();
+    let mut turn = None;
+    w.apply(&mut said, &mut turn, &prompt("u1", "hello"))
+        .unwrap();
+    w.commit().unwrap();
+    let ids = |with_turns| -> Vec<String> {
+        let filter = SessionFilter {
+            with_turns,
+            ..SessionFilter::default()
+        };
+        let mut ids: Vec<String> = store
+            .sessions(&filter)
+            .unwrap()
+            .into_iter()
+            .map(|s| s.session_id)
+            .collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(ids(false), ["said", "silent"]);
+    assert_eq!(ids(true), ["said"]);
+}
+
 fn prompt(key: &str, text: &str) -> Record {
     Record::Prompt {
         key: key.into(),
