@@ -222,10 +222,14 @@ pub fn registration_checks(
     fixes: &Fixes,
 ) -> Vec<Check> {
     match registration {
-        Ok(registration) => vec![
-            hooks_check(registration, binary, fixes),
-            extras_check(registration, binary, fixes),
-        ],
+        Ok(registration) => {
+            let mut checks = vec![
+                hooks_check(registration, binary, fixes),
+                extras_check(registration, binary, fixes),
+            ];
+            checks.extend(statusline_check(registration));
+            checks
+        }
         Err(e) => vec![Check::new("hooks", Status::Problem, e.to_string())],
     }
 }
@@ -419,6 +423,23 @@ fn extras_check(registration: &Registration, binary: &Path, fixes: &Fixes) -> Ch
     } else {
         &fixes.repair
     })
+}
+
+/// The person's own statusLine, which install keeps: the plan limits go unrecorded meanwhile.
+fn statusline_check(registration: &Registration) -> Option<Check> {
+    let command = registration.own_statusline.as_deref()?;
+    let check = Check::new(
+        "statusline",
+        Status::Note,
+        format!(
+            "your own statusLine runs ({command}), so the plan limits Claude Code reports \
+             (5-hour, 7-day) are not recorded for the app and `throughline monitor`"
+        ),
+    );
+    Some(check.fix(format!(
+        "to use Throughline's, remove \"statusLine\" from {} and run `throughline install`",
+        registration.settings.display()
+    )))
 }
 
 fn database_checks(health: &Health) -> Vec<Check> {
@@ -737,6 +758,7 @@ mod tests {
             untrusted: Vec::new(),
             slash_command: Some(PathBuf::from("/home/dev/.claude/commands/tl.md")),
             mcp_server: Some(program.to_path_buf()),
+            own_statusline: None,
         }
     }
 
@@ -755,6 +777,27 @@ mod tests {
             hooks.message
         );
         assert_eq!(extras.status, Status::Ok, "{}", extras.message);
+    }
+
+    #[test]
+    fn a_statusline_of_the_persons_own_is_a_note_that_says_what_it_costs() {
+        let dir = tempfile::tempdir().unwrap();
+        let this = program(dir.path(), "bundled", &this_release());
+        let theirs = Registration {
+            own_statusline: Some("npx -y ccstatusline@latest".into()),
+            ..registered_to(&this)
+        };
+        let checks = registration_checks(&Ok(theirs), &this, &fixes());
+        let note = checks.iter().find(|c| c.name == "statusline").unwrap();
+        assert_eq!(note.status, Status::Note);
+        assert!(note.message.contains("ccstatusline") && note.message.contains("plan limits"));
+        assert!(note
+            .fix
+            .as_deref()
+            .unwrap()
+            .contains("/home/dev/.claude/settings.json"));
+        let ours = registration_checks(&Ok(registered_to(&this)), &this, &fixes());
+        assert!(ours.iter().all(|c| c.name != "statusline"));
     }
 
     #[test]

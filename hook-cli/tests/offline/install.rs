@@ -204,6 +204,19 @@ fn install_is_idempotent_and_uninstall_restores_the_very_file() {
     );
     assert_eq!(settings["statusLine"]["command"], "my-statusline");
     assert!(text(&out).contains("kept your own statusLine"));
+    // And doctor says what keeping it costs.
+    let report: Value = serde_json::from_slice(&home.run(&["doctor", "--json"]).stdout).unwrap();
+    let note = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "statusline")
+        .unwrap_or_else(|| panic!("{report:#}"));
+    assert_eq!(note["status"], "note");
+    assert!(
+        note["message"].as_str().unwrap().contains("my-statusline"),
+        "{note}"
+    );
     // Capture-only events run in the background; the injecting ones do not.
     assert_eq!(
         settings["hooks"]["PostToolUse"][0]["hooks"][0]["async"],

@@ -160,6 +160,14 @@ pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {
     let (hooks, missing) = hook_groups::registered(&settings, HOOKS);
     let slash_command = our_slash_command(files.slash_command);
     let mcp_server = our_mcp_program(&JsonFile::load(&files.mcp)?.value);
+    let own_statusline = settings
+        .value
+        .get("statusLine")
+        .filter(|line| !is_our_statusline(line))
+        .map(|line| match line["command"].as_str() {
+            Some(command) => command.to_string(),
+            None => line.to_string(),
+        });
     Ok(Registration {
         settings: settings.path().to_path_buf(),
         hooks,
@@ -168,6 +176,7 @@ pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {
         untrusted: Vec::new(),
         slash_command,
         mcp_server,
+        own_statusline,
     })
 }
 

@@ -200,6 +200,7 @@ pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {
         untrusted,
         slash_command,
         mcp_server,
+        own_statusline: None,
     })
 }
 

@@ -248,6 +248,7 @@ pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {
         untrusted: Vec::new(),
         slash_command: our_slash_command(files.slash_command),
         mcp_server: our_mcp_program(&mcp.value),
+        own_statusline: None,
     })
 }
 

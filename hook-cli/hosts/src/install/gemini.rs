@@ -113,6 +113,7 @@ pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {
         untrusted: Vec::new(),
         slash_command,
         mcp_server,
+        own_statusline: None,
     })
 }
 

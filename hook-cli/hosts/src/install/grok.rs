@@ -121,6 +121,7 @@ pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {
         untrusted: Vec::new(),
         slash_command: our_skill(files.skill),
         mcp_server,
+        own_statusline: None,
     })
 }
 

@@ -128,6 +128,9 @@ pub struct Registration {
     pub slash_command: Option<PathBuf>,
     /// The program the host starts as Throughline's MCP server, when it is registered.
     pub mcp_server: Option<PathBuf>,
+    /// Claude Code: the person's own statusLine command, which install keeps; while it runs
+    /// instead of Throughline's, the plan limits the client reports are not recorded.
+    pub own_statusline: Option<String>,
 }
 
 pub fn install(host: Host, options: &Options) -> Result<Report, InstallError> {
