@@ -421,10 +421,19 @@ pub fn hit(hit: &Hit, pointer: Pointer, paint: Paint) -> String {
         }
     }
     if hit.copies > 0 {
+        let first = match &hit.first_copy {
+            Some(e) => format!(
+                "; the first in turn {}{}",
+                e.turn,
+                e.at.as_deref()
+                    .map(|at| format!(" of {}", at.get(..16).unwrap_or(at).replace('T', " ")))
+                    .unwrap_or_default()
+            ),
+            None => String::new(),
+        };
         out.push_str(&format!(
-            "\n  (the same in {} more {})",
-            hit.copies,
-            if hit.copies == 1 { "entry" } else { "entries" }
+            "\n  (the same in {}{first})",
+            count(hit.copies as u64, "more entry")
         ));
     }
     let part = hit.part();

@@ -68,6 +68,9 @@ pub struct Hit {
     /// Other entries that show the same (the same text stored twice, a file read again),
     /// left out of the answer.
     pub copies: usize,
+    /// The earliest of those, when it is older than the entry shown: where the text (an
+    /// error, a line of a file) first appeared.
+    pub first_copy: Option<EntryRef>,
     /// Lower is better.
     pub score: f64,
 }
@@ -423,21 +426,26 @@ fn shown_once(
     need: Need,
 ) -> (Vec<Hit>, usize) {
     let mut texts: HashMap<u64, usize> = HashMap::new();
-    // ((terms held, of them whole), the entry, copies of its text)
-    let mut candidates: Vec<((usize, usize), Matched, usize)> = Vec::new();
+    // ((terms held, of them whole), the entry, copies of its text, the earliest copy)
+    type Candidate = ((usize, usize), Matched, usize, Option<EntryRef>);
+    let mut candidates: Vec<Candidate> = Vec::new();
     for m in found {
         match texts.entry(xxh3_64(m.text.as_bytes())) {
-            Entry::Occupied(first) => candidates[*first.get()].2 += 1,
+            Entry::Occupied(first) => {
+                let (_, _, copies, earliest) = &mut candidates[*first.get()];
+                *copies += 1;
+                keep_earlier(earliest, &m.entry);
+            }
             Entry::Vacant(slot) => {
                 slot.insert(candidates.len());
-                candidates.push((excerpt::terms_held(&m.text, terms), m, 0));
+                candidates.push((excerpt::terms_held(&m.text, terms), m, 0, None));
             }
         }
     }
     // Stable: entries holding as much keep their score order. Among them, what was said and
     // what tools answered come before the inputs the model wrote for its tool calls: JSON
     // that repeats the words it was given, most often in a later turn.
-    candidates.sort_by_key(|(held, m, _)| {
+    candidates.sort_by_key(|(held, m, ..)| {
         (
             std::cmp::Reverse(*held),
             m.entry.role == DetailKind::ToolCall.as_str(),
@@ -455,21 +463,30 @@ fn shown_once(
     // A turn whose prompt, answer and tool calls all hold the words would fill the answer
     // alone: past PER_TURN hits of one turn, the others wait until every turn had its turn.
     let mut per_turn: HashMap<String, usize> = HashMap::new();
-    let (first, waiting): (Vec<_>, Vec<_>) = candidates.into_iter().partition(|(_, m, _)| {
+    let (first, waiting): (Vec<_>, Vec<_>) = candidates.into_iter().partition(|(_, m, ..)| {
         let n = per_turn.entry(m.entry.turn.clone()).or_default();
         *n += 1;
         *n <= PER_TURN
     });
-    for (_, m, copies) in first.into_iter().chain(waiting) {
+    for (_, m, copies, earliest) in first.into_iter().chain(waiting) {
         if hits.len() == limit {
             // Excerpts are the costly part: none for entries that cannot be shown.
             break;
         }
         let mut hit = hit(m, terms);
         hit.copies = copies;
+        hit.first_copy = earliest.filter(|e| is_earlier(e, &hit.entry));
         let lines: Vec<&str> = hit.excerpts.iter().map(|x| x.text.as_str()).collect();
         match shown.entry(xxh3_64(lines.join("\n").as_bytes())) {
-            Entry::Occupied(first) => hits[*first.get()].copies += 1 + hit.copies,
+            Entry::Occupied(first) => {
+                let shown = &mut hits[*first.get()];
+                shown.copies += 1 + hit.copies;
+                let mut earliest = shown.first_copy.take();
+                for copy in hit.first_copy.iter().chain([&hit.entry]) {
+                    keep_earlier(&mut earliest, copy);
+                }
+                shown.first_copy = earliest.filter(|e| is_earlier(e, &shown.entry));
+            }
             Entry::Vacant(slot) => {
                 slot.insert(hits.len());
                 hits.push(hit);
@@ -479,9 +496,26 @@ fn shown_once(
     (hits, most)
 }
 
+/// Whether `a` was stored before `b` (an entry without a time is never earlier).
+fn is_earlier(a: &EntryRef, b: &EntryRef) -> bool {
+    match (&a.at, &b.at) {
+        (Some(a), Some(b)) => a < b,
+        (Some(_), None) => true,
+        _ => false,
+    }
+}
+
+/// `earliest` becomes `entry` when that is earlier.
+fn keep_earlier(earliest: &mut Option<EntryRef>, entry: &EntryRef) {
+    if earliest.as_ref().is_none_or(|e| is_earlier(entry, e)) {
+        *earliest = Some(entry.clone());
+    }
+}
+
 fn hit(m: Matched, terms: &[String]) -> Hit {
     Hit {
         copies: 0,
+        first_copy: None,
         excerpts: excerpt::excerpts(&m.text, terms),
         chars: m.text.chars().count(),
         lines: excerpt::line_count(&m.text),

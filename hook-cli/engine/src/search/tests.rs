@@ -235,8 +235,16 @@ fn the_same_text_shows_once_from_its_most_recent_session() {
         .map(|h| (h.entry.session_id.as_str(), h.copies))
         .collect();
     assert_eq!(sessions, [("b-new", 1)]);
+    // Where it first appeared is named: the older session's turn.
+    let first = hits[0].first_copy.as_ref().unwrap();
+    assert_eq!(first.session_id, "a-old");
+    let shown = render::hit(&hits[0], Pointer::Cli, Paint::Plain);
     assert!(
-        render::hit(&hits[0], Pointer::Cli, Paint::Plain).contains("(the same in 1 more entry)")
+        shown.contains(&format!(
+            "(the same in 1 more entry; the first in turn {} of 2025-11-30 12:00)",
+            first.turn
+        )),
+        "{shown}"
     );
 }
 
