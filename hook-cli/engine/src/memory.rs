@@ -13,7 +13,7 @@ use crate::blocks;
 use crate::hosts;
 use crate::model::{Role, Session, Turn, WorkingState};
 use crate::record::Measure;
-pub use crate::summary::LOCAL;
+use crate::summary::LOCAL;
 use std::collections::HashMap;
 
 use crate::store::{Injection, ModelLine, Result, Store, Trigger};

@@ -78,7 +78,7 @@ fn written_by(by: &[String]) -> String {
     }
     if counts
         .iter()
-        .all(|(who, _)| *who == throughline::memory::LOCAL)
+        .all(|(who, _)| *who == throughline::summary::LOCAL)
     {
         return String::new();
     }

@@ -11,6 +11,7 @@ use serde_json::Value;
 const IPC: &str = include_str!("../../../ui/src/ipc.ts");
 
 /// A declared field: its name, whether it may be left out (`name?:`) and its type.
+#[derive(Clone)]
 struct Field {
     name: String,
     optional: bool,
@@ -44,11 +45,7 @@ impl UiTypes {
             let mut next = Some(name.clone());
             while let Some(current) = next {
                 let (base, fields) = &own[&current];
-                all.extend(fields.iter().map(|f| Field {
-                    name: f.name.clone(),
-                    optional: f.optional,
-                    ty: f.ty.clone(),
-                }));
+                all.extend(fields.iter().cloned());
                 next = base.clone();
             }
             interfaces.insert(name, all);
