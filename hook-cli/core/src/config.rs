@@ -387,21 +387,36 @@ pub fn load(home: &Home) -> Effective {
 }
 
 /// Changes settings in the file, leaving the environment's overrides out of it, and returns
-/// the settings now in force. A file that cannot be read as settings is not overwritten.
+/// the settings now in force. The file keeps the keys it had and gains only those changed, so
+/// a default not chosen stays a default (and follows a new release's). A file that cannot be
+/// read as settings is not overwritten.
 pub fn update(home: &Home, change: impl FnOnce(&mut Config)) -> std::io::Result<Effective> {
     let file = path(home);
-    let mut config = match fs::read_to_string(&file) {
-        Ok(text) => serde_json::from_str(&text).map_err(|e| {
-            std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                format!("{}: {e}; fix or delete the file first", file.display()),
-            )
-        })?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Config::default(),
+    let unreadable = |e: serde_json::Error| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("{}: {e}; fix or delete the file first", file.display()),
+        )
+    };
+    let mut written: serde_json::Map<String, serde_json::Value> = match fs::read_to_string(&file) {
+        Ok(text) => serde_json::from_str(&text).map_err(unreadable)?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => serde_json::Map::new(),
         Err(e) => return Err(e),
     };
+    let mut merged = serde_json::to_value(Config::default())?;
+    for (key, value) in &written {
+        merged[key] = value.clone();
+    }
+    let before: Config = serde_json::from_value(merged).map_err(unreadable)?;
+    let mut config = before.clone();
     change(&mut config);
-    save(home, &config)?;
+    let (before, after) = (serde_json::to_value(before)?, serde_json::to_value(config)?);
+    for (key, value) in after.as_object().expect("object") {
+        if written.contains_key(key) || before.get(key) != Some(value) {
+            written.insert(key.clone(), value.clone());
+        }
+    }
+    save(home, &written)?;
     Ok(load(home))
 }
 
@@ -422,9 +437,9 @@ pub fn save_changes(home: &Home, wanted: &Config) -> std::io::Result<Effective> 
 }
 
 /// Writes the file atomically, owner-only: it may hold the summary backend's key.
-pub fn save(home: &Home, config: &Config) -> std::io::Result<()> {
+fn save(home: &Home, settings: &serde_json::Map<String, serde_json::Value>) -> std::io::Result<()> {
     home.ensure()?;
-    let mut text = serde_json::to_string_pretty(config)?;
+    let mut text = serde_json::to_string_pretty(settings)?;
     text.push('\n');
     crate::atomic_file::write(&path(home), text.as_bytes(), 0o600)
 }
@@ -441,11 +456,37 @@ mod tests {
         fs::write(path(&home), r#"{"plan_warn_percent": 150}"#).unwrap();
         let effective = load(&home);
         assert_eq!(effective.config.plan_warn_percent, 0);
+        // `any`: the environment test beside this one may add a problem meanwhile.
         assert!(
-            effective.problems[0].contains("plan_warn_percent 150 is over 100"),
+            effective
+                .problems
+                .iter()
+                .any(|p| p.contains("plan_warn_percent 150 is over 100")),
             "{:?}",
             effective.problems
         );
+    }
+
+    #[test]
+    fn the_file_holds_only_the_settings_chosen() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::at(dir.path());
+        set(&home, "verbatim_turns", "12").unwrap();
+        set(&home, "pause_capture", "yes").unwrap();
+        let written: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(path(&home)).unwrap()).unwrap();
+        assert_eq!(
+            written,
+            serde_json::json!({"verbatim_turns": 12, "pause_capture": true})
+        );
+        // Set back to its default, a chosen setting stays chosen. (The file, not `load`:
+        // the environment test beside this one sets overrides.)
+        let default_turns = Config::default().verbatim_turns.to_string();
+        set(&home, "verbatim_turns", &default_turns).unwrap();
+        let written: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(path(&home)).unwrap()).unwrap();
+        assert_eq!(written["verbatim_turns"], Config::default().verbatim_turns);
+        assert_eq!(written.as_object().unwrap().len(), 2);
     }
 
     #[test]
@@ -476,14 +517,12 @@ mod tests {
             .iter()
             .all(|s| s.source == Source::Default));
 
-        save(
-            &home,
-            &Config {
-                handoff_minutes: 5,
-                ..Config::default()
-            },
-        )
-        .unwrap();
+        // A file with every setting, as earlier releases wrote it.
+        let every = Config {
+            handoff_minutes: 5,
+            ..Config::default()
+        };
+        fs::write(path(&home), serde_json::to_string(&every).unwrap()).unwrap();
         std::env::set_var("THROUGHLINE_BUDGET", "4000");
         std::env::set_var("THROUGHLINE_INJECT_ON_COMPACT", "off");
         std::env::set_var("THROUGHLINE_VERBATIM_TURNS", "many");
