@@ -8,7 +8,7 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let cli = cmd::Cli::parse();
-    match cli.command.run() {
+    match cli.run() {
         Ok(code) => code,
         Err(err) => {
             if throughline::reader_gone(err.as_ref()) {

@@ -19,7 +19,7 @@ pub struct Args {
     cancel: bool,
     /// Print the memory the next chat would get, and hand nothing on
     #[arg(long, conflicts_with = "cancel")]
-    preview: bool,
+    pub(super) preview: bool,
     /// Print JSON
     #[arg(long)]
     json: bool,

@@ -41,6 +41,7 @@ mod install;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod monitor;
+mod pager;
 mod recall;
 mod search;
 mod sessions;
@@ -68,7 +69,26 @@ use throughline::store::Store;
 )]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    command: Command,
+    /// Print long output directly instead of through a pager (`less -FRX`, or $PAGER)
+    #[arg(long, global = true)]
+    no_pager: bool,
+}
+
+impl Cli {
+    /// Runs the verb, its output through a pager when it is long and meant for a terminal;
+    /// the pager is quit before any error is printed.
+    pub fn run(self) -> anyhow::Result<ExitCode> {
+        let terminal = stdout_is_terminal();
+        let pager = (terminal && !self.no_pager && self.command.pages())
+            .then(pager::start)
+            .flatten();
+        let result = self.command.run();
+        if let Some(pager) = pager {
+            pager.finish();
+        }
+        result
+    }
 }
 
 #[derive(Subcommand)]
@@ -119,7 +139,27 @@ pub enum Command {
 }
 
 impl Command {
-    pub fn run(self) -> anyhow::Result<ExitCode> {
+    /// Verbs whose output can run past a screen. Not those that ask, draw live, show
+    /// progress, or talk to a host.
+    fn pages(&self) -> bool {
+        match self {
+            Command::Status(_)
+            | Command::Sessions(_)
+            | Command::Show(_)
+            | Command::Detail(_)
+            | Command::Injections(_)
+            | Command::Config(_)
+            | Command::Doctor(_)
+            | Command::Stats(_)
+            | Command::Demo(_)
+            | Command::Search(_)
+            | Command::Recall(_) => true,
+            Command::Handoff(args) => args.preview,
+            _ => false,
+        }
+    }
+
+    fn run(self) -> anyhow::Result<ExitCode> {
         match self {
             Command::Hook(a) => Ok(hook::run(a)),
             Command::Status(a) => status::run(a).map(|_| ExitCode::SUCCESS),
@@ -160,17 +200,16 @@ enum ColorWhen {
 
 impl ColorWhen {
     fn paint(self) -> throughline::render::Paint {
-        use std::io::IsTerminal;
         use throughline::render::Paint;
         let auto = || {
-            std::io::stdout().is_terminal()
+            stdout_is_terminal()
                 && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
                 && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
         };
         match self {
             ColorWhen::Always => Paint::Color,
             ColorWhen::Auto if auto() => Paint::Color,
-            _ if std::io::stdout().is_terminal() => Paint::Terminal,
+            _ if stdout_is_terminal() => Paint::Terminal,
             _ => Paint::Plain,
         }
     }
@@ -179,12 +218,19 @@ impl ColorWhen {
 /// Stored text as the person sees it: control characters escaped on a terminal, exactly as
 /// stored anywhere else (a pipe, a file, `--json`).
 fn for_terminal(text: &str) -> std::borrow::Cow<'_, str> {
-    use std::io::IsTerminal;
-    if std::io::stdout().is_terminal() {
+    if stdout_is_terminal() {
         throughline::render::visible(text)
     } else {
         std::borrow::Cow::Borrowed(text)
     }
+}
+
+/// Whether the person reads stdout on a terminal, as it was before a pager took it over: the
+/// pager passes colours through and shows the text as it would be shown.
+fn stdout_is_terminal() -> bool {
+    use std::io::IsTerminal;
+    static TERMINAL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *TERMINAL.get_or_init(|| std::io::stdout().is_terminal())
 }
 
 /// What `out!` and `outln!` write.

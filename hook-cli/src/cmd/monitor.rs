@@ -1,7 +1,7 @@
 //! `throughline monitor`: the tray app's live gauges in a terminal (over SSH, or on a machine
 //! without a desktop), from the same library computation, redrawn as sessions grow.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::time::Duration;
 
 use throughline::clock;
@@ -19,6 +19,19 @@ pub struct Args {
     /// Seconds between rereads
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=3600))]
     interval: u64,
+    /// Print JSON: one object a line, each time the gauges change (with --once, one object)
+    #[arg(long)]
+    json: bool,
+}
+
+/// What `--json` prints each time the gauges change.
+#[derive(serde::Serialize)]
+struct Snapshot {
+    sessions: Vec<Gauge>,
+    plan: Option<PlanUsage>,
+    /// Why the memory store could not be read, when it could not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
 }
 
 /// Cells of a gauge's bar.
@@ -26,10 +39,13 @@ const BAR: usize = 24;
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let home = Home::locate()?;
-    let terminal = std::io::stdout().is_terminal();
+    let terminal = super::stdout_is_terminal() && !args.json;
     let mut shown = String::new();
     loop {
-        let screen = screen(&home, terminal);
+        let screen = match args.json {
+            true => serde_json::to_string(&snapshot(&home))? + "\n",
+            false => screen(&home, terminal),
+        };
         if screen != shown {
             let mut out = std::io::stdout().lock();
             if terminal && !args.once {
@@ -44,6 +60,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             return Ok(());
         }
         std::thread::sleep(Duration::from_secs(args.interval));
+    }
+}
+
+fn snapshot(home: &Home) -> Snapshot {
+    let (sessions, error) = match Store::open_read_only(home)
+        .and_then(|store| gauge::read(&store, &clock::now(), gauge::claude_threshold()))
+    {
+        Ok(gauges) => (gauges, None),
+        Err(StoreError::Missing(_)) => (Vec::new(), None),
+        Err(e) => (Vec::new(), Some(e.to_string())),
+    };
+    Snapshot {
+        sessions,
+        plan: plan::load(home),
+        error,
     }
 }
 

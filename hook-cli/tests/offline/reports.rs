@@ -315,9 +315,10 @@ fn the_statusline_records_the_plan_usage_the_client_sends() {
 #[test]
 fn monitor_shows_the_live_gauges_and_the_plan_usage() {
     let memory = Memory::imported();
-    let monitor = |now: &str| {
+    let monitor_with = |now: &str, json: &[&str]| {
         let out = Command::new(BIN)
             .args(["monitor", "--once"])
+            .args(json)
             .env("THROUGHLINE_HOME", memory.dir.path().join("memory"))
             .env("HOME", memory.dir.path())
             .env("THROUGHLINE_NOW", now)
@@ -326,6 +327,7 @@ fn monitor_shows_the_live_gauges_and_the_plan_usage() {
         assert!(out.status.success(), "{out:?}");
         String::from_utf8(out.stdout).unwrap()
     };
+    let monitor = |now: &str| monitor_with(now, &[]);
     // Shortly after the fixture sessions ran, both are live.
     let screen = monitor("2026-11-30T08:50:00.000Z");
     assert_eq!(screen.matches("toy · ").count(), 2, "{screen}");
@@ -346,4 +348,62 @@ fn monitor_shows_the_live_gauges_and_the_plan_usage() {
     let screen = monitor("2026-11-30T12:00:00.000Z");
     assert!(screen.contains("no live sessions"), "{screen}");
     assert!(screen.contains("plan: 5-hour 42% (resets in "), "{screen}");
+
+    // The same, for a program: one object a line.
+    let json = monitor_with("2026-11-30T08:50:00.000Z", &["--json"]);
+    assert_eq!(json.lines().count(), 1, "{json}");
+    let snapshot: Value = serde_json::from_str(&json).unwrap();
+    let sessions = snapshot["sessions"].as_array().unwrap();
+    assert_eq!(sessions.len(), 2, "{json}");
+    assert_eq!(sessions[0]["host"], "Claude Code");
+    assert!(sessions[0]["usable"].as_u64().unwrap() > 160_000, "{json}");
+    assert_eq!(snapshot["plan"]["five_hour"]["used_percentage"], 42.0);
+}
+
+/// `show` on a terminal (a pseudo-terminal from `script`), with the pager a program that
+/// marks each line it is given.
+fn show_on_a_terminal(memory: &Memory, pager: &str, args: &str) -> String {
+    let out = Command::new("script")
+        .args([
+            "-qec",
+            &format!("\"$TL\" show {BEFORE_CLEAR} {args}"),
+            "/dev/null",
+        ])
+        .env("TL", BIN)
+        .env("SHELL", "/bin/sh")
+        .env("THROUGHLINE_HOME", memory.dir.path().join("memory"))
+        .env("HOME", memory.dir.path())
+        .env("PAGER", pager)
+        .env_remove("THROUGHLINE_PAGER")
+        .stdin(Stdio::null())
+        .output()
+        .expect("`script` (util-linux) runs a command on a pseudo-terminal");
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8_lossy(&out.stdout).replace('\r', "")
+}
+
+#[test]
+fn output_on_a_terminal_goes_through_the_pager_and_nowhere_else() {
+    let memory = Memory::imported();
+    let paged = show_on_a_terminal(&memory, "sed s/^/paged:/", "");
+    let lines: Vec<&str> = paged.lines().filter(|l| !l.is_empty()).collect();
+    assert!(lines.len() > 3, "{paged}");
+    assert!(lines.iter().all(|l| l.starts_with("paged:")), "{paged}");
+
+    let direct = show_on_a_terminal(&memory, "sed s/^/paged:/", "--no-pager");
+    assert!(!direct.contains("paged:"), "{direct}");
+    assert_eq!(direct.trim_end(), paged.replace("paged:", "").trim_end());
+    // A pager that is not there: the output is shown all the same.
+    let missing = show_on_a_terminal(&memory, "no-such-pager-here", "");
+    assert_eq!(missing.trim_end(), direct.trim_end());
+
+    // A pipe is never paged.
+    let mut piped = Command::new(BIN);
+    piped
+        .args(["show", BEFORE_CLEAR])
+        .env("THROUGHLINE_HOME", memory.dir.path().join("memory"))
+        .env("HOME", memory.dir.path())
+        .env("PAGER", "sed s/^/paged:/");
+    let out = piped.output().unwrap();
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("paged:"));
 }
