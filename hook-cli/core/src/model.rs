@@ -188,6 +188,27 @@ pub fn short_tokens(tokens: u64) -> String {
     }
 }
 
+/// About how many tokens `text` is to a model, without a tokenizer: a token is about four
+/// characters of English or code, two of other alphabets (accented Latin, Cyrillic, Greek),
+/// and one Chinese, Japanese or Korean character, so counting characters over four would put a
+/// Japanese answer at a quarter of its size.
+pub fn estimated_tokens(text: &str) -> u64 {
+    let quarters: u64 = text
+        .chars()
+        .map(|c| match c {
+            _ if c.is_ascii() => 1,
+            '\u{1100}'..='\u{11FF}'
+            | '\u{2E80}'..='\u{9FFF}'
+            | '\u{AC00}'..='\u{D7AF}'
+            | '\u{F900}'..='\u{FAFF}'
+            | '\u{FF00}'..='\u{FFEF}'
+            | '\u{20000}'..='\u{3FFFF}' => 4,
+            _ => 2,
+        })
+        .sum();
+    quarters.div_ceil(4)
+}
+
 /// One recorded session, as listed by `sessions`.
 #[derive(Debug, Clone, Serialize)]
 pub struct Session {
@@ -369,6 +390,17 @@ pub struct NoSuchPart {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn token_estimates_hold_for_chinese_and_japanese() {
+        assert_eq!(estimated_tokens(""), 0);
+        assert_eq!(estimated_tokens("The dev server runs on 8443."), 7);
+        // One token a character, as the models count them, not a quarter.
+        assert_eq!(estimated_tokens("ダークモードを追加しました。"), 14);
+        assert_eq!(estimated_tokens("修复了登录页面的错误"), 10);
+        assert_eq!(estimated_tokens("한국어 문장"), 6);
+        assert_eq!(estimated_tokens("Привет"), 3);
+    }
 
     #[test]
     fn token_counts_read_short() {

@@ -100,7 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     )?;
     for s in &spends {
         let after = match s.last_context {
-            Some(tokens) => format!("~{} tok", chars_as_tokens(s.handoff_chars).min(tokens)),
+            Some(tokens) => format!("~{} tok", s.handoff_tokens.min(tokens)),
             None => "-".into(),
         };
         outln!(
@@ -167,9 +167,4 @@ fn summaries_line(status: &summarize::Status) -> String {
 
 fn chars(n: u64) -> String {
     format!("{n} ch")
-}
-
-/// A rough size in tokens for text: about four characters each (no tokenizer on purpose).
-fn chars_as_tokens(chars: u64) -> u64 {
-    chars.div_ceil(4)
 }

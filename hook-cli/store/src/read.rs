@@ -66,6 +66,9 @@ pub struct ContextSpend {
     /// Characters a `/clear` with handoff would carry: the recent conversation, capped at
     /// what one injection can hold.
     pub handoff_chars: u64,
+    /// Those characters as tokens, estimated from their text (a Japanese answer is several
+    /// times the tokens of an English one of the same length).
+    pub handoff_tokens: u64,
 }
 
 const SESSION_COLUMNS: &str = "s.id, s.host, s.session_id, s.project, s.cwd, s.transcript_path,
@@ -451,6 +454,8 @@ impl Store {
                 ))
             },
         )?;
+        let handoff_chars = conversation_chars.min(u64::from(throughline_core::config::MAX_BUDGET));
+        let handoff_tokens = self.recent_conversation_tokens(session, handoff_chars)?;
         Ok(ContextSpend {
             session_id: session.session_id.clone(),
             project: session.project.clone(),
@@ -462,8 +467,26 @@ impl Store {
             api_calls,
             usage,
             last_context: self.context_usage(session)?.map(|(u, _)| u.context()),
-            handoff_chars: conversation_chars.min(u64::from(throughline_core::config::MAX_BUDGET)),
+            handoff_chars,
+            handoff_tokens,
         })
+    }
+
+    /// Estimated tokens of the session's latest `chars` characters of conversation.
+    fn recent_conversation_tokens(&self, session: &Session, chars: u64) -> Result<u64> {
+        let mut statement = self
+            .conn
+            .prepare("SELECT text FROM messages WHERE session = ?1 ORDER BY id DESC")?;
+        let mut rows = statement.query([session.id])?;
+        let (mut left, mut tokens) = (chars as usize, 0);
+        while left > 0 {
+            let Some(row) = rows.next()? else { break };
+            let text: String = row.get(0)?;
+            let taken: String = text.chars().rev().take(left).collect();
+            left -= taken.chars().count();
+            tokens += throughline_core::model::estimated_tokens(&taken);
+        }
+        Ok(tokens)
     }
 
     pub fn stats(&self) -> Result<StoreStats> {

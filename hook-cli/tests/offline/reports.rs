@@ -135,6 +135,10 @@ fn stats_match_the_transcripts_own_usage() {
         let conversation = s["conversation_chars"].as_u64().unwrap();
         assert!(conversation > 0);
         assert_eq!(s["handoff_chars"], conversation.min(9_500));
+        // English text: about four characters a token.
+        let tokens = s["handoff_tokens"].as_u64().unwrap();
+        let chars = s["handoff_chars"].as_u64().unwrap();
+        assert!((chars / 5..=chars / 3).contains(&tokens), "{s}");
         total_input += expected.input;
     }
     let before = sessions
