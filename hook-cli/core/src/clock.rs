@@ -42,6 +42,19 @@ pub fn before(at: &str, by: Duration) -> Option<String> {
     Some(humantime::format_rfc3339_millis(then).to_string())
 }
 
+/// A stored time as the person's clock shows it, to the minute: `2026-11-30 09:44` in the
+/// system's time zone (`TZ`, else the system's setting); the stored text when it is not a time.
+/// Stored times and `--json` stay UTC.
+pub fn local(at: &str) -> String {
+    match at.parse::<jiff::Timestamp>() {
+        Ok(time) => time
+            .to_zoned(jiff::tz::TimeZone::system())
+            .strftime("%Y-%m-%d %H:%M")
+            .to_string(),
+        Err(_) => at.to_string(),
+    }
+}
+
 /// "3m ago", "2h ago", "5d ago" for a stored timestamp; empty when it cannot be read.
 pub fn ago(at: &str) -> String {
     let (Some(then), Some(now)) = (parse(at), parse(&now())) else {
@@ -59,6 +72,15 @@ pub fn ago(at: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn local_times_are_read_in_the_time_zone_set() {
+        // `TimeZone::system` reads `TZ` once per process; this is the only test that sets it.
+        // A POSIX rule, so no time zone database is needed.
+        std::env::set_var("TZ", "JST-9");
+        assert_eq!(local("2026-11-30T08:43:57.886Z"), "2026-11-30 17:43");
+        assert_eq!(local("not a time"), "not a time");
+    }
 
     #[test]
     fn before_subtracts_in_the_stored_format() {

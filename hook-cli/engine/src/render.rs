@@ -171,7 +171,10 @@ pub fn turn(turn: &Turn, pointer: Pointer) -> String {
     let mut out = format!(
         "── {heading} [{}] {}\n",
         turn.code,
-        turn.started_at.as_deref().unwrap_or("")
+        turn.started_at
+            .as_deref()
+            .map(clock::local)
+            .unwrap_or_default()
     );
     for m in &turn.messages {
         out.push_str(&format!("{}: {}\n", speaker(m.role), m.text));
@@ -396,10 +399,7 @@ pub fn hit(hit: &Hit, pointer: Pointer, paint: Paint) -> String {
         Some(tool) => format!("{} {tool}", e.role),
         None => e.role.clone(),
     };
-    let at =
-        e.at.as_deref()
-            .map(|a| a.get(..16).unwrap_or(a).replace('T', " "))
-            .unwrap_or_default();
+    let at = e.at.as_deref().map(clock::local).unwrap_or_default();
     let mut out = paint.heading(&paint.text(&format!(
         "turn {}  {}  session {}  {}",
         e.turn,
@@ -426,7 +426,7 @@ pub fn hit(hit: &Hit, pointer: Pointer, paint: Paint) -> String {
                 "; the first in turn {}{}",
                 e.turn,
                 e.at.as_deref()
-                    .map(|at| format!(" of {}", at.get(..16).unwrap_or(at).replace('T', " ")))
+                    .map(|at| format!(" of {}", clock::local(at)))
                     .unwrap_or_default()
             ),
             None => String::new(),

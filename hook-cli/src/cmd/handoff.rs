@@ -72,7 +72,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
          `throughline handoff --cancel` withdraws it",
         offered.project,
         &offered.session_id[..offered.session_id.len().min(8)],
-        offered.expires_at
+        throughline::clock::local(&offered.expires_at)
     )?;
     Ok(())
 }

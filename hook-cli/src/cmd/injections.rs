@@ -46,7 +46,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let chain: Vec<&str> = i.chain.iter().map(|s| &s[..s.len().min(8)]).collect();
         outln!(
             "{}  {:<7} {} ← {}  {}/{} chars  {} verbatim, {} one-liners{}, {} left out",
-            i.at,
+            throughline::clock::local(&i.at),
             i.trigger.as_str(),
             &i.session_id[..i.session_id.len().min(8)],
             chain.join(" ← "),
