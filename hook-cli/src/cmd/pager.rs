@@ -16,6 +16,10 @@ pub struct Pager {
 #[cfg(unix)]
 pub fn start() -> Option<Pager> {
     use std::os::fd::AsRawFd;
+    // A terminal that cannot place the cursor (`TERM=dumb`, or none named) cannot page.
+    if std::env::var("TERM").map_or(true, |t| t.is_empty() || t == "dumb") {
+        return None;
+    }
     let mut child = command()?.stdin(Stdio::piped()).spawn().ok()?;
     let input = child.stdin.take()?;
     // SAFETY: dup2 on two descriptors this process owns; fd 1 then names the pager's stdin.

@@ -239,15 +239,7 @@ fn control_sequences_in_stored_text_are_escaped_on_a_terminal_and_raw_in_json() 
         "search 34.6 --all".to_string(),
         format!("show {SESSION}"),
     ] {
-        let out = Command::new("script")
-            .args(["-qec", &format!("{} {args}", bin()), "/dev/null"])
-            .env("THROUGHLINE_HOME", &env.home)
-            .env("NO_COLOR", "1")
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
-        let seen = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{args}: {seen}");
+        let seen = on_a_terminal(&env, &args);
         if args.starts_with("show") {
             continue; // show lists no tool output; it went through the same escaping above
         }
@@ -341,6 +333,8 @@ fn on_a_terminal(env: &StoreEnv, args: &str) -> String {
         .args(["-qec", &format!("{} {args}", bin()), "/dev/null"])
         .env("THROUGHLINE_HOME", &env.home)
         .env("NO_COLOR", "1")
+        // What the terminal is shown, not a pager waiting for keys nobody presses.
+        .env("THROUGHLINE_PAGER", "cat")
         .stdin(Stdio::null())
         .output()
         .unwrap();
