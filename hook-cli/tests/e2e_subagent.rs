@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
 use serde_json::{json, Value};
-use support::throughline::{bin, World};
+use support::throughline::{bin, order_free, World};
 use support::{Script, Step};
 
 const FIRST: &str = "Have a helper check greet.sh for me.";
@@ -103,19 +103,7 @@ fn memory(world: &World, home: Option<&Path>, session: &str) -> Vec<Value> {
         .map(|t| {
             let code = t["code"].as_str().unwrap();
             let mut detail = throughline_json(world, home, &["detail", code, "--json"]);
-            let mut parts: Vec<String> = detail["detail_summary"]
-                .as_str()
-                .unwrap()
-                .split(", ")
-                .map(str::to_string)
-                .collect();
-            parts.sort();
-            detail["detail_summary"] = parts.join(", ").into();
-            let details = detail["details"].as_array_mut().unwrap();
-            for d in details.iter_mut() {
-                d.as_object_mut().unwrap().remove("index");
-            }
-            details.sort_by_key(|d| d.to_string());
+            order_free(&mut detail);
             detail
         })
         .collect()

@@ -312,8 +312,22 @@ export interface Detail {
   at: string | null;
 }
 
+/** One thing done in a turn: a tool call with its result, or an entry of its own. */
+export interface Step {
+  title: string;
+  tool: number | null;
+  item: number;
+  input: string | null;
+  result: number | null;
+  failed: boolean;
+  unanswered: boolean;
+  lines: number;
+  chars: number;
+}
+
 export interface TurnDetail extends Turn {
   details: Detail[];
+  steps: Step[];
 }
 
 /** The lines of a stored entry where the words meet, verbatim. */
@@ -329,6 +343,7 @@ export interface Excerpt {
 export interface Hit {
   turn: string;
   session_id: string;
+  project: string | null;
   at: string | null;
   layer: "l2" | "l3";
   role: string;

@@ -33,10 +33,15 @@ const DETAIL: TurnDetail = {
   details: [
     { index: 1, kind: "tool_use", name: "Bash", tool_use_id: "t1", body: '{"command":"ls"}', is_error: false, at: null },
     { index: 2, kind: "tool_result", name: "Bash", tool_use_id: "t1", body: "deploy.sh\nREADME.md", is_error: true, at: null },
+    { index: 3, kind: "thinking", name: null, tool_use_id: null, body: "List it first.", is_error: false, at: null },
+  ],
+  steps: [
+    { title: "Bash: ls", tool: 1, item: 1, input: "command: ls\n", result: 2, failed: true, unanswered: false, lines: 2, chars: 19 },
+    { title: "thinking", tool: null, item: 3, input: null, result: null, failed: false, unanswered: false, lines: 1, chars: 14 },
   ],
 };
 
-const HIT: Hit = { turn: "k3m9x2a", session_id: SESSIONS[0].session_id, at: "2026-11-30T08:40:01.000Z", layer: "l2", role: "user", tool: null, excerpts: [{ line: 1, column: 0, text: "the deploy key lives at", more: true, matches: [[4, 10]] }], copies: 0 };
+const HIT: Hit = { turn: "k3m9x2a", session_id: SESSIONS[0].session_id, project: "/home/dev/toy", at: "2026-11-30T08:40:01.000Z", layer: "l2", role: "user", tool: null, excerpts: [{ line: 1, column: 0, text: "the deploy key lives at", more: true, matches: [[4, 10]] }], copies: 0 };
 
 const noActions: MemoryActions = { onSearch: () => {}, onTurns: () => {}, onTurn: () => {}, onPreview: () => {}, onHandoff: () => {}, onForget: () => {}, onConfirmForget: () => {}, onKeep: () => {} };
 
@@ -74,8 +79,12 @@ describe("renderMemory", () => {
     const turn = view.querySelector(".turn")!;
     expect(turn.querySelector(".message.assistant pre")!.textContent).toBe("Noted: secret/deploy-7731.");
     const details = [...turn.querySelectorAll("li.detail")];
-    expect(details.map((d) => d.querySelector("summary")!.textContent)).toEqual(["tool_use · Bash", "tool_result · Bash · failed"]);
-    expect(details[1].querySelector("pre")!.textContent).toBe("deploy.sh\nREADME.md");
+    expect(details.map((d) => d.querySelector("summary")!.textContent)).toEqual(["Bash: ls · failed · 2 lines", "thinking · 1 line"]);
+    // The call's input as names and values, its output below it, paired for the reader.
+    expect(details[0].querySelector("pre.input")!.textContent).toBe("command: ls\n");
+    expect(details[0].querySelector("pre.output")!.textContent).toBe("deploy.sh\nREADME.md");
+    expect(details[0].classList.contains("error")).toBe(true);
+    expect(details[1].querySelector("pre.output")!.textContent).toBe("List it first.");
   });
 
   it("previews exactly the text a handoff gives, and hands off from there", () => {

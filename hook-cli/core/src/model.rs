@@ -5,7 +5,9 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+mod steps;
 mod working_state;
+pub use steps::{readable_input, steps, Step};
 pub use working_state::{
     first_line, project_path, tail_from_boundary, FilesChanged, TaskList, BRIEF_CHARS,
     THINKING_CHARS,
@@ -281,6 +283,8 @@ pub struct TurnDetail {
     #[serde(flatten)]
     pub turn: Turn,
     pub details: Vec<Detail>,
+    /// The same entries as what was done: each call with its result (see [`steps`]).
+    pub steps: Vec<Step>,
 }
 
 /// Which layer a search hit comes from.
@@ -309,6 +313,8 @@ impl Layer {
 pub struct EntryRef {
     pub turn: String,
     pub session_id: String,
+    /// The session's project (git root or working directory), when known.
+    pub project: Option<String>,
     pub at: Option<String>,
     pub layer: Layer,
     /// `user` / `assistant` for the conversation, the detail kind (`tool_result`, ...) for L3.
@@ -374,6 +380,8 @@ impl TurnDetail {
     pub fn only_item(mut self, number: u32) -> Result<TurnDetail, NoSuchPart> {
         self.item(number)?;
         self.details.retain(|d| d.index == number);
+        self.steps
+            .retain(|s| s.item == number || s.result == Some(number));
         Ok(self)
     }
 }
@@ -433,6 +441,7 @@ mod tests {
                 messages: Vec::new(),
                 detail_summary: String::new(),
             },
+            steps: steps(&details, &|_, _| None),
             details,
         }
     }

@@ -3,7 +3,9 @@
 //! person, a tool call for a model.
 
 use crate::clock;
-use crate::model::{Detail, DetailKind, Role, Session, ToolExchange, Turn, TurnDetail};
+use crate::model::{
+    readable_input, DetailKind, Role, Session, Step, ToolExchange, Turn, TurnDetail,
+};
 use crate::search::{excerpt, Excerpt, Hit};
 use crate::summary;
 use std::borrow::Cow;
@@ -202,28 +204,17 @@ pub fn turn_one_line(turn: &Turn, by_model: Option<&str>) -> String {
     }
 }
 
-fn detail_heading(d: &Detail) -> String {
-    let name = d.name.as_deref().unwrap_or("");
-    let label = match d.kind {
-        DetailKind::ToolCall => format!("tool call {name}"),
-        DetailKind::ToolResult if d.is_error => "tool result (error)".to_string(),
-        kind => format!("{} {name}", kind.as_str()),
-    };
-    format!(
-        "[{}] {} {}",
-        d.index,
-        label.trim_end(),
-        d.tool_use_id.as_deref().unwrap_or("")
-    )
-    .trim_end()
-    .to_string()
-}
-
-/// A turn in full: the conversation (unless only some entries were picked) and every detail.
+/// A turn in full: the conversation (unless only some entries were picked), then what was
+/// done in order, each tool call with its input as names and values and its output below it.
 pub fn turn_detail(detail: &TurnDetail, with_conversation: bool) -> String {
     let turn = &detail.turn;
+    let when = turn
+        .started_at
+        .as_deref()
+        .map(|at| format!(", {}", clock::local(at)))
+        .unwrap_or_default();
     let mut out = format!(
-        "turn {} (#{} of session {})\n",
+        "turn {} (#{} of session {}{when})\n",
         turn.code, turn.seq, turn.session_id
     );
     if with_conversation {
@@ -231,20 +222,70 @@ pub fn turn_detail(detail: &TurnDetail, with_conversation: bool) -> String {
             out.push_str(&format!("\n{}: {}\n", speaker(m.role), m.text));
         }
     }
-    for d in &detail.details {
-        out.push_str(&format!("\n{}\n{}\n", detail_heading(d), d.body));
+    let entry = |n: u32| detail.details.iter().find(|d| d.index == n);
+    for step in &detail.steps {
+        let Some(d) = entry(step.item) else {
+            continue;
+        };
+        match step.tool {
+            Some(tool) => {
+                out.push_str(&format!("\n── tool {tool} · {}\n", step.title));
+                out.push_str(step.input.as_deref().unwrap_or_default());
+                match step.result.and_then(entry) {
+                    Some(result) => {
+                        out.push_str(&format!("→ {}:\n", output_size(step)));
+                        push_body(&mut out, &result.body);
+                    }
+                    None => out
+                        .push_str("→ no output recorded: still running, or the client kept none\n"),
+                }
+            }
+            // The host's bookkeeping (hook runs, durations): named, opened on request.
+            None if with_conversation && d.kind == DetailKind::System => out.push_str(&format!(
+                "\n── item {} · {} ({} chars: --item {} shows it)\n",
+                step.item, step.title, step.chars, step.item
+            )),
+            None => {
+                let size = match step.lines {
+                    0 => String::new(),
+                    _ => format!(", {}", count(step.lines as u64, "line")),
+                };
+                out.push_str(&format!("\n── item {} · {}{size}\n", step.item, step.title));
+                push_body(&mut out, &readable_input(&d.body));
+            }
+        }
     }
     out
+}
+
+/// `output, 7 lines (312 chars)`, or `error, 1 line`.
+fn output_size(step: &Step) -> String {
+    let what = if step.failed { "error" } else { "output" };
+    match step.lines {
+        0 => format!("{what}, empty"),
+        1 => format!("{what}, 1 line"),
+        n => format!("{what}, {n} lines ({} chars)", step.chars),
+    }
+}
+
+fn push_body(out: &mut String, body: &str) {
+    if body.is_empty() {
+        return;
+    }
+    out.push_str(body);
+    if !body.ends_with('\n') {
+        out.push('\n');
+    }
 }
 
 /// One tool call with its input and its whole output.
 pub fn tool_exchange(turn: &str, exchange: &ToolExchange) -> String {
     let call = &exchange.call;
     let mut out = format!(
-        "turn {turn}, tool call {}: {}\n\ninput:\n{}\n",
+        "turn {turn}, tool call {}: {}\n\ninput:\n{}",
         exchange.number,
         call.name.as_deref().unwrap_or("?"),
-        call.body
+        readable_input(&call.body)
     );
     match &exchange.result {
         Some(r) if r.is_error => out.push_str(&format!("\noutput (error):\n{}\n", r.body)),
@@ -400,8 +441,15 @@ pub fn hit(hit: &Hit, pointer: Pointer, paint: Paint) -> String {
         None => e.role.clone(),
     };
     let at = e.at.as_deref().map(clock::local).unwrap_or_default();
+    // The project by its folder's name: `search --all` mixes them.
+    let project = e
+        .project
+        .as_deref()
+        .and_then(project_name)
+        .map(|name| format!("{name} · "))
+        .unwrap_or_default();
     let mut out = paint.heading(&paint.text(&format!(
-        "turn {}  {}  session {}  {}",
+        "turn {}  {}  {project}session {}  {}",
         e.turn,
         at,
         e.session_id.get(..8).unwrap_or(&e.session_id),
@@ -481,6 +529,11 @@ fn painted(x: &Excerpt, paint: Paint) -> String {
     }
     out.push_str(&piece(at, chars.len()));
     out
+}
+
+/// A project by its folder's name, as people call it: `/home/dev/toy` → `toy`.
+pub fn project_name(project: &str) -> Option<&str> {
+    project.rsplit(['/', '\\']).find(|part| !part.is_empty())
 }
 
 /// `n` of a thing as a person says it: `1 session`, `2 sessions`, `3 entries`.

@@ -102,7 +102,7 @@ fn session_lines(g: &Gauge, colour: bool) -> [String; 2] {
     let project = g
         .project
         .as_deref()
-        .and_then(|p| p.rsplit('/').find(|part| !part.is_empty()))
+        .and_then(throughline::render::project_name)
         .unwrap_or("(unknown project)");
     let which = g
         .title

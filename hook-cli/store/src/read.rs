@@ -8,6 +8,7 @@ use super::{Result, Store, StoreError};
 use throughline_core::model::{
     Detail, DetailKind, Host, Message, Role, Session, Turn, TurnDetail, Usage,
 };
+use throughline_hosts as hosts;
 
 /// Which sessions to list.
 #[derive(Debug, Clone, Default)]
@@ -248,8 +249,21 @@ impl Store {
                     ..d
                 })
             })
-            .collect::<rusqlite::Result<_>>()?;
-        Ok(TurnDetail { turn, details })
+            .collect::<rusqlite::Result<Vec<Detail>>>()?;
+        let host: String = self.conn.query_row(
+            "SELECT s.host FROM turns t JOIN sessions s ON s.id = t.session WHERE t.id = ?1",
+            [id],
+            |r| r.get(0),
+        )?;
+        let agent = hosts::agent(Host::parse(&host).unwrap_or(Host::Claude));
+        let steps = throughline_core::model::steps(&details, &|tool, input| {
+            agent.call_subject(tool, input)
+        });
+        Ok(TurnDetail {
+            turn,
+            details,
+            steps,
+        })
     }
 
     /// One turn (L2 and its detail summary), by code or unique prefix.

@@ -379,6 +379,7 @@ fn matched(layer: Layer) -> impl Fn(&Row) -> rusqlite::Result<Matched> {
             entry: EntryRef {
                 turn: r.get(0)?,
                 session_id: r.get(1)?,
+                project: r.get(9)?,
                 at: r.get(2)?,
                 layer,
                 role: r.get(3)?,
@@ -552,7 +553,7 @@ impl Store {
                   {contains}
                 ORDER BY score LIMIT ?4
              )
-             SELECT t.code, s.session_id, {row}.at, {columns}, {text}, best.score
+             SELECT t.code, s.session_id, {row}.at, {columns}, {text}, best.score, s.project
              FROM best
              JOIN {table} {row} ON {row}.id = best.id
              JOIN turns t ON t.id = {row}.turn

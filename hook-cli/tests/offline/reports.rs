@@ -411,3 +411,40 @@ fn output_on_a_terminal_goes_through_the_pager_and_nowhere_else() {
     let out = piped.output().unwrap();
     assert!(!String::from_utf8_lossy(&out.stdout).contains("paged:"));
 }
+
+#[test]
+fn detail_shows_each_call_by_what_it_did_with_its_output() {
+    let memory = Memory::imported();
+    let shown = memory.run(&["show", BEFORE_CLEAR, "--json"], b"");
+    let turns: Value = serde_json::from_slice(&shown.stdout).unwrap();
+    let code = |seq: u64| {
+        let turns = turns["turns"].as_array().expect("turns");
+        let turn = turns.iter().find(|t| t["seq"] == seq).unwrap();
+        turn["code"].as_str().unwrap().to_string()
+    };
+    let detail = |seq: u64| {
+        let out = memory.run(&["detail", &code(seq)], b"");
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let ran = detail(2);
+    assert!(
+        ran.contains(
+            "── tool 1 · Bash: python3 app.py items.json\ncommand: python3 app.py items.json\n"
+        ),
+        "{ran}"
+    );
+    assert!(ran.contains("→ output, 1 line:\n34.6\n"), "{ran}");
+    assert!(ran.contains("── tool 2 · Bash: ls -la"), "{ran}");
+    // No ids to match by hand, no escaped JSON, no host bookkeeping spread out.
+    assert!(
+        !ran.contains("toolu_") && !ran.contains(r#"{"command""#),
+        "{ran}"
+    );
+    assert!(ran.contains("host note: stop_hook_summary ("), "{ran}");
+    assert!(!ran.contains("parentUuid"), "{ran}");
+
+    let failed = detail(5);
+    assert!(failed.contains("→ error, 9 lines"), "{failed}");
+    assert!(failed.contains("FileNotFoundError"), "{failed}");
+}

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use support::store_env::StoreEnv;
+use support::throughline::order_free;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
@@ -135,22 +136,12 @@ fn entries<'a>(turn: &'a Value, kind: &str) -> Vec<(&'a str, &'a str)> {
         .collect()
 }
 
-/// The memory with each turn's entries (and the parts of its summary line) sorted, without
-/// their positions: live capture stores a subagent's lines as they come, `import` after the
-/// session's own.
+/// The memory with the order of each turn's entries left out ([`order_free`]).
 fn as_sets(memory: Vec<Value>) -> Vec<Value> {
     memory
         .into_iter()
         .map(|mut t| {
-            let summary = t["detail_summary"].as_str().unwrap();
-            let mut parts: Vec<&str> = summary.split(", ").collect();
-            parts.sort();
-            t["detail_summary"] = parts.join(", ").into();
-            let details = t["details"].as_array_mut().unwrap();
-            for d in details.iter_mut() {
-                d.as_object_mut().unwrap().remove("index");
-            }
-            details.sort_by_key(|d| d.to_string());
+            order_free(&mut t);
             t
         })
         .collect()
@@ -275,9 +266,9 @@ fn the_subagents_words_are_found_by_search_and_shown_by_detail() {
     let shown = env.throughline(&["detail", code], b"");
     let text = String::from_utf8(shown.stdout).unwrap();
     for part in [
-        "subagent prompt\nRun greet.sh with the name Helper",
-        "subagent answer\nRunning it.",
-        "tool call Bash",
+        "subagent: prompt, 1 line\nRun greet.sh with the name Helper",
+        "subagent: answer, 1 line\nRunning it.",
+        "Bash: sh greet.sh Helper",
         "Hello, Helper!",
     ] {
         assert!(text.contains(part), "{part:?} not in:\n{text}");

@@ -155,3 +155,28 @@ pub fn occurrences(r: &RecordedRequest, needle: &str) -> usize {
 pub fn units(s: &str) -> usize {
     s.encode_utf16().count()
 }
+
+/// A turn's `detail --json` with its entries, steps and the parts of its summary line sorted,
+/// and without the numbers that place them: live capture stores a subagent's lines as they
+/// come, a read of the finished files after the session's own, so only the order differs.
+pub fn order_free(turn: &mut serde_json::Value) {
+    let summary = turn["detail_summary"].as_str().unwrap_or_default();
+    let mut parts: Vec<&str> = summary.split(", ").collect();
+    parts.sort();
+    turn["detail_summary"] = parts.join(", ").into();
+    for (list, numbers) in [
+        ("details", &["index"][..]),
+        ("steps", &["item", "result", "tool"][..]),
+    ] {
+        let Some(entries) = turn[list].as_array_mut() else {
+            continue;
+        };
+        for entry in entries.iter_mut() {
+            let entry = entry.as_object_mut().unwrap();
+            for number in numbers {
+                entry.remove(*number);
+            }
+        }
+        entries.sort_by_key(|e| e.to_string());
+    }
+}

@@ -15,6 +15,7 @@ import {
   type Forget,
   type ForgetPreview,
   type Hit,
+  type Step,
   type StoredSession,
   type Turn,
   type TurnDetail,
@@ -120,9 +121,8 @@ function renderExcerpt(text: string, matches: [number, number][]): HTMLElement {
   return line;
 }
 
-function renderHit(hit: Hit, sessions: StoredSession[], actions: MemoryActions): HTMLElement {
-  const session = sessions.find((s) => s.session_id === hit.session_id);
-  const where = [projectName(session?.project ?? null), hit.at ? dateTime(hit.at) : null, hit.tool ?? hit.role].filter(Boolean).join(" · ");
+function renderHit(hit: Hit, actions: MemoryActions): HTMLElement {
+  const where = [projectName(hit.project), hit.at ? dateTime(hit.at) : null, hit.tool ?? hit.role].filter(Boolean).join(" · ");
   return h(
     "li",
     { class: "hit", "data-turn": hit.turn },
@@ -146,7 +146,7 @@ function renderSearch(state: MemoryState, actions: MemoryActions): HTMLElement {
       ? null
       : hits.length === 0
         ? h("p", { class: "empty" }, `Nothing stored matches ${JSON.stringify(state.query)}.`)
-        : h("ul", { class: "hits" }, ...hits.map((hit) => renderHit(hit, state.sessions ?? [], actions)));
+        : h("ul", { class: "hits" }, ...hits.map((hit) => renderHit(hit, actions)));
   return h("div", {}, form, results);
 }
 
@@ -157,19 +157,28 @@ function renderTurn(detail: TurnDetail, actions: MemoryActions): HTMLElement {
     h("h3", {}, `Turn ${detail.code}${detail.started_at ? ` · ${dateTime(detail.started_at)}` : ""}`),
     button("Forget this turn…", { class: "forget" }, () => actions.onForget({ kind: "turn", id: detail.code }, `turn ${detail.code}`)),
     ...detail.messages.map((m) => h("div", { class: `message ${m.role}` }, h("strong", {}, m.role === "user" ? "Person" : "Agent"), h("pre", {}, m.text))),
-    detail.details.length === 0
+    detail.steps.length === 0
       ? h("p", { class: "empty" }, "No tool calls, output or thinking in this turn.")
-      : h(
-          "ol",
-          { class: "details" },
-          ...detail.details.map((d) =>
-            h(
-              "li",
-              { class: `detail ${d.kind}${d.is_error ? " error" : ""}` },
-              h("details", {}, h("summary", {}, `${d.kind}${d.name ? ` · ${d.name}` : ""}${d.is_error ? " · failed" : ""}`), h("pre", {}, d.body)),
-            ),
-          ),
-        ),
+      : h("ol", { class: "details" }, ...detail.steps.map((step) => renderStep(step, detail))),
+  );
+}
+
+/** A tool call with its output below it, or an entry of its own; each opens on a click. */
+function renderStep(step: Step, detail: TurnDetail): HTMLElement {
+  const entry = (n: number | null) => detail.details.find((d) => d.index === n) ?? null;
+  const output = step.tool === null ? entry(step.item) : entry(step.result);
+  const size = step.lines === 0 ? "empty" : step.lines === 1 ? "1 line" : `${step.lines} lines`;
+  const outcome = step.unanswered ? "no output recorded" : step.failed ? `failed · ${size}` : size;
+  return h(
+    "li",
+    { class: `detail ${step.tool === null ? "entry" : "tool"}${step.failed ? " error" : ""}` },
+    h(
+      "details",
+      {},
+      h("summary", {}, h("span", { class: "step-title" }, step.title), h("span", { class: "facts" }, ` · ${outcome}`)),
+      step.input ? h("pre", { class: "input" }, step.input) : null,
+      output && output.body ? h("pre", { class: "output" }, output.body) : null,
+    ),
   );
 }
 

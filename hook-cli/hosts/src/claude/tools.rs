@@ -88,6 +88,10 @@ pub fn call_subject(tool: &str, input: &str) -> Option<String> {
         "Bash" => "command",
         "Read" => "file_path",
         "Grep" | "Glob" => "pattern",
+        // A subagent, by the few words the model gave its task.
+        "Agent" | "Task" => "description",
+        "WebFetch" => "url",
+        "WebSearch" => "query",
         _ => EDITS.iter().find(|(name, _)| *name == tool)?.1,
     };
     string_field(input, field)
