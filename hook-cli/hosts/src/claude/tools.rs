@@ -238,6 +238,14 @@ mod tests {
             call_subject("Grep", r#"{"pattern":"fn main","path":"src"}"#).as_deref(),
             Some("fn main")
         );
-        assert_eq!(call_subject("WebFetch", r#"{"url":"https://x"}"#), None);
+        assert_eq!(
+            call_subject(
+                "Agent",
+                r#"{"description":"Count lines","prompt":"Count…"}"#
+            )
+            .as_deref(),
+            Some("Count lines")
+        );
+        assert_eq!(call_subject("TodoWrite", r#"{"todos":[]}"#), None);
     }
 }
