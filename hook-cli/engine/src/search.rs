@@ -174,21 +174,6 @@ fn is_indexed(term: &str) -> bool {
 /// (`データベース移行` → `データベース`, `移行`). Single letters and short runs of
 /// hiragana (particles such as の) are left out; numbers are kept.
 pub fn parts(term: &str) -> Vec<String> {
-    #[derive(PartialEq, Clone, Copy)]
-    enum Script {
-        Other,
-        Hiragana,
-        Katakana,
-        Han,
-        Hangul,
-    }
-    let script = |c: char| match c {
-        '\u{3040}'..='\u{309f}' => Script::Hiragana,
-        '\u{30a0}'..='\u{30ff}' | '\u{31f0}'..='\u{31ff}' => Script::Katakana,
-        '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}' | '\u{f900}'..='\u{faff}' => Script::Han,
-        '\u{ac00}'..='\u{d7af}' => Script::Hangul,
-        _ => Script::Other,
-    };
     let mut out: Vec<String> = Vec::new();
     let mut part = String::new();
     let mut last: Option<char> = None;
@@ -217,6 +202,41 @@ pub fn parts(term: &str) -> Vec<String> {
     }
     flush(&mut part, &mut out);
     out
+}
+
+#[derive(PartialEq, Clone, Copy)]
+enum Script {
+    Other,
+    Hiragana,
+    Katakana,
+    Han,
+    Hangul,
+}
+
+fn script(c: char) -> Script {
+    match c {
+        '\u{3040}'..='\u{309f}' => Script::Hiragana,
+        '\u{30a0}'..='\u{30ff}' | '\u{31f0}'..='\u{31ff}' => Script::Katakana,
+        '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}' | '\u{f900}'..='\u{faff}' => Script::Han,
+        '\u{ac00}'..='\u{d7af}' => Script::Hangul,
+        _ => Script::Other,
+    }
+}
+
+/// A run of Chinese, Japanese or Korean longer than an index piece, as its overlapping pieces
+/// (`键盘挡住输入框` → `键盘挡`, `盘挡住`, …): written without spaces, a phrase a person
+/// remembers differs from the one stored by a particle or a character (`键盘会挡住输入框`),
+/// and most of its pieces still meet. Other terms are kept whole.
+fn cjk_pieces(term: &str) -> Vec<String> {
+    let chars: Vec<char> = term.chars().collect();
+    let cjk = chars.iter().all(|c| script(*c) != Script::Other);
+    if !cjk || chars.len() <= MIN_INDEXED_CHARS {
+        return vec![term.to_string()];
+    }
+    chars
+        .windows(MIN_INDEXED_CHARS)
+        .map(|piece| piece.iter().collect())
+        .collect()
 }
 
 /// Entries asked of the store per hit shown: copies of the same text are shown once, and a
@@ -291,6 +311,18 @@ pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
     if found.hits.is_empty() && terms.len() > 1 {
         // A word misremembered or said otherwise must not hide where the rest of them meet.
         found = search_terms(store, &terms, &filter, request.limit, Need::Most)?;
+    }
+    if found.hits.is_empty() {
+        let pieces: Vec<String> = terms.iter().flat_map(|t| cjk_pieces(t)).collect();
+        if pieces != terms {
+            found = search_terms(store, &pieces, &filter, request.limit, Need::Most)?;
+            if !found.hits.is_empty() {
+                found.partial[0] = format!(
+                    "nothing holds {} as written; these hold most of its pieces",
+                    request.query.trim()
+                );
+            }
+        }
     }
     found.partial.extend(cut);
     if indexed.behind {
@@ -551,5 +583,7 @@ impl Hit {
     }
 }
 
+#[cfg(test)]
+mod relevance;
 #[cfg(test)]
 mod tests;
