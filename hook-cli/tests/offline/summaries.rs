@@ -689,14 +689,26 @@ fn a_cli_without_its_summarizer_next_to_it_says_so_and_the_hook_still_succeeds()
     fs::copy(bin(), alone.join("throughline")).unwrap();
     env.config(json!({"summary_backend": "claude", "summary_batch_turns": 2}));
     env.add_turns("sess-alone", 1, 10);
-    let out = Command::new(alone.join("throughline"))
-        .args(["hook", "claude"])
+    let mut hook = Command::new(alone.join("throughline"));
+    hook.args(["hook", "claude"])
         .env("THROUGHLINE_HOME", &env.home)
         .env_remove("THROUGHLINE_GUARD")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
+        .stderr(Stdio::piped());
+    // A test beside this one may fork while the copy was still open for writing: its child
+    // holds that descriptor until it execs, and the copy cannot run meanwhile.
+    let mut spawned = hook.spawn();
+    for _ in 0..50 {
+        match &spawned {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                spawned = hook.spawn();
+            }
+            _ => break,
+        }
+    }
+    let out = spawned
         .and_then(|mut child| {
             child
                 .stdin

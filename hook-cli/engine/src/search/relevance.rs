@@ -446,4 +446,3 @@ fn the_turn_a_person_means_comes_first() {
         missed.join("\n")
     );
 }
-
