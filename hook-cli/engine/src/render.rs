@@ -436,9 +436,13 @@ pub fn hit_pointer(hit: &Hit, style: Pointer) -> String {
 /// Where a search hit is, its lines, and how to get them with the lines around, or all of it.
 pub fn hit(hit: &Hit, pointer: Pointer, paint: Paint) -> String {
     let e = &hit.entry;
-    let who = match &e.tool {
-        Some(tool) => format!("{} {tool}", e.role),
-        None => e.role.clone(),
+    let who = match (e.role.as_str(), &e.tool) {
+        ("user", _) => "you".to_string(),
+        ("tool_call", Some(tool)) => format!("{tool} call"),
+        ("tool_result", Some(tool)) => format!("{tool} output"),
+        ("tool_result", None) => "tool output".to_string(),
+        (role, Some(tool)) => format!("{} {tool}", role.replace('_', " ")),
+        (role, None) => role.replace('_', " "),
     };
     let at = e.at.as_deref().map(clock::local).unwrap_or_default();
     // The project by its folder's name: `search --all` mixes them.
@@ -485,8 +489,10 @@ pub fn hit(hit: &Hit, pointer: Pointer, paint: Paint) -> String {
         ));
     }
     let part = hit.part();
+    // `--lines` reads a call's output, not its input: a call's hit points at the whole call.
+    let call = e.role == "tool_call";
     match hit.excerpts.first() {
-        Some(x) if part.is_some() && hit.lines > 2 * LINES_AROUND + 1 => {
+        Some(x) if part.is_some() && !call && hit.lines > 2 * LINES_AROUND + 1 => {
             let around = (
                 x.line.saturating_sub(LINES_AROUND).max(1),
                 (x.line + LINES_AROUND).min(hit.lines),

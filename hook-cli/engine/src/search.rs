@@ -545,12 +545,17 @@ fn keep_earlier(earliest: &mut Option<EntryRef>, entry: &EntryRef) {
 }
 
 fn hit(m: Matched, terms: &[String]) -> Hit {
+    // A tool call is shown as what it was given (`command: cargo test`), not as JSON.
+    let text = match m.entry.role == DetailKind::ToolCall.as_str() {
+        true => crate::model::readable_input(&m.text),
+        false => m.text,
+    };
     Hit {
         copies: 0,
         first_copy: None,
-        excerpts: excerpt::excerpts(&m.text, terms),
-        chars: m.text.chars().count(),
-        lines: excerpt::line_count(&m.text),
+        excerpts: excerpt::excerpts(&text, terms),
+        chars: text.chars().count(),
+        lines: excerpt::line_count(&text),
         entry: m.entry,
         score: m.score,
     }

@@ -134,8 +134,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         chars(totals.other_chars)
     )?;
     outln!(
-        "after /clear: the recent conversation up to {} characters (≈4 characters a token) \
-         instead of the last context",
+        "after /clear: the recent conversation up to {} characters (tokens estimated from the \
+         text: about four characters a token in English, one a character in Chinese or \
+         Japanese) instead of the last context",
         throughline::config::MAX_BUDGET
     )?;
     outln!("{}", summaries_line(&summaries))?;

@@ -401,7 +401,7 @@ fn hits_point_at_the_whole_entry() {
         rendered.contains(&format!("throughline detail {} --tool 1", hit.entry.turn)),
         "{rendered}"
     );
-    assert!(rendered.contains("tool_result Bash"), "{rendered}");
+    assert!(rendered.contains("Bash output"), "{rendered}");
 }
 
 #[test]
