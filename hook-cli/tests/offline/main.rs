@@ -18,5 +18,6 @@ mod mcp_requests;
 mod redaction;
 mod reports;
 mod search;
+mod snapshots;
 mod subagent_capture;
 mod summaries;
