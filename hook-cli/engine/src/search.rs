@@ -239,6 +239,76 @@ fn cjk_pieces(term: &str) -> Vec<String> {
         .collect()
 }
 
+/// Terms shorter than this are not respelled: too many words lie one letter from them.
+const MIN_RESPELLED_CHARS: usize = 5;
+
+/// The terms with each misspelt one replaced by the nearest word the memory holds
+/// (`kubernetis` → `kubernetes`), or None when no term was respelt. A term's nearest word is
+/// found among the entries holding most of its three-character pieces, and counts when it is
+/// at most one edit away per four characters of the term.
+fn respelled(
+    store: &Store,
+    terms: &[String],
+    filter: &SearchFilter,
+) -> Result<Option<Vec<String>>, SearchError> {
+    let mut changed = false;
+    let mut spelled = Vec::new();
+    for term in terms {
+        let lower = term.to_lowercase();
+        let chars: Vec<char> = lower.chars().collect();
+        let spaced = chars.iter().all(|c| script(*c) == Script::Other);
+        if !spaced
+            || chars.len() < MIN_RESPELLED_CHARS
+            || chars.iter().any(|c| !c.is_alphanumeric())
+        {
+            spelled.push(term.clone());
+            continue;
+        }
+        let pieces: Vec<String> = chars
+            .windows(MIN_INDEXED_CHARS)
+            .map(|piece| piece.iter().collect())
+            .collect();
+        let most = search_terms(store, &pieces, filter, 5, Need::Most)?;
+        let budget = chars.len() / 4;
+        let nearest = most
+            .hits
+            .iter()
+            .flat_map(|hit| hit.excerpts.iter())
+            .flat_map(|x| x.text.split(|c: char| !c.is_alphanumeric()))
+            .map(str::to_lowercase)
+            .filter(|word| *word != lower)
+            .map(|word| (edits(&lower, &word), word))
+            .filter(|(edits, _)| *edits <= budget)
+            .min();
+        match nearest {
+            Some((_, word)) => {
+                changed = true;
+                spelled.push(word);
+            }
+            None => spelled.push(term.clone()),
+        }
+    }
+    Ok(changed.then_some(spelled))
+}
+
+/// Levenshtein distance: the fewest insertions, deletions and substitutions from `a` to `b`.
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (diagonal + usize::from(ca != *cb))
+                .min(above + 1)
+                .min(row[j] + 1);
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
 /// Entries asked of the store per hit shown: copies of the same text are shown once, and a
 /// file read many times must not take every place.
 const CANDIDATES_PER_HIT: u32 = 4;
@@ -311,6 +381,21 @@ pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
     if found.hits.is_empty() && terms.len() > 1 {
         // A word misremembered or said otherwise must not hide where the rest of them meet.
         found = search_terms(store, &terms, &filter, request.limit, Need::Most)?;
+    }
+    if found.hits.is_empty() {
+        if let Some(spelled) = respelled(store, &terms, &filter)? {
+            found = search_terms(store, &spelled, &filter, request.limit, Need::Every)?;
+            if !found.hits.is_empty() {
+                found.partial.insert(
+                    0,
+                    format!(
+                        "nothing holds {}; these hold {}, the nearest words stored",
+                        request.query.trim(),
+                        spelled.join(" ")
+                    ),
+                );
+            }
+        }
     }
     if found.hits.is_empty() {
         let pieces: Vec<String> = terms.iter().flat_map(|t| cjk_pieces(t)).collect();

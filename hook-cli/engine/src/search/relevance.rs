@@ -2,7 +2,8 @@
 //! API, a Rust CLI, a blog written about in Japanese, infrastructure with pasted logs, a
 //! mobile app written about in Chinese, a data analysis with a correction), and queries as a
 //! person types them, each with the turn they mean: words they remember, an error message, a
-//! file or flag name, a question. Search runs over every project at once, as `--all` does.
+//! file or flag name, a question, a word misspelt. Search runs over every project at once, as
+//! `--all` does.
 
 use super::*;
 use crate::test_memory::{store_with, Fixture};
@@ -51,6 +52,7 @@ const QUERIES: &[(&str, &str, u32)] = &[
     ("5xx alert", "infra", 5),
     ("HighErrorRate", "infra", 5),
     ("certificate expires", "infra", 6),
+    ("certifcate expires", "infra", 6),
     ("cert-manager letsencrypt", "infra", 6),
     // The mobile app.
     ("键盘挡住输入框", "mobile", 1),
@@ -63,6 +65,7 @@ const QUERIES: &[(&str, &str, u32)] = &[
     ("离线缓存", "mobile", 4),
     ("Cannot use import statement outside a module", "mobile", 5),
     ("transformIgnorePatterns", "mobile", 5),
+    ("transformIgnorePatern", "mobile", 5),
     // The analysis.
     ("monthly revenue", "sales", 1),
     ("refunds included", "sales", 2),

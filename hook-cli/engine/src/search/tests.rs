@@ -690,3 +690,28 @@ fn what_was_said_comes_before_the_tool_inputs_that_repeat_it() {
     let roles: Vec<&str> = hits.iter().map(|h| h.entry.role.as_str()).collect();
     assert_eq!(roles, ["user", "tool_call"]);
 }
+
+#[test]
+fn a_misspelt_word_is_searched_as_the_nearest_word_stored() {
+    let (_dir, store) = corpus();
+    // A swap in the middle of a short word breaks most of its pieces: not found.
+    assert!(search(&store, &request("uplaoder"))
+        .unwrap()
+        .hits
+        .is_empty());
+    let found = search(&store, &request("checklsit")).unwrap();
+    assert_eq!(found.hits.len(), 2, "{:?}", found.partial);
+    assert!(
+        found.partial[0].contains("nothing holds checklsit; these hold checklist"),
+        "{:?}",
+        found.partial
+    );
+    // Two slips in a short word are no spelling of it.
+    assert!(search(&store, &request("chacklsit"))
+        .unwrap()
+        .hits
+        .is_empty());
+    assert_eq!(edits("kubernetis", "kubernetes"), 1);
+    assert_eq!(edits("", "abc"), 3);
+    assert_eq!(edits("flaw", "lawn"), 2);
+}
