@@ -57,10 +57,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if args.json {
             return super::print_json(&memory);
         }
-        match memory {
-            Some(memory) => out!("{}", memory.text),
-            None => outln!("session {} holds no turn to hand on", session.session_id),
-        }?;
+        let Some(memory) = memory else {
+            outln!("session {} holds no turn to hand on", session.session_id)?;
+            return Ok(());
+        };
+        out!("{}", memory.text)?;
+        // Its size as the host measures it, for the person reading; a pipe gets the text alone.
+        if super::stdout_is_terminal() {
+            let spec = hosts::agent(session.host).spec();
+            let unit = match spec.injection_limit.measure {
+                throughline::record::Measure::Utf16 => "characters (UTF-16 code units)",
+                throughline::record::Measure::Utf8 => "bytes",
+            };
+            outln!(
+                "\n── {} of the {} {unit} a memory may take in {}",
+                memory.size,
+                memory.budget,
+                spec.name
+            )?;
+        }
         return Ok(());
     }
     let offered = handoff::offer(&mut store, &session.session_id, &effective.config)?;
