@@ -366,3 +366,48 @@ fn under_the_shared_background_server_clear_hands_nothing_on_rather_than_the_wro
         "{log}"
     );
 }
+
+#[test]
+fn handoff_run_inside_a_session_hands_on_that_session_not_the_latest() {
+    let bin = support::throughline::bin();
+    let server = ResponsesServer::start(vec![
+        (
+            "Plan the parser",
+            vec![Reply::Text(
+                "Plan: the tokenizer first, then the grammar.".into(),
+            )],
+        ),
+        ("Unrelated chore", vec![Reply::Text("Chore done.".into())]),
+        (
+            "Hand this on",
+            vec![
+                Reply::Shell(format!("'{bin}' handoff --json")),
+                Reply::Text("Handed on.".into()),
+            ],
+        ),
+    ]);
+    let env = CodexEnv::new(&server, &bin);
+    let sessions = || {
+        throughline::hosts::agent(Host::Codex)
+            .find_transcripts(Some(env.home.path().join(".codex/sessions")))
+            .unwrap()
+    };
+    env.exec(&["Plan the parser for the config format"]);
+    let planned = sessions()[0].session_id.clone();
+    // Another window, now the project's latest session.
+    env.exec(&["Unrelated chore: bump the version"]);
+    let both = sessions();
+    assert_eq!(both.len(), 2);
+    let latest = both.iter().find(|s| s.session_id != planned).unwrap();
+    // Back in the first, the person asks for a handoff; the model runs the CLI.
+    env.exec(&["resume", &planned, "Hand this on to the next chat"]);
+    let answered = server
+        .requests()
+        .iter()
+        .map(|r| r.to_string())
+        .filter(|r| r.contains("expires_at"))
+        .last()
+        .expect("the command's output reached the model");
+    assert!(answered.contains(&planned), "{answered}");
+    assert!(!answered.contains(&latest.session_id), "{answered}");
+}

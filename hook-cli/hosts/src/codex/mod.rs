@@ -73,6 +73,13 @@ impl Agent for Codex {
         let args = std::fs::read(format!("/proc/{}/cmdline", owner.pid)).ok()?;
         (!is_shared_server(&args)).then_some(owner)
     }
+    /// The commands the model runs get the session id in `CODEX_SESSION_ID` (0.171.0 also
+    /// sets the same id as `CODEX_THREAD_ID`).
+    fn owner_session(&self) -> Option<String> {
+        ["CODEX_SESSION_ID", "CODEX_THREAD_ID"]
+            .into_iter()
+            .find_map(|name| std::env::var(name).ok().filter(|id| !id.is_empty()))
+    }
     fn state_tools(&self) -> &'static [&'static str] {
         tools::STATE_TOOLS
     }
