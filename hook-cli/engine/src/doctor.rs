@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::home::Home;
-use crate::hosts::claude::version;
+use crate::hosts::release::{Installed, Tested, TestedReleases};
 use crate::install::claude::{self, AutoCompact};
 use crate::install::{self, InstallError, Registration, Scope};
 use crate::model::Host;
@@ -66,38 +66,41 @@ pub fn healthy(checks: &[Check]) -> bool {
     checks.iter().all(|c| c.status != Status::Problem)
 }
 
-/// The checks that do not depend on a registration: Claude Code's release and auto-compact
-/// threshold, and the store.
+/// The checks that do not depend on a registration: Claude Code's auto-compact threshold, and
+/// the store.
 pub fn client_and_store_checks(home: &Home, fixes: &Fixes) -> Vec<Check> {
-    let mut checks = vec![client_check(version::installed())];
+    let mut checks = Vec::new();
     checks.extend(autocompact_check(&claude::autocompact(&Scope::User), fixes));
     checks.extend(store_checks(home));
     checks
 }
 
-/// The Claude Code release the person runs, against the range the end-to-end suites test.
-fn client_check(installed: Option<version::Installed>) -> Check {
-    let range = format!("{}–{}", version::OLDEST_TESTED, version::NEWEST_TESTED);
+/// The release of `client` the person runs, against the releases the end-to-end suites test.
+fn client_check(client: &str, releases: &TestedReleases, installed: Option<Installed>) -> Check {
+    let range = releases.range();
     let Some(found) = installed else {
         return Check::new(
             "client",
             Status::Note,
-            format!("no `claude` found on PATH to check its version (tested: {range})"),
+            format!(
+                "no `{}` found on PATH to check {client}'s version (tested: {range})",
+                releases.program
+            ),
         );
     };
-    let what = format!("Claude Code {} ({})", found.version, found.path.display());
-    match version::tested(&found.version) {
-        Some(version::Tested::Yes) => Check::new(
+    let what = format!("{client} {} ({})", found.version, found.path.display());
+    match releases.tested(&found.version) {
+        Some(Tested::Yes) => Check::new(
             "client",
             Status::Ok,
             format!("{what}, within the tested releases {range}"),
         ),
-        Some(version::Tested::Older) => Check::new(
+        Some(Tested::Older) => Check::new(
             "client",
             Status::Note,
             format!("{what} is older than every release Throughline is tested with ({range})"),
         )
-        .fix("update Claude Code: claude update"),
+        .fix(format!("update {client}: {}", releases.update)),
         _ => Check::new(
             "client",
             Status::Note,
@@ -210,6 +213,13 @@ pub fn hosts_checks(
                 );
             }
             _ => checks.extend(registration_checks(registration, binary, fixes)),
+        }
+        // The client's release, for each client Throughline is set up for.
+        let spec = crate::hosts::agent(*host).spec();
+        if let (Ok(true), Some(releases)) =
+            (registration.as_ref().map(set_up), spec.tested_releases)
+        {
+            checks.push(client_check(spec.name, &releases, releases.installed()));
         }
     }
     checks
@@ -638,29 +648,41 @@ mod tests {
     use super::*;
     use serde_json::Value;
 
-    fn client(v: &str) -> Check {
-        client_check(Some(version::Installed {
-            path: PathBuf::from("/usr/bin/claude"),
+    fn releases(host: Host) -> TestedReleases {
+        crate::hosts::agent(host).spec().tested_releases.unwrap()
+    }
+
+    fn client(host: Host, v: &str) -> Check {
+        let installed = Installed {
+            path: PathBuf::from("/usr/bin/client"),
             version: v.to_string(),
-        }))
+        };
+        client_check(host.label(), &releases(host), Some(installed))
     }
 
     #[test]
     fn the_client_check_names_the_version_and_warns_outside_the_tested_range() {
-        let inside = client(version::NEWEST_TESTED);
+        let newest = releases(Host::Claude).newest;
+        let inside = client(Host::Claude, newest);
         assert_eq!(inside.status, Status::Ok);
-        assert!(
-            inside.message.contains(version::NEWEST_TESTED),
-            "{}",
-            inside.message
-        );
-        let older = client("2.0.1");
+        assert!(inside.message.contains(newest), "{}", inside.message);
+        let older = client(Host::Claude, "2.0.1");
         assert_eq!((older.status, older.fix.is_some()), (Status::Note, true));
         assert!(older.message.contains("older"), "{}", older.message);
-        let newer = client("9.0.0");
+        assert_eq!(
+            older.fix.as_deref(),
+            Some("update Claude Code: claude update")
+        );
+        let newer = client(Host::Claude, "9.0.0");
         assert_eq!((newer.status, newer.fix.is_some()), (Status::Note, true));
         assert!(newer.message.contains("newer"), "{}", newer.message);
-        assert_eq!(client_check(None).status, Status::Note);
+        let missing = client_check("Claude Code", &releases(Host::Claude), None);
+        assert_eq!(missing.status, Status::Note);
+        // The other clients installed from a registry have theirs.
+        let codex = client(Host::Codex, "0.160.0");
+        assert!(codex.message.contains("Codex 0.160.0"), "{}", codex.message);
+        assert!(codex.message.contains("(0.171.0)"), "{}", codex.message);
+        assert_eq!(client(Host::Gemini, "0.61.0").status, Status::Ok);
     }
 
     fn fixes() -> Fixes {

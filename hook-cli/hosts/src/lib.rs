@@ -11,6 +11,7 @@ pub mod gemini;
 pub mod grok;
 pub mod install;
 pub mod process;
+pub mod release;
 mod tool_input;
 
 use std::path::{Path, PathBuf};
@@ -67,6 +68,9 @@ pub struct Spec {
     pub encode_reply: fn(EventKind, &Reply) -> Option<String>,
     /// A parser of the host's transcript lines, for one transcript.
     pub line_parser: fn() -> Box<dyn LineParser>,
+    /// The client's releases the end-to-end suites run against, where it can be installed
+    /// from a registry (`doctor` compares the person's with them).
+    pub tested_releases: Option<release::TestedReleases>,
 }
 
 /// What the shared code asks a host: its [`Spec`], and what takes the host's code to answer.

@@ -6,7 +6,6 @@ mod status;
 pub mod subagents;
 mod tools;
 mod transcript;
-pub mod version;
 pub mod window;
 
 use std::fs;
@@ -47,6 +46,14 @@ const SPEC: Spec = Spec {
     decode_hook,
     encode_reply,
     line_parser: || Box::new(TranscriptParser::default()),
+    // Pinned in hook-cli/tests/claude-code: the newest release and the oldest supported.
+    tested_releases: Some(crate::release::TestedReleases {
+        program: "claude",
+        also_at: &[".local/bin/claude", ".claude/local/claude"],
+        oldest: "2.1.197",
+        newest: "2.1.333",
+        update: "claude update",
+    }),
 };
 
 impl Agent for ClaudeCode {

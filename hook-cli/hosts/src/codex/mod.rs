@@ -47,6 +47,14 @@ const SPEC: Spec = Spec {
     // Codex reads a hook's answer in Claude Code's form.
     encode_reply: super::claude::encode_reply,
     line_parser: || Box::new(RolloutParser::default()),
+    // Pinned in hook-cli/tests/codex.
+    tested_releases: Some(crate::release::TestedReleases {
+        program: "codex",
+        also_at: &[],
+        oldest: "0.171.0",
+        newest: "0.171.0",
+        update: "npm install -g @openai/codex",
+    }),
 };
 
 impl Agent for Codex {

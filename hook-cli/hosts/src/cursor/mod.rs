@@ -43,6 +43,8 @@ const SPEC: Spec = Spec {
     decode_hook,
     encode_reply,
     line_parser: || Box::new(TranscriptParser),
+    // Its CLI is in no registry the end-to-end suites can install from.
+    tested_releases: None,
 };
 
 impl Agent for Cursor {

@@ -44,6 +44,14 @@ const SPEC: Spec = Spec {
     decode_hook,
     encode_reply,
     line_parser: || Box::new(ChatParser::default()),
+    // Pinned in hook-cli/tests/gemini.
+    tested_releases: Some(crate::release::TestedReleases {
+        program: "gemini",
+        also_at: &[],
+        oldest: "0.61.0",
+        newest: "0.61.0",
+        update: "npm install -g @google/gemini-cli",
+    }),
 };
 
 impl Agent for GeminiCli {
