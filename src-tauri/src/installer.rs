@@ -115,6 +115,7 @@ pub fn install(binary: &Path) -> Result<Report, String> {
         scope: Scope::User,
         binary,
         statusline: true,
+        wrap_statusline: false,
     };
     every_host(|host| install::install(host, &options))
         .map_err(|e| format!("Throughline could not be registered: {e}"))

@@ -151,6 +151,7 @@ fn hooks_run_by_a_copy_of_the_same_release_satisfy_the_app_and_the_cli() {
             scope: Scope::User,
             binary: installed.clone(),
             statusline: true,
+            wrap_statusline: false,
         },
     )
     .unwrap();
@@ -185,6 +186,7 @@ fn repair_repoints_hooks_that_run_another_cli() {
             scope: Scope::User,
             binary: other.clone(),
             statusline: true,
+            wrap_statusline: false,
         },
     )
     .unwrap();

@@ -446,10 +446,11 @@ fn statusline_check(registration: &Registration) -> Option<Check> {
              (5-hour, 7-day) are not recorded for the app and `throughline monitor`"
         ),
     );
-    Some(check.fix(format!(
-        "to use Throughline's, remove \"statusLine\" from {} and run `throughline install`",
-        registration.settings.display()
-    )))
+    Some(
+        check.fix(
+            "`throughline install --wrap-statusline` records them and shows your line as before",
+        ),
+    )
 }
 
 fn database_checks(health: &Health) -> Vec<Check> {
@@ -813,11 +814,7 @@ mod tests {
         let note = checks.iter().find(|c| c.name == "statusline").unwrap();
         assert_eq!(note.status, Status::Note);
         assert!(note.message.contains("ccstatusline") && note.message.contains("plan limits"));
-        assert!(note
-            .fix
-            .as_deref()
-            .unwrap()
-            .contains("/home/dev/.claude/settings.json"));
+        assert!(note.fix.as_deref().unwrap().contains("--wrap-statusline"));
         let ours = registration_checks(&Ok(registered_to(&this)), &this, &fixes());
         assert!(ours.iter().all(|c| c.name != "statusline"));
     }

@@ -11,8 +11,12 @@ pub struct Args {
     #[command(flatten)]
     target: Target,
     /// Leave the statusline alone even when none is set
-    #[arg(long)]
+    #[arg(long, conflicts_with = "wrap_statusline")]
     no_statusline: bool,
+    /// Run your own statusline inside Throughline's: it shows as before, and the plan usage
+    /// Claude Code gives it (5-hour, 7-day limits) is recorded for the app and `monitor`
+    #[arg(long)]
+    wrap_statusline: bool,
     /// Print the hooks to add by hand instead of changing anything
     #[arg(long)]
     print: bool,
@@ -101,6 +105,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 scope: args.target.scope(),
                 binary: binary.clone(),
                 statusline: !args.no_statusline,
+                wrap_statusline: args.wrap_statusline,
             },
         )?);
     }

@@ -1,22 +1,79 @@
 //! `throughline statusline`: one short line for Claude Code's statusLine, from the JSON it
 //! pipes in on every prompt render. It must be fast and must never show an error: on bad
-//! input it prints nothing and exits 0.
+//! input it prints nothing and exits 0. With `--then`, the person's own statusline runs
+//! instead of Throughline's line, given the same input; the plan usage is recorded all the same.
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use throughline::hosts::claude::{decode_status, StatusInput};
 use throughline::model::short_tokens;
 
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The person's own statusline command (run by `sh -c`), shown instead of Throughline's
+    #[arg(long, value_name = "COMMAND")]
+    then: Option<String>,
+}
 
-pub fn run(_: Args) -> anyhow::Result<()> {
+/// How long the person's statusline may take: the client redraws the line on every prompt.
+const THEIRS_TIMEOUT: Duration = Duration::from_secs(5);
+
+pub fn run(args: Args) -> anyhow::Result<()> {
     let Ok(payload) = throughline::payload::read(std::io::stdin()) else {
         return Ok(());
     };
-    if let Some(input) = decode_status(&payload) {
-        record_plan(&input);
-        outln!("{}", line(&input))?;
+    let input = decode_status(&payload);
+    if let Some(input) = &input {
+        record_plan(input);
+    }
+    match (args.then, input) {
+        (Some(theirs), _) => {
+            let shown = run_theirs(&theirs, &payload);
+            std::io::stdout().lock().write_all(&shown)?;
+        }
+        (None, Some(input)) => outln!("{}", line(&input))?,
+        (None, None) => {}
     }
     Ok(())
+}
+
+/// What the person's own statusline prints for `payload`; nothing when it cannot run or
+/// takes too long (it is killed then).
+fn run_theirs(command: &str, payload: &[u8]) -> Vec<u8> {
+    let Ok(mut child) = Command::new("sh")
+        .args(["-c", command])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+    else {
+        return Vec::new();
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        // A statusline that does not read its input must not block this write.
+        let payload = payload.to_vec();
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(&payload);
+        });
+    }
+    let mut stdout = child.stdout.take().expect("piped");
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let _ = stdout.read_to_end(&mut out);
+        out
+    });
+    let started = Instant::now();
+    while matches!(child.try_wait(), Ok(None)) {
+        if started.elapsed() > THEIRS_TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Vec::new();
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    reader.join().unwrap_or_default()
 }
 
 /// Keeps the plan usage the client reported for the app and `monitor`; a failure costs only

@@ -286,6 +286,68 @@ fn install_sets_the_statusline_only_when_there_is_none() {
     );
 }
 
+#[test]
+fn a_wrapped_statusline_shows_the_persons_line_records_the_plan_and_is_given_back() {
+    let home = Home::new();
+    let theirs = r#"{
+  "statusLine": {
+    "type": "command",
+    "command": "read -r input; echo \"my line: ${#input}\"",
+    "padding": 0
+  }
+}"#;
+    home.write_settings(theirs);
+    let out = ok(home.run(&["install", "--wrap-statusline"]));
+    assert!(
+        text(&out).contains("wrapped your own statusLine"),
+        "{}",
+        text(&out)
+    );
+    let settings = json_of(&home.settings());
+    let command = settings["statusLine"]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(command.contains(" statusline --then "), "{command}");
+    assert_eq!(settings["statusLine"]["padding"], 0);
+
+    // Claude Code runs the command with its JSON on stdin.
+    let payload = r#"{"session_id":"s","rate_limits":{"five_hour":{"used_percentage":42,"resets_at":4102444800}}}"#;
+    let shown = Command::new("sh")
+        .args(["-c", &command])
+        .env("HOME", home.path())
+        .env("THROUGHLINE_HOME", home.path().join("memory"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(payload.as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&shown.stdout),
+        format!("my line: {}\n", payload.len())
+    );
+    let plan = json_of(&home.path().join("memory/plan-usage.json"));
+    assert_eq!(plan["five_hour"]["used_percentage"], 42.0);
+    // Doctor has nothing to say about it any more; install again changes nothing.
+    let report: Value = serde_json::from_slice(&home.run(&["doctor", "--json"]).stdout).unwrap();
+    let checks = report["checks"].as_array().unwrap();
+    assert!(
+        checks.iter().all(|c| c["name"] != "statusline"),
+        "{report:#}"
+    );
+    let installed = home.snapshot();
+    ok(home.run(&["install", "--wrap-statusline"]));
+    ok(home.run(&["install"]));
+    assert_eq!(home.snapshot(), installed);
+
+    ok(home.run(&["uninstall"]));
+    assert_eq!(fs::read_to_string(home.settings()).unwrap(), theirs);
+}
+
 fn assert_refused(settings: &str, expected: &str) {
     let home = Home::new();
     home.write_settings(settings);

@@ -58,14 +58,39 @@ pub fn slash_command(program: &str) -> String {
     )
 }
 
+/// The flag of `throughline statusline` that names the person's own statusline command.
+const WRAPS: &str = "--then";
+
 fn statusline_command(program: &str) -> String {
     format!("{program} statusline")
 }
 
+/// Throughline's statusline around the person's own `theirs`.
+fn wrapping_command(program: &str, theirs: &str) -> String {
+    format!(
+        "{} {WRAPS} {}",
+        statusline_command(program),
+        shell_words::quote(theirs)
+    )
+}
+
+/// What a statusLine command of Throughline's is: `None` when it is not one, `Some(None)` for
+/// Throughline's alone, `Some(Some(theirs))` for Throughline's around the person's own.
+fn ours(command: &str) -> Option<Option<String>> {
+    let words = shell_words::split(command).ok()?;
+    let program = Path::new(words.first()?).file_name()?.to_string_lossy();
+    if !program.contains("throughline") || words.get(1)? != "statusline" {
+        return None;
+    }
+    match &words[2..] {
+        [] => Some(None),
+        [flag, theirs] if flag == WRAPS => Some(Some(theirs.clone())),
+        _ => None,
+    }
+}
+
 fn is_our_statusline(value: &Value) -> bool {
-    value["command"]
-        .as_str()
-        .is_some_and(|c| c.contains("throughline") && c.ends_with(" statusline"))
+    value["command"].as_str().and_then(ours).is_some()
 }
 
 fn mcp_entry(binary: &Path) -> Value {
@@ -108,7 +133,13 @@ pub fn install(options: &Options) -> Result<Report, InstallError> {
     let mut settings_details = hook_groups::add(&mut settings, HOOKS, Host::Claude, &program)?;
     let mut kept = Vec::new();
     if options.statusline {
-        add_statusline(&mut settings, &program, &mut settings_details, &mut kept);
+        add_statusline(
+            &mut settings,
+            &program,
+            options.wrap_statusline,
+            &mut settings_details,
+            &mut kept,
+        );
     }
     let mut changes = vec![saved(&settings, settings_details)?];
     if !kept.is_empty() {
@@ -136,13 +167,17 @@ pub fn uninstall(scope: &Scope) -> Result<Report, InstallError> {
     let mut settings = JsonFile::load_for_edit(&files.settings)?;
     let mut mcp = JsonFile::load_for_edit(&files.mcp)?;
     let mut details = hook_groups::remove(&mut settings);
-    if settings
-        .value
-        .get("statusLine")
-        .is_some_and(is_our_statusline)
-    {
-        settings.value.shift_remove("statusLine");
-        details.push("removed the statusline".into());
+    let statusline = settings.value.get("statusLine");
+    match statusline.and_then(|line| line["command"].as_str().and_then(ours)) {
+        Some(Some(theirs)) => {
+            settings.value["statusLine"]["command"] = Value::String(theirs);
+            details.push("gave your own statusLine back".into());
+        }
+        Some(None) => {
+            settings.value.shift_remove("statusLine");
+            details.push("removed the statusline".into());
+        }
+        None => {}
     }
     let mut changes = vec![saved(&settings, details)?];
     changes.push(uninstall_slash_command(&files.slash_command)?);
@@ -192,30 +227,49 @@ pub(super) fn saved(file: &JsonFile, details: Vec<String>) -> Result<Change, Ins
     })
 }
 
-/// Sets Throughline's statusline when the person has none; never replaces theirs.
+/// Sets Throughline's statusline when the person has none. Theirs is never replaced: with
+/// `wrap`, Throughline's runs around it (their line shows as before, and the plan usage is
+/// recorded); without, it is kept as it is.
 fn add_statusline(
     file: &mut JsonFile,
     program: &str,
+    wrap: bool,
     details: &mut Vec<String>,
     kept: &mut Vec<String>,
 ) {
-    let command = statusline_command(program);
-    match file.value.get_mut("statusLine") {
-        None => {
-            file.value.insert(
-                "statusLine".into(),
-                json!({ "type": "command", "command": command }),
-            );
-            details.push("set the statusline".into());
-        }
-        Some(ours) if is_our_statusline(ours) => {
-            if ours["command"] != command.as_str() {
-                ours["command"] = Value::String(command);
+    let Some(line) = file.value.get_mut("statusLine") else {
+        let command = statusline_command(program);
+        file.value.insert(
+            "statusLine".into(),
+            json!({ "type": "command", "command": command }),
+        );
+        details.push("set the statusline".into());
+        return;
+    };
+    let command = line["command"].as_str().map(str::to_string);
+    match command.as_deref().map(|c| (c, ours(c))) {
+        Some((current, Some(wrapped))) => {
+            let wanted = match &wrapped {
+                Some(theirs) => wrapping_command(program, theirs),
+                None => statusline_command(program),
+            };
+            if current != wanted {
+                line["command"] = Value::String(wanted);
                 details.push("repointed the statusline at this binary".into());
             }
         }
-        Some(_) => kept.push(format!(
-            "kept your own statusLine (Throughline's would be: {command})"
-        )),
+        Some((theirs, None)) if wrap => {
+            line["command"] = Value::String(wrapping_command(program, theirs));
+            details.push(
+                "wrapped your own statusLine: it shows as before, and the plan usage Claude \
+                 Code gives it is recorded"
+                    .into(),
+            );
+        }
+        _ => kept.push(
+            "kept your own statusLine; `throughline install --wrap-statusline` records the \
+             plan usage Claude Code gives it and shows your line as before"
+                .into(),
+        ),
     }
 }

@@ -271,6 +271,7 @@ mod tests {
             scope: Scope::Project(root.to_path_buf()),
             binary: BIN.into(),
             statusline: false,
+            wrap_statusline: false,
         }
     }
 

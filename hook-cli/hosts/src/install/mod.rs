@@ -68,6 +68,9 @@ pub struct Options {
     pub binary: PathBuf,
     /// Set Throughline's statusline when the person has none.
     pub statusline: bool,
+    /// Wrap the person's own statusline: Throughline records the plan usage Claude Code gives
+    /// it, then runs theirs with the same input and shows its line as before.
+    pub wrap_statusline: bool,
 }
 
 /// What happened to one file.
