@@ -274,14 +274,40 @@ fn interactive_clear_links_sessions_and_drops_history() {
 
 #[test]
 fn the_pinned_clients_are_the_range_doctor_calls_tested() {
-    use throughline::hosts::claude::version::{NEWEST_TESTED, OLDEST_TESTED};
-    let harness = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/claude-code");
+    use throughline::model::Host;
+    let tests = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let tested = |host: Host| {
+        let releases = throughline::hosts::agent(host)
+            .spec()
+            .tested_releases
+            .unwrap();
+        (releases.oldest.to_string(), releases.newest.to_string())
+    };
     assert_eq!(
         (
-            support::claude::pinned_version(&harness, "oldest"),
-            support::claude::pinned_version(&harness, "current")
+            support::claude::pinned_version(&tests.join("claude-code"), "oldest"),
+            support::claude::pinned_version(&tests.join("claude-code"), "current")
         ),
-        (OLDEST_TESTED.to_string(), NEWEST_TESTED.to_string()),
-        "hook-cli/tests/claude-code/package.json and hosts/claude/version.rs name the same releases"
+        tested(Host::Claude),
+        "hook-cli/tests/claude-code/package.json and Claude Code's host table name the same releases"
     );
+    // One release pinned for each of the others.
+    for (host, folder, package) in [
+        (Host::Codex, "codex", "@openai/codex"),
+        (Host::Gemini, "gemini", "@google/gemini-cli"),
+    ] {
+        let manifest: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(tests.join(folder).join("package.json")).unwrap(),
+        )
+        .unwrap();
+        let pinned = manifest["dependencies"][package]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert_eq!(
+            (pinned.clone(), pinned),
+            tested(host),
+            "{folder}/package.json"
+        );
+    }
 }
