@@ -404,9 +404,9 @@ fn handoff_run_inside_a_session_hands_on_that_session_not_the_latest() {
     let answered = server
         .requests()
         .iter()
+        .rev()
         .map(|r| r.to_string())
-        .filter(|r| r.contains("expires_at"))
-        .last()
+        .find(|r| r.contains("expires_at"))
         .expect("the command's output reached the model");
     assert!(answered.contains(&planned), "{answered}");
     assert!(!answered.contains(&latest.session_id), "{answered}");
