@@ -365,17 +365,14 @@ pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
     if found.hits.is_empty() {
         let split: Vec<String> = terms.iter().flat_map(|t| parts(t)).collect();
         if !split.is_empty() && split != terms {
-            found = search_terms(store, &split, &filter, request.limit, Need::Every)?;
-            if !found.hits.is_empty() {
-                found.partial.insert(
-                    0,
-                    format!(
-                        "nothing holds {} as written; these hold its parts: {}",
-                        request.query.trim(),
-                        split.join(" ")
-                    ),
-                );
-            }
+            let parts = search_terms(store, &split, &filter, request.limit, Need::Every)?;
+            found = noted(parts, || {
+                format!(
+                    "nothing holds {} as written; these hold its parts: {}",
+                    request.query.trim(),
+                    split.join(" ")
+                )
+            });
         }
     }
     if found.hits.is_empty() && terms.len() > 1 {
@@ -384,17 +381,14 @@ pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
     }
     if found.hits.is_empty() {
         if let Some(spelled) = respelled(store, &terms, &filter)? {
-            found = search_terms(store, &spelled, &filter, request.limit, Need::Every)?;
-            if !found.hits.is_empty() {
-                found.partial.insert(
-                    0,
-                    format!(
-                        "nothing holds {}; these hold {}, the nearest words stored",
-                        request.query.trim(),
-                        spelled.join(" ")
-                    ),
-                );
-            }
+            let nearest = search_terms(store, &spelled, &filter, request.limit, Need::Every)?;
+            found = noted(nearest, || {
+                format!(
+                    "nothing holds {}; these hold {}, the nearest words stored",
+                    request.query.trim(),
+                    spelled.join(" ")
+                )
+            });
         }
     }
     if found.hits.is_empty() {
@@ -418,6 +412,14 @@ pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
         ));
     }
     Ok(found)
+}
+
+/// `found`, when it found something, with `note` (what was searched instead) first.
+fn noted(mut found: Found, note: impl FnOnce() -> String) -> Found {
+    if !found.hits.is_empty() {
+        found.partial.insert(0, note());
+    }
+    found
 }
 
 /// Several words, none of them quoted, as one phrase: a person who types (or pastes) a line

@@ -10,16 +10,16 @@ use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_throughline");
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/claude-2.1.197");
-const BEFORE_CLEAR: &str = "f839b538-b1ae-45df-beaa-8b044d1f240c";
+pub(super) const BEFORE_CLEAR: &str = "f839b538-b1ae-45df-beaa-8b044d1f240c";
 const AFTER_CLEAR: &str = "0f1b393e-f41a-4e1e-9a85-60441f844f13";
 
 /// A memory holding both fixture sessions, imported the way a person would.
-struct Memory {
-    dir: tempfile::TempDir,
+pub(super) struct Memory {
+    pub(super) dir: tempfile::TempDir,
 }
 
 impl Memory {
-    fn imported() -> Memory {
+    pub(super) fn imported() -> Memory {
         let memory = Memory {
             dir: tempfile::tempdir().unwrap(),
         };

@@ -2,110 +2,83 @@
 //! and on a terminal (colours, escapes, the pager left out). A change in what people see shows
 //! up as a diff of these files; `INSTA_UPDATE=always` writes the new ones to review.
 
-use std::fs;
-use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
+use super::reports::{Memory, BEFORE_CLEAR as SESSION};
+
 const BIN: &str = env!("CARGO_BIN_EXE_throughline");
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/claude-2.1.197");
-const SESSION: &str = "f839b538-b1ae-45df-beaa-8b044d1f240c";
 /// A day after the fixture sessions ran: ages and "live" read the same in every run.
 const NOW: &str = "2026-12-01T09:00:00.000Z";
 
-struct Memory {
-    dir: tempfile::TempDir,
+fn command(memory: &Memory, program: &str) -> Command {
+    let mut command = Command::new(program);
+    command
+        .env("THROUGHLINE_HOME", memory.dir.path().join("memory"))
+        .env("HOME", memory.dir.path())
+        .env("THROUGHLINE_NOW", NOW)
+        .env("TZ", "UTC")
+        .env("THROUGHLINE_PAGER", "cat")
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::null());
+    command
 }
 
-impl Memory {
-    /// Both fixture sessions, imported from a projects folder as a person's would be.
-    fn imported() -> Memory {
-        let memory = Memory {
-            dir: tempfile::tempdir().unwrap(),
-        };
-        let projects = memory.dir.path().join("projects/-home-dev-toy");
-        fs::create_dir_all(&projects).unwrap();
-        for entry in fs::read_dir(Path::new(FIXTURES).join("transcripts")).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_some_and(|e| e == "jsonl") {
-                fs::copy(&path, projects.join(path.file_name().unwrap())).unwrap();
-            }
-        }
-        let from = memory.dir.path().join("projects");
-        memory.piped(&["import", "--from", from.to_str().unwrap()]);
-        memory
-    }
+/// What the verb prints into a pipe.
+fn piped(memory: &Memory, args: &[&str]) -> String {
+    let out = command(memory, BIN).args(args).output().unwrap();
+    shown(memory, &out)
+}
 
-    fn command(&self, program: &str) -> Command {
-        let mut command = Command::new(program);
-        command
-            .env("THROUGHLINE_HOME", self.dir.path().join("memory"))
-            .env("HOME", self.dir.path())
-            .env("THROUGHLINE_NOW", NOW)
-            .env("TZ", "UTC")
-            .env("THROUGHLINE_PAGER", "cat")
-            .env_remove("NO_COLOR")
-            .stdin(Stdio::null());
-        command
-    }
+/// What the verb prints on a terminal (`script` gives it one).
+fn on_a_terminal(memory: &Memory, args: &[&str]) -> String {
+    let line = std::iter::once("\"$TL\"")
+        .chain(args.iter().copied())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let out = command(memory, "script")
+        .args(["-qec", &line, "/dev/null"])
+        .env("TL", BIN)
+        .env("TERM", "xterm")
+        .env("SHELL", "/bin/sh")
+        .output()
+        .expect("`script` (util-linux) runs a command on a pseudo-terminal");
+    shown(memory, &out).replace("\r\n", "\n")
+}
 
-    /// What the verb prints into a pipe.
-    fn piped(&self, args: &[&str]) -> String {
-        let out = self.command(BIN).args(args).output().unwrap();
-        self.shown(&out)
+/// The output with this run's temporary folder named `[TMP]`, escape characters made
+/// visible as `␛`, and an exit status other than 0 at the end (1: nothing found).
+fn shown(memory: &Memory, out: &Output) -> String {
+    let code = out.status.code();
+    assert!(matches!(code, Some(0 | 1)), "{out:?}");
+    let mut shown = String::from_utf8_lossy(&out.stdout)
+        .replace(memory.dir.path().to_str().unwrap(), "[TMP]")
+        .replace('\u{1b}', "␛");
+    if code == Some(1) {
+        shown.push_str("[exit 1]\n");
     }
+    shown
+}
 
-    /// What the verb prints on a terminal (`script` gives it one).
-    fn on_a_terminal(&self, args: &[&str]) -> String {
-        let line = std::iter::once("\"$TL\"")
-            .chain(args.iter().copied())
-            .collect::<Vec<_>>()
-            .join(" ");
-        let out = self
-            .command("script")
-            .args(["-qec", &line, "/dev/null"])
-            .env("TL", BIN)
-            .env("TERM", "xterm")
-            .env("SHELL", "/bin/sh")
-            .output()
-            .expect("`script` (util-linux) runs a command on a pseudo-terminal");
-        self.shown(&out).replace("\r\n", "\n")
-    }
-
-    /// The output with this run's temporary folder named `[TMP]`, escape characters made
-    /// visible as `␛`, and an exit status other than 0 at the end (1: nothing found).
-    fn shown(&self, out: &std::process::Output) -> String {
-        let code = out.status.code();
-        assert!(matches!(code, Some(0 | 1)), "{out:?}");
-        let mut shown = String::from_utf8_lossy(&out.stdout)
-            .replace(self.dir.path().to_str().unwrap(), "[TMP]")
-            .replace('\u{1b}', "␛");
-        if code == Some(1) {
-            shown.push_str("[exit 1]\n");
-        }
-        shown
-    }
-
-    fn turn_code(&self, seq: u64) -> String {
-        let shown: Value = serde_json::from_str(&self.piped(&["show", SESSION, "--json"])).unwrap();
-        let turns = shown["turns"].as_array().unwrap();
-        let turn = turns.iter().find(|t| t["seq"] == seq).unwrap();
-        turn["code"].as_str().unwrap().to_string()
-    }
+fn turn_code(memory: &Memory, seq: u64) -> String {
+    let shown: Value = serde_json::from_str(&piped(memory, &["show", SESSION, "--json"])).unwrap();
+    let turns = shown["turns"].as_array().unwrap();
+    let turn = turns.iter().find(|t| t["seq"] == seq).unwrap();
+    turn["code"].as_str().unwrap().to_string()
 }
 
 /// Each verb, piped and on a terminal.
 fn both(memory: &Memory, name: &str, args: &[&str]) {
-    insta::assert_snapshot!(format!("{name}_piped"), memory.piped(args));
-    insta::assert_snapshot!(format!("{name}_terminal"), memory.on_a_terminal(args));
+    insta::assert_snapshot!(format!("{name}_piped"), piped(memory, args));
+    insta::assert_snapshot!(format!("{name}_terminal"), on_a_terminal(memory, args));
 }
 
 #[test]
 fn what_each_reading_verb_prints() {
     let memory = Memory::imported();
-    let ran = memory.turn_code(2);
-    let failed = memory.turn_code(5);
+    let ran = turn_code(&memory, 2);
+    let failed = turn_code(&memory, 5);
     both(&memory, "sessions", &["sessions", "--all"]);
     both(&memory, "show", &["show", SESSION]);
     both(&memory, "detail", &["detail", &ran]);
