@@ -43,16 +43,37 @@ pub fn before(at: &str, by: Duration) -> Option<String> {
 }
 
 /// A stored time as the person's clock shows it, to the minute: `2026-11-30 09:44` in the
-/// system's time zone (`TZ`, else the system's setting); the stored text when it is not a time.
-/// Stored times and `--json` stay UTC.
+/// system's time zone (`TZ`, else `/etc/localtime`); the stored text when it is not a time.
+/// Stored times and `--json` stay UTC. The C library's own conversion: every hook starts this
+/// binary, and a time-zone crate would only make it bigger.
 pub fn local(at: &str) -> String {
-    match at.parse::<jiff::Timestamp>() {
-        Ok(time) => time
-            .to_zoned(jiff::tz::TimeZone::system())
-            .strftime("%Y-%m-%d %H:%M")
-            .to_string(),
-        Err(_) => at.to_string(),
+    let Some(secs) = parse(at)
+        .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
+        .and_then(|d| libc::time_t::try_from(d.as_secs()).ok())
+    else {
+        return at.to_string();
+    };
+    extern "C" {
+        // POSIX, in every C library; the libc crate does not declare it.
+        fn tzset();
     }
+    // SAFETY: `tzset` reads the environment; `localtime_r` writes only into `tm`.
+    let tm = unsafe {
+        tzset();
+        let mut tm: libc::tm = std::mem::zeroed();
+        if libc::localtime_r(&secs, &mut tm).is_null() {
+            return at.to_string();
+        }
+        tm
+    };
+    format!(
+        "{:04}-{:02}-{:02} {:02}:{:02}",
+        tm.tm_year + 1900,
+        tm.tm_mon + 1,
+        tm.tm_mday,
+        tm.tm_hour,
+        tm.tm_min
+    )
 }
 
 /// "3m ago", "2h ago", "5d ago" for a stored timestamp; empty when it cannot be read.
@@ -75,8 +96,7 @@ mod tests {
 
     #[test]
     fn local_times_are_read_in_the_time_zone_set() {
-        // `TimeZone::system` reads `TZ` once per process; this is the only test that sets it.
-        // A POSIX rule, so no time zone database is needed.
+        // The only test that sets `TZ`; a POSIX rule, so no time zone database is needed.
         std::env::set_var("TZ", "JST-9");
         assert_eq!(local("2026-11-30T08:43:57.886Z"), "2026-11-30 17:43");
         assert_eq!(local("not a time"), "not a time");
