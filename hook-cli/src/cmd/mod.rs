@@ -80,6 +80,8 @@ impl Cli {
     /// the pager is quit before any error is printed.
     pub fn run(self) -> anyhow::Result<ExitCode> {
         let terminal = stdout_is_terminal();
+        // Read before a pager takes stdout over.
+        terminal_width();
         let pager = (terminal && !self.no_pager && self.command.pages())
             .then(pager::start)
             .flatten();
@@ -231,6 +233,45 @@ fn stdout_is_terminal() -> bool {
     use std::io::IsTerminal;
     static TERMINAL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *TERMINAL.get_or_init(|| std::io::stdout().is_terminal())
+}
+
+/// Columns of the terminal the person reads stdout on, as it was before a pager took it over;
+/// None for a pipe or a file, or a terminal that does not say.
+fn terminal_width() -> Option<usize> {
+    static WIDTH: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    *WIDTH.get_or_init(|| {
+        if !stdout_is_terminal() {
+            return None;
+        }
+        // SAFETY: TIOCGWINSZ fills a winsize and touches nothing else.
+        let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+        let asked = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) };
+        (asked == 0 && size.ws_col > 0).then_some(usize::from(size.ws_col))
+    })
+}
+
+/// A listing's line cut to the terminal's width with an ellipsis (wide characters count
+/// twice), so a long title does not wrap; whole anywhere else.
+fn fitted(line: &str) -> std::borrow::Cow<'_, str> {
+    use unicode_width::UnicodeWidthChar;
+    let Some(width) = terminal_width() else {
+        return line.into();
+    };
+    if unicode_width::UnicodeWidthStr::width(line) <= width {
+        return line.into();
+    }
+    let mut kept = String::new();
+    let mut used = 0;
+    for c in line.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w + 1 > width {
+            break;
+        }
+        kept.push(c);
+        used += w;
+    }
+    kept.push('…');
+    kept.into()
 }
 
 /// What `out!` and `outln!` write.

@@ -64,7 +64,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .filter(|s| s.project.as_deref().unwrap_or("(unknown project)") == project)
         {
             let title = store.first_prompt(s)?;
-            outln!("  {}", render::session_line(s, title.as_deref()))?;
+            let line = format!("  {}", render::session_line(s, title.as_deref()));
+            outln!("{}", super::fitted(&line))?;
         }
     }
     if cut {

@@ -106,3 +106,25 @@ fn what_each_reading_verb_prints() {
         &["handoff", "--preview", "--session", SESSION],
     );
 }
+
+#[test]
+fn a_listing_fits_a_narrow_terminal_and_a_pipe_gets_it_whole() {
+    let memory = Memory::imported();
+    let out = command(&memory, "script")
+        .args(["-qec", "stty cols 50; \"$TL\" sessions --all", "/dev/null"])
+        .env("TL", BIN)
+        .env("TERM", "xterm")
+        .env("SHELL", "/bin/sh")
+        .output()
+        .unwrap();
+    let narrow = shown(&memory, &out).replace("\r\n", "\n");
+    let listed: Vec<&str> = narrow.lines().filter(|l| l.starts_with("  ")).collect();
+    assert_eq!(listed.len(), 2, "{narrow}");
+    assert!(listed.iter().all(|l| l.chars().count() <= 50), "{narrow}");
+    assert!(listed.iter().any(|l| l.ends_with('…')), "{narrow}");
+    let whole = piped(&memory, &["sessions", "--all"]);
+    assert!(
+        whole.contains("Read app.py and tell me what it does."),
+        "{whole}"
+    );
+}
