@@ -100,7 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     )?;
     for s in &spends {
         let after = match s.last_context {
-            Some(tokens) => format!("~{} tok", s.handoff_tokens.min(tokens)),
+            Some(tokens) => format!("~{} tok", short_tokens(s.handoff_tokens.min(tokens))),
             None => "-".into(),
         };
         outln!(
@@ -111,7 +111,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             chars(s.tool_io_chars),
             chars(s.thinking_chars),
             chars(s.other_chars),
-            s.last_context.map_or("-".into(), |t| format!("{t} tok")),
+            s.last_context
+                .map_or("-".into(), |t| format!("{} tok", short_tokens(t))),
             after
         )?;
     }
