@@ -14,6 +14,9 @@ pub struct Args {
     /// How many sessions at most
     #[arg(long, default_value_t = 20)]
     limit: u32,
+    /// Also list sessions with no prompted turn (a client opened and closed without a word)
+    #[arg(long)]
+    empty: bool,
     /// Print JSON
     #[arg(long)]
     json: bool,
@@ -30,8 +33,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut sessions = store.sessions(&SessionFilter {
         project: project.clone(),
         limit: Some(args.limit.saturating_add(1)),
-        // Nothing to show of a session never prompted; JSON lists every stored one.
-        with_turns: !args.json,
+        // Nothing to show of a session never prompted, unless asked; JSON lists every one.
+        with_turns: !args.json && !args.empty,
     })?;
     let cut = sessions.len() > args.limit as usize;
     sessions.truncate(args.limit as usize);

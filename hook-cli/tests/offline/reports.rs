@@ -448,3 +448,31 @@ fn detail_shows_each_call_by_what_it_did_with_its_output() {
     assert!(failed.contains("→ error, 9 lines"), "{failed}");
     assert!(failed.contains("FileNotFoundError"), "{failed}");
 }
+
+#[test]
+fn a_session_never_prompted_is_listed_only_when_asked() {
+    let memory = Memory::imported();
+    let transcript = memory
+        .dir
+        .path()
+        .join("projects/-home-dev-toy/e0e0e0e0-0000-4000-8000-000000000000.jsonl");
+    fs::write(&transcript, "").unwrap();
+    let payload = serde_json::json!({
+        "session_id": "e0e0e0e0-0000-4000-8000-000000000000",
+        "transcript_path": transcript,
+        "cwd": "/home/dev/toy",
+        "hook_event_name": "SessionStart",
+        "source": "startup",
+    });
+    let out = memory.run(&["hook", "claude"], payload.to_string().as_bytes());
+    assert!(out.status.success(), "{out:?}");
+    let listed = |args: &[&str]| {
+        let out = memory.run(args, b"");
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let usual = listed(&["sessions", "--all"]);
+    assert!(!usual.contains("e0e0e0e0"), "{usual}");
+    let all = listed(&["sessions", "--all", "--empty"]);
+    assert!(all.contains("e0e0e0e0") && all.contains("0 turns"), "{all}");
+}
