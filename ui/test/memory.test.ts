@@ -1,6 +1,7 @@
 import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
+import { emit } from "@tauri-apps/api/event";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Hit, StoredSession, Turn, TurnDetail } from "../src/ipc";
+import { LIVE_SESSIONS_EVENT, type Hit, type StoredSession, type Turn, type TurnDetail } from "../src/ipc";
 import { mountMemory, renderMemory, type MemoryActions, type MemoryState } from "../src/views/memory";
 import { settle } from "./fixtures";
 
@@ -43,7 +44,7 @@ const DETAIL: TurnDetail = {
 
 const HIT: Hit = { turn: "k3m9x2a", session_id: SESSIONS[0].session_id, project: "/home/dev/toy", at: "2026-11-30T08:40:01.000Z", layer: "l2", role: "user", tool: null, excerpts: [{ line: 1, column: 0, text: "the deploy key lives at", more: true, matches: [[4, 10]] }], copies: 0 };
 
-const noActions: MemoryActions = { onSearch: () => {}, onTurns: () => {}, onTurn: () => {}, onPreview: () => {}, onHandoff: () => {}, onForget: () => {}, onConfirmForget: () => {}, onKeep: () => {} };
+const noActions: MemoryActions = { onSearch: () => {}, onType: () => {}, onTurns: () => {}, onTurn: () => {}, onPreview: () => {}, onHandoff: () => {}, onForget: () => {}, onConfirmForget: () => {}, onKeep: () => {} };
 
 const FORGET_PREVIEW = { sessions: 1, turns: 3, messages: 6, details: 4, text_bytes: 20_480, injections: 1, projects: ["/home/dev/toy"], earliest: null, latest: null };
 
@@ -191,6 +192,40 @@ describe("mountMemory", () => {
     await settle();
     expect(calls).toContainEqual(["offer_handoff", { sessionId: SESSIONS[0].session_id }]);
     expect(into.querySelector("[role=status]")!.textContent).toContain("Handed off");
+  });
+
+  it("keeps the words being typed, the focus and the cursor when a live update redraws it", async () => {
+    const calls: [string, unknown][] = [];
+    mockIPC(
+      (cmd, args) => {
+        calls.push([cmd, args]);
+        if (cmd === "stored_sessions") return SESSIONS;
+        if (cmd === "search") return [HIT];
+      },
+      { shouldMockEvents: true },
+    );
+    const into = document.createElement("div");
+    document.body.append(into);
+    mountMemory(into);
+    await settle();
+    const typed = into.querySelector<HTMLInputElement>("#memory-search")!;
+    typed.focus();
+    typed.value = "deploy-77";
+    typed.setSelectionRange(9, 9);
+    typed.dispatchEvent(new Event("input"));
+    // A hook wrote: the view is drawn again around the half-typed words.
+    await emit(LIVE_SESSIONS_EVENT, { sessions: [], plan: null });
+    await settle();
+    const redrawn = into.querySelector<HTMLInputElement>("#memory-search")!;
+    expect(redrawn).not.toBe(typed);
+    expect(redrawn.value).toBe("deploy-77");
+    expect(document.activeElement).toBe(redrawn);
+    expect(redrawn.selectionStart).toBe(9);
+    redrawn.value = "deploy-7731";
+    into.querySelector("form")!.dispatchEvent(new Event("submit", { cancelable: true }));
+    await settle();
+    expect(calls).toContainEqual(["search", { query: "deploy-7731", project: null }]);
+    into.remove();
   });
 
   it("says what went wrong when the store cannot be read", async () => {

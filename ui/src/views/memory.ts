@@ -43,6 +43,8 @@ export interface MemoryState {
 
 export interface MemoryActions {
   onSearch(query: string): void;
+  /** The words typed so far: kept when a live update redraws the view, not searched yet. */
+  onType(query: string): void;
   onTurns(session: StoredSession): void;
   onTurn(code: string): void;
   onPreview(session: StoredSession): void;
@@ -135,6 +137,7 @@ function renderHit(hit: Hit, actions: MemoryActions): HTMLElement {
 function renderSearch(state: MemoryState, actions: MemoryActions): HTMLElement {
   const input = h("input", { type: "search", id: "memory-search", placeholder: "Words from any prompt, answer, tool call or output" });
   input.value = state.query;
+  input.addEventListener("input", () => actions.onType(input.value));
   const form = h("form", { class: "search" }, input, h("button", { type: "submit" }, "Search"));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -284,10 +287,21 @@ export function mountMemory(into: HTMLElement): () => void {
   let state: MemoryState = { sessions: null, query: "", hits: null, opened: null, notice: null, problem: null };
   const show = (patch: Partial<MemoryState>) => {
     state = { ...state, ...patch };
+    // A redraw while the person types in the search box keeps its focus and cursor.
+    const typing = document.activeElement instanceof HTMLInputElement && document.activeElement.id === "memory-search" ? document.activeElement : null;
+    const [start, end] = [typing?.selectionStart ?? null, typing?.selectionEnd ?? null];
     into.replaceChildren(renderMemory(state, actions));
+    const search = into.querySelector<HTMLInputElement>("#memory-search");
+    if (typing && search) {
+      search.focus();
+      search.setSelectionRange(start, end);
+    }
   };
   const failed = (what: string) => (error: unknown) => show({ problem: describeFailure(what, error) });
   const actions: MemoryActions = {
+    onType: (query) => {
+      state = { ...state, query };
+    },
     onSearch: (query) => {
       if (query.trim() === "") return show({ query, hits: null });
       search(query)
