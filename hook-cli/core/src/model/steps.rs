@@ -1,6 +1,8 @@
 //! A turn's detail as what was done, in order: each tool call with its result, named by what
 //! it did, and every other entry on its own. `detail` and the app's turn view both read it.
 
+use std::collections::{HashMap, HashSet};
+
 use serde::Serialize;
 
 use super::{first_line, Detail, DetailKind};
@@ -37,13 +39,15 @@ pub struct Step {
 /// about (its command, its path) when the host knows the tool; otherwise the input's first
 /// line stands for it.
 pub fn steps(details: &[Detail], subject: &dyn Fn(&str, &str) -> Option<String>) -> Vec<Step> {
-    let result_of = |call: &Detail| {
-        let id = call.tool_use_id.as_deref()?;
-        details
-            .iter()
-            .find(|d| d.kind == DetailKind::ToolResult && d.tool_use_id.as_deref() == Some(id))
-    };
-    let paired: Vec<u32> = details
+    // Each id's first result, found once: a turn may hold hundreds of calls.
+    let mut results: HashMap<&str, &Detail> = HashMap::new();
+    for d in details.iter().filter(|d| d.kind == DetailKind::ToolResult) {
+        if let Some(id) = d.tool_use_id.as_deref() {
+            results.entry(id).or_insert(d);
+        }
+    }
+    let result_of = |call: &Detail| results.get(call.tool_use_id.as_deref()?).copied();
+    let paired: HashSet<u32> = details
         .iter()
         .filter(|d| d.kind == DetailKind::ToolCall)
         .filter_map(|call| result_of(call).map(|r| r.index))
