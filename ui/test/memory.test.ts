@@ -159,25 +159,33 @@ describe("forget", () => {
   });
 });
 
+/** The Memory view mounted in the page over commands answered by `answers`; every call made. */
+async function mounted(answers: Record<string, unknown>) {
+  const calls: [string, unknown][] = [];
+  mockIPC(
+    (cmd, args) => {
+      calls.push([cmd, args]);
+      return answers[cmd];
+    },
+    { shouldMockEvents: true },
+  );
+  const into = document.createElement("div");
+  document.body.append(into);
+  mountMemory(into);
+  await settle();
+  return { into, calls };
+}
+
 describe("mountMemory", () => {
   it("searches, opens a turn, previews and hands off through the app's commands", async () => {
-    const calls: [string, unknown][] = [];
-    mockIPC(
-      (cmd, args) => {
-        calls.push([cmd, args]);
-        if (cmd === "stored_sessions") return SESSIONS;
-        if (cmd === "search") return [HIT];
-        if (cmd === "turn_detail") return DETAIL;
-        if (cmd === "session_turns") return [TURN];
-        if (cmd === "handoff_preview") return "# Throughline memory\nsecret/deploy-7731";
-        if (cmd === "offer_handoff") return { session_id: SESSIONS[0].session_id, project: "/home/dev/toy", created_at: "", expires_at: "" };
-      },
-      { shouldMockEvents: true },
-    );
-    const into = document.createElement("div");
-    document.body.append(into);
-    mountMemory(into);
-    await settle();
+    const { into, calls } = await mounted({
+      stored_sessions: SESSIONS,
+      search: [HIT],
+      turn_detail: DETAIL,
+      session_turns: [TURN],
+      handoff_preview: "# Throughline memory\nsecret/deploy-7731",
+      offer_handoff: { session_id: SESSIONS[0].session_id, project: "/home/dev/toy", created_at: "", expires_at: "" },
+    });
     into.querySelector<HTMLInputElement>("#memory-search")!.value = "deploy key";
     into.querySelector("form")!.dispatchEvent(new Event("submit", { cancelable: true }));
     await settle();
@@ -195,19 +203,7 @@ describe("mountMemory", () => {
   });
 
   it("keeps the words being typed, the focus and the cursor when a live update redraws it", async () => {
-    const calls: [string, unknown][] = [];
-    mockIPC(
-      (cmd, args) => {
-        calls.push([cmd, args]);
-        if (cmd === "stored_sessions") return SESSIONS;
-        if (cmd === "search") return [HIT];
-      },
-      { shouldMockEvents: true },
-    );
-    const into = document.createElement("div");
-    document.body.append(into);
-    mountMemory(into);
-    await settle();
+    const { into, calls } = await mounted({ stored_sessions: SESSIONS, search: [HIT] });
     const typed = into.querySelector<HTMLInputElement>("#memory-search")!;
     typed.focus();
     typed.value = "deploy-77";
