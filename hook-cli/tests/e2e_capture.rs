@@ -45,6 +45,23 @@ fn counts(env: &ClaudeEnv) -> Value {
     })
 }
 
+/// The whole output a transcript's `<persisted-output>` preview stands for: the file the client
+/// saved it to.
+fn saved_output(preview: &str) -> Option<String> {
+    let rest = preview.strip_prefix("<persisted-output>")?;
+    let path = rest
+        .lines()
+        .find_map(|l| l.split_once("saved to: "))?
+        .1
+        .trim();
+    let whole = std::fs::read_to_string(path).expect("the saved output");
+    assert!(
+        whole.ends_with("9000\n") || whole.ends_with("9000"),
+        "{whole:.200}"
+    );
+    Some(whole)
+}
+
 fn path_in(env: &ClaudeEnv, rel: &str) -> String {
     env.project.join(rel).to_string_lossy().into_owned()
 }
@@ -127,6 +144,9 @@ fn a_real_session_is_captured_losslessly_and_replay_adds_nothing() {
         .on_prompt(
             prompts[4].clone(),
             vec![
+                // Past the client's limit (about 30 KB): the transcript gets a preview, the
+                // whole output goes to a file beside it.
+                Step::new().tool("Bash", json!({ "command": "seq 1 9000", "description": "Count" })),
                 Step::new().tool("Bash", json!({ "command": "ls -1", "description": "List files" })),
                 Step::new().text("Files: CHANGELOG.md, README.md, data.txt, greet.sh."),
             ],
@@ -202,6 +222,7 @@ fn a_real_session_is_captured_losslessly_and_replay_adds_nothing() {
     assert_eq!(turns.len(), prompts.len(), "turns: {turns:#?}");
 
     let mut seen_tool_ids = Vec::new();
+    let mut saved = 0;
     for (i, (turn, detail)) in turns.iter().enumerate() {
         let steps = &script.turns[i].steps;
         assert_eq!(turn["seq"], i as u64 + 1);
@@ -297,15 +318,22 @@ fn a_real_session_is_captured_losslessly_and_replay_adds_nothing() {
             let (text, is_error) = transcript_results
                 .get(&id)
                 .unwrap_or_else(|| panic!("stored result {id} is not in the transcript"));
+            // An output the client saved apart is stored whole, as the file holds it.
+            let whole = saved_output(text);
+            saved += usize::from(whole.is_some());
             assert_eq!(
                 r["body"].as_str(),
-                Some(text.as_str()),
+                Some(whole.as_deref().unwrap_or(text)),
                 "tool output {id} byte for byte"
             );
             assert_eq!(r["is_error"].as_bool(), Some(*is_error), "is_error of {id}");
             seen_tool_ids.push(id);
         }
     }
+    assert_eq!(
+        saved, 1,
+        "the long output was saved apart and stored whole\n{ctx}"
+    );
     // Every result the transcript holds is stored, and it is what the model was sent.
     let transcript_ids: Vec<String> = transcript_results.keys().cloned().collect();
     let mut stored_ids = seen_tool_ids.clone();

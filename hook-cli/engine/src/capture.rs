@@ -47,8 +47,12 @@ pub fn capture_event(
         }
         Some(path) => {
             let main = Path::new(path);
-            let mut report =
-                ingest::ingest(&w, &mut session, main, hosts::line_parser(host).as_mut())?;
+            let mut report = ingest::ingest(
+                &w,
+                &mut session,
+                main,
+                hosts::line_parser(host, main).as_mut(),
+            )?;
             for subagent in subagents_of(host, event, main) {
                 read_subagent(&w, host, &mut session, main, &subagent, &mut report)?;
             }
@@ -96,7 +100,12 @@ pub fn ingest_transcript(
     // Where the path says it (Cursor's and Grok's folders); else the transcript's own lines do.
     let workspace = hosts::agent(host).workspace_of(path);
     let mut session = w.session(host, session_id, workspace.as_deref(), Some(&shown))?;
-    let mut report = ingest::ingest(w, &mut session, path, hosts::line_parser(host).as_mut())?;
+    let mut report = ingest::ingest(
+        w,
+        &mut session,
+        path,
+        hosts::line_parser(host, path).as_mut(),
+    )?;
     for subagent in hosts::subagent_transcripts(host, path) {
         read_subagent(w, host, &mut session, path, &subagent, &mut report)?;
     }
@@ -141,7 +150,7 @@ fn read_subagent(
         let main = main.display().to_string();
         Ok(w.cursor(&main)?.and_then(|c| c.turn))
     };
-    let mut parser = hosts::line_parser(host);
+    let mut parser = hosts::line_parser(host, path);
     match ingest::ingest_subagent(w, session, path, parser.as_mut(), &mut first_turn) {
         Ok(read) => report.add(read),
         Err(e @ IngestError::Io { .. }) => report.problems.push(e.to_string()),
@@ -159,7 +168,7 @@ pub fn transcript_cwd(host: Host, path: &Path) -> Option<String> {
     }
     const LINES: usize = 50;
     let file = crate::regular_file::open(path).ok()?;
-    let mut parser = hosts::line_parser(host);
+    let mut parser = hosts::line_parser(host, path);
     let mut records = Vec::new();
     for line in std::io::BufReader::new(file).lines().take(LINES) {
         records.clear();

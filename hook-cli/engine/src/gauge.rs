@@ -107,7 +107,7 @@ fn gauge(store: &Store, mut session: Session, now: &str, compact_at: Option<f64>
     // The transcript's own tail is ahead of the store until the next hook reads it.
     let transcript = session.transcript_path.as_ref().map(PathBuf::from);
     let latest = match &transcript {
-        Some(path) => tail::latest_usage(path, hosts::line_parser(session.host).as_mut()),
+        Some(path) => tail::latest_usage(path, hosts::line_parser(session.host, path).as_mut()),
         None => None,
     };
     let latest = match latest {

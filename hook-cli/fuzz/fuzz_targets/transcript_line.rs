@@ -13,7 +13,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let host = Host::ALL[usize::from(pick) % Host::ALL.len()];
-    let mut parser = throughline_engine::hosts::line_parser(host);
+    let mut parser = throughline_engine::hosts::line_parser(host, std::path::Path::new("/nonexistent/s.jsonl"));
     let text = String::from_utf8_lossy(rest);
     let mut records = Vec::new();
     for line in text.split('\n') {

@@ -66,8 +66,8 @@ pub struct Spec {
     pub decode_hook: fn(&[u8]) -> Result<HookEvent, String>,
     /// The host's stdout form of a reply, if the event can carry one.
     pub encode_reply: fn(EventKind, &Reply) -> Option<String>,
-    /// A parser of the host's transcript lines, for one transcript.
-    pub line_parser: fn() -> Box<dyn LineParser>,
+    /// A parser of the host's transcript lines, for the transcript at the path given.
+    pub line_parser: fn(&Path) -> Box<dyn LineParser>,
     /// The client's releases the end-to-end suites run against, where it can be installed
     /// from a registry (`doctor` compares the person's with them).
     pub tested_releases: Option<release::TestedReleases>,
@@ -274,8 +274,8 @@ pub fn owner_session(host: Host) -> Option<String> {
     agent(host).owner_session()
 }
 
-pub fn line_parser(host: Host) -> Box<dyn LineParser> {
-    (agent(host).spec().line_parser)()
+pub fn line_parser(host: Host, transcript: &Path) -> Box<dyn LineParser> {
+    (agent(host).spec().line_parser)(transcript)
 }
 
 pub fn subagent_transcript(host: Host, main: &Path, subagent: &SubagentRef) -> Option<PathBuf> {

@@ -1,6 +1,7 @@
 //! Claude Code: hook payloads, transcript lines, and where transcripts live.
 
 mod payload;
+mod persisted;
 pub mod process;
 mod status;
 pub mod subagents;
@@ -45,7 +46,7 @@ const SPEC: Spec = Spec {
     reports_usage: true,
     decode_hook,
     encode_reply,
-    line_parser: || Box::new(TranscriptParser::default()),
+    line_parser: |path| Box::new(TranscriptParser::for_transcript(path)),
     // Pinned in hook-cli/tests/claude-code: the newest release and the oldest supported.
     tested_releases: Some(crate::release::TestedReleases {
         program: "claude",

@@ -11,6 +11,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 use std::ops::Deref;
+use std::path::{Path, PathBuf};
 
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
@@ -20,6 +21,8 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use throughline_core::model::{DetailKind, Usage};
 use throughline_core::record::{LineParser, Link, Record};
+
+use super::persisted;
 
 /// A JSON string borrowed from the line, copied only when it holds escapes: most fields of
 /// a line are read and dropped, and a copy each was a good part of the parsing time.
@@ -190,11 +193,44 @@ pub struct TranscriptParser {
     cwd_seen: bool,
     /// The branch the lines read so far said last.
     branch: Option<String>,
+    /// Where the client saved outputs too large for the transcript (none: previews are kept).
+    saved_outputs: Option<PathBuf>,
+}
+
+impl TranscriptParser {
+    /// A parser for the lines of the transcript at `path`, which reads the outputs the client
+    /// saved beside it.
+    pub fn for_transcript(path: &Path) -> Self {
+        TranscriptParser {
+            saved_outputs: persisted::folder_of(path),
+            ..Self::default()
+        }
+    }
+
+    /// Each tool result of `records` that is a preview of a saved output, made the whole output.
+    fn read_saved_outputs(&self, records: &mut [Record]) {
+        let Some(folder) = &self.saved_outputs else {
+            return;
+        };
+        for record in records {
+            if let Record::Detail {
+                kind: DetailKind::ToolResult,
+                body,
+                ..
+            } = record
+            {
+                if let Some(full) = persisted::full_output(folder, body) {
+                    *body = full;
+                }
+            }
+        }
+    }
 }
 
 impl LineParser for TranscriptParser {
     fn parse_line(&mut self, line: &str, out: &mut Vec<Record>) -> Result<Option<Link>, String> {
         let mut entry: Entry = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+        let first_record = out.len();
         let first_cwd = entry.cwd.as_deref().filter(|_| !self.cwd_seen);
         let new_branch = entry
             .git_branch
@@ -212,7 +248,10 @@ impl LineParser for TranscriptParser {
         }
         let link = link(&entry);
         match &*entry.kind {
-            "user" => user_entry(&mut entry, out),
+            "user" => {
+                user_entry(&mut entry, out);
+                self.read_saved_outputs(&mut out[first_record..]);
+            }
             "assistant" => assistant_entry(&mut entry, out),
             "system" => {
                 let body = match entry.content {

@@ -46,7 +46,7 @@ const SPEC: Spec = Spec {
     decode_hook,
     // Codex reads a hook's answer in Claude Code's form.
     encode_reply: super::claude::encode_reply,
-    line_parser: || Box::new(RolloutParser::default()),
+    line_parser: |_| Box::new(RolloutParser::default()),
     // Pinned in hook-cli/tests/codex.
     tested_releases: Some(crate::release::TestedReleases {
         program: "codex",

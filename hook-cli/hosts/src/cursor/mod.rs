@@ -42,7 +42,7 @@ const SPEC: Spec = Spec {
     reports_usage: false,
     decode_hook,
     encode_reply,
-    line_parser: || Box::new(TranscriptParser),
+    line_parser: |_| Box::new(TranscriptParser),
     // Its CLI is in no registry the end-to-end suites can install from.
     tested_releases: None,
 };

@@ -43,7 +43,7 @@ const SPEC: Spec = Spec {
     reports_usage: true,
     decode_hook,
     encode_reply,
-    line_parser: || Box::new(ChatParser::default()),
+    line_parser: |_| Box::new(ChatParser::default()),
     // Pinned in hook-cli/tests/gemini.
     tested_releases: Some(crate::release::TestedReleases {
         program: "gemini",

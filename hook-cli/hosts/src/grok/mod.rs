@@ -50,7 +50,7 @@ const SPEC: Spec = Spec {
     reports_usage: false,
     decode_hook,
     encode_reply,
-    line_parser: || Box::new(ChatParser),
+    line_parser: |_| Box::new(ChatParser),
     // No release of it is driven by the end-to-end suites.
     tested_releases: None,
 };

@@ -89,7 +89,7 @@ fn the_working_state_of_a_chain_across_hosts() {
     );
     // The Claude Code session's first line, as its transcript writes it.
     let mut first_line = Vec::new();
-    hosts::line_parser(Host::Claude)
+    hosts::line_parser(Host::Claude, std::path::Path::new("s.jsonl"))
         .parse_line(
             r#"{"type":"user","uuid":"u1","cwd":"/home/dev/proj","version":"2.1.332","gitBranch":"feature/json","message":{"role":"user","content":"add --json"}}"#,
             &mut first_line,

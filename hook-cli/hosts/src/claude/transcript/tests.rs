@@ -80,6 +80,33 @@ fn host_text_is_never_a_prompt() {
 }
 
 #[test]
+fn an_output_too_large_for_the_transcript_is_stored_whole_from_the_file_the_client_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let transcript = dir.path().join("s1.jsonl");
+    std::fs::create_dir_all(dir.path().join("s1/tool-results")).unwrap();
+    let whole = "line 1\n".repeat(5000) + "the line only the whole output has\n";
+    std::fs::write(dir.path().join("s1/tool-results/b7.txt"), &whole).unwrap();
+    let line = |file: &str| {
+        format!(
+            r#"{{"type":"user","uuid":"u","message":{{"content":[{{"type":"tool_result","tool_use_id":"t9","content":"<persisted-output>\nOutput too large (39.1KB). Full output saved to: /Users/me/.claude/projects/p/s1/tool-results/{file}\n\nPreview (first 2KB):\nline 1\n...\n</persisted-output>"}}]}}}}"#
+        )
+    };
+    let body = |line: &str| {
+        let mut out = Vec::new();
+        TranscriptParser::for_transcript(&transcript)
+            .parse_line(line, &mut out)
+            .unwrap();
+        match out.pop() {
+            Some(Record::Detail { body, .. }) => body,
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(body(&line("b7.txt")), whole);
+    // A file that is gone (cleaned up, another machine's) leaves the preview as it was.
+    assert!(body(&line("gone.txt")).starts_with("<persisted-output>\nOutput too large"));
+}
+
+#[test]
 fn tool_results_keep_their_text_and_error_flag() {
     let r = parse(
         r#"{"type":"user","uuid":"u","message":{"content":[{"type":"tool_result","tool_use_id":"t9","is_error":true,"content":[{"type":"text","text":"line 1"},{"type":"text","text":"line 2"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}]}]}}"#,
