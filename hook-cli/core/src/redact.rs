@@ -291,10 +291,26 @@ const RULES: &[Rule] = &[
     Rule {
         kind: "secret-in-prose",
         exact: &[],
-        anchors: &["token", "secret", "password", "passphrase", "passwd"],
-        // "the password is hunter2-Xy9", `token it's "fe07a9…"`: a few linking words, then a
-        // word that is random enough to be a credential ([`strong`]); "token budget" stays.
-        pattern: r"(?i)\b(?:token|secret|password|passphrase|passwd)\b(?:[ \t]*[:=]|[ \t]+(?:is|was|it's|its|it is|are|here|here's|now|reads|set to|to use|of|for this|value))*(?:[ \t]+[\x22'`]?|[\x22'`])(?P<s>[A-Za-z0-9_+=!@#%^*.~-]{8,})",
+        anchors: &[
+            "token",
+            "secret",
+            "password",
+            "passphrase",
+            "passwd",
+            "api key",
+            "new key",
+            "my key",
+            "the key",
+            "this key",
+            "access key",
+            "license key",
+            "auth key",
+            "app key",
+        ],
+        // "the password is hunter2-Xy9", `token it's "fe07a9…"`, "this is the new key:
+        // lY-_TNHK…": a few linking words, then a word that is random enough to be a
+        // credential ([`strong`]); "token budget", "the key is to cache" stay.
+        pattern: r"(?i)(?:\b(?:token|secret|password|passphrase|passwd)|\b(?:api|new|my|the|this|access|license|auth|app)[ \t]+key)\b(?:[ \t]*[:=]|[ \t]+(?:is|was|it's|its|it is|are|here|here's|now|reads|set to|to use|of|for this|value))*(?:[ \t]+[\x22'`]?|[\x22'`])(?P<s>[A-Za-z0-9_+=!@#%^*.~-]{8,})",
         secret: prose_value,
     },
 ];
@@ -497,6 +513,73 @@ fn ends_line(after: &str) -> bool {
     rest.is_empty() || rest.starts_with(['\n', '\r', '#', '"', '\'']) || rest.starts_with("\\n")
 }
 
+/// The kind of a text that is nothing but one random token: a key pasted as the whole prompt
+/// ("here it is" being the question before it), a token file printed by a tool.
+const LONE_TOKEN: &str = "lone-token";
+
+/// The span of `text` that is its only word when that word looks drawn at random: 16 to 256
+/// characters of a token's alphabet with upper case, lower case and digits, changing between
+/// them at a third of its characters or more (a random draw changes at about three in five),
+/// and less than half of it in words (`User`, `Profile`: a capital or not, two lower-case
+/// letters or more, a vowel), which names in code are made of. Hex alone (commits, digests)
+/// and words with dots or slashes (files, versions, hosts) are never one. Of random draws of
+/// a key's alphabet this takes 87% at 16 characters, 93% at 22 and 97% at 32.
+fn lone_token(text: &str) -> Option<Range<usize>> {
+    if text.len() > 300 {
+        return None;
+    }
+    let token = text.trim();
+    let bytes = token.as_bytes();
+    let alphabet = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+' | b'=');
+    if !(16..=256).contains(&bytes.len()) || !bytes.iter().all(alphabet) {
+        return None;
+    }
+    let class = |b: u8| match b {
+        b'A'..=b'Z' => 0,
+        b'a'..=b'z' => 1,
+        b'0'..=b'9' => 2,
+        _ => 3,
+    };
+    let mut seen = [false; 4];
+    bytes.iter().for_each(|b| seen[class(*b)] = true);
+    let changes = bytes
+        .windows(2)
+        .filter(|w| class(w[0]) != class(w[1]))
+        .count();
+    let alphanumeric = bytes.iter().filter(|b| b.is_ascii_alphanumeric()).count();
+    let hex = bytes.iter().all(|b| b.is_ascii_hexdigit() || *b == b'-');
+    let random = seen[0] && seen[1] && seen[2] && changes * 3 >= bytes.len();
+    (random && !hex && in_words(bytes) * 2 < alphanumeric && !placeholder(token)).then(|| {
+        let start = text.len() - text.trim_start().len();
+        start..start + token.len()
+    })
+}
+
+/// How many of `bytes` are in words: a capital or not, then two lower-case letters or more,
+/// with a vowel among them.
+fn in_words(bytes: &[u8]) -> usize {
+    let vowel = |b: &u8| b"aeiouyAEIOUY".contains(b);
+    let mut total = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let start = i;
+        if bytes[i].is_ascii_uppercase() {
+            i += 1;
+        }
+        let lower = i;
+        while i < bytes.len() && bytes[i].is_ascii_lowercase() {
+            i += 1;
+        }
+        if i - lower >= 2 && bytes[start..i].iter().any(vowel) {
+            total += i - start;
+        }
+        if i == start {
+            i += 1;
+        }
+    }
+    total
+}
+
 /// What [`Redactor::redact`] replaced, by kind.
 pub type Counts = BTreeMap<String, u64>;
 
@@ -610,7 +693,7 @@ impl Redactor {
             }
         }
         if !any && self.custom.is_empty() {
-            return Cow::Borrowed(text);
+            return lone_token_redacted(Cow::Borrowed(text), counts);
         }
         let mut out = Cow::Borrowed(text);
         for (rule, _) in wanted.iter().enumerate().filter(|(_, on)| **on) {
@@ -626,8 +709,22 @@ impl Redactor {
                 out = Cow::Owned(replaced);
             }
         }
-        out
+        // Last: a token a rule above knew is already a placeholder of its kind.
+        lone_token_redacted(out, counts)
     }
+}
+
+/// `text` with its one word replaced when it is a [`lone_token`].
+fn lone_token_redacted<'t>(text: Cow<'t, str>, counts: &mut Counts) -> Cow<'t, str> {
+    let Some(token) = lone_token(&text) else {
+        return text;
+    };
+    *counts.entry(LONE_TOKEN.to_string()).or_default() += 1;
+    Cow::Owned(format!(
+        "{}[REDACTED:{LONE_TOKEN}]{}",
+        &text[..token.start],
+        &text[token.end..]
+    ))
 }
 
 /// `pattern` with ASCII classes (`\\s`, `\\b`, `\\w`), matched on the text's bytes. The

@@ -313,13 +313,17 @@ const KEYED_PLACES: &[&str] = &[
     "the password is {v}",
     "use this token it's \"{v}\" and tell me why it fails",
     "my secret: {v} (rotate it later)",
+    "this is the new key: {v}",
+    "ok, my API key is {v}",
     "mysql -u root -p{v} app < dump.sql",
     "mongosh --username admin --password {v} --host db",
     "pg_dump --password={v} app",
 ];
 
-/// Places that give no hint: only a shape of its own is caught there.
+/// Places that give no hint: only a shape of its own is caught there, or that it is all the
+/// text there is.
 const BARE_PLACES: &[&str] = &[
+    "{v}",
     "Here is the key I use: {v} - why does it fail?",
     "it still says unauthorized with {v} after I rotated it",
     "[{\"type\":\"text\",\"text\":\"{v}\"}]",
@@ -390,6 +394,29 @@ fn every_secret_shape_in_every_place_is_redacted_whole() {
         vectors.len(),
         missed.join("\n")
     );
+}
+
+/// A key pasted as the whole prompt (asked for, then given) or printed alone by a tool has no
+/// name or prefix to go by: it is judged by how random it looks. Most draws of a key's alphabet
+/// are caught; a short one that happens to read like words is not (the rate is the bar).
+#[test]
+fn most_keys_given_alone_are_redacted() {
+    let mut letters = Letters(5);
+    for (len, bar) in [(16, 80), (22, 90), (32, 95), (40, 95)] {
+        let keys: Vec<String> = (0..200).map(|_| letters.take(len, BASE64URL)).collect();
+        let caught = keys
+            .iter()
+            .filter(|key| {
+                let text = format!("{key}\n");
+                let out = Redactor::builtin().redact(&text, &mut Counts::new());
+                leak(&text, key, &out).is_none()
+            })
+            .count();
+        assert!(
+            caught * 100 >= bar * keys.len(),
+            "{len} characters: {caught} of 200"
+        );
+    }
 }
 
 /// The clean corpus and generated identifiers a session is full of: commits, UUIDs, digests,

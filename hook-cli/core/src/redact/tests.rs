@@ -209,6 +209,42 @@ const NEAR_MISSES: &[&str] = &[
 ];
 
 #[test]
+fn a_text_that_is_one_random_token_is_a_secret_and_one_word_of_code_is_not() {
+    for text in [
+        "Pd5dB2-pH_7L6e_-jsdSXQ",
+        "KDSbSDSTMaKKby6LoIN9oA\n",
+        "  lY-_TNHKu1F1UAVEW5ZIEA  ",
+    ] {
+        let (out, counts) = redacted(text);
+        assert_eq!(out.trim(), "[REDACTED:lone-token]", "{text}");
+        assert_eq!(counts.get("lone-token"), Some(&1));
+    }
+    // A token a rule knows keeps its own kind.
+    let (out, _) = redacted("ghp_R4nd0mT0k3nV4lu3F0rT3st1ngPurp0s3sXY");
+    assert_eq!(out, "[REDACTED:github-token]");
+    for text in [
+        "UserProfileCard2",
+        "Vec3Matrix4Helper",
+        "OAuth2TokenProvider",
+        "Test_2024_Q3_Report_v2",
+        "feature-add-login-2",
+        "3f9a2c1b7d4e5f60718293a4b5c6d7e8f9012345",
+        "0b9c6f1e-2a4d-4c3e-9f8a-1b2c3d4e5f60",
+        "v2.1.333-linux-x64",
+        "src/components/Button2.tsx",
+        "HELLO_WORLD_2025_RELEASE",
+        "Pd5dB2-pH_7L6e_-jsdSXQ and some words",
+    ] {
+        let (out, counts) = redacted(text);
+        assert_eq!(&out, text, "{counts:?}");
+    }
+    let (out, _) = redacted("this is the new key: lY-_TNHKu1F1UAVEW5ZIEA");
+    assert_eq!(out, "this is the new key: [REDACTED:secret-in-prose]");
+    let (out, _) = redacted("The key is to cache the lookups; my key insight: indexes2go");
+    assert!(out.starts_with("The key is to cache"), "{out}");
+}
+
+#[test]
 fn near_misses_stay_as_they_are() {
     for text in NEAR_MISSES {
         let (out, counts) = redacted(text);
