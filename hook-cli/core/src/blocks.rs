@@ -72,7 +72,23 @@ pub fn pasted_lines(text: &str) -> Vec<bool> {
             }
         }
     }
+    // A line of code alone between sentences (`using Gemm = device::Gemm<A,`) is no sentence
+    // either; a line of words that ends in one (`… with this body {`) is.
+    for (at, line) in lines.iter().enumerate() {
+        let t = line.trim();
+        if !pasted[at] && is_code(t) && has_code_marks(t) && !is_wordy(t) {
+            pasted[at] = true;
+        }
+    }
     pasted
+}
+
+/// Marks that prose does not have: a path of names, an assignment, an arrow, a generic, a
+/// statement's end.
+fn has_code_marks(t: &str) -> bool {
+    ["::", " = ", "=>", "->", "();", "<", ";", "{", "//"]
+        .iter()
+        .any(|m| t.contains(m))
 }
 
 /// A markdown list item (`- …`, `* …`, `1. …`) that is no log line.
@@ -196,6 +212,10 @@ fn is_code(t: &str) -> bool {
         "from ",
         "use ",
         "#include",
+        "#define",
+        "using ",
+        "//",
+        "/*",
         "package ",
         "async ",
         "await ",
@@ -205,7 +225,7 @@ fn is_code(t: &str) -> bool {
         "} else",
         "@",
     ];
-    t.ends_with(['{', '}', ';', ',', '(', '[', ']'])
+    t.ends_with(['{', '}', ';', ',', '(', '[', ']', '<'])
         || t.ends_with(')') && is_call(t)
         || t.contains("=>")
         || t.contains("();")
@@ -280,6 +300,37 @@ mod tests {
         assert_eq!(
             pasted,
             [false, false, false, false, false, false, true, true]
+        );
+    }
+
+    #[test]
+    fn code_pasted_around_a_question_is_pasted_and_the_question_is_not() {
+        let text = "[Pasted text]\n\
+                    // What does this part configure?\n\
+                    using Epilogue = kernels::epilogue::Linear<\n    \
+                    Output,     // <- element type\n    \
+                    Compute>;   // <- scale type\n\
+                    这里的归约在哪里定义？还是说在\n\
+                    using Kernel = kernels::device::SplitK<InputA,\n\
+                    这里指定了\n\
+                    [End of pasted text]\n\
+                    Please call it like this, with the options above,\n\
+                    then tell me what x < 5 does.";
+        let kept: Vec<&str> = text
+            .lines()
+            .zip(pasted_lines(text))
+            .filter(|(_, pasted)| !pasted)
+            .map(|(line, _)| line)
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                "这里的归约在哪里定义？还是说在",
+                "这里指定了",
+                "[End of pasted text]",
+                "Please call it like this, with the options above,",
+                "then tell me what x < 5 does."
+            ]
         );
     }
 
