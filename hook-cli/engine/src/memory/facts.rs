@@ -133,29 +133,77 @@ fn is_statement(text: &str) -> bool {
     chars >= SHORTEST && (chars >= 60 || text.ends_with(['.', '!', '?', '。', '！', '？']))
 }
 
-/// Words that make a sentence a rule: what must, must not or may only be done.
+/// Words that make a sentence a rule: what must, must not or may only be done, in the
+/// languages people here write in. Letters are matched as whole words (`deve` is not
+/// `develop`); CJK and Hangul as written.
 const RULES: &[&str] = &[
+    // English
     "must",
     "never",
     "always",
     "do not",
     "don't",
-    "only ",
+    "only",
     "at most",
     "at least",
     "required",
+    // Spanish, Portuguese, Italian, French, German
+    "debe",
+    "debes",
+    "deben",
+    "tiene que",
+    "tienes que",
+    "hay que",
+    "nunca",
+    "siempre",
+    "no uses",
+    "no hagas",
+    "no toques",
+    "solo",
+    "sólo",
+    "você deve",
+    "não use",
+    "sempre",
+    "deve",
+    "devi",
+    "non usare",
+    "il faut",
+    "doit",
+    "jamais",
+    "toujours",
+    "muss",
+    "musst",
+    "darf nicht",
+    "niemals",
+    "immer",
+    // Chinese, Japanese, Korean
     "必须",
     "不要",
     "禁止",
+    "只能",
     "必ず",
     "しないで",
     "してはいけない",
+    "반드시",
+    "절대",
+    "해야",
+    "하지 마",
+    "하지 말",
+    "금지",
 ];
 
 /// Whether `text` says what must or must not be done.
 fn sets_a_rule(text: &str) -> bool {
     let lower = text.to_lowercase();
-    RULES.iter().any(|w| lower.contains(w))
+    // A letter of an alphabet with spaces between words: CJK and Hangul words stand bare.
+    let latin = |c: char| c.is_alphabetic() && (c as u32) < 0x2E80;
+    RULES.iter().any(|w| {
+        lower.match_indices(w).any(|(at, _)| {
+            let before = lower[..at].chars().next_back();
+            let after = lower[at + w.len()..].chars().next();
+            !before.is_some_and(latin) && !after.is_some_and(latin)
+        })
+    })
 }
 
 /// Words that say a statement changes an earlier one wherever they stand.
@@ -506,6 +554,27 @@ mod tests {
         let chosen = facts_of(&turns, &[], 2_000);
         assert_eq!(chosen.facts.len(), 1);
         assert!(chosen.facts[0].by_person);
+    }
+
+    #[test]
+    fn rules_are_found_in_the_persons_language_as_whole_words() {
+        for rule in [
+            "los textos debes hacerlos en inglés, todos.",
+            "Nunca toques la rama main sin preguntarme antes.",
+            "Il faut garder l'API publique telle quelle.",
+            "Die Tests müssen grün sein, und du musst vorher fragen.",
+            "배포 전에 반드시 테스트를 실행해야 합니다.",
+            "生产环境的配置只能通过环境变量传入。",
+        ] {
+            assert!(sets_a_rule(rule), "{rule}");
+        }
+        for free in [
+            "Let me develop the device driver first.",
+            "The simmering bug was in the immersive view.",
+            "배포가 끝났습니다.",
+        ] {
+            assert!(!sets_a_rule(free), "{free}");
+        }
     }
 
     #[test]
