@@ -13,6 +13,7 @@ mod support;
 
 use serde_json::Value;
 use support::throughline::{messages_text, occurrences, units, World, MEMORY_HEADING};
+use support::tmux::UI_TIMEOUT;
 use support::{event_name, RecordedRequest, Script, Step, Tmux, Usage};
 
 /// The host drops one injected string over 10,000 UTF-16 units; ours stay within this.
@@ -287,5 +288,64 @@ fn a_manual_compact_brings_back_the_recent_turns() {
         done.after.messages_chars(),
         units(&done.text),
         done.injection["verbatim"].as_array().map_or(0, Vec::len)
+    );
+}
+
+/// With `fresh_instead_of_compact` on, the client's own compaction is stopped at its
+/// threshold: no summary is asked for, the person is told why, and `/clear` goes on from the
+/// memory, the latest exchange verbatim.
+#[test]
+fn a_fresh_session_from_the_memory_instead_of_the_clients_compaction() {
+    let turns = compacting_turn(30);
+    let world = World::new(script(turns + 1));
+    world.throughline(&["config", "--autocompact", "30"]);
+    world.throughline(&["config", "--set", "fresh_instead_of_compact=on"]);
+    let mut ui = Tmux::start(&world.env);
+    for n in 1..=turns {
+        world.ask(&mut ui, &prompt(n));
+    }
+    let stopped: Vec<Value> = world
+        .env
+        .payloads_of("PreCompact")
+        .into_iter()
+        .filter(|p| p["trigger"] == "auto")
+        .collect();
+    assert!(
+        !stopped.is_empty(),
+        "the client reached its threshold and asked PreCompact\n{}",
+        world.env.debug_context()
+    );
+    assert!(
+        world.server.compaction_requests().is_empty(),
+        "no summary was asked for\n{}",
+        world.env.debug_context()
+    );
+    // Told at the end of that turn, under the answer.
+    ui.wait_screen(
+        "the notice of the stopped compaction",
+        UI_TIMEOUT,
+        |screen| screen.contains("Throughline stopped Claude Code's automatic compaction"),
+    );
+    let from = world.server.main_requests().len();
+    ui.clear();
+    world.ask(&mut ui, &prompt(turns + 1));
+    ui.exit();
+    assert!(world.server.compaction_requests().is_empty());
+    let first = world.first_request_for(from, &prompt(turns + 1));
+    assert!(
+        first.messages_contain(MEMORY_HEADING),
+        "{}",
+        messages_text(&first)
+    );
+    assert!(
+        first.messages_contain(&prompt(turns)) && first.messages_contain(&answer(turns)[..200]),
+        "the latest exchange, verbatim, in the fresh session's first request:\n{}",
+        messages_text(&first)
+    );
+    eprintln!(
+        "fresh instead of compaction: threshold reached at turn {turns}, {} PreCompact(auto) \
+         stopped, first request after /clear {} chars",
+        stopped.len(),
+        first.messages_chars()
     );
 }

@@ -92,6 +92,8 @@ export interface Config {
   budget: number;
   inject_on_clear: boolean;
   inject_on_compact: boolean;
+  /** Claude Code's own compaction is stopped; `/clear` goes on from the memory. */
+  fresh_instead_of_compact: boolean;
   inject_on_handoff: boolean;
   handoff_minutes: number;
   verbatim_turns: number;

@@ -38,6 +38,7 @@ function effective(budgetFromEnv = false): Effective {
       budget: 9500,
       inject_on_clear: true,
       inject_on_compact: true,
+      fresh_instead_of_compact: false,
       inject_on_handoff: true,
       handoff_minutes: 60,
       verbatim_turns: 6,

@@ -31,6 +31,9 @@ pub struct Config {
     pub inject_on_clear: bool,
     /// After the host compacts a session, add its recent turns verbatim.
     pub inject_on_compact: bool,
+    /// Stop the host's automatic compaction where a hook can (Claude Code) and tell the
+    /// person to `/clear`: the fresh session starts from the memory, nothing summarised away.
+    pub fresh_instead_of_compact: bool,
     /// Honour `/tl` and one-click handoffs.
     pub inject_on_handoff: bool,
     /// Minutes a handoff waits for the next new session of its project.
@@ -134,6 +137,7 @@ impl Default for Config {
             memory_total: MAX_MEMORY_TOTAL,
             inject_on_clear: true,
             inject_on_compact: true,
+            fresh_instead_of_compact: false,
             inject_on_handoff: true,
             handoff_minutes: 60,
             verbatim_turns: 6,

@@ -95,8 +95,11 @@ pub struct Link {
 pub enum Reply {
     /// Text for the model, added to the context of this event.
     Inject(String),
-    /// Stop the prompt from reaching the model and tell the person why.
+    /// Stop the prompt from reaching the model and tell the person why. At PreCompact:
+    /// stop the compaction.
     Block(String),
+    /// A message the client shows the person; the model does not see it.
+    Notice(String),
 }
 
 /// What a hook call is about, whatever host sent it.
@@ -135,6 +138,8 @@ pub struct HookEvent {
     /// The subagent the event is about: the hook runs inside it, it stopped, or the call that
     /// started it returned. Its transcript is read with the session's.
     pub subagent: Option<SubagentRef>,
+    /// PreCompact: `auto` when the client compacts by itself, `manual` for `/compact`.
+    pub trigger: Option<String>,
 }
 
 /// A subagent of the session, as a hook payload names it.

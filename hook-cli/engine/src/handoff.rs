@@ -79,12 +79,14 @@ pub fn respond(
             }
         }
         EventKind::UserPrompt => on_prompt(store, home, config, event),
+        EventKind::PreCompact => instead_of_compaction(store, config, event),
         EventKind::Stop
             if !hosts::agent(event.host).spec().context_with_prompt
                 && !hosts::agent(event.host).spec().memory_at_session_start =>
         {
             on_first_turn_end(store, home, config, event)
         }
+        EventKind::Stop if config.fresh_instead_of_compact => compaction_stopped(store, event),
         _ => Ok(None),
     }
 }
@@ -157,6 +159,49 @@ fn on_compact(
         return Ok(None);
     }
     inject(store, home, &event.session_id, Trigger::Compact, config)
+}
+
+/// At the client's own compaction point, with `fresh_instead_of_compact` on: the compaction
+/// is stopped, to be told at the turn's end ([`compaction_stopped`]): `/clear` goes on from
+/// the memory, which keeps every turn where a summary keeps a page (decision 0095).
+/// `/compact` is the person's own wish and goes ahead; so does a compaction the host does not
+/// let a hook stop.
+fn instead_of_compaction(
+    store: &mut Store,
+    config: &Config,
+    event: &HookEvent,
+) -> Result<Option<Reply>> {
+    if !config.fresh_instead_of_compact || event.trigger.as_deref() != Some("auto") {
+        return Ok(None);
+    }
+    let w = store.write()?;
+    let session = w.session_of(&event.session_id)?;
+    w.note_compaction_stopped(session, &clock::now())?;
+    w.commit()?;
+    Ok(Some(Reply::Block(
+        "Throughline: fresh_instead_of_compact is on; /clear goes on from the memory".into(),
+    )))
+}
+
+/// The end of a turn in which the client's compaction was stopped: the person is told what
+/// to do, once a stop.
+fn compaction_stopped(store: &mut Store, event: &HookEvent) -> Result<Option<Reply>> {
+    if !store.compaction_stopped(&event.session_id)? {
+        return Ok(None);
+    }
+    let w = store.write()?;
+    let session = w.session_of(&event.session_id)?;
+    let told = w.take_compaction_stopped(session)?;
+    w.commit()?;
+    let name = hosts::agent(event.host).spec().name;
+    Ok(told.then(|| {
+        Reply::Notice(format!(
+            "Throughline stopped {name}'s automatic compaction (fresh_instead_of_compact is \
+             on): nothing was summarised away. Type /clear to go on in a fresh session that \
+             starts from this session's memory: the latest turns verbatim, older ones a line \
+             each, every word searchable. Near the end of the window {name} compacts anyway."
+        ))
+    }))
 }
 
 fn on_prompt(

@@ -37,6 +37,9 @@ pub(crate) struct Envelope<'a> {
     pub agent_transcript_path: Option<String>,
     #[serde(default)]
     pub tool_name: Option<String>,
+    /// PreCompact: `auto` or `manual`.
+    #[serde(default)]
+    pub trigger: Option<String>,
     /// Left raw: only the answer of a subagent call is read (for its `agentId`), and tool
     /// output can be large and of any shape.
     #[serde(default, borrow)]
@@ -67,6 +70,7 @@ impl Envelope<'_> {
             prompt: self.prompt,
             model: self.model.filter(|m| !m.is_empty()),
             subagent,
+            trigger: self.trigger.filter(|t| !t.is_empty()),
         }
     }
 }

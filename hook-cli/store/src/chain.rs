@@ -461,6 +461,18 @@ impl Store {
             .query_row([session_id], |r| r.get(0))?)
     }
 
+    /// Whether the client's compaction of this session was stopped and the person not told
+    /// yet: asked at every turn's end when stopping is on, so one indexed look-up.
+    pub fn compaction_stopped(&self, session_id: &str) -> Result<bool> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM sessions
+                                WHERE session_id = ?1 AND compaction_stopped_at IS NOT NULL)",
+            )?
+            .query_row([session_id], |r| r.get(0))?)
+    }
+
     /// The project's open, unexpired handoff.
     pub fn open_handoff(&self, project: &str, now: &str) -> Result<Option<Handoff>> {
         Ok(self

@@ -259,6 +259,9 @@ const MIGRATIONS: &[&str] = &[
     // 19: a mark of the bytes just before a cursor's offset, so a transcript cut short and
     // written past the old offset again is read from its start (docs/decisions/0084).
     "ALTER TABLE cursors ADD COLUMN tail_mark INTEGER;",
+    // 20: when the client's own compaction of a session was stopped, until the person is told
+    // at the end of that turn (docs/decisions/0095).
+    "ALTER TABLE sessions ADD COLUMN compaction_stopped_at TEXT;",
 ];
 
 /// The schema version this build writes.

@@ -373,6 +373,27 @@ impl<'c> Writer<'c> {
         Ok(())
     }
 
+    /// Notes that the client's own compaction of `session` was stopped at `at`, for the end of
+    /// the turn to tell the person.
+    pub fn note_compaction_stopped(&self, session: i64, at: &str) -> Result<()> {
+        self.tx
+            .prepare_cached("UPDATE sessions SET compaction_stopped_at = ?2 WHERE id = ?1")?
+            .execute(params![session, at])?;
+        Ok(())
+    }
+
+    /// Whether a stopped compaction of `session` waits to be told; asking clears it.
+    pub fn take_compaction_stopped(&self, session: i64) -> Result<bool> {
+        let told = self
+            .tx
+            .prepare_cached(
+                "UPDATE sessions SET compaction_stopped_at = NULL
+                 WHERE id = ?1 AND compaction_stopped_at IS NOT NULL",
+            )?
+            .execute(params![session])?;
+        Ok(told > 0)
+    }
+
     /// Widens the session's known time span to include `earliest..=latest`.
     pub fn touch_session(
         &self,

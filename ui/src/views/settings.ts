@@ -37,7 +37,11 @@ export interface SettingsActions {
 }
 
 type NumberKey = "budget" | "handoff_minutes" | "verbatim_turns" | "plan_warn_percent";
-type SwitchKey = "inject_on_clear" | "inject_on_compact" | "inject_on_handoff";
+type SwitchKey =
+  | "inject_on_clear"
+  | "inject_on_compact"
+  | "fresh_instead_of_compact"
+  | "inject_on_handoff";
 
 interface NumberSetting {
   key: NumberKey;
@@ -65,6 +69,10 @@ const SWITCHES: { key: SwitchKey; label: string }[] = [
   { key: "inject_on_clear", label: "Hand the memory to the chat that follows /clear" },
   { key: "inject_on_handoff", label: "Honour handoffs (/tl and the Hand off button)" },
   { key: "inject_on_compact", label: "After a compaction, give back the recent turns verbatim" },
+  {
+    key: "fresh_instead_of_compact",
+    label: "Stop Claude Code's automatic compaction: /clear goes on from the memory instead",
+  },
 ];
 
 function envName(memory: Effective, key: string): string | null {

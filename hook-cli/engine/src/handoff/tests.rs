@@ -81,6 +81,7 @@ impl World {
             prompt: None,
             model: None,
             subagent: None,
+            trigger: None,
         };
         edit(&mut event);
         capture::capture_event(&mut self.store, Host::Claude, &event, false).unwrap();
@@ -452,4 +453,28 @@ fn the_preview_is_the_memory_the_next_chat_receives() {
     offer(&mut w.store, "A", &Config::default()).unwrap();
     let received = injected(w.turn("B", "/p", "carry on", "ok"));
     assert_eq!(received, preview.text);
+}
+
+#[test]
+fn with_fresh_instead_of_compact_the_clients_own_compaction_is_stopped_and_told_once() {
+    let mut w = World::new();
+    w.turn("A", "/p", "first step", "done");
+    let pre_compact = |w: &mut World, trigger: &str| {
+        w.fire("A", "/p", EventKind::PreCompact, |e| {
+            e.trigger = Some(trigger.into())
+        })
+    };
+    // Off by default: the client compacts as always.
+    assert_eq!(pre_compact(&mut w, "auto"), None);
+    crate::config::set(&w.home, "fresh_instead_of_compact", "on").unwrap();
+    assert!(matches!(pre_compact(&mut w, "auto"), Some(Reply::Block(_))));
+    // `/compact` is the person's own wish.
+    assert_eq!(pre_compact(&mut w, "manual"), None);
+    // The turn goes on uncompacted; at its end the person is told, once.
+    let told = w.fire("A", "/p", EventKind::Stop, |_| {});
+    match told {
+        Some(Reply::Notice(text)) => assert!(text.contains("/clear"), "{text}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(w.fire("A", "/p", EventKind::Stop, |_| {}), None);
 }

@@ -63,13 +63,26 @@ pub fn encode_reply(event: EventKind, reply: &Reply) -> Option<String> {
     let name = match event {
         EventKind::SessionStart => "SessionStart",
         EventKind::UserPrompt => "UserPromptSubmit",
+        // Only a block: the client reads no context from PreCompact.
+        EventKind::PreCompact => "PreCompact",
+        EventKind::Stop => "Stop",
         _ => return None,
     };
     let value = match reply {
+        Reply::Inject(_) if matches!(event, EventKind::PreCompact | EventKind::Stop) => {
+            return None
+        }
+        // Shown under the turn as "<event> says: …" (2.1.197 and 2.1.333).
+        Reply::Notice(text) => serde_json::json!({"systemMessage": text}),
         Reply::Inject(text) => serde_json::json!({
             "hookSpecificOutput": {"hookEventName": name, "additionalContext": text}
         }),
         Reply::Block(reason) if event == EventKind::UserPrompt => {
+            serde_json::json!({"decision": "block", "reason": reason})
+        }
+        // The client shows "compaction blocked by PreCompact hook" and logs the reason; the
+        // person is told more at the turn's end (a `Notice` from the Stop hook).
+        Reply::Block(reason) if event == EventKind::PreCompact => {
             serde_json::json!({"decision": "block", "reason": reason})
         }
         Reply::Block(_) => return None,
@@ -91,6 +104,26 @@ mod tests {
         assert_eq!(e.kind, EventKind::SessionEnd);
         assert_eq!(e.reason.as_deref(), Some("clear"));
         assert_eq!(e.prompt_id.as_deref(), Some("p9"));
+    }
+
+    #[test]
+    fn a_compaction_is_stopped_by_a_block_and_the_turns_end_tells_the_person() {
+        let e = decode_hook(
+            br#"{"session_id":"s","hook_event_name":"PreCompact","trigger":"auto","custom_instructions":null}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            (e.kind, e.trigger.as_deref()),
+            (EventKind::PreCompact, Some("auto"))
+        );
+        let block = encode_reply(EventKind::PreCompact, &Reply::Block("why".into())).unwrap();
+        assert_eq!(block, r#"{"decision":"block","reason":"why"}"#);
+        assert_eq!(
+            encode_reply(EventKind::PreCompact, &Reply::Inject("x".into())),
+            None
+        );
+        let notice = encode_reply(EventKind::Stop, &Reply::Notice("do this".into())).unwrap();
+        assert_eq!(notice, r#"{"systemMessage":"do this"}"#);
     }
 
     #[test]
