@@ -31,6 +31,8 @@ pub struct Snapshot {
     pub plan: Option<PlanUsage>,
     /// Percent of a plan window at which the person is warned (0: never).
     pub plan_warn_percent: u32,
+    /// The client's own compaction is stopped where a hook can (decision 0095).
+    pub fresh_instead_of_compact: bool,
 }
 
 impl Snapshot {
@@ -64,6 +66,7 @@ fn sessions(home: &Home) -> Snapshot {
     let settled = Snapshot {
         paused: config.pause_capture,
         plan_warn_percent: config.plan_warn_percent,
+        fresh_instead_of_compact: config.fresh_instead_of_compact,
         ..Snapshot::default()
     };
     match open(home).and_then(|store| read(&store, &clock::now())) {

@@ -307,6 +307,7 @@ mod tests {
             started_at: None,
             last_activity: None,
             handoff_until: None,
+            stops_compaction: true,
             transcript: None,
         }
     }

@@ -93,8 +93,9 @@ pub fn plan_message(name: &str, window: &Window, warn_at: u32, now: u64) -> (Str
     )
 }
 
-/// The notification's words.
-pub fn message(session: &SessionMeter) -> (String, String) {
+/// The notification's words; with `fresh` (`fresh_instead_of_compact` on) on a host whose
+/// compaction Throughline stops, what to do instead.
+pub fn message(session: &SessionMeter, fresh: bool) -> (String, String) {
     let which = session
         .title
         .clone()
@@ -107,9 +108,15 @@ pub fn message(session: &SessionMeter) -> (String, String) {
         ),
         _ => "the end of its window".to_string(),
     };
+    let instead = if fresh && session.stops_compaction && session.compacts_by != CompactRule::Window
+    {
+        " Throughline will stop that compaction: type /clear there to go on from the memory."
+    } else {
+        ""
+    };
     (
         format!("{}% of the way to compaction", session.percent),
-        format!("{which} ({}) is close to {until}.", session.usage),
+        format!("{which} ({}) is close to {until}.{instead}", session.usage),
     )
 }
 
@@ -135,7 +142,7 @@ impl Warnings {
             }
         }
         for session in crossed {
-            let (summary, body) = message(session);
+            let (summary, body) = message(session, snapshot.fresh_instead_of_compact);
             let actions = [OPEN, (HAND_OFF, "Hand off now")];
             if let Some(id) = crate::desktop::notify(&bus, 0, &summary, &body, &actions) {
                 sent.insert(id, Some(session.session_id.clone()));
@@ -196,6 +203,7 @@ mod tests {
             started_at: None,
             last_activity: None,
             handoff_until: None,
+            stops_compaction: true,
             transcript: None,
         }
     }
@@ -228,7 +236,7 @@ mod tests {
 
     #[test]
     fn the_notification_says_which_session_and_how_close() {
-        let (summary, body) = message(&gauge("a", 92));
+        let (summary, body) = message(&gauge("a", 92), false);
         assert_eq!(summary, "92% of the way to compaction");
         assert_eq!(
             body,
@@ -246,10 +254,27 @@ mod tests {
             ..gauge("a", 90)
         };
         assert_eq!(
-            message(&session).1,
+            message(&session, false).1,
             "fix the flaky build (151k/167k) is close to Claude Code's own auto-compact at about \
              84% of the window (no threshold set)."
         );
+    }
+
+    #[test]
+    fn with_fresh_instead_of_compact_the_notification_says_to_clear_instead() {
+        let session = SessionMeter {
+            compacts_by: CompactRule::Threshold,
+            ..gauge("a", 92)
+        };
+        assert!(message(&session, true).1.ends_with(
+            "Throughline will stop that compaction: type /clear there to go on from the memory."
+        ));
+        // A host whose compaction no hook can stop is not promised it.
+        let codex = SessionMeter {
+            stops_compaction: false,
+            ..session
+        };
+        assert!(!message(&codex, true).1.contains("/clear"));
     }
 
     fn plan(five: f64, seven: f64, warn_at: u32) -> Snapshot {

@@ -30,6 +30,8 @@ export interface SessionMeter {
   /** How close compaction is; the gauge's colour. */
   level: "calm" | "filling" | "full";
   turns: number;
+  /** A hook of its host can stop the client's own compaction (Claude Code). */
+  stops_compaction: boolean;
   started_at: string | null;
   last_activity: string | null;
   /** Set while this session's memory waits for the next new chat of its project. */
@@ -56,6 +58,8 @@ export interface Snapshot {
   plan: PlanUsage | null;
   /** Percent of a plan window at which a notification warns (0: never). */
   plan_warn_percent: number;
+  /** The client's own compaction is stopped where a hook can; `/clear` goes on instead. */
+  fresh_instead_of_compact: boolean;
 }
 
 /** One limit window of a subscriber's plan. */

@@ -17,6 +17,7 @@ export function meter(overrides: Partial<SessionMeter> = {}): SessionMeter {
     percent: 31,
     level: "calm",
     turns: 5,
+    stops_compaction: true,
     started_at: "2026-11-30T08:40:00.000Z",
     last_activity: "2026-11-30T08:43:56.543Z",
     handoff_until: null,
@@ -25,7 +26,7 @@ export function meter(overrides: Partial<SessionMeter> = {}): SessionMeter {
 }
 
 export function snapshot(sessions: SessionMeter[], problem: string | null = null, paused = false, first_run = false): Snapshot {
-  return { sessions, problem, first_run, paused, plan: null, plan_warn_percent: 80 };
+  return { sessions, problem, first_run, paused, plan: null, plan_warn_percent: 80, fresh_instead_of_compact: false };
 }
 
 /** Lets pending promise callbacks (mocked IPC answers) run. */

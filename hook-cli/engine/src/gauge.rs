@@ -71,6 +71,9 @@ pub struct Gauge {
     pub turns: u64,
     pub started_at: Option<String>,
     pub last_activity: Option<String>,
+    /// Whether a hook of its host can stop the client's own compaction (Claude Code): with
+    /// `fresh_instead_of_compact` on, Throughline does (decision 0095).
+    pub stops_compaction: bool,
     /// When this session's memory waits for the next new chat of its project: until then.
     pub handoff_until: Option<String>,
     /// The transcript the host writes: watched, so the gauge moves as soon as it grows.
@@ -163,6 +166,7 @@ fn gauge(store: &Store, mut session: Session, now: &str, compact_at: Option<f64>
         compact_at,
         compacts_by,
         turns: session.turns,
+        stops_compaction: hosts::can_stop_compaction(session.host),
         started_at: session.started_at,
         last_activity: session.last_activity,
         handoff_until,
@@ -227,6 +231,7 @@ mod tests {
             started_at: None,
             last_activity: None,
             handoff_until: None,
+            stops_compaction: true,
             transcript: None,
         }
     }

@@ -266,6 +266,12 @@ pub fn encode_reply(host: Host, event: EventKind, reply: &Reply) -> Option<Strin
     (agent(host).spec().encode_reply)(event, reply)
 }
 
+/// Whether a hook of `host` can stop the client's own compaction: its PreCompact answer can
+/// be a block.
+pub fn can_stop_compaction(host: Host) -> bool {
+    encode_reply(host, EventKind::PreCompact, &Reply::Block(String::new())).is_some()
+}
+
 pub fn owner_process(host: Host) -> Option<HostProcess> {
     agent(host).owner_process()
 }

@@ -210,7 +210,15 @@ export function renderSessions(
 
 /** Shows the live sessions in `into` and keeps them current; returns the clean-up. */
 export function mountSessions(into: HTMLElement): () => void {
-  let shown: Snapshot = { sessions: [], problem: null, first_run: false, paused: false, plan: null, plan_warn_percent: 0 };
+  let shown: Snapshot = {
+    sessions: [],
+    problem: null,
+    first_run: false,
+    paused: false,
+    plan: null,
+    plan_warn_percent: 0,
+    fresh_instead_of_compact: false,
+  };
   let importing: string | null = null;
   const show = (snapshot: Snapshot) => {
     shown = snapshot;
