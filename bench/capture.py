@@ -43,7 +43,8 @@ def synthetic_corpus(name, turns, output_bytes=None):
     if output_bytes:
         argv += ["--output-bytes", str(output_bytes)]
     subprocess.run(argv, check=True)
-    env = dict(os.environ, THROUGHLINE_HOME=home)
+    # The corpus is Claude Code's projects folder: a hook reads transcripts only there.
+    env = dict(os.environ, THROUGHLINE_HOME=home, CLAUDE_CONFIG_DIR=out)
     env.pop("THROUGHLINE_GUARD", None)
     return out, corpus, home, env
 

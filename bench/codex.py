@@ -78,7 +78,7 @@ def main():
         with open(os.path.join(FIXTURE, "hooks", name)) as f:
             payloads[event] = (dict(json.load(f), cwd="/bench/codex"), name)
     hostbench.run("codex", "Codex", "bench/codex.py", args, rollout, head, lambda i: turn_lines(i, 8_000),
-                  os.path.join(out, "sessions"), payloads, out)
+                  os.path.join(out, "sessions"), payloads, out, {"CODEX_HOME": out})
 
 
 if __name__ == "__main__":

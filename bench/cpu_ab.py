@@ -40,7 +40,9 @@ def main():
     builds = {"base": args.base, "new": args.new}
     envs = {}
     for name, binary in builds.items():
-        env = dict(os.environ, THROUGHLINE_HOME=os.path.join(scratch, name))
+        # CORPUS is Claude Code's projects folder: a hook reads transcripts only there.
+        env = dict(os.environ, THROUGHLINE_HOME=os.path.join(scratch, name),
+                   CLAUDE_CONFIG_DIR=os.path.dirname(os.path.abspath(args.corpus)))
         env.pop("THROUGHLINE_GUARD", None)
         seconds, _ = cpu([binary, "import", "--from", args.corpus, "--no-index", "--json"], env)
         print(f"import {name}: {seconds:.2f} CPU s")

@@ -67,7 +67,8 @@ def main():
     args = ap.parse_args()
     out = os.path.join(ROOT, "bench", "out", "gemini")
     shutil.rmtree(out, ignore_errors=True)
-    chats = os.path.join(out, "tmp", "proj", "chats")
+    # `$GEMINI_CLI_HOME/.gemini/tmp`: where Gemini CLI keeps chats, the only place a hook reads.
+    chats = os.path.join(out, ".gemini", "tmp", "proj", "chats")
     os.makedirs(chats)
     with open(os.path.join(FIXTURE, "chats", CHAT)) as f:
         head = f.readline() + f.readline()  # the real header and the session context
@@ -79,7 +80,8 @@ def main():
         fields.update(session_id="7f206dea-04d3-4e6a-92b8-4d3649748340", cwd="/bench/gemini")
         payloads[event] = (fields, name)
     hostbench.run("gemini", "Gemini CLI", "bench/gemini.py", args, os.path.join(chats, CHAT), head,
-                  lambda i: turn_lines(i, 8_000), os.path.join(out, "tmp"), payloads, out)
+                  lambda i: turn_lines(i, 8_000), os.path.join(out, ".gemini", "tmp"), payloads, out,
+                  {"GEMINI_CLI_HOME": out})
 
 
 if __name__ == "__main__":

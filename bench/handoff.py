@@ -81,7 +81,8 @@ def latency(args):
     old = os.path.basename(transcript)[:-len(".jsonl")]
 
     # The hooks' parent, this process, is the Claude Code window they run in.
-    config_dir = os.path.join(out, "claude-config")
+    # The corpus (out/projects) is this folder's projects: a hook reads transcripts only there.
+    config_dir = out
     os.makedirs(os.path.join(config_dir, "sessions"))
     with open(os.path.join(config_dir, "sessions", f"{os.getpid()}.json"), "w") as f:
         json.dump({"pid": os.getpid(), "sessionId": old, "version": args.client}, f)

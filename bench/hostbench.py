@@ -16,11 +16,12 @@ from capture import build_cli, peak_rss_kib, spawn  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def run(host, label, command, args, transcript, head, turn_lines, import_from, payloads, out):
+def run(host, label, command, args, transcript, head, turn_lines, import_from, payloads, out, host_env):
     """Writes `head` then turns of `turn_lines(i)` (event -> lines, in order) to `transcript`
     up to `args.mb` MB, imports `import_from` three times, then times each hook of `payloads`
     (event -> (payload file's fields, name)) `args.runs` times, each preceded (untimed) by the
-    lines the host appends before that event. Prints a Markdown report."""
+    lines the host appends before that event. `host_env` names the host's folder, where a hook
+    reads transcripts. Prints a Markdown report."""
     binary = build_cli()
     size, i = 0, 0
     with open(transcript, "w") as f:
@@ -36,7 +37,7 @@ def run(host, label, command, args, transcript, head, turn_lines, import_from, p
 
     import_times = []
     for n in range(3):
-        env = dict(os.environ, THROUGHLINE_HOME=os.path.join(out, f"home-{n}"))
+        env = dict(os.environ, THROUGHLINE_HOME=os.path.join(out, f"home-{n}"), **host_env)
         env.pop("THROUGHLINE_GUARD", None)
         start = time.perf_counter()
         subprocess.run([binary, "import", "--host", host, "--from", import_from, "--no-index", "--json"],
@@ -44,7 +45,7 @@ def run(host, label, command, args, transcript, head, turn_lines, import_from, p
         import_times.append(time.perf_counter() - start)
 
     # The hooks go on in the imported session of the first home.
-    env = dict(os.environ, THROUGHLINE_HOME=os.path.join(out, "home-0"))
+    env = dict(os.environ, THROUGHLINE_HOME=os.path.join(out, "home-0"), **host_env)
     env.pop("THROUGHLINE_GUARD", None)
     files = {}
     for event, (fields, name) in payloads.items():

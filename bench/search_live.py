@@ -33,8 +33,11 @@ class Live:
     """A session that goes on: each call appends a prompt and runs the hook on it."""
 
     def __init__(self, folder, home):
-        os.makedirs(folder, exist_ok=True)
-        self.transcript = os.path.join(folder, "live-session.jsonl")
+        # Claude Code's folder of this session: a hook reads transcripts only there.
+        self.client = os.path.join(folder, "claude")
+        projects = os.path.join(self.client, "projects", "-live-project")
+        os.makedirs(projects, exist_ok=True)
+        self.transcript = os.path.join(projects, "live-session.jsonl")
         self.home = home
         self.parent = None
         self.prompts = []
@@ -54,7 +57,8 @@ class Live:
                               "cwd": "/live/project", "hook_event_name": "UserPromptSubmit",
                               "prompt": text}).encode()
         start = time.perf_counter()
-        subprocess.run([BIN, "hook", "claude"], input=payload, env=env(self.home),
+        subprocess.run([BIN, "hook", "claude"], input=payload,
+                       env=dict(env(self.home), CLAUDE_CONFIG_DIR=self.client),
                        stdout=subprocess.DEVNULL, check=True)
         elapsed = time.perf_counter() - start
         self.prompts.append(text)

@@ -85,8 +85,9 @@ def session(args, n, home, procs, failures):
     rng = random.Random(1000 + n)
     session_id = str(uuid.UUID(int=rng.getrandbits(128)))
     cwd = f"/soak/project-{n % 3}"
-    path = os.path.join(home, "transcripts", f"{session_id}.jsonl")
-    env = dict(os.environ, THROUGHLINE_HOME=os.path.join(home, "store"))
+    path = os.path.join(home, "projects", "-soak", f"{session_id}.jsonl")
+    # `home` is Claude Code's folder here: a hook reads transcripts only under its projects.
+    env = dict(os.environ, THROUGHLINE_HOME=os.path.join(home, "store"), CLAUDE_CONFIG_DIR=home)
 
     def hook(event, **fields):
         payload = {"session_id": session_id, "transcript_path": path, "cwd": cwd,
@@ -121,8 +122,8 @@ def main():
     ap.add_argument("--keep", help="folder to keep the store in (default: a temporary one)")
     args = ap.parse_args()
     home = args.keep or tempfile.mkdtemp(prefix="tl-soak-")
-    os.makedirs(os.path.join(home, "transcripts"), exist_ok=True)
-    env = dict(os.environ, THROUGHLINE_HOME=os.path.join(home, "store"))
+    os.makedirs(os.path.join(home, "projects", "-soak"), exist_ok=True)
+    env = dict(os.environ, THROUGHLINE_HOME=os.path.join(home, "store"), CLAUDE_CONFIG_DIR=home)
     procs = Processes()
     failures = []
     done = threading.Event()
@@ -166,7 +167,7 @@ def main():
 
     # One last hook per session, with nothing killed: what a killed call left is read now.
     for session_id, _ in results:
-        path = os.path.join(home, "transcripts", f"{session_id}.jsonl")
+        path = os.path.join(home, "projects", "-soak", f"{session_id}.jsonl")
         payload = {"session_id": session_id, "transcript_path": path, "cwd": "/soak",
                    "hook_event_name": "Stop"}
         subprocess.run([args.bin, "hook", "claude"], env=env, input=json.dumps(payload).encode(),

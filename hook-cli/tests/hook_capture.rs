@@ -610,7 +610,6 @@ fn concurrent_hooks_of_one_and_of_different_sessions_store_everything_once() {
     let env = Env::new();
     env.append(BEFORE_CLEAR, &sample(BEFORE_CLEAR));
     env.append(AFTER_CLEAR, &sample(AFTER_CLEAR));
-    let bin = bin();
     let mut children = Vec::new();
     for i in 0..12 {
         let payload = env.payload(if i % 2 == 0 {
@@ -618,9 +617,9 @@ fn concurrent_hooks_of_one_and_of_different_sessions_store_everything_once() {
         } else {
             "31-Stop.json"
         });
-        let mut child = Command::new(&bin)
+        let mut child = env
+            .command()
             .args(["hook", "claude"])
-            .env("THROUGHLINE_HOME", &env.home)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -655,9 +654,9 @@ fn a_hook_killed_mid_write_loses_and_duplicates_nothing() {
     }
     env.append(BEFORE_CLEAR, user_line("u1", "after").as_bytes());
     for delay_ms in [5, 20, 60] {
-        let mut child = Command::new(bin())
+        let mut child = env
+            .command()
             .args(["hook", "claude"])
-            .env("THROUGHLINE_HOME", &env.home)
             .stdin(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -972,4 +971,60 @@ fn commands_queued_prompts_and_pastes_are_captured_live_as_imported() {
         assert!(live.log().is_empty(), "{version}: {}", live.log());
         assert_eq!(live.memory(session), expected, "{version}");
     }
+}
+
+/// A payload cannot make a hook read a file its host does not keep transcripts in: outside
+/// the host's folder, or out of it through `..`, nothing is read, the session keeps its path,
+/// and the log says why. Its own transcript is read as always.
+#[test]
+fn a_transcript_path_outside_the_hosts_folder_is_not_read() {
+    let env = Env::new();
+    let home = env.project.ancestors().nth(3).unwrap().to_path_buf();
+    let elsewhere = home.join("notes/planted.jsonl");
+    fs::create_dir_all(elsewhere.parent().unwrap()).unwrap();
+    fs::write(
+        &elsewhere,
+        user_line("x1", "planted text from another file"),
+    )
+    .unwrap();
+    env.append(BEFORE_CLEAR, &sample(BEFORE_CLEAR));
+    let own = env.payload("27-Stop.json");
+    env.hook(&own);
+    let before = env.memory(BEFORE_CLEAR);
+    let through_parent = env.project.join("../../../notes/planted.jsonl");
+    for path in [&elsewhere, &through_parent] {
+        let mut payload: Value = serde_json::from_slice(&own).unwrap();
+        payload["transcript_path"] = path.to_string_lossy().into();
+        env.hook(&serde_json::to_vec(&payload).unwrap());
+    }
+    assert_eq!(
+        env.memory(BEFORE_CLEAR),
+        before,
+        "nothing planted was stored"
+    );
+    let log = env.log();
+    assert_eq!(
+        log.lines()
+            .filter(|l| l.contains("outside Claude Code's folder; not read"))
+            .count(),
+        2,
+        "{log}"
+    );
+    let sessions = env.json(&["sessions", "--all", "--json"]);
+    let stored = sessions[0]["transcript_path"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert_eq!(
+        stored,
+        env.transcript(BEFORE_CLEAR).to_string_lossy(),
+        "{sessions:#}"
+    );
+    // Its own transcript keeps being read.
+    env.append(
+        BEFORE_CLEAR,
+        user_line("u-later", "a later prompt").as_bytes(),
+    );
+    env.hook(&own);
+    assert!(prompts(&env.memory(BEFORE_CLEAR)).contains(&"a later prompt".to_string()));
 }

@@ -266,6 +266,25 @@ pub fn encode_reply(host: Host, event: EventKind, reply: &Reply) -> Option<Strin
     (agent(host).spec().encode_reply)(event, reply)
 }
 
+/// Whether `path` is where `host` keeps its transcripts (under its folder, also through a
+/// symlinked home), so that a hook may read it. Unknown when the folder is (no home): yes.
+pub fn keeps_transcript(host: Host, path: &Path) -> bool {
+    let Some(folder) = agent(host).transcripts_dir() else {
+        return true;
+    };
+    if path.starts_with(&folder)
+        && !path
+            .components()
+            .any(|c| c == std::path::Component::ParentDir)
+    {
+        return true;
+    }
+    match (std::fs::canonicalize(path), std::fs::canonicalize(&folder)) {
+        (Ok(path), Ok(folder)) => path.starts_with(folder),
+        _ => false,
+    }
+}
+
 /// Whether a hook of `host` can stop the client's own compaction: its PreCompact answer can
 /// be a block.
 pub fn can_stop_compaction(host: Host) -> bool {

@@ -82,6 +82,7 @@ fn handle(home: &Home, host_name: &str) -> Result<(), String> {
     };
     let mut store = Store::open_with(home, &config).map_err(|e| e.to_string())?;
     store.wait_at_most(LOCK_WAIT).map_err(|e| e.to_string())?;
+    let event = with_own_transcript(home, &store, host, event);
     let (session, report) =
         capture::capture_event(&mut store, host, &event, paused).map_err(|e| match e {
             IngestError::Store(e) => format!("session {}: {}", event.session_id, store_failure(&e)),
@@ -126,6 +127,38 @@ fn handle(home: &Home, host_name: &str) -> Result<(), String> {
         forget::start_retention(home).map_err(|e| format!("starting retention: {e}"))?;
     }
     Ok(())
+}
+
+/// `event` with its transcript path only when the host keeps its transcripts there, or the
+/// session was stored with that path: a payload cannot make a hook read, and remember, any
+/// file the person can read. A path left out is logged; the event is captured without it.
+fn with_own_transcript(
+    home: &Home,
+    store: &Store,
+    host: Host,
+    mut event: throughline::record::HookEvent,
+) -> throughline::record::HookEvent {
+    let Some(path) = event.transcript_path.as_deref() else {
+        return event;
+    };
+    if hosts::keeps_transcript(host, std::path::Path::new(path)) {
+        return event;
+    }
+    let stored = store.session(&event.session_id).ok();
+    if stored.and_then(|s| s.transcript_path).as_deref() == Some(path) {
+        return event;
+    }
+    throughline::log::line(
+        home,
+        &format!("hook {}", host.as_str()),
+        &format!(
+            "session {}: transcript {path} is outside {}'s folder; not read",
+            event.session_id,
+            hosts::agent(host).spec().name
+        ),
+    );
+    event.transcript_path = None;
+    event
 }
 
 /// What the log says when a write failed; a lock held past [`LOCK_WAIT`] loses nothing.

@@ -253,10 +253,9 @@ fn control_sequences_in_stored_text_are_escaped_on_a_terminal_and_raw_in_json() 
 
 /// Runs `hook claude` with `stdin`, killing it if it is still running after `patience`.
 fn hook_with_stdin(env: &StoreEnv, stdin: Stdio, patience: Duration) -> std::process::Output {
-    let mut child = Command::new(bin())
+    let mut child = env
+        .command()
         .args(["hook", "claude"])
-        .env("THROUGHLINE_HOME", &env.home)
-        .env_remove("THROUGHLINE_GUARD")
         .stdin(stdin)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

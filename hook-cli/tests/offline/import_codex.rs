@@ -16,6 +16,7 @@ fn throughline(home: &Path, args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(BIN)
         .args(args)
         .env("HOME", home)
+        .env_remove("CODEX_HOME")
         .env("THROUGHLINE_HOME", home.join("memory"))
         .env_remove("THROUGHLINE_GUARD")
         .current_dir(home)
@@ -136,7 +137,9 @@ fn a_hook_given_garbage_exits_0_prints_nothing_and_logs_one_line() {
     assert_eq!(log.lines().count(), 4, "{log}");
     assert!(log.lines().all(|l| l.contains("hook codex")), "{log}");
     // A rollout that is not one is read past line by line, in one log line for the file.
-    let rollout = dir.path().join("rollout.jsonl");
+    // Where Codex keeps its rollouts: a hook reads nothing else.
+    let rollout = dir.path().join(".codex/sessions/rollout.jsonl");
+    fs::create_dir_all(rollout.parent().unwrap()).unwrap();
     fs::write(
         &rollout,
         "not json\n{\"type\":\"response_item\",\"payload\":{\"type\":1}}\n",

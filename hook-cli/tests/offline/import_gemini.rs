@@ -139,7 +139,9 @@ fn a_hook_given_garbage_exits_0_prints_nothing_and_logs_one_line() {
     assert_eq!(log.lines().count(), 4, "{log}");
     assert!(log.lines().all(|l| l.contains("hook gemini")), "{log}");
     // A chat file that is not one is read past line by line, in one log line for the file.
-    let chat = dir.path().join("chat.jsonl");
+    // Where Gemini CLI keeps its chats: a hook reads nothing else.
+    let chat = dir.path().join(".gemini/tmp/p/chats/chat.jsonl");
+    fs::create_dir_all(chat.parent().unwrap()).unwrap();
     fs::write(&chat, "not json\n{\"$set\":{\"messages\":[{\"id\":1}]}}\n").unwrap();
     let payload = format!(
         r#"{{"session_id":"s1","transcript_path":"{}","cwd":"/p","hook_event_name":"AfterAgent"}}"#,

@@ -76,6 +76,8 @@ fn write_corpus(dir: &Path, sessions: usize, turns: usize, output_bytes: usize) 
 /// A session that goes on while the bulk work runs: each call appends a prompt to its
 /// transcript and runs the UserPromptSubmit hook on it.
 struct LiveSession {
+    /// Claude Code's folder of this session (`CLAUDE_CONFIG_DIR` of its hooks).
+    client: PathBuf,
     transcript: PathBuf,
     parent: Option<String>,
     prompts: Vec<String>,
@@ -83,9 +85,11 @@ struct LiveSession {
 
 impl LiveSession {
     fn new(dir: &Path) -> LiveSession {
-        let folder = dir.join("live");
+        let client = dir.join("claude");
+        let folder = client.join("projects/-live-project");
         std::fs::create_dir_all(&folder).unwrap();
         LiveSession {
+            client,
             transcript: folder.join("live-session.jsonl"),
             parent: None,
             prompts: Vec::new(),
@@ -111,6 +115,7 @@ impl LiveSession {
             "transcript_path": self.transcript, "cwd": "/live/project",
             "hook_event_name": "UserPromptSubmit", "prompt": prompt});
         let mut hook = throughline(home, &["hook", "claude"])
+            .env("CLAUDE_CONFIG_DIR", &self.client)
             .stdin(Stdio::piped())
             .spawn()
             .unwrap();

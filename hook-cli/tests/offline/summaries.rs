@@ -28,7 +28,8 @@ impl Env {
     fn new() -> Env {
         let dir = tempfile::tempdir().unwrap();
         let home = dir.path().join("home");
-        let projects = dir.path().join("projects");
+        // Claude Code's folder (`CLAUDE_CONFIG_DIR` of every command): a hook reads only there.
+        let projects = dir.path().join("claude/projects");
         fs::create_dir_all(projects.join("-home-dev-toy")).unwrap();
         fs::create_dir_all(&home).unwrap();
         Env {
@@ -97,6 +98,7 @@ impl Env {
         let mut c = Command::new(bin());
         c.args(args)
             .env("THROUGHLINE_HOME", &self.home)
+            .env("CLAUDE_CONFIG_DIR", self.projects.parent().unwrap())
             .env_remove("THROUGHLINE_GUARD")
             .env_remove("ANTHROPIC_API_KEY")
             .env_remove("OPENAI_API_KEY")
@@ -692,6 +694,7 @@ fn a_cli_without_its_summarizer_next_to_it_says_so_and_the_hook_still_succeeds()
     let mut hook = Command::new(alone.join("throughline"));
     hook.args(["hook", "claude"])
         .env("THROUGHLINE_HOME", &env.home)
+        .env("CLAUDE_CONFIG_DIR", env.projects.parent().unwrap())
         .env_remove("THROUGHLINE_GUARD")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 pub struct StoreEnv {
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
     /// `THROUGHLINE_HOME` of every command.
     pub home: PathBuf,
     /// `~/.claude/projects/-home-dev-toy` of this environment, where transcripts go.
@@ -22,10 +22,12 @@ impl StoreEnv {
     pub fn new() -> StoreEnv {
         let dir = tempfile::tempdir().unwrap();
         let home = dir.path().join("home");
-        let project = dir.path().join("projects/-home-dev-toy");
+        // Where Claude Code keeps transcripts, with the person's home here: a hook reads only
+        // its host's folder.
+        let project = dir.path().join(".claude/projects/-home-dev-toy");
         fs::create_dir_all(&project).unwrap();
         StoreEnv {
-            _dir: dir,
+            dir,
             home,
             project,
             now: None,
@@ -53,15 +55,25 @@ impl StoreEnv {
         f.write_all(bytes).unwrap();
     }
 
-    pub fn throughline(&self, args: &[&str], stdin: &[u8]) -> Output {
+    /// `throughline` with this environment's store, home and clock.
+    pub fn command(&self) -> Command {
         let mut command = Command::new(bin());
         if let Some(now) = &self.now {
             command.env("THROUGHLINE_NOW", now);
         }
-        let mut child = command
-            .args(args)
+        command
             .env("THROUGHLINE_HOME", &self.home)
-            .env_remove("THROUGHLINE_GUARD")
+            .env("HOME", self.dir.path())
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CODEX_HOME")
+            .env_remove("THROUGHLINE_GUARD");
+        command
+    }
+
+    pub fn throughline(&self, args: &[&str], stdin: &[u8]) -> Output {
+        let mut child = self
+            .command()
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
