@@ -289,6 +289,14 @@ const RULES: &[Rule] = &[
         secret: flag_value,
     },
     Rule {
+        kind: "keyed-token",
+        exact: &[],
+        anchors: &["key:", "key :", "key=", "key ="],
+        // "this is the ne wkey: lY-_TNHK…" (a typo that no name rule knows).
+        pattern: r#"(?i)[a-z0-9_.-]*key[ \t]*[:=][ \t]*["'`]?(?P<s>[A-Za-z0-9_+=-]{16,256})"#,
+        secret: random_value,
+    },
+    Rule {
         kind: "secret-in-prose",
         exact: &[],
         anchors: &[
@@ -529,10 +537,18 @@ fn lone_token(text: &str) -> Option<Range<usize>> {
         return None;
     }
     let token = text.trim();
+    looks_random(token).then(|| {
+        let start = text.len() - text.trim_start().len();
+        start..start + token.len()
+    })
+}
+
+/// Whether `token` is drawn at random by the measure of [`lone_token`].
+fn looks_random(token: &str) -> bool {
     let bytes = token.as_bytes();
     let alphabet = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+' | b'=');
     if !(16..=256).contains(&bytes.len()) || !bytes.iter().all(alphabet) {
-        return None;
+        return false;
     }
     let class = |b: u8| match b {
         b'A'..=b'Z' => 0,
@@ -549,10 +565,14 @@ fn lone_token(text: &str) -> Option<Range<usize>> {
     let alphanumeric = bytes.iter().filter(|b| b.is_ascii_alphanumeric()).count();
     let hex = bytes.iter().all(|b| b.is_ascii_hexdigit() || *b == b'-');
     let random = seen[0] && seen[1] && seen[2] && changes * 3 >= bytes.len();
-    (random && !hex && in_words(bytes) * 2 < alphanumeric && !placeholder(token)).then(|| {
-        let start = text.len() - text.trim_start().len();
-        start..start + token.len()
-    })
+    random && !hex && in_words(bytes) * 2 < alphanumeric && !placeholder(token)
+}
+
+/// A value given to any word that ends in "key" (`wkey:`, `licensekey=`), when it
+/// [`looks_random`]: the name alone is too common to go by.
+fn random_value(caps: &Captures, text: &str) -> Option<Range<usize>> {
+    let found = caps.name("s")?;
+    looks_random(text.get(found.range())?).then(|| found.range())
 }
 
 /// How many of `bytes` are in words: a capital or not, then two lower-case letters or more,

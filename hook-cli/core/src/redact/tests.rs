@@ -238,8 +238,12 @@ fn a_text_that_is_one_random_token_is_a_secret_and_one_word_of_code_is_not() {
         let (out, counts) = redacted(text);
         assert_eq!(&out, text, "{counts:?}");
     }
-    let (out, _) = redacted("this is the new key: lY-_TNHKu1F1UAVEW5ZIEA");
-    assert_eq!(out, "this is the new key: [REDACTED:secret-in-prose]");
+    let (out, _) = redacted("ok, my API key is lY-_TNHKu1F1UAVEW5ZIEA");
+    assert_eq!(out, "ok, my API key is [REDACTED:secret-in-prose]");
+    let (out, _) = redacted("this is the ne wkey: lY-_TNHKu1F1UAVEW5ZIEA");
+    assert_eq!(out, "this is the ne wkey: [REDACTED:keyed-token]");
+    let (out, _) = redacted("cache key: node-modules-Linux-9f8e7d6c and sort key: created_at_2");
+    assert!(out.contains("node-modules-Linux-9f8e7d6c"), "{out}");
     let (out, _) = redacted("The key is to cache the lookups; my key insight: indexes2go");
     assert!(out.starts_with("The key is to cache"), "{out}");
 }
