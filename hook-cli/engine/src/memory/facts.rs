@@ -15,6 +15,10 @@ const FACT: i32 = summary::FACT;
 /// What a sentence naming three exact things scores (see `summary::salience`).
 const NAMES_SEVERAL: i32 = 6;
 
+/// What a rule the person sets weighs beyond a fact: more than any sentence of the
+/// assistant's (see `summary::salience`).
+const PERSONS_RULE: i32 = 6;
+
 /// A fact shorter than this is given with the sentence after it.
 const WITH_NEXT: usize = 60;
 
@@ -75,9 +79,10 @@ pub fn choose(
             // routine step's template, whatever fills it.
             let mut weight = s.score * s.said_in;
             // A rule the person sets is theirs to keep, whether or not it names anything
-            // exact ("Invoices must be rounded per line item with banker's rounding").
+            // exact ("Invoices must be rounded per line item with banker's rounding"), and
+            // it goes before what the assistant found: the next agent must not break it.
             if s.by_person && sets_a_rule(s.text) {
-                weight = weight.max(FACT);
+                weight = weight.max(FACT) + PERSONS_RULE;
             }
             if weight >= least
                 && s.said_in <= 2
@@ -554,6 +559,25 @@ mod tests {
         let chosen = facts_of(&turns, &[], 2_000);
         assert_eq!(chosen.facts.len(), 1);
         assert!(chosen.facts[0].by_person);
+    }
+
+    #[test]
+    fn the_persons_rule_takes_the_room_before_the_assistants_findings() {
+        let turns = vec![
+            turn(
+                "b",
+                "Looks good. All the copy must be written in English, the audience is global.",
+                &["Decision: the hero uses HeroForm.tsx with waitlist.ts and 3 fields."],
+            ),
+            turn(
+                "a",
+                "Start with the hero.",
+                &["Decided: src/app/page.tsx renders Hero.tsx at 1200px, 4 blocks."],
+            ),
+        ];
+        let chosen = facts_of(&turns, &[], 110);
+        assert_eq!(chosen.facts.len(), 1, "{:?}", chosen.facts);
+        assert!(chosen.facts[0].by_person, "{:?}", chosen.facts);
     }
 
     #[test]
