@@ -80,7 +80,10 @@ async fn the_window_shows_live_sessions_and_settings() {
         Script::new()
             .on_prompt(
                 DEPLOY_PROMPT,
-                vec![Step::new().text("Noted: secret/deploy-7731.")],
+                vec![Step::new().text(
+                    "Noted: secret/deploy-7731.\n\n## Where it lives\n\n- **vault path**: \
+                     `secret/deploy-7731`\n- read by `deploy.sh` only",
+                )],
             )
             .fallback_text("Carrying on."),
     );
@@ -421,6 +424,9 @@ async fn memory_view_searches_previews_and_forgets(
     click_when_there(client, ".hit .open-turn").await;
     let text = text_when_there(client, ".opened .turn").await;
     assert!(text.contains("vault path secret/deploy-7731"), "{text}");
+    // The agent's answer reads as the markdown it wrote.
+    let heading = text_when_there(client, ".opened .turn .message.assistant .md h5").await;
+    assert_eq!(heading, "Where it lives");
     screenshot(shots, "memory-search");
 
     click_when_there(

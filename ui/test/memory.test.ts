@@ -78,7 +78,7 @@ describe("renderMemory", () => {
   it("shows a turn in full: the conversation, each tool call and its output", () => {
     const view = renderMemory(state({ opened: { kind: "turn", detail: DETAIL } }), noActions);
     const turn = view.querySelector(".turn")!;
-    expect(turn.querySelector(".message.assistant pre")!.textContent).toBe("Noted: secret/deploy-7731.");
+    expect(turn.querySelector(".message.assistant .md p")!.textContent).toBe("Noted: secret/deploy-7731.");
     const details = [...turn.querySelectorAll("li.detail")];
     expect(details.map((d) => d.querySelector("summary")!.textContent)).toEqual(["Bash: ls · failed · 2 lines", "thinking · 1 line"]);
     // The call's input as names and values, its output below it, paired for the reader.

@@ -1,6 +1,7 @@
 // Memory: every stored session by project, the library's search (a hit opens its turn), a turn
 // in full, and, before a handoff, exactly what the next chat will receive.
 import { h } from "../dom";
+import { markdown } from "../markdown";
 import {
   describeFailure,
   forget,
@@ -159,7 +160,15 @@ function renderTurn(detail: TurnDetail, actions: MemoryActions): HTMLElement {
     { class: "turn", "data-turn": detail.code },
     h("h3", {}, `Turn ${detail.code}${detail.started_at ? ` · ${dateTime(detail.started_at)}` : ""}`),
     button("Forget this turn…", { class: "forget" }, () => actions.onForget({ kind: "turn", id: detail.code }, `turn ${detail.code}`)),
-    ...detail.messages.map((m) => h("div", { class: `message ${m.role}` }, h("strong", {}, m.role === "user" ? "Person" : "Agent"), h("pre", {}, m.text))),
+    // The person's words as typed; the agent's answer as the markdown it wrote.
+    ...detail.messages.map((m) =>
+      h(
+        "div",
+        { class: `message ${m.role}` },
+        h("strong", {}, m.role === "user" ? "Person" : "Agent"),
+        m.role === "user" ? h("pre", {}, m.text) : markdown(m.text),
+      ),
+    ),
     detail.steps.length === 0
       ? h("p", { class: "empty" }, "No tool calls, output or thinking in this turn.")
       : h("ol", { class: "details" }, ...detail.steps.map((step) => renderStep(step, detail))),
