@@ -264,7 +264,8 @@ fn a_manual_compact_brings_back_the_recent_turns() {
     }
     assert!(
         world.server.compaction_requests().is_empty(),
-        "no compaction before /compact at the client's default threshold"
+        "no compaction before /compact at the client's default threshold\n{}",
+        world.env.debug_context()
     );
     ui.compact();
     world.ask(&mut ui, &prompt(TURNS + 1));

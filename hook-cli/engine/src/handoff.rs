@@ -86,7 +86,10 @@ pub fn respond(
         {
             on_first_turn_end(store, home, config, event)
         }
-        EventKind::Stop if config.fresh_instead_of_compact => compaction_stopped(store, event),
+        // The session's own turn end, not a subagent's.
+        EventKind::Stop if config.fresh_instead_of_compact && event.subagent.is_none() => {
+            compaction_stopped(store, event)
+        }
         _ => Ok(None),
     }
 }

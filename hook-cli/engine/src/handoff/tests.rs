@@ -470,6 +470,14 @@ fn with_fresh_instead_of_compact_the_clients_own_compaction_is_stopped_and_told_
     assert!(matches!(pre_compact(&mut w, "auto"), Some(Reply::Block(_))));
     // `/compact` is the person's own wish.
     assert_eq!(pre_compact(&mut w, "manual"), None);
+    // A subagent that ends meanwhile does not take the notice.
+    let subagent_stop = w.fire("A", "/p", EventKind::Stop, |e| {
+        e.subagent = Some(crate::record::SubagentRef {
+            agent_id: "a1".into(),
+            transcript_path: None,
+        })
+    });
+    assert_eq!(subagent_stop, None);
     // The turn goes on uncompacted; at its end the person is told, once.
     let told = w.fire("A", "/p", EventKind::Stop, |_| {});
     match told {
