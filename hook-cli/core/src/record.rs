@@ -50,9 +50,9 @@ pub enum Record {
     /// The one-line summary (L1) of the turn open until now, worked out by the reader when it
     /// read that whole turn, so the writer does not read the turn back to summarise it.
     Summary { text: String },
-    /// The host dropped the session's last `turns` turns from its history (Codex's rollback):
-    /// they leave the memory, and what follows continues the turn before them.
-    Rollback { turns: u32 },
+    /// The host took the session's history back (Codex's rollback, Gemini CLI's `/rewind`):
+    /// the turns it dropped leave the memory, and what follows continues the turn before them.
+    Rollback(Back),
     /// Usage of one assistant API message.
     ApiCall {
         message_id: String,
@@ -66,7 +66,7 @@ pub enum Record {
 impl Record {
     pub fn at(&self) -> Option<&str> {
         match self {
-            Record::Meta { .. } | Record::Summary { .. } | Record::Rollback { .. } => None,
+            Record::Meta { .. } | Record::Summary { .. } | Record::Rollback(_) => None,
             Record::Prompt { at, .. }
             | Record::Answer { at, .. }
             | Record::Detail { at, .. }
@@ -88,6 +88,16 @@ pub trait LineParser: Send {
 pub struct Link {
     pub id: u64,
     pub parent: Option<u64>,
+}
+
+/// How far back a host took a session's history.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Back {
+    /// Its last this many turns.
+    Turns(u32),
+    /// To before the turn whose prompt has this key, and every turn after it; nothing when
+    /// no stored turn has it (a rewind to an answer mid-turn).
+    ToPrompt(String),
 }
 
 /// What a hook answers the host with.

@@ -12,7 +12,7 @@ use xxhash_rust::xxh3::xxh3_64;
 use super::{Checkpointer, Result, HOLD_LOCK_FOR};
 use throughline_core::model::{Host, Message, Role};
 use throughline_core::project;
-use throughline_core::record::Record;
+use throughline_core::record::{Back, Record};
 use throughline_core::redact::{self, Redactor};
 use throughline_core::summary;
 
@@ -522,7 +522,7 @@ impl<'c> Writer<'c> {
                 let text = self.redacted(text)?;
                 self.insert_message(session.id, id, "user", &text, at.as_deref(), key)?;
             }
-            Record::Rollback { turns } => *turn = self.roll_back(session, *turns)?,
+            Record::Rollback(back) => *turn = self.roll_back(session, back)?,
             Record::Answer { key, text, at } => {
                 let id = self.current_turn(session, turn, at.as_deref())?;
                 let text = self.redacted(text)?;
@@ -612,14 +612,24 @@ impl<'c> Writer<'c> {
 
     /// Removes the session's last `count` turns with everything they hold (their usage stays,
     /// tokens were spent), and returns the turn now open: the last one left.
-    fn roll_back(&self, session: &mut SessionRow, count: u32) -> Result<Option<i64>> {
-        let gone: Vec<i64> = self
-            .tx
-            .prepare_cached(
-                "SELECT id FROM turns WHERE session = ?1 AND seq > 0 ORDER BY seq DESC LIMIT ?2",
-            )?
-            .query_map(params![session.id, count], |r| r.get(0))?
-            .collect::<rusqlite::Result<_>>()?;
+    fn roll_back(&self, session: &mut SessionRow, back: &Back) -> Result<Option<i64>> {
+        let gone: Vec<i64> = match back {
+            Back::Turns(count) => self
+                .tx
+                .prepare_cached(
+                    "SELECT id FROM turns WHERE session = ?1 AND seq > 0 ORDER BY seq DESC LIMIT ?2",
+                )?
+                .query_map(params![session.id, count], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()?,
+            Back::ToPrompt(key) => self
+                .tx
+                .prepare_cached(
+                    "SELECT id FROM turns WHERE session = ?1 AND seq > 0
+                       AND seq >= (SELECT seq FROM turns WHERE session = ?1 AND key = ?2)",
+                )?
+                .query_map(params![session.id, key], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()?,
+        };
         for turn in gone {
             super::forget::remove_turn(&self.tx, turn)?;
         }

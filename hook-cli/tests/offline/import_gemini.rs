@@ -157,3 +157,56 @@ fn a_hook_given_garbage_exits_0_prints_nothing_and_logs_one_line() {
         "{log}"
     );
 }
+
+/// `/rewind` writes `{"$rewindTo": <message id>}`: the prompt it goes back to before, and
+/// every turn after it, leave the memory and the search index; what is said next continues.
+#[test]
+fn a_rewind_takes_the_turns_from_its_prompt_on_out_of_the_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let chats = dir.path().join(".gemini/tmp/proj/chats");
+    fs::create_dir_all(&chats).unwrap();
+    let session = "5e1f0a2b-7c3d-4e5f-8a9b-0c1d2e3f4a5b";
+    let line = |v: Value| v.to_string() + "\n";
+    let mut text = line(serde_json::json!({"sessionId": session, "projectHash": "p",
+        "startTime": "2026-12-02T09:00:00.000Z", "kind": "main"}));
+    for (n, said) in [
+        "keep the parser",
+        "try the rewritefactor idea",
+        "and go further with it",
+    ]
+    .iter()
+    .enumerate()
+    {
+        text += &line(serde_json::json!({"id": format!("u{n}"), "type": "user",
+            "timestamp": format!("2026-12-02T09:0{n}:00.000Z"), "content": [{"text": said}]}));
+        text += &line(serde_json::json!({"id": format!("g{n}"), "type": "gemini",
+            "timestamp": format!("2026-12-02T09:0{n}:30.000Z"), "content": format!("Done: {said}.")}));
+    }
+    text += &line(serde_json::json!({"$rewindTo": "u1"}));
+    text += &line(serde_json::json!({"id": "u9", "type": "user",
+        "timestamp": "2026-12-02T09:09:00.000Z", "content": [{"text": "instead, document the parser"}]}));
+    text += &line(serde_json::json!({"id": "g9", "type": "gemini",
+        "timestamp": "2026-12-02T09:09:30.000Z", "content": "Documented."}));
+    fs::write(chats.join("session-2026-12-02T09-00-5e1f0a2b.jsonl"), text).unwrap();
+    json(&throughline(
+        dir.path(),
+        &["import", "--host", "gemini", "--json"],
+        b"",
+    ));
+    let shown = json(&throughline(dir.path(), &["show", session, "--json"], b""));
+    let prompts: Vec<&str> = shown["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["seq"].as_u64() != Some(0))
+        .map(|t| t["messages"][0]["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(prompts, ["keep the parser", "instead, document the parser"]);
+    let found = throughline(dir.path(), &["search", "--all", "rewritefactor"], b"");
+    assert_eq!(
+        found.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&found.stdout)
+    );
+}

@@ -427,7 +427,7 @@ impl TurnSoFar {
             }
             // The turn read so far may be among those rolled back: it is not summarised, and
             // the turn before it already was.
-            Record::Rollback { .. } => {
+            Record::Rollback(_) => {
                 self.prompt_key = None;
                 self.messages.clear();
                 self.keys.clear();

@@ -15,7 +15,7 @@ use serde_json::value::RawValue;
 use xxhash_rust::xxh3::xxh3_64;
 
 use throughline_core::model::{DetailKind, Usage};
-use throughline_core::record::{LineParser, Link, Record};
+use throughline_core::record::{Back, LineParser, Link, Record};
 
 #[derive(Deserialize)]
 struct Line<'a> {
@@ -305,7 +305,7 @@ impl RolloutParser {
             )),
             "thread_rolled_back" => {
                 if let Some(turns) = event.num_turns.filter(|&n| n > 0) {
-                    out.push(Record::Rollback { turns });
+                    out.push(Record::Rollback(Back::Turns(turns)));
                 }
             }
             // Turn starts, and the UI's copies of messages and tool runs.

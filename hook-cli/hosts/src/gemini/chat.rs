@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use throughline_core::model::{DetailKind, Usage};
-use throughline_core::record::{LineParser, Link, Record};
+use throughline_core::record::{Back, LineParser, Link, Record};
 
 #[derive(Deserialize)]
 struct Line<'a> {
@@ -151,6 +151,9 @@ impl ChatParser {
             return Ok(());
         }
         if let Some(to) = line.rewind_to {
+            // Rewound to before a prompt: that turn and the later ones leave the memory. The
+            // note goes to the turn the conversation continues.
+            out.push(Record::Rollback(Back::ToPrompt(format!("u:{to}"))));
             out.push(detail(
                 format!("rw:{to}:{}", line.timestamp.as_deref().unwrap_or_default()),
                 DetailKind::Meta,

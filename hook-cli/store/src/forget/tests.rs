@@ -2,7 +2,7 @@ use super::*;
 use crate::{Cursor, Injection, Trigger};
 use throughline_core::home::Home;
 use throughline_core::model::{DetailKind, Host};
-use throughline_core::record::Record;
+use throughline_core::record::{Back, Record};
 
 /// A word that is in the store only where a test put it.
 const SECRET: &str = "zebracornsecret";
@@ -306,7 +306,7 @@ fn a_rolled_back_turn_leaves_the_index_pages_too() {
     assert_eq!(found_by_search(&store, SECRET), 4);
     let w = store.write().unwrap();
     let mut s = w.session(Host::Claude, "s3", None, None).unwrap();
-    w.apply(&mut s, &mut None, &Record::Rollback { turns: 1 })
+    w.apply(&mut s, &mut None, &Record::Rollback(Back::Turns(1)))
         .unwrap();
     w.commit().unwrap();
     assert_eq!(found_by_search(&store, SECRET), 3);

@@ -22,7 +22,7 @@ fn kinds(records: &[Record]) -> Vec<String> {
             Record::Detail { kind, .. } => kind.as_str().to_string(),
             Record::ApiCall { .. } => "api".to_string(),
             Record::Summary { .. } => "summary".to_string(),
-            Record::Rollback { .. } => "rollback".to_string(),
+            Record::Rollback(_) => "rollback".to_string(),
         })
         .collect()
 }
