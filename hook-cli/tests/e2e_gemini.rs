@@ -238,6 +238,88 @@ fn clear_in_the_tui_hands_the_memory_on_once_with_the_first_prompt() {
     assert_eq!(conversation(), wanted);
 }
 
+/// `/rewind` in the TUI, back to before the second prompt, which the person then sends again:
+/// the third turn leaves the memory and the search, the second is stored once.
+#[test]
+fn a_rewind_in_the_tui_takes_the_rewound_turns_out_of_the_memory() {
+    let _tui = support::gemini::one_tui_at_a_time();
+    let server = GeminiServer::start(vec![
+        ("first step alpha", vec![Reply::text("Alpha done.")]),
+        ("second step beta", vec![Reply::text("Beta done.")]),
+        (
+            "third step gamma",
+            vec![Reply::text("Gamma done with zetafactor.")],
+        ),
+    ]);
+    let bin = support::throughline::bin();
+    let env = GeminiEnv::new(&server, &bin);
+    let tui = GeminiTui::start(&env, "rewind");
+    for prompt in ["first step alpha", "second step beta", "third step gamma"] {
+        tui.ask(&server, prompt);
+    }
+    // The dialog lists the prompts above "Stay at current position"; two up is the second.
+    // The TUI takes keys only once it has drawn what came before (its command menu opens
+    // under a typed `/`): each key waits a moment.
+    let pause = || std::thread::sleep(std::time::Duration::from_millis(1500));
+    tui.keys(&["/rewind"]);
+    pause();
+    tui.keys(&["Enter"]);
+    tui.wait_screen("Stay at current position");
+    for key in ["Up", "Up", "Enter"] {
+        pause();
+        tui.keys(&[key]);
+    }
+    tui.wait_screen("Rewind conversation");
+    pause();
+    tui.keys(&["Enter"]);
+    // The rewound prompt comes back into the input; the person sends it again (an Enter
+    // while the dialog still closes is lost: again until the request goes out).
+    let served = server.served();
+    for _ in 0..5 {
+        pause();
+        tui.keys(&["Enter"]);
+        pause();
+        if server.served() > served {
+            break;
+        }
+    }
+    assert!(
+        server.served() > served,
+        "never sent again:\n{}",
+        tui.screen()
+    );
+    let deadline = std::time::Instant::now() + support::gemini::TUI_TIMEOUT;
+    let store = store(&env);
+    let session = env.chats()[0].session_id.clone();
+    let conversation = || -> Vec<Vec<String>> {
+        store
+            .turns(&store.session(&session).unwrap())
+            .unwrap()
+            .into_iter()
+            .filter(|t| t.seq > 0)
+            .map(|t| {
+                let turn = store.turn_detail(&t.code).unwrap().turn;
+                turn.messages.into_iter().map(|m| m.text).collect()
+            })
+            .collect()
+    };
+    let wanted = [
+        vec!["first step alpha", "Alpha done."],
+        vec!["second step beta", "Beta done."],
+    ];
+    while conversation() != wanted && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(conversation(), wanted, "{}", tui.screen());
+    let found = env.throughline(&bin, &["search", "--all", "zetafactor"]);
+    assert_eq!(
+        found.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&found.stdout)
+    );
+}
+
 #[test]
 fn tl_is_blocked_before_any_request_and_the_next_new_session_takes_the_memory() {
     let _tui = support::gemini::one_tui_at_a_time();

@@ -279,6 +279,15 @@ impl GeminiTui {
         panic!("{text:?} was never submitted:\n{}", self.screen());
     }
 
+    /// Presses `keys` (tmux key names: `Up`, `Enter`, `Escape`, or text) in the TUI.
+    pub fn keys(&self, keys: &[&str]) {
+        self.tmux()
+            .args(["send-keys", "-t", "gm"])
+            .args(keys)
+            .status()
+            .unwrap();
+    }
+
     /// Submits `text` and waits until `server` has ended one more turn and the TUI is ready.
     pub fn ask(&self, server: &GeminiServer, text: &str) {
         let before = server.served();
