@@ -31,6 +31,28 @@ fn request_for(server: &GeminiServer, needle: &str) -> Option<Value> {
     })
 }
 
+/// The prompts and answers of `session`'s turns once they are `wanted`, or as they stand when
+/// the TUI's time is up: the hooks may still run while the TUI takes the next prompt.
+fn conversation_settled(store: &Store, session: &str, wanted: &[Vec<&str>]) -> Vec<Vec<String>> {
+    let conversation = || -> Vec<Vec<String>> {
+        store
+            .turns(&store.session(session).unwrap())
+            .unwrap()
+            .into_iter()
+            .filter(|t| t.seq > 0)
+            .map(|t| {
+                let turn = store.turn_detail(&t.code).unwrap().turn;
+                turn.messages.into_iter().map(|m| m.text).collect()
+            })
+            .collect()
+    };
+    let deadline = std::time::Instant::now() + support::gemini::TUI_TIMEOUT;
+    while conversation() != wanted && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    conversation()
+}
+
 #[test]
 fn a_headless_session_with_shell_calls_is_captured_exactly() {
     let prompt = "Count the files here and note them. 決定: UTF-8 only.";
@@ -215,27 +237,14 @@ fn clear_in_the_tui_hands_the_memory_on_once_with_the_first_prompt() {
     // The memory is not a prompt of the new session: its turns are what was typed and said,
     // stored by the hooks while the CLI runs (the TUI takes prompts again while the last
     // AfterAgent hook may still run).
-    let conversation = || -> Vec<Vec<String>> {
-        store
-            .turns(&store.session(&new.session_id).unwrap())
-            .unwrap()
-            .into_iter()
-            .filter(|t| t.seq > 0)
-            .map(|t| {
-                let turn = store.turn_detail(&t.code).unwrap().turn;
-                turn.messages.into_iter().map(|m| m.text).collect()
-            })
-            .collect()
-    };
     let wanted = [
         vec!["Which port did we pick", "Port 8731."],
         vec!["And the host", "localhost."],
     ];
-    let deadline = std::time::Instant::now() + support::gemini::TUI_TIMEOUT;
-    while conversation() != wanted && std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    assert_eq!(conversation(), wanted);
+    assert_eq!(
+        conversation_settled(&store, &new.session_id, &wanted),
+        wanted
+    );
 }
 
 /// `/rewind` in the TUI, back to before the second prompt, which the person then sends again:
@@ -288,29 +297,13 @@ fn a_rewind_in_the_tui_takes_the_rewound_turns_out_of_the_memory() {
         "never sent again:\n{}",
         tui.screen()
     );
-    let deadline = std::time::Instant::now() + support::gemini::TUI_TIMEOUT;
     let store = store(&env);
-    let session = env.chats()[0].session_id.clone();
-    let conversation = || -> Vec<Vec<String>> {
-        store
-            .turns(&store.session(&session).unwrap())
-            .unwrap()
-            .into_iter()
-            .filter(|t| t.seq > 0)
-            .map(|t| {
-                let turn = store.turn_detail(&t.code).unwrap().turn;
-                turn.messages.into_iter().map(|m| m.text).collect()
-            })
-            .collect()
-    };
     let wanted = [
         vec!["first step alpha", "Alpha done."],
         vec!["second step beta", "Beta done."],
     ];
-    while conversation() != wanted && std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    assert_eq!(conversation(), wanted, "{}", tui.screen());
+    let stored = conversation_settled(&store, &env.chats()[0].session_id, &wanted);
+    assert_eq!(stored, wanted, "{}", tui.screen());
     let found = env.throughline(&bin, &["search", "--all", "zetafactor"]);
     assert_eq!(
         found.status.code(),
