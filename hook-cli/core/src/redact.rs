@@ -740,11 +740,18 @@ fn lone_token_redacted<'t>(text: Cow<'t, str>, counts: &mut Counts) -> Cow<'t, s
         return text;
     };
     *counts.entry(LONE_TOKEN.to_string()).or_default() += 1;
-    Cow::Owned(format!(
-        "{}[REDACTED:{LONE_TOKEN}]{}",
-        &text[..token.start],
-        &text[token.end..]
-    ))
+    let mut out = String::with_capacity(text.len());
+    out.push_str(&text[..token.start]);
+    push_placeholder(&mut out, LONE_TOKEN);
+    out.push_str(&text[token.end..]);
+    Cow::Owned(out)
+}
+
+/// Writes the placeholder that stands for a secret of `kind`: `[REDACTED:<kind>]`.
+fn push_placeholder(out: &mut String, kind: &str) {
+    out.push_str("[REDACTED:");
+    out.push_str(kind);
+    out.push(']');
 }
 
 /// `pattern` with ASCII classes (`\\s`, `\\b`, `\\w`), matched on the text's bytes. The
@@ -777,9 +784,7 @@ fn replace(
             continue;
         }
         out.push_str(&text[last..secret.start]);
-        out.push_str("[REDACTED:");
-        out.push_str(kind);
-        out.push(']');
+        push_placeholder(&mut out, kind);
         last = secret.end;
         found += 1;
     }

@@ -139,6 +139,11 @@ impl LineParser for ChatParser {
     }
 }
 
+/// The key a prompt is stored under: its message's id, which a `$rewindTo` names too.
+fn prompt_key(message_id: &str) -> String {
+    format!("u:{message_id}")
+}
+
 impl ChatParser {
     fn line(&mut self, line: Line, out: &mut Vec<Record>) -> Result<(), String> {
         if let Some(set) = line.set {
@@ -153,7 +158,7 @@ impl ChatParser {
         if let Some(to) = line.rewind_to {
             // Rewound to before a prompt: that turn and the later ones leave the memory. The
             // note goes to the turn the conversation continues.
-            out.push(Record::Rollback(Back::ToPrompt(format!("u:{to}"))));
+            out.push(Record::Rollback(Back::ToPrompt(prompt_key(&to))));
             out.push(detail(
                 format!("rw:{to}:{}", line.timestamp.as_deref().unwrap_or_default()),
                 DetailKind::Meta,
@@ -229,7 +234,7 @@ impl ChatParser {
         }
         if !prompt.is_empty() {
             out.push(Record::Prompt {
-                key: format!("u:{id}"),
+                key: prompt_key(id),
                 text: prompt,
                 at,
             });
