@@ -111,7 +111,7 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
         .filter(|g| g.code != latest.code)
         .map(|g| g.code.as_str());
     let goal = if goal_code.is_some() {
-        briefing::goal(ctx, m, budget / 8)
+        briefing::goal(ctx, m, budget / 6)
     } else {
         String::new()
     };

@@ -106,7 +106,7 @@ fn readable(at: &str) -> String {
 }
 
 /// `## Goal`: the person's task statement (the chain's first prompt that says something),
-/// its long blocks cut, within `cap` units, whole sentences first.
+/// its long blocks cut, within `cap` units: its opening and its closing sentences.
 pub fn goal(ctx: &Context, m: Measure, cap: usize) -> String {
     let Some(goal) = &ctx.goal else {
         return String::new();
@@ -114,11 +114,82 @@ pub fn goal(ctx: &Context, m: Measure, cap: usize) -> String {
     let heading = format!("## Goal (the person's words, turn {})\n", goal.code);
     let text = blocks::compact(goal.text.trim(), &goal.code);
     let room = cap.saturating_sub(m.len(&heading) + 1);
-    let text = within_sentences(m, &text, room);
+    let text = opening_and_closing(m, &text, room, &goal.code);
     if text.is_empty() {
         return String::new();
     }
     format!("{heading}{text}\n\n")
+}
+
+/// Share of a long goal's room its closing sentences get, in percent.
+const CLOSING_SHARE: usize = 40;
+
+/// `text` within `room` units as whole sentences from its start and from its end, the middle
+/// named by a marker. A long request often closes with what to do first or what not to do
+/// ("PLAN FIRST, CHANGE NOTHING UNTIL I SAY SO"), so the end is kept as well as the start.
+fn opening_and_closing(m: Measure, text: &str, room: usize, code: &str) -> String {
+    let total = m.len(text);
+    if total <= room {
+        return text.to_string();
+    }
+    let marker = |n: usize| format!(" […{n} characters cut: throughline detail {code}] ");
+    let inner = room.saturating_sub(m.len(&marker(total)));
+    let closing = closing_sentences(m, text, inner * CLOSING_SHARE / 100);
+    if closing.is_empty() {
+        return within_sentences(m, text, room);
+    }
+    let opening = within_sentences(m, text, inner - m.len(closing));
+    let opening = opening.trim_end_matches('…');
+    if opening.is_empty() {
+        return within_sentences(m, text, room);
+    }
+    let cut = total.saturating_sub(m.len(opening) + m.len(closing));
+    format!("{opening}{}{closing}", marker(cut))
+}
+
+/// The longest run of whole sentences (or lines) that ends `text` and fits in `room` units;
+/// when even the last sentence is longer, its last words.
+fn closing_sentences(m: Measure, text: &str, room: usize) -> &str {
+    let fitting = |starts: Vec<usize>| {
+        let mut best = "";
+        for start in starts.into_iter().rev() {
+            let tail = text[start..].trim_start();
+            if m.len(tail) > room {
+                break;
+            }
+            best = tail;
+        }
+        best
+    };
+    match fitting(sentence_starts(text)) {
+        "" => fitting(word_starts(text)),
+        whole => whole,
+    }
+}
+
+/// Byte offsets where a word of `text` starts, after the first.
+fn word_starts(text: &str) -> Vec<usize> {
+    text.char_indices()
+        .filter(|&(_, c)| c.is_whitespace())
+        .map(|(i, c)| i + c.len_utf8())
+        .filter(|&i| i < text.len())
+        .collect()
+}
+
+/// Byte offsets where a sentence or a line of `text` starts, after the first.
+fn sentence_starts(text: &str) -> Vec<usize> {
+    let mut starts = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next = chars.peek().map(|&(_, n)| n);
+        let ends = c == '\n'
+            || matches!(c, '。' | '！' | '？')
+            || (matches!(c, '.' | '!' | '?') && next.is_some_and(char::is_whitespace));
+        if ends && next.is_some() {
+            starts.push(i + c.len_utf8());
+        }
+    }
+    starts
 }
 
 /// `text` within `room` units: whole lines, then whole sentences of the line that does not
@@ -263,6 +334,51 @@ mod tests {
     fn times_read_as_people_write_them() {
         assert_eq!(readable("2026-12-01T23:05:11.123Z"), "2026-12-01 23:05 UTC");
         assert_eq!(readable("yesterday"), "yesterday");
+    }
+
+    #[test]
+    fn a_long_goal_keeps_its_opening_and_its_closing_sentences() {
+        let text = "Redesign the landing page so visitors understand the product. Keep the \
+                    current demo working. Review the front end, the back end and how they \
+                    connect, then plan a better structure. Use a branch of its own. PLAN \
+                    EVERYTHING FIRST and write the reports to output/; start no change before \
+                    I say OK.";
+        let out = opening_and_closing(Measure::Utf16, text, 270, "t1");
+        assert!(Measure::Utf16.len(&out) <= 270, "{out}");
+        assert!(
+            out.starts_with("Redesign the landing page so visitors understand the product."),
+            "{out}"
+        );
+        assert!(
+            out.ends_with(
+                "] PLAN EVERYTHING FIRST and write the reports to output/; start no change \
+                 before I say OK."
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains(" characters cut: throughline detail t1] "),
+            "{out}"
+        );
+        // A closing sentence longer than its share keeps its last words.
+        let out = opening_and_closing(Measure::Utf16, text, 230, "t1");
+        assert!(
+            out.ends_with(
+                "] FIRST and write the reports to output/; start no change before I say OK."
+            ),
+            "{out}"
+        );
+        // A dot inside a file name ends no sentence.
+        assert_eq!(
+            sentence_starts("Read @docs/base-guide.md first. Then plan."),
+            vec![31]
+        );
+    }
+
+    #[test]
+    fn a_goal_that_fits_is_whole() {
+        let text = "Fix the flaky test. Do not touch the schema.";
+        assert_eq!(opening_and_closing(Measure::Utf16, text, 100, "t1"), text);
     }
 
     #[test]
