@@ -22,6 +22,12 @@ pub fn live_sessions(home: State<'_, AppHome>) -> Snapshot {
     meter::snapshot(&home.0)
 }
 
+/// A problem reported from the tray while the window was closed, shown once.
+#[tauri::command]
+pub fn pending_problem(pending: State<'_, crate::PendingProblem>) -> Option<String> {
+    pending.take()
+}
+
 /// Hands the session's memory to the next new chat of its project (what `/tl` does).
 #[tauri::command]
 pub fn offer_handoff(home: State<'_, AppHome>, session_id: String) -> Result<Handoff, String> {

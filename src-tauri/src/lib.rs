@@ -14,7 +14,9 @@ pub mod settings;
 pub mod tray;
 pub mod warn;
 
-use tauri::{AppHandle, Emitter, Manager, WindowEvent};
+use std::sync::Mutex;
+
+use tauri::{AppHandle, Emitter, Manager, RunEvent, WebviewWindow, WebviewWindowBuilder};
 use tauri_plugin_autostart::MacosLauncher;
 use throughline_engine::home::Home;
 
@@ -27,8 +29,23 @@ const MAIN_WINDOW: &str = "main";
 /// Throughline's home (store, log), found once at start-up.
 pub struct AppHome(pub Home);
 
+/// A problem reported while no window was open: the window shows it when it opens.
+#[derive(Default)]
+pub struct PendingProblem(Mutex<Option<String>>);
+
+impl PendingProblem {
+    /// The problem waiting, if any; it is shown once.
+    pub fn take(&self) -> Option<String> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+
+    fn set(&self, message: &str) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(message.to_string());
+    }
+}
+
 pub fn run() {
-    let result = tauri::Builder::default()
+    let app = tauri::Builder::default()
         // First: a second launch only brings the running app's window forward, then exits.
         .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
             show_window(app)
@@ -39,6 +56,7 @@ pub fn run() {
         ))
         .invoke_handler(tauri::generate_handler![
             commands::live_sessions,
+            commands::pending_problem,
             commands::offer_handoff,
             commands::cancel_handoff,
             commands::injections,
@@ -66,46 +84,69 @@ pub fn run() {
             let tray = Tray::build(app.handle());
             // Started at login into a desktop with no tray host, a hidden app could never
             // be reached: it starts with its window.
-            if tray.is_shown() && desktop::tray_host() && std::env::args().any(|a| a == HIDDEN_FLAG)
-            {
-                if let Some(window) = app.get_webview_window(MAIN_WINDOW) {
-                    window.hide()?;
-                }
-            }
+            let hidden = std::env::args().any(|a| a == HIDDEN_FLAG);
+            let lives_in_tray = tray.is_shown() && desktop::tray_host();
             app.manage(tray);
             app.manage(warn::Warnings::default());
+            app.manage(PendingProblem::default());
             warn::listen(app.handle());
             app.manage(AppHome(home.clone()));
             live::spawn(app.handle().clone(), home)?;
+            // The window is made here, not from the configuration, so that an app started in
+            // the tray runs no web view until the person opens it.
+            if !(hidden && lives_in_tray) {
+                open_window(app.handle())?;
+            }
             Ok(())
         })
-        .on_window_event(|window, event| {
-            // A tray app lives on when its window closes, unless no tray shows its icon to
-            // reopen it (asked now: the panel may have started or stopped since).
-            if let WindowEvent::CloseRequested { api, .. } = event {
-                if window
-                    .try_state::<Tray>()
-                    .is_some_and(|tray| tray.is_shown())
-                    && desktop::tray_host()
-                {
-                    api.prevent_close();
-                    let _ = window.hide();
-                }
+        .build(tauri::generate_context!());
+    let app = match app {
+        Ok(app) => app,
+        Err(err) => {
+            report_problem("app", &err.to_string());
+            std::process::exit(1);
+        }
+    };
+    app.run(|app, event| {
+        // Closing the window frees its web view (about 230 MiB of WebKit processes); a tray
+        // app lives on without it, unless no tray shows its icon to reopen it (asked now: the
+        // panel may have started or stopped since). Quitting from the menu still quits.
+        if let RunEvent::ExitRequested {
+            code: None, api, ..
+        } = event
+        {
+            if app.try_state::<Tray>().is_some_and(|tray| tray.is_shown()) && desktop::tray_host() {
+                api.prevent_exit();
             }
-        })
-        .run(tauri::generate_context!());
-    if let Err(err) = result {
-        report_problem("app", &err.to_string());
-        std::process::exit(1);
-    }
+        }
+    });
 }
 
-/// Shows, restores and focuses the main window.
+/// Makes the main window from its configuration, with a fresh web view.
+fn open_window(app: &AppHandle) -> tauri::Result<WebviewWindow> {
+    let config = app
+        .config()
+        .app
+        .windows
+        .iter()
+        .find(|window| window.label == MAIN_WINDOW)
+        .ok_or_else(|| tauri::Error::WindowNotFound)?;
+    WebviewWindowBuilder::from_config(app, config)?.build()
+}
+
+/// Shows, restores and focuses the main window, opening it when it was closed.
 pub fn show_window(app: &AppHandle) {
-    if let Some(window) = app.get_webview_window(MAIN_WINDOW) {
-        let _ = window.show();
-        let _ = window.unminimize();
-        let _ = window.set_focus();
+    match app.get_webview_window(MAIN_WINDOW) {
+        Some(window) => {
+            let _ = window.show();
+            let _ = window.unminimize();
+            let _ = window.set_focus();
+        }
+        None => {
+            if let Err(err) = open_window(app) {
+                report_problem("app", &format!("cannot open the window: {err}"));
+            }
+        }
     }
 }
 
@@ -113,9 +154,12 @@ pub fn show_window(app: &AppHandle) {
 pub const PROBLEM_EVENT: &str = "problem";
 
 /// Reports a failure of something the person asked for outside the window (the tray): logs
-/// it, opens the window and shows it there.
+/// it, opens the window and shows it there. A window opened for it asks for it once loaded.
 pub fn show_problem(app: &AppHandle, message: &str) {
     report_problem("app", message);
+    if app.get_webview_window(MAIN_WINDOW).is_none() {
+        app.state::<PendingProblem>().set(message);
+    }
     show_window(app);
     let _ = app.emit(PROBLEM_EVENT, message);
 }

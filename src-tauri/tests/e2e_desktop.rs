@@ -13,10 +13,12 @@ use std::time::{Duration, Instant};
 mod app_driver;
 #[allow(dead_code)]
 mod notification_server;
+mod x_display;
 
 use app_driver::{click_when_there, screenshot, screenshots, text_when_there, wait_for};
 use glib::ToVariant;
 use notification_server::NotificationServer;
+use x_display::XDisplay;
 
 /// The HOME `scripts/e2e` ran `scripts/install --debug` in.
 fn installed_home() -> PathBuf {
@@ -179,57 +181,62 @@ impl Drop for Running {
     }
 }
 
-async fn visibility(client: &fantoccini::Client) -> String {
-    client
-        .execute("return document.visibilityState", vec![])
-        .await
-        .unwrap()
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
-}
+/// The app's title, as the X server lists its window.
+const TITLE: &str = "Throughline";
+/// The class of the tray icon's window, made while the app sets up and never shown.
+const TRAY_ICON_CLASS: &str = "tray-icon tray app main";
 
-async fn wait_until_visibility(client: &fantoccini::Client, wanted: &str) {
-    let deadline = Instant::now() + Duration::from_secs(15);
-    loop {
-        let now = visibility(client).await;
-        if now == wanted {
-            return;
+/// Every process `pid` started, and theirs.
+fn descendants(pid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task"))
+        .into_iter()
+        .flatten();
+    for task in tasks.flatten() {
+        let children = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+        for child in children.split_whitespace().filter_map(|c| c.parse().ok()) {
+            out.push(child);
+            out.extend(descendants(child));
         }
-        assert!(
-            Instant::now() < deadline,
-            "the window stayed {now}, not {wanted}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    out
+}
+
+/// The app's web processes: WebKit renders the window in a process of its own, which holds
+/// most of the memory the window costs.
+fn web_processes(app: u32) -> usize {
+    descendants(app)
+        .into_iter()
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/comm"))
+                .is_ok_and(|name| name.starts_with("WebKitWebProces"))
+        })
+        .count()
+}
+
+/// Waits up to 20 s for `done`, failing with `what` when it does not come.
+fn wait_until(what: &str, done: impl Fn() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !done() {
+        assert!(Instant::now() < deadline, "{what}");
+        std::thread::sleep(Duration::from_millis(100));
     }
 }
 
-#[tokio::test(flavor = "current_thread")]
-async fn a_second_launch_brings_the_first_ones_window_forward_and_exits() {
-    let _panel = tray_host();
-    let dir = tempfile::tempdir().unwrap();
-    let user_home = dir.path().join("home");
-    let data = dir.path().join("throughline");
-    std::fs::create_dir_all(&user_home).unwrap();
-    let env: [(&str, &OsStr); 2] = [
-        ("HOME", user_home.as_os_str()),
-        ("THROUGHLINE_HOME", data.as_os_str()),
-    ];
-    let app = Path::new(env!("CARGO_BIN_EXE_throughline-app"))
-        .canonicalize()
-        .unwrap();
-    // Started at login: in the tray, its window hidden.
-    let (_driver, client) = app_driver::start(&app, &["--hidden"], &env).await;
-    wait_until_visibility(&client, "hidden").await;
-    assert_eq!(app_driver::processes_of(&app).len(), 1);
-
-    let started = Instant::now();
-    let mut second = Command::new(&app);
-    second.env_remove("CLAUDE_CONFIG_DIR");
+/// The app started as login starts it (`--hidden`) or as a person does, in `env`.
+fn launch(app: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> Running {
+    let mut command = Command::new(app);
+    command.args(args).env_remove("CLAUDE_CONFIG_DIR");
     for (key, value) in env {
-        second.env(key, value);
+        command.env(key, value);
     }
-    let mut second = Running(second.spawn().unwrap());
+    Running(command.spawn().unwrap())
+}
+
+/// A second launch: it hands over to the running app and exits at once.
+fn launch_again(app: &Path, env: &[(&str, &OsStr)]) {
+    let mut second = launch(app, &[], env);
+    let started = Instant::now();
     let exited = loop {
         if let Some(status) = second.0.try_wait().unwrap() {
             break status;
@@ -241,20 +248,73 @@ async fn a_second_launch_brings_the_first_ones_window_forward_and_exits() {
         std::thread::sleep(Duration::from_millis(50));
     };
     assert!(exited.success(), "{exited}");
-    wait_until_visibility(&client, "visible").await;
-    wait_for(&client, "[data-view=sessions]").await;
+}
+
+/// Started at login the app waits in the tray with no window: no web process until it is
+/// opened.
+fn started_in_the_tray(x: &XDisplay, app: &Path, env: &[(&str, &OsStr)]) -> Running {
+    let running = launch(app, &["--hidden"], env);
+    wait_until("the app made no tray icon", || x.has_class(TRAY_ICON_CLASS));
+    // Set-up goes on for a moment after the icon; a window would come within it.
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(x.shown(TITLE).is_empty(), "a window at a start in the tray");
+    assert_eq!(
+        web_processes(running.0.id()),
+        0,
+        "a web view with no window"
+    );
+    running
+}
+
+#[test]
+fn a_second_launch_opens_the_first_ones_window_and_closing_it_frees_the_web_view() {
+    let _panel = tray_host();
+    let x = XDisplay::open();
+    let dir = tempfile::tempdir().unwrap();
+    let user_home = dir.path().join("home");
+    let data = dir.path().join("throughline");
+    std::fs::create_dir_all(&user_home).unwrap();
+    let env: [(&str, &OsStr); 2] = [
+        ("HOME", user_home.as_os_str()),
+        ("THROUGHLINE_HOME", data.as_os_str()),
+    ];
+    let app = Path::new(env!("CARGO_BIN_EXE_throughline-app"))
+        .canonicalize()
+        .unwrap();
+    let first = started_in_the_tray(&x, &app, &env);
+    let pid = first.0.id();
+
+    launch_again(&app, &env);
+    wait_until("the second launch did not open the window", || {
+        x.shown(TITLE).len() == 1 && web_processes(pid) == 1
+    });
     assert_eq!(
         app_driver::processes_of(&app).len(),
         1,
         "one app, one tray icon"
     );
     screenshot(&screenshots(), "second-launch");
-    client.close().await.unwrap();
+
+    // Closed with ×: the window and its web process go, the app stays in the tray.
+    x.close(x.shown(TITLE)[0]);
+    wait_until("closing the window left its web process running", || {
+        x.shown(TITLE).is_empty() && web_processes(pid) == 0
+    });
+    std::thread::sleep(Duration::from_secs(1));
+    assert_eq!(app_driver::processes_of(&app), vec![pid], "the app quit");
+
+    // Opened again from outside, it comes back whole.
+    launch_again(&app, &env);
+    wait_until("the window did not open again", || {
+        x.shown(TITLE).len() == 1 && web_processes(pid) == 1
+    });
+    screenshot(&screenshots(), "opened-again");
 }
 
-#[tokio::test(flavor = "current_thread")]
-async fn clicking_a_notification_opens_the_window_from_the_tray() {
+#[test]
+fn clicking_a_notification_opens_the_window_from_the_tray() {
     let _panel = tray_host();
+    let x = XDisplay::open();
     let notifications = NotificationServer::start();
     let dir = tempfile::tempdir().unwrap();
     let user_home = dir.path().join("home");
@@ -278,16 +338,11 @@ async fn clicking_a_notification_opens_the_window_from_the_tray() {
     )
     .unwrap();
     let app = Path::new(env!("CARGO_BIN_EXE_throughline-app"));
-    let (_driver, client) = app_driver::start(
-        app,
-        &["--hidden"],
-        &[
-            ("HOME", user_home.as_os_str()),
-            ("THROUGHLINE_HOME", data.dir().as_os_str()),
-        ],
-    )
-    .await;
-    wait_until_visibility(&client, "hidden").await;
+    let env: [(&str, &OsStr); 2] = [
+        ("HOME", user_home.as_os_str()),
+        ("THROUGHLINE_HOME", data.dir().as_os_str()),
+    ];
+    let running = started_in_the_tray(&x, app, &env);
     let sent = notifications.wait_for(Duration::from_secs(30), |n| {
         n.summary == "7-day plan limit 86% used"
     });
@@ -299,11 +354,14 @@ async fn clicking_a_notification_opens_the_window_from_the_tray() {
     );
     // Another program's notification of the same number is not the app's to answer.
     notifications.press(sent.id + 100, "default");
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    assert_eq!(visibility(&client).await, "hidden");
+    std::thread::sleep(Duration::from_secs(1));
+    assert!(
+        x.shown(TITLE).is_empty(),
+        "another program's notification opened the window"
+    );
     notifications.press(sent.id, "default");
-    wait_until_visibility(&client, "visible").await;
-    wait_for(&client, ".plan [data-window=seven_day] .bar.full").await;
+    wait_until("the notification did not open the window", || {
+        x.shown(TITLE).len() == 1 && web_processes(running.0.id()) == 1
+    });
     screenshot(&screenshots(), "notification-opens-window");
-    client.close().await.unwrap();
 }

@@ -1,6 +1,6 @@
 // Problems with something asked for outside the window (the tray menu), shown above every view.
 import { h } from "./dom";
-import { onProblem } from "./ipc";
+import { onProblem, pendingProblem } from "./ipc";
 
 export function renderBanner(message: string, onDismiss: () => void): HTMLElement {
   const dismiss = h("button", { type: "button", class: "dismiss" }, "Dismiss");
@@ -9,5 +9,10 @@ export function renderBanner(message: string, onDismiss: () => void): HTMLElemen
 }
 
 export function mountBanner(into: HTMLElement): void {
-  onProblem((message) => into.replaceChildren(renderBanner(message, () => into.replaceChildren())));
+  const show = (message: string) => into.replaceChildren(renderBanner(message, () => into.replaceChildren()));
+  onProblem(show);
+  // A window opened for a problem (it was closed) asks for it: the event came before it loaded.
+  pendingProblem()
+    .then((message) => message && show(message))
+    .catch(() => {});
 }

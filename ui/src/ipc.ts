@@ -162,6 +162,11 @@ export function injections(): Promise<Injection[]> {
   return invoke<Injection[]>("injections");
 }
 
+/** A problem reported from the tray while the window was closed; shown once. */
+export function pendingProblem(): Promise<string | null> {
+  return invoke<string | null>("pending_problem");
+}
+
 export function onProblem(show: (message: string) => void): Promise<UnlistenFn> {
   return listen<string>(PROBLEM_EVENT, (event) => show(event.payload));
 }

@@ -23,4 +23,26 @@ describe("mountBanner", () => {
     into.querySelector<HTMLButtonElement>("button.dismiss")!.click();
     expect(into.querySelector("[role=alert]")).toBeNull();
   });
+
+  it("shows the problem that opened a closed window, once", async () => {
+    let pending: string | null = "Cannot hand off: the session has no turns yet.";
+    mockIPC(
+      (cmd) => {
+        if (cmd !== "pending_problem") return undefined;
+        const message = pending;
+        pending = null;
+        return message;
+      },
+      { shouldMockEvents: true },
+    );
+    const into = document.createElement("div");
+    document.body.append(into);
+    mountBanner(into);
+    await settle();
+    expect(into.querySelector("[role=alert]")!.textContent).toContain("has no turns yet");
+    into.replaceChildren();
+    mountBanner(into);
+    await settle();
+    expect(into.querySelector("[role=alert]")).toBeNull();
+  });
 });
