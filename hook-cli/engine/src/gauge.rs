@@ -136,7 +136,7 @@ fn gauge(store: &Store, mut session: Session, now: &str, compact_at: Option<f64>
     let CompactionPoint {
         tokens: usable,
         rule: compacts_by,
-    } = agent.compaction_point(window, threshold);
+    } = agent.compaction_point(window, threshold, session.client_version.as_deref());
     let compact_at = match compacts_by {
         CompactRule::Window => None,
         CompactRule::Threshold => threshold,
@@ -198,7 +198,7 @@ mod tests {
     fn the_usable_window_ends_at_the_threshold_or_where_the_client_compacts_by_itself() {
         let claude = hosts::agent(Host::Claude);
         let point = |window, threshold| {
-            let p = claude.compaction_point(window, threshold);
+            let p = claude.compaction_point(window, threshold, Some("2.1.333"));
             (p.tokens, p.rule)
         };
         assert_eq!(point(200_000, Some(70)), (140_000, CompactRule::Threshold));
@@ -206,8 +206,13 @@ mod tests {
         // No threshold: Claude Code compacts 33k before the end (83.5% of 200k), not at it.
         assert_eq!(point(200_000, None), (167_000, CompactRule::Client));
         assert_eq!(point(1_000_000, None), (967_000, CompactRule::Client));
+        // Since 2.1.334, a 1M session 33k before a window of 400k.
+        let newer = claude.compaction_point(1_000_000, None, Some("2.1.334"));
+        assert_eq!((newer.tokens, newer.rule), (367_000, CompactRule::Client));
+        let set = claude.compaction_point(1_000_000, Some(30), Some("2.1.334"));
+        assert_eq!((set.tokens, set.rule), (300_000, CompactRule::Threshold));
         // Codex compacts by a rule of its own that the gauge does not model.
-        let codex = hosts::agent(Host::Codex).compaction_point(272_000, None);
+        let codex = hosts::agent(Host::Codex).compaction_point(272_000, None, None);
         assert_eq!((codex.tokens, codex.rule), (272_000, CompactRule::Window));
     }
 

@@ -78,9 +78,15 @@ pub trait Agent: Sync {
     fn spec(&self) -> &'static Spec;
     /// Where the client compacts a context of `window` tokens by itself, given the person's
     /// auto-compact threshold (percent of the window, Claude Code's setting) when they set
-    /// one. By default the whole window counts and the threshold is left aside: a host whose
-    /// own rule is not known is measured against all of it.
-    fn compaction_point(&self, window: u64, _threshold: Option<u8>) -> CompactionPoint {
+    /// one, and the client's release when known. By default the whole window counts and the
+    /// threshold is left aside: a host whose own rule is not known is measured against all
+    /// of it.
+    fn compaction_point(
+        &self,
+        window: u64,
+        _threshold: Option<u8>,
+        _client_version: Option<&str>,
+    ) -> CompactionPoint {
         CompactionPoint {
             tokens: window,
             rule: CompactRule::Window,

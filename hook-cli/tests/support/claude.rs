@@ -50,7 +50,7 @@ pub fn claude_bin() -> PathBuf {
     checked_client().0.clone()
 }
 
-/// The version the client under test reports (`2.1.333`).
+/// The version the client under test reports (`2.1.334`).
 pub fn client_version() -> &'static str {
     &checked_client().1
 }

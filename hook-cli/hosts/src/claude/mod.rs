@@ -52,7 +52,7 @@ const SPEC: Spec = Spec {
         program: "claude",
         also_at: &[".local/bin/claude", ".claude/local/claude"],
         oldest: "2.1.197",
-        newest: "2.1.333",
+        newest: "2.1.334",
         update: "claude update",
     }),
 };
@@ -61,20 +61,28 @@ impl Agent for ClaudeCode {
     fn spec(&self) -> &'static Spec {
         &SPEC
     }
-    fn compaction_point(&self, window: u64, threshold: Option<u8>) -> CompactionPoint {
+    fn compaction_point(
+        &self,
+        window: u64,
+        threshold: Option<u8>,
+        client_version: Option<&str>,
+    ) -> CompactionPoint {
         match threshold {
             Some(percent) => CompactionPoint {
                 tokens: (window * u64::from(percent.clamp(1, 100)) / 100).max(1),
                 rule: CompactRule::Threshold,
             },
-            None => CompactionPoint {
-                // A window too small for the margin (never seen) counts whole.
-                tokens: match window.checked_sub(OWN_COMPACTION_MARGIN) {
-                    Some(tokens) if tokens >= window / 2 => tokens,
-                    _ => window.max(1),
-                },
-                rule: CompactRule::Client,
-            },
+            None => {
+                let own = window::own_compaction_window(window, client_version);
+                CompactionPoint {
+                    // A window too small for the margin (never seen) counts whole.
+                    tokens: match own.checked_sub(OWN_COMPACTION_MARGIN) {
+                        Some(tokens) if tokens >= own / 2 => tokens,
+                        _ => own.max(1),
+                    },
+                    rule: CompactRule::Client,
+                }
+            }
         }
     }
     fn transcripts_dir(&self) -> Option<PathBuf> {

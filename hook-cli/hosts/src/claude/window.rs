@@ -1,5 +1,6 @@
-//! The context window of Claude models: which ids run in 1M tokens, and since which release
-//! of Claude Code a bare id of a native 1M model does.
+//! The context window of Claude models: which ids run in 1M tokens, since which release of
+//! Claude Code a bare id of a native 1M model does, and the smaller window the client
+//! compacts a 1M session against by itself since 2.1.334.
 
 /// The standard context window of Claude models, in tokens.
 pub const STANDARD_WINDOW: u64 = 200_000;
@@ -15,6 +16,13 @@ const NATIVE_1M: &[&str] = &["claude-opus-4-7", "claude-opus-4-8"];
 /// gives a bare `claude-opus-4-8` or `claude-sonnet-5` 200k (its statusline says so), 2.1.332
 /// gives them 1M. Releases in between are taken to be like 2.1.197, so a gauge errs full.
 const NATIVE_1M_SINCE: [u64; 3] = [2, 1, 332];
+
+/// With no threshold set, 2.1.334 compacts a 1M session against a window of its own choosing,
+/// not the whole million: the scripted model reporting 1,000 more tokens a turn, it compacted
+/// when the context reached 367,000 and not at 366,000, that is 400,000 less its 33,000
+/// (docs/hosts/claude-code.md, "Compaction"). 2.1.333 compacted at 967,000.
+const OWN_WINDOW_OF_1M: u64 = 400_000;
+const OWN_WINDOW_OF_1M_SINCE: [u64; 3] = [2, 1, 334];
 
 /// Whether `model` (any spelling: a provider prefix, a date, `-fast`) is a native 1M model.
 fn native_1m(model: &str) -> bool {
@@ -38,11 +46,28 @@ fn native_1m(model: &str) -> bool {
     family_first && major.is_some_and(|m| (5..1000).contains(&m))
 }
 
-/// Whether `version` (`2.1.332`) is a release that runs native 1M models in 1M.
-fn runs_native_1m(version: Option<&str>) -> bool {
+/// Whether `version` (`2.1.332`) is `since` or a later release; an unknown one is not.
+fn release_at_least(version: Option<&str>, since: [u64; 3]) -> bool {
     let parts: Option<Vec<u64>> =
         version.and_then(|v| v.split('.').map(|p| p.parse().ok()).collect());
-    parts.is_some_and(|v| v.as_slice() >= NATIVE_1M_SINCE.as_slice())
+    parts.is_some_and(|v| v.as_slice() >= since.as_slice())
+}
+
+/// Whether `version` is a release that runs native 1M models in 1M.
+fn runs_native_1m(version: Option<&str>) -> bool {
+    release_at_least(version, NATIVE_1M_SINCE)
+}
+
+/// The window the client compacts a session of `window` tokens against when no threshold is
+/// set: its own smaller one for a 1M session since 2.1.334, else the window itself. An
+/// unknown release is taken to be the newest, so a gauge errs early rather than late.
+pub fn own_compaction_window(window: u64, client_version: Option<&str>) -> u64 {
+    let older = client_version.is_some_and(|v| !release_at_least(Some(v), OWN_WINDOW_OF_1M_SINCE));
+    if window >= LONG_WINDOW && !older {
+        OWN_WINDOW_OF_1M
+    } else {
+        window
+    }
 }
 
 /// The context window a session works in: 1M when the model id carries the `[1m]` suffix, or
@@ -186,5 +211,15 @@ mod tests {
             super::context_window(Some("claude-opus-5-5"), Some("2.1.400"), 10),
             LONG_WINDOW
         );
+    }
+
+    #[test]
+    fn since_2_1_334_the_client_compacts_a_1m_session_against_400k_by_itself() {
+        assert_eq!(own_compaction_window(1_000_000, Some("2.1.333")), 1_000_000);
+        assert_eq!(own_compaction_window(1_000_000, Some("2.1.334")), 400_000);
+        assert_eq!(own_compaction_window(1_000_000, Some("2.2.0")), 400_000);
+        // Not knowing the release, the earlier point.
+        assert_eq!(own_compaction_window(1_000_000, None), 400_000);
+        assert_eq!(own_compaction_window(200_000, Some("2.1.334")), 200_000);
     }
 }
