@@ -39,7 +39,7 @@ use std::path::Path;
 use session::{Planted, Session, Speaker};
 use throughline::home::Home;
 use throughline::model::Host;
-use throughline::store::{Store, Trigger};
+use throughline::store::Trigger;
 use throughline::{config, handoff, import};
 
 struct Shape {
@@ -132,7 +132,7 @@ fn memory_of(session: &Session, rng: &mut fastrand::Rng) -> String {
         "the transcript reads cleanly: {:?}",
         imported.problems
     );
-    let store = Store::open(&home).expect("open the store");
+    let store = throughline::open_store(&home).expect("open the store");
     let memory = handoff::preview(
         &store,
         &session_id,

@@ -637,7 +637,7 @@ fn main() {
     };
 
     let started = Instant::now();
-    let mut store = Store::open(&home).unwrap();
+    let mut store = throughline::open_store(&home).unwrap();
     if !reuse {
         build(&mut store, &corpus, turns, &facts, &mut rng);
     }

@@ -11,7 +11,6 @@ use support::codex::CodexEnv;
 use support::responses_server::{message_text, Reply, ResponsesServer};
 use throughline::home::Home;
 use throughline::model::{DetailKind, Host};
-use throughline::store::Store;
 
 #[test]
 fn a_resumed_session_with_shell_calls_is_captured_exactly() {
@@ -45,7 +44,7 @@ fn a_resumed_session_with_shell_calls_is_captured_exactly() {
         .find_transcripts(Some(env.home.path().join(".codex/sessions")))
         .unwrap();
     assert_eq!(sessions.len(), 1, "resume appends to the same rollout");
-    let store = Store::open(&Home::at(env.store.path())).unwrap();
+    let store = throughline::open_store(&Home::at(env.store.path())).unwrap();
     let session = store.session(&sessions[0].session_id).unwrap();
     assert_eq!(session.host, Host::Codex);
     let turns: Vec<_> = store
@@ -220,7 +219,7 @@ fn clear_in_the_tui_hands_on_the_recent_turns_and_a_second_window_never_gets_the
     assert!(!in_b.contains("8731"), "{in_b}");
 
     // The injection log says the same: one /clear handoff, from window A's first session.
-    let store = Store::open(&Home::at(env.store.path())).unwrap();
+    let store = throughline::open_store(&Home::at(env.store.path())).unwrap();
     let injections = store
         .injections(&throughline::store::InjectionFilter {
             limit: Some(10),

@@ -15,7 +15,7 @@ use throughline::model::{DetailKind, Host};
 use throughline::store::{InjectionFilter, Store};
 
 fn store(env: &GeminiEnv) -> Store {
-    Store::open(&Home::at(env.store.path())).unwrap()
+    throughline::open_store(&Home::at(env.store.path())).unwrap()
 }
 
 /// The request whose latest prompt contains `needle`.

@@ -90,7 +90,7 @@ pub fn search(home: &Home, query: &str, project: Option<String>) -> Result<Vec<H
         return Ok(Vec::new());
     }
     // Writable: a search indexes what was captured since the last one.
-    let store = Store::open(home).map_err(|e| explain(&e))?;
+    let store = throughline_engine::open_store(home).map_err(|e| explain(&e))?;
     let request = Request {
         query: query.to_string(),
         project,

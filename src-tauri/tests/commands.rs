@@ -92,7 +92,7 @@ fn a_session_the_client_started_on_the_1m_model_is_measured_against_1m() {
         throughline_engine::hosts::decode_hook(throughline_engine::model::Host::Claude, &payload)
             .unwrap();
     assert_eq!(event.model.as_deref(), Some("claude-opus-4-8[1m]"));
-    let mut store = Store::open(&home).unwrap();
+    let mut store = throughline_engine::open_store(&home).unwrap();
     throughline_engine::capture::capture_event(&mut store, event.host, &event, false).unwrap();
 
     let meters = meter::read(&store, SOON_AFTER).unwrap();
@@ -161,7 +161,7 @@ fn a_new_session_s_first_answer_is_measured_against_1m_before_a_hook_stores_its_
     let event =
         throughline_engine::hosts::decode_hook(Host::Claude, payload.to_string().as_bytes())
             .unwrap();
-    let mut store = Store::open(&home).unwrap();
+    let mut store = throughline_engine::open_store(&home).unwrap();
     throughline_engine::capture::capture_event(&mut store, Host::Claude, &event, false).unwrap();
     drop(store);
     std::fs::copy(fixture, &transcript).unwrap();
@@ -189,7 +189,7 @@ fn a_codex_session_is_labelled_by_its_host_and_measured_against_the_window_codex
     let home = Home::at(dir.path().join("home"));
     let rollout = Path::new("../hook-cli/tests/fixtures/codex-0.171.0/rollout.jsonl");
     let id = "01a22ba6-a25c-7110-8548-5c0daa3cbefe";
-    let mut store = Store::open(&home).unwrap();
+    let mut store = throughline_engine::open_store(&home).unwrap();
     throughline_engine::capture::capture_transcript(&mut store, Host::Codex, id, rollout).unwrap();
     let meters = meter::read(&store, "2026-11-30T09:00:00.000Z").unwrap();
     let m = meters.iter().find(|m| m.session_id == id).unwrap();

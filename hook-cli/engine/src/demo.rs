@@ -13,7 +13,6 @@ use crate::handoff::{self, Reply};
 use crate::home::Home;
 use crate::hosts;
 use crate::model::Host;
-use crate::store::Store;
 
 /// Five prompts with Read, Bash, Edit, Write, a failing command and thinking (Claude Code
 /// 2.1.197); the test suite reads the same file.
@@ -50,7 +49,7 @@ pub fn replay(dir: &Path) -> Result<Replay, String> {
         .append(true)
         .open(&transcript)
         .map_err(|e| fail(&e))?;
-    let mut store = Store::open(&home).map_err(|e| fail(&e))?;
+    let mut store = crate::open_store(&home).map_err(|e| fail(&e))?;
     let config = crate::config::load(&home).config;
     let mut fired = Vec::new();
     let mut memory = None;
@@ -158,7 +157,7 @@ mod tests {
             count("PostToolUse") + count("PostToolUseFailure")
         );
         assert_eq!(count("PostToolUseFailure"), 1);
-        let store = Store::open_read_only(&home).unwrap();
+        let store = crate::store::Store::open_read_only(&home).unwrap();
         let session = store.session(SAMPLE_SESSION).unwrap();
         assert_eq!(session.turns, 5);
         let memory = memory.expect("the session after /clear receives the memory");

@@ -24,7 +24,7 @@ pub fn preview(home: &Home, scope: &Scope) -> store::Result<Preview> {
 /// Forgets `scope` (see [`Store::forget`]). Hooks go on meanwhile: it works in short
 /// transactions and yields the lock between them.
 pub fn apply(home: &Home, scope: &Scope) -> store::Result<Forgotten> {
-    Store::open(home)?.forget(scope)
+    crate::open_store(home)?.forget(scope)
 }
 
 /// A time given by a person: a date (`2026-10-01`, midnight UTC), a timestamp (RFC 3339), or
@@ -190,7 +190,7 @@ mod tests {
         use crate::record::Record;
         let dir = tempfile::tempdir().unwrap();
         let home = Home::at(dir.path());
-        let mut store = Store::open(&home).unwrap();
+        let mut store = crate::open_store(&home).unwrap();
         let big = "x".repeat(400 << 10);
         for (id, day) in [
             ("old", "2026-09-01"),

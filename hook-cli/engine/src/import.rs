@@ -10,7 +10,7 @@ use crate::config::{self, Capture};
 use crate::home::Home;
 use crate::hosts;
 use crate::model::Host;
-use crate::store::{Store, StoreError};
+use crate::store::StoreError;
 
 #[derive(Debug, Clone, Serialize, Default)]
 pub struct Imported {
@@ -72,7 +72,7 @@ pub fn import(
             config.capture_in(cwd.as_deref()) != Capture::Off
         }
     });
-    let mut store = Store::open(home)?;
+    let mut store = crate::open_store(home)?;
     let mut at = Progress {
         transcripts_done: 0,
         transcripts: found.len() as u64,

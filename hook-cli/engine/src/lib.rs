@@ -32,3 +32,9 @@ pub mod search;
 pub mod tail;
 #[cfg(test)]
 mod test_memory;
+
+/// The store in `home`, with the person's own redaction patterns from their settings: how
+/// everything but a hook (which has read the settings already) opens it for writing.
+pub fn open_store(home: &home::Home) -> store::Result<store::Store> {
+    store::Store::open(home, &config::load(home).config.redact_patterns)
+}

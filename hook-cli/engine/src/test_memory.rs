@@ -21,7 +21,7 @@ pub struct Fixture<'a> {
 
 pub fn store_with(sessions: &[Fixture]) -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();
-    let mut store = Store::open(&Home::at(dir.path().join("home"))).unwrap();
+    let mut store = crate::open_store(&Home::at(dir.path().join("home"))).unwrap();
     let w = store.write().unwrap();
     for f in sessions {
         let mut s = w

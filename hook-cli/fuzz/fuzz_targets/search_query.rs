@@ -17,7 +17,7 @@ fn sample_store() -> Store {
     let dir = std::env::temp_dir().join(format!("tl-fuzz-search-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let replay = throughline_engine::demo::replay(&dir).expect("the sample session replays");
-    Store::open(&replay.home).expect("the sample memory opens")
+    throughline_engine::open_store(&replay.home).expect("the sample memory opens")
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -11,7 +11,6 @@ use throughline::config;
 use throughline::forget::{self, Forgotten, Preview, Scope};
 use throughline::home::Home;
 use throughline::render;
-use throughline::store::Store;
 
 #[derive(clap::Args)]
 #[command(group(clap::ArgGroup::new("scope").required(true).multiple(false)))]
@@ -98,7 +97,7 @@ fn retention(home: &Home, args: &Args) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    let done = Store::open(home)
+    let done = throughline::open_store(home)
         .and_then(|mut store| forget::apply_retention(&mut store, &config, &clock::now()));
     let done = match done {
         Ok(done) => done,

@@ -6,7 +6,7 @@ use throughline::handoff;
 use throughline::home::Home;
 use throughline::hosts;
 use throughline::model::Host;
-use throughline::store::{Store, Trigger};
+use throughline::store::Trigger;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -27,7 +27,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let home = Home::locate()?;
-    let mut store = Store::open(&home)?;
+    let mut store = throughline::open_store(&home)?;
     // Run from inside a host that names its session (Claude Code's /tl command, the model in
     // Claude Code, Gemini CLI or Grok), "this session" is known.
     let named = args

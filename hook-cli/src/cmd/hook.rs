@@ -80,7 +80,7 @@ fn handle(home: &Home, host_name: &str) -> Result<(), String> {
         Capture::Paused => true,
         Capture::On => false,
     };
-    let mut store = Store::open_with(home, &config).map_err(|e| e.to_string())?;
+    let mut store = Store::open(home, &config.redact_patterns).map_err(|e| e.to_string())?;
     store.wait_at_most(LOCK_WAIT).map_err(|e| e.to_string())?;
     let event = with_own_transcript(home, &store, host, event);
     let (session, report) =

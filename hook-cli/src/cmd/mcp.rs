@@ -110,7 +110,7 @@ struct Memory {
 fn open_store() -> Result<Store, String> {
     let home = Home::locate().map_err(|e| e.to_string())?;
     // Writable: a search first indexes what hooks captured since the last one.
-    Store::open(&home).map_err(|e| e.to_string())
+    throughline::open_store(&home).map_err(|e| e.to_string())
 }
 
 /// `text` from character `offset`, at most [`MAX_RESULT_CHARS`], ending with how to read on.

@@ -45,7 +45,7 @@ fn parse_layer(s: &str) -> Result<Layer, String> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Writable: a search first indexes what hooks captured since the last one.
-    let store = throughline::store::Store::open(&throughline::home::Home::locate()?)?;
+    let store = throughline::open_store(&throughline::home::Home::locate()?)?;
     let project = if args.all || args.session.is_some() {
         None
     } else {

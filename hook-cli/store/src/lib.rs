@@ -181,13 +181,10 @@ impl Drop for Store {
 }
 
 impl Store {
-    /// Opens (creating and migrating when needed) the database in `home`.
-    pub fn open(home: &Home) -> Result<Store> {
-        Store::open_with(home, &throughline_core::config::load(home).config)
-    }
-
-    /// As [`Store::open`], with the person's settings already read: a hook reads them once.
-    pub fn open_with(home: &Home, config: &throughline_core::config::Config) -> Result<Store> {
+    /// Opens (creating and migrating when needed) the database in `home`. `own_patterns` are
+    /// the person's redaction patterns (`redact_patterns` in their settings): every writer
+    /// applies them, hooks, import and the app's catch-up alike.
+    pub fn open(home: &Home, own_patterns: &[String]) -> Result<Store> {
         home.ensure().map_err(|source| StoreError::Create {
             path: home.dir().to_path_buf(),
             source,
@@ -205,9 +202,7 @@ impl Store {
         } else if let Ok(meta) = fs::metadata(&path) {
             let _ = throughline_core::home::owner_only(&path, &meta);
         }
-        // The person's own patterns apply to every writer: hooks, import, the app's catch-up.
-        let redactor =
-            Redactor::with_patterns(&config.redact_patterns).map_err(StoreError::Redaction)?;
+        let redactor = Redactor::with_patterns(own_patterns).map_err(StoreError::Redaction)?;
         let mut store = Store {
             conn,
             waiters: bulk::Waiters::new(&path),
@@ -251,7 +246,8 @@ impl Store {
             // The reads name the columns of this build's schema: a store no hook has opened
             // since an upgrade is migrated first.
             drop(conn);
-            drop(Store::open(home)?);
+            // Migrating writes nothing a pattern could apply to.
+            drop(Store::open(home, &[])?);
             conn = open()?;
         }
         Ok(Store {

@@ -8,7 +8,7 @@ use throughline_core::record::Record;
 fn temp_store() -> (tempfile::TempDir, Home, Store) {
     let dir = tempfile::tempdir().unwrap();
     let home = Home::at(dir.path().join("home"));
-    let store = Store::open(&home).unwrap();
+    let store = Store::open(&home, &[]).unwrap();
     (dir, home, store)
 }
 
@@ -24,7 +24,7 @@ fn database_and_folder_are_owner_only() {
 fn reopening_does_not_migrate_again() {
     let (_dir, home, store) = temp_store();
     drop(store);
-    let store = Store::open(&home).unwrap();
+    let store = Store::open(&home, &[]).unwrap();
     let version: i64 = store
         .conn
         .query_row("PRAGMA user_version", [], |r| r.get(0))
@@ -42,7 +42,7 @@ fn a_newer_schema_is_refused_with_advice() {
     let (_dir, home, store) = temp_store();
     store.conn.pragma_update(None, "user_version", 99).unwrap();
     drop(store);
-    let err = Store::open(&home).err().unwrap().to_string();
+    let err = Store::open(&home, &[]).err().unwrap().to_string();
     assert!(err.contains("upgrade throughline"), "{err}");
 }
 

@@ -230,7 +230,11 @@ pub fn run(home: &Home) -> Result<Run, String> {
         }
         Err(e) => return Err(format!("{}: {e}", lock_path(home).display())),
     }
-    let mut store = Store::open(home).map_err(|e| e.to_string())?;
+    let mut store = Store::open(
+        home,
+        &throughline_core::config::load(home).config.redact_patterns,
+    )
+    .map_err(|e| e.to_string())?;
     let mut calls = Vec::new();
     let stop = loop {
         let now = clock::now();

@@ -7,7 +7,6 @@ use throughline_engine::capture::{capture_event, capture_transcript};
 use throughline_engine::handoff::{self, Reply};
 use throughline_engine::home::Home;
 use throughline_engine::model::Host;
-use throughline_engine::store::Store;
 
 const FIXTURES: &str = "../hook-cli/tests/fixtures/claude-2.1.197/transcripts";
 /// Shortly after the fixture sessions ran: both count as live.
@@ -35,7 +34,7 @@ pub fn session_id(transcript: &Path) -> String {
 
 /// Captures `transcript` into the store in `home` as session `id`.
 pub fn capture(home: &Home, id: &str, transcript: &Path) {
-    let mut store = Store::open(home).unwrap();
+    let mut store = throughline_engine::open_store(home).unwrap();
     capture_transcript(&mut store, Host::Claude, id, transcript).unwrap();
 }
 
@@ -52,7 +51,7 @@ pub fn first_prompt_of_a_new_chat(home: &Home, id: &str, transcript: &Path) -> O
     let event =
         throughline_engine::hosts::decode_hook(Host::Claude, payload.to_string().as_bytes())
             .unwrap();
-    let mut store = Store::open(home).unwrap();
+    let mut store = throughline_engine::open_store(home).unwrap();
     capture_event(&mut store, Host::Claude, &event, false).unwrap();
     handoff::respond(
         &mut store,

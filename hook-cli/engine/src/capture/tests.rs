@@ -40,7 +40,7 @@ fn a_rollout_read_hook_by_hook_is_stored_as_if_read_whole() {
     let text = std::fs::read_to_string(ROLLOUT).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let rollout = dir.path().join("rollout.jsonl");
-    let mut piecewise = Store::open(&Home::at(dir.path().join("piecewise"))).unwrap();
+    let mut piecewise = crate::open_store(&Home::at(dir.path().join("piecewise"))).unwrap();
     // Every cut, even in the middle of a line: each call reads on from the stored cursor.
     let mut end = 0;
     while end < text.len() {
@@ -51,7 +51,7 @@ fn a_rollout_read_hook_by_hook_is_stored_as_if_read_whole() {
         std::fs::write(&rollout, &text[..end]).unwrap();
         super::capture_transcript(&mut piecewise, Host::Codex, "s1", &rollout).unwrap();
     }
-    let mut whole = Store::open(&Home::at(dir.path().join("whole"))).unwrap();
+    let mut whole = crate::open_store(&Home::at(dir.path().join("whole"))).unwrap();
     super::capture_transcript(&mut whole, Host::Codex, "s1", &rollout).unwrap();
     let memory = memory(&whole, "s1");
     assert_eq!(memory, self::memory(&piecewise, "s1"));
@@ -73,7 +73,7 @@ fn a_rollback_removes_the_turns_and_what_follows_continues_the_one_before() {
     let rollout = dir.path().join("rollout.jsonl");
     let mut text = std::fs::read_to_string(ROLLOUT).unwrap();
     std::fs::write(&rollout, &text).unwrap();
-    let mut store = Store::open(&Home::at(dir.path().join("home"))).unwrap();
+    let mut store = crate::open_store(&Home::at(dir.path().join("home"))).unwrap();
     super::capture_transcript(&mut store, Host::Codex, "s1", &rollout).unwrap();
     // Indexed first, so the rolled-back words must leave the index too.
     let found = |store: &Store, words: &str| {

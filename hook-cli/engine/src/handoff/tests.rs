@@ -16,7 +16,7 @@ impl World {
     fn new() -> World {
         let dir = tempfile::tempdir().unwrap();
         let home = Home::at(dir.path().join("home"));
-        let store = Store::open(&home).unwrap();
+        let store = crate::open_store(&home).unwrap();
         World { dir, home, store }
     }
 

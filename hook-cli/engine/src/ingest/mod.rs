@@ -795,7 +795,7 @@ mod tests {
             std::fs::write(&transcript, text).unwrap();
             crate::capture::capture_transcript(store, Host::Claude, "s1", &transcript).unwrap();
         };
-        let mut store = Store::open(&Home::at(dir.path().join("home"))).unwrap();
+        let mut store = crate::open_store(&Home::at(dir.path().join("home"))).unwrap();
         let mut text = line(
             "user",
             "u1",
@@ -843,7 +843,7 @@ mod tests {
             }
         };
 
-        let mut store = Store::open(&Home::at(dir.path().join("stopped"))).unwrap();
+        let mut store = crate::open_store(&Home::at(dir.path().join("stopped"))).unwrap();
         // The writer is dropped uncommitted, as if its process were killed at the end.
         capture(&mut store, false);
         let kept = memory(&store, "s1");
@@ -857,7 +857,7 @@ mod tests {
         );
         // The next call goes on from the stored cursor to the same memory as one whole read.
         capture(&mut store, true);
-        let mut whole = Store::open(&Home::at(dir.path().join("whole"))).unwrap();
+        let mut whole = crate::open_store(&Home::at(dir.path().join("whole"))).unwrap();
         capture(&mut whole, true);
         assert_eq!(memory(&store, "s1"), memory(&whole, "s1"));
         assert_eq!(
@@ -927,7 +927,6 @@ mod tests {
         ) {
             use crate::home::Home;
             use crate::model::Host;
-            use crate::store::Store;
             let text = chained_transcript(&turns);
             let dir = tempfile::tempdir().unwrap();
             let transcript = dir.path().join("s1.jsonl");
@@ -936,13 +935,13 @@ mod tests {
                 cuts.iter().map(|f| (f * text.len() as f64) as usize).collect();
             cut_at.sort();
             cut_at.push(text.len());
-            let mut store = Store::open(&home).unwrap();
+            let mut store = crate::open_store(&home).unwrap();
             for (i, cut) in cut_at.iter().enumerate() {
                 std::fs::write(&transcript, &text.as_bytes()[..*cut]).unwrap();
                 // 0: one hook call; 1: two in a row; 2: a call by a new process.
                 let times = if calls[i % calls.len()] == 1 { 2 } else { 1 };
                 if calls[i % calls.len()] == 2 {
-                    store = Store::open(&home).unwrap();
+                    store = crate::open_store(&home).unwrap();
                 }
                 for _ in 0..times {
                     crate::capture::capture_transcript(&mut store, Host::Claude, "s1", &transcript)
@@ -950,7 +949,7 @@ mod tests {
                 }
             }
             let whole_home = Home::at(dir.path().join("whole"));
-            let mut whole = Store::open(&whole_home).unwrap();
+            let mut whole = crate::open_store(&whole_home).unwrap();
             crate::capture::capture_transcript(&mut whole, Host::Claude, "s1", &transcript)
                 .unwrap();
             let stored = memory(&store, "s1");

@@ -19,7 +19,7 @@ struct Memory {
 fn memory() -> Memory {
     let dir = tempfile::tempdir().unwrap();
     let home = Home::at(dir.path().join("home"));
-    let mut store = Store::open(&home).unwrap();
+    let mut store = Store::open(&home, &[]).unwrap();
     let sessions = [
         ("s1", "/p", "2026-11-01", 3),
         ("s2", "/p", "2026-11-02", 2),

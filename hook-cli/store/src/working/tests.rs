@@ -64,7 +64,7 @@ fn codes(store: &Store, session: &Session) -> Vec<String> {
 #[test]
 fn the_working_state_of_a_chain_across_hosts() {
     let dir = tempfile::tempdir().unwrap();
-    let mut db = Store::open(&Home::at(dir.path().join("home"))).unwrap();
+    let mut db = Store::open(&Home::at(dir.path().join("home")), &[]).unwrap();
     let patch = "*** Begin Patch\n*** Update File: src/main.rs\n@@\n-a\n+b\n*** Delete File: old.rs\n*** End Patch";
     let again = serde_json::json!({ "input": "*** Begin Patch\n*** Update File: src/main.rs\n@@\n-b\n+c\n*** End Patch" });
     store(
@@ -232,7 +232,7 @@ fn claude_todos(db: &mut Store, id: &str, records: Vec<Record>) -> Vec<Todo> {
 #[test]
 fn the_task_tools_build_the_list_a_call_at_a_time() {
     let dir = tempfile::tempdir().unwrap();
-    let mut db = Store::open(&Home::at(dir.path().join("home"))).unwrap();
+    let mut db = Store::open(&Home::at(dir.path().join("home")), &[]).unwrap();
     let records: Vec<Record> = [
         vec![prompt("p1")],
         create_task("c1", 1, "Read the parser").to_vec(),
@@ -265,7 +265,7 @@ fn the_task_tools_build_the_list_a_call_at_a_time() {
 #[test]
 fn the_newest_of_a_whole_list_and_the_task_calls_wins() {
     let dir = tempfile::tempdir().unwrap();
-    let mut db = Store::open(&Home::at(dir.path().join("home"))).unwrap();
+    let mut db = Store::open(&Home::at(dir.path().join("home")), &[]).unwrap();
     let list_last = [
         vec![prompt("p1")],
         create_task("c1", 1, "Task first").to_vec(),
@@ -298,7 +298,7 @@ fn the_newest_of_a_whole_list_and_the_task_calls_wins() {
 #[test]
 fn the_calls_of_a_tool_are_read_through_an_index() {
     let dir = tempfile::tempdir().unwrap();
-    let db = Store::open(&Home::at(dir.path().join("home"))).unwrap();
+    let db = Store::open(&Home::at(dir.path().join("home")), &[]).unwrap();
     let plan: String = db
         .conn
         .query_row(
@@ -333,7 +333,7 @@ fn the_calls_of_a_tool_are_read_through_an_index() {
 fn an_older_database_gains_the_branch_and_the_index() {
     let dir = tempfile::tempdir().unwrap();
     let home = Home::at(dir.path().join("home"));
-    let db = Store::open(&home).unwrap();
+    let db = Store::open(&home, &[]).unwrap();
     db.conn
         .execute_batch(
             "ALTER TABLE sessions DROP COLUMN compaction_stopped_at;
@@ -347,7 +347,7 @@ fn an_older_database_gains_the_branch_and_the_index() {
         )
         .unwrap();
     drop(db);
-    let db = Store::open(&home).unwrap();
+    let db = Store::open(&home, &[]).unwrap();
     assert_eq!(db.session("old").unwrap().branch, None);
     let indexed: bool = db
         .conn
