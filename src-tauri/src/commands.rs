@@ -6,6 +6,7 @@ use throughline_engine::install::claude::AutoCompact;
 use throughline_engine::install::Report;
 use throughline_engine::store::{Handoff, Injection};
 
+use throughline_engine::gauge::ContextHistory;
 use throughline_engine::model::{Turn, TurnDetail};
 use throughline_engine::search::Hit;
 
@@ -88,6 +89,15 @@ pub fn stored_sessions(home: State<'_, AppHome>) -> Result<Vec<StoredSession>, S
 #[tauri::command]
 pub fn session_turns(home: State<'_, AppHome>, session_id: String) -> Result<Vec<Turn>, String> {
     crate::memory::turns(&home.0, &session_id)
+}
+
+/// A session's context over its requests, for its chart; none before the store exists.
+#[tauri::command]
+pub fn session_context(
+    home: State<'_, AppHome>,
+    session_id: String,
+) -> Result<Option<ContextHistory>, String> {
+    crate::memory::context(&home.0, &session_id)
 }
 
 /// One turn in full, with its tool calls and their output.

@@ -67,6 +67,7 @@ pub fn run() {
             // Memory
             commands::stored_sessions,
             commands::session_turns,
+            commands::session_context,
             commands::turn_detail,
             commands::search,
             commands::handoff_preview,

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use throughline_engine::config;
 use throughline_engine::forget::{self, Forgotten, Preview, Scope};
+use throughline_engine::gauge::{self, ContextHistory};
 use throughline_engine::handoff;
 use throughline_engine::home::Home;
 use throughline_engine::hosts;
@@ -76,6 +77,17 @@ pub fn turns(home: &Home, session_id: &str) -> Result<Vec<Turn>, String> {
     };
     let session = store.session(session_id).map_err(|e| explain(&e))?;
     store.turns(&session).map_err(|e| explain(&e))
+}
+
+/// A session's context over its requests, against where its client compacts it.
+pub fn context(home: &Home, session_id: &str) -> Result<Option<ContextHistory>, String> {
+    let Some(store) = reading(home)? else {
+        return Ok(None);
+    };
+    let session = store.session(session_id).map_err(|e| explain(&e))?;
+    gauge::history(&store, &session, gauge::claude_threshold())
+        .map(Some)
+        .map_err(|e| explain(&e))
 }
 
 /// One turn in full: every tool call with its output, thinking and host entries.

@@ -500,6 +500,34 @@ fn the_apps_own_reads_never_wake_its_watcher_and_a_hooks_write_does() {
 }
 
 #[test]
+fn a_sessions_context_history_is_its_requests_against_where_the_client_compacts() {
+    let (_dir, home) = imported_store();
+    for path in transcripts() {
+        let history = throughline_app::memory::context(&home, &session_id(&path))
+            .unwrap()
+            .unwrap();
+        assert!(history.measured);
+        assert!(!history.points.is_empty(), "{}", path.display());
+        // The latest request is what the transcript's last main-chain answer reports.
+        assert_eq!(history.points.last().unwrap().tokens, context_in(&path));
+        assert!(history
+            .points
+            .iter()
+            .all(|p| p.tokens > 0 && p.at.is_some()));
+        // No threshold set here: the client's own point, 33k short of its window.
+        assert_eq!(history.compacts_at, history.window - 33_000, "{history:?}");
+        assert!(history.marks.is_empty());
+    }
+    // Nothing stored yet: nothing to draw.
+    let empty = tempfile::tempdir().unwrap();
+    assert!(
+        throughline_app::memory::context(&Home::at(empty.path().join("home")), "x")
+            .unwrap()
+            .is_none()
+    );
+}
+
+#[test]
 fn the_memory_lists_every_stored_session_finds_words_and_opens_the_turn() {
     let (_dir, home) = imported_store();
     let stored = throughline_app::memory::sessions(&home).unwrap();
@@ -634,6 +662,11 @@ fn the_window_s_types_are_what_the_commands_send() {
     stored.iter().for_each(|s| types.check("StoredSession", s));
     let turns = memory::turns(&home, &stored[0].session_id).unwrap();
     turns.iter().for_each(|t| types.check("Turn", t));
+    let context = memory::context(&home, &stored[0].session_id)
+        .unwrap()
+        .unwrap();
+    types.check("ContextHistory", &context);
+    types.check("ContextPoint", &context.points[0]);
     let said = turns.iter().find(|t| t.seq > 0).unwrap();
     types.check("TurnDetail", &memory::turn(&home, &said.code).unwrap());
     let word = said.messages[0]

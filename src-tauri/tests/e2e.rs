@@ -439,6 +439,35 @@ async fn memory_view_searches_previews_and_forgets(
     assert!(text.contains("secret/deploy-7731"), "{text}");
     screenshot(shots, "memory-preview");
 
+    // A session's turns open under the picture of its context over its requests (the fixture
+    // of thirteen requests).
+    let drawn_session = session_id(&transcripts()[1]);
+    click_when_there(
+        client,
+        &format!("li.stored[data-session='{drawn_session}'] .turns"),
+    )
+    .await;
+    let caption = text_when_there(client, ".opened .turns-of figure.context figcaption").await;
+    assert!(
+        caption.starts_with("Context per request: peak "),
+        "{caption}"
+    );
+    let drawn = wait_for(client, ".opened .turns-of svg.context-chart polyline.used")
+        .await
+        .attr("points")
+        .await
+        .unwrap()
+        .unwrap_or_default();
+    assert!(drawn.split(' ').count() >= 2, "{drawn}");
+    client
+        .execute(
+            "document.querySelector('figure.context').scrollIntoView()",
+            vec![],
+        )
+        .await
+        .unwrap();
+    screenshot(shots, "memory-context");
+
     // Forget asks first; the fixture session recorded before the window opened goes.
     let fixture = session_id(&transcripts()[0]);
     click_when_there(

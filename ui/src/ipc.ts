@@ -371,6 +371,35 @@ export function sessionTurns(sessionId: string): Promise<Turn[]> {
   return invoke<Turn[]>("session_turns", { sessionId });
 }
 
+/** One request of a session (or the largest of a run of them) and the context it held. */
+export interface ContextPoint {
+  turn: string | null;
+  at: string | null;
+  tokens: number;
+}
+
+/** Something that happened to a session's context: the client compacted it, or it was handed on. */
+export interface ContextMark {
+  kind: "compact" | "handoff";
+  at: string;
+  /** The first point at or after it (the number of points when it came after the last). */
+  before_point: number;
+}
+
+/** A session's context over its requests, against where its client compacts it. */
+export interface ContextHistory {
+  points: ContextPoint[];
+  marks: ContextMark[];
+  measured: boolean;
+  window: number;
+  compacts_at: number;
+  compacts_by: "threshold" | "client" | "window";
+}
+
+export function sessionContext(sessionId: string): Promise<ContextHistory | null> {
+  return invoke<ContextHistory | null>("session_context", { sessionId });
+}
+
 export function turnDetail(code: string): Promise<TurnDetail> {
   return invoke<TurnDetail>("turn_detail", { code });
 }

@@ -183,6 +183,17 @@ describe("mountMemory", () => {
       search: [HIT],
       turn_detail: DETAIL,
       session_turns: [TURN],
+      session_context: {
+        points: [
+          { turn: "k3m9x2a", at: "2026-12-02T10:00:00.000Z", tokens: 30_000 },
+          { turn: "k3m9x2a", at: "2026-12-02T10:01:00.000Z", tokens: 52_000 },
+        ],
+        marks: [],
+        measured: true,
+        window: 200_000,
+        compacts_at: 167_000,
+        compacts_by: "client",
+      },
       handoff_preview: "# Throughline memory\nsecret/deploy-7731",
       offer_handoff: { session_id: SESSIONS[0].session_id, project: "/home/dev/toy", created_at: "", expires_at: "" },
     });
@@ -193,6 +204,10 @@ describe("mountMemory", () => {
     into.querySelector<HTMLButtonElement>(".hit .open-turn")!.click();
     await settle();
     expect(into.querySelector(".turn h3")!.textContent).toContain("k3m9x2a");
+    into.querySelector<HTMLButtonElement>("li.stored .turns")!.click();
+    await settle();
+    expect(calls).toContainEqual(["session_context", { sessionId: SESSIONS[0].session_id }]);
+    expect(into.querySelector(".turns-of figure.context figcaption")!.textContent).toContain("peak 52k of 200k");
     into.querySelector<HTMLButtonElement>("li.stored .preview")!.click();
     await settle();
     expect(into.querySelector(".preview pre")!.textContent).toContain("secret/deploy-7731");

@@ -12,7 +12,7 @@ use crate::install::claude::autocompact;
 use crate::install::Scope;
 use crate::model::{short_tokens, Session};
 use crate::render;
-use crate::store::{Result, Store, LIVE_WINDOW};
+use crate::store::{ContextMark, ContextPoint, Result, Store, LIVE_WINDOW};
 use crate::tail;
 
 /// How close a session is to compaction, as a share of its usable window: the gauge's colour.
@@ -171,6 +171,45 @@ fn gauge(store: &Store, mut session: Session, now: &str, compact_at: Option<f64>
         last_activity: session.last_activity,
         handoff_until,
         transcript,
+    })
+}
+
+/// A stored session's context over its requests, and where its client compacts it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ContextHistory {
+    pub points: Vec<ContextPoint>,
+    pub marks: Vec<ContextMark>,
+    /// Whether the host records token counts at all (no points otherwise).
+    pub measured: bool,
+    /// The session's context window, in tokens.
+    pub window: u64,
+    /// Where the client compacts: the threshold, or its own point with none set.
+    pub compacts_at: u64,
+    pub compacts_by: CompactRule,
+}
+
+/// `session`'s context over its requests, measured against its window as the gauges do;
+/// `compact_at` is Claude Code's auto-compact threshold, as for [`read`].
+pub fn history(
+    store: &Store,
+    session: &Session,
+    compact_at: Option<f64>,
+) -> Result<ContextHistory> {
+    let (points, marks) = store.context_history(session)?;
+    let peak = points.iter().map(|p| p.tokens).max().unwrap_or(0);
+    let window = hosts::session_window(session, session.model.as_deref(), peak);
+    let threshold = compact_at
+        .filter(|p| (1.0..=100.0).contains(p))
+        .map(|p| p.round() as u8);
+    let agent = hosts::agent(session.host);
+    let point = agent.compaction_point(window, threshold, session.client_version.as_deref());
+    Ok(ContextHistory {
+        points,
+        marks,
+        measured: agent.spec().reports_usage,
+        window,
+        compacts_at: point.tokens,
+        compacts_by: point.rule,
     })
 }
 

@@ -5,6 +5,7 @@ mod bulk;
 mod chain;
 mod forget;
 mod health;
+mod history;
 mod model_lines;
 mod read;
 mod schema;
@@ -29,6 +30,7 @@ pub use chain::{Handoff, Injection, InjectionFilter, Trigger};
 pub use forget::{Forgotten, Preview, Scope, SessionSize};
 
 pub use health::{Health, HostCapture};
+pub use history::{ContextMark, ContextPoint, MarkKind};
 pub use model_lines::{DueTurn, ModelLine, SummaryCall, SummarySpend};
 pub use read::{ContextSpend, ProjectSummary, SessionFilter, StoreStats};
 pub use search::{

@@ -10,10 +10,12 @@ import {
   offerHandoff,
   onLiveSessions,
   search,
+  sessionContext,
   sessionTurns,
   storedSessions,
   turnDetail,
   type Forget,
+  type ContextHistory,
   type ForgetPreview,
   type Hit,
   type Step,
@@ -21,11 +23,12 @@ import {
   type Turn,
   type TurnDetail,
 } from "../ipc";
+import { renderContextChart } from "./context-chart";
 import { dateTime, projectName } from "./sessions";
 
 /** What is open beside the list: one thing at a time. */
 export type Opened =
-  | { kind: "turns"; session: StoredSession; turns: Turn[] }
+  | { kind: "turns"; session: StoredSession; turns: Turn[]; context: ContextHistory | null }
   | { kind: "turn"; detail: TurnDetail }
   | { kind: "preview"; session: StoredSession; text: string | null }
   | { kind: "forget"; what: Forget; label: string; preview: ForgetPreview }
@@ -202,6 +205,7 @@ function renderOpened(opened: Opened, actions: MemoryActions): HTMLElement | nul
         "div",
         { class: "turns-of" },
         h("h3", {}, opened.session.title ? firstLine(opened.session.title, 80) : opened.session.session_id),
+        opened.context ? renderContextChart(opened.context) : null,
         h(
           "ol",
           {},
@@ -318,8 +322,8 @@ export function mountMemory(into: HTMLElement): () => void {
         .catch(failed("search the memory"));
     },
     onTurns: (session) =>
-      sessionTurns(session.session_id)
-        .then((turns) => show({ opened: { kind: "turns", session, turns }, problem: null }))
+      Promise.all([sessionTurns(session.session_id), sessionContext(session.session_id)])
+        .then(([turns, context]) => show({ opened: { kind: "turns", session, turns, context }, problem: null }))
         .catch(failed("read the session's turns")),
     onTurn: (code) =>
       turnDetail(code)

@@ -1,0 +1,139 @@
+//! A session's context over its requests, for the picture of where its tokens went: each
+//! main-chain API call's context, with the moments the client compacted it and the handoff
+//! that ended it.
+
+use rusqlite::params;
+use serde::Serialize;
+use throughline_core::model::Session;
+
+use super::{Result, Store};
+
+/// Points drawn at most: a long session's calls are taken in runs, each run's largest.
+pub const MAX_POINTS: usize = 400;
+
+/// One request (or a run of them) and the context it occupied.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ContextPoint {
+    /// The turn the request belongs to, when known.
+    pub turn: Option<String>,
+    pub at: Option<String>,
+    pub tokens: u64,
+}
+
+/// What happened to a session's context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MarkKind {
+    /// The client compacted it; the memory came back.
+    Compact,
+    /// The session was handed to a new chat.
+    Handoff,
+}
+
+/// Something that happened to the context between two points.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ContextMark {
+    pub kind: MarkKind,
+    pub at: String,
+    /// The first point at or after it; the number of points when it came after the last.
+    pub before_point: usize,
+}
+
+impl Store {
+    /// The context of each main-chain request of `session`, oldest first, at most
+    /// [`MAX_POINTS`], and what happened in between.
+    pub fn context_history(
+        &self,
+        session: &Session,
+    ) -> Result<(Vec<ContextPoint>, Vec<ContextMark>)> {
+        let mut calls = self.conn.prepare_cached(
+            "SELECT t.code, a.at, a.input + a.cache_creation + a.cache_read
+             FROM api_calls a LEFT JOIN turns t ON t.id = a.turn
+             WHERE a.session = ?1 AND a.sidechain = 0 ORDER BY a.id",
+        )?;
+        let all = calls
+            .query_map([session.id], |r| {
+                Ok(ContextPoint {
+                    turn: r.get(0)?,
+                    at: r.get(1)?,
+                    tokens: r.get(2)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let points = in_runs(all);
+
+        let mut events = self.conn.prepare_cached(
+            "SELECT 'compact', at FROM injections WHERE session = ?1 AND trigger = 'compact'
+             UNION ALL
+             SELECT 'handoff', created_at FROM handoffs WHERE session = ?1 AND taken_by IS NOT NULL
+             ORDER BY 2",
+        )?;
+        let marks = events
+            .query_map(params![session.id], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?
+            .into_iter()
+            .map(|(kind, at)| ContextMark {
+                kind: if kind == "compact" {
+                    MarkKind::Compact
+                } else {
+                    MarkKind::Handoff
+                },
+                before_point: points
+                    .iter()
+                    .position(|p| p.at.as_deref().is_some_and(|t| t >= at.as_str()))
+                    .unwrap_or(points.len()),
+                at,
+            })
+            .collect();
+        Ok((points, marks))
+    }
+}
+
+/// `points` as at most [`MAX_POINTS`]: consecutive runs, each the largest of its run (the
+/// peaks are what a reader looks for), with its first turn and its last time.
+fn in_runs(points: Vec<ContextPoint>) -> Vec<ContextPoint> {
+    if points.len() <= MAX_POINTS {
+        return points;
+    }
+    let run = points.len().div_ceil(MAX_POINTS);
+    points
+        .chunks(run)
+        .map(|chunk| ContextPoint {
+            turn: chunk.iter().find_map(|p| p.turn.clone()),
+            at: chunk.iter().rev().find_map(|p| p.at.clone()),
+            tokens: chunk.iter().map(|p| p.tokens).max().unwrap_or(0),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_session_is_drawn_in_runs_that_keep_their_peaks() {
+        let points: Vec<ContextPoint> = (0..1000u64)
+            .map(|n| ContextPoint {
+                turn: Some(format!("t{n}")),
+                at: Some(format!(
+                    "2026-12-02T10:{:02}:{:02}.000Z",
+                    n / 60 % 60,
+                    n % 60
+                )),
+                tokens: if n == 517 { 900_000 } else { n * 10 },
+            })
+            .collect();
+        let runs = in_runs(points);
+        assert!(runs.len() <= MAX_POINTS, "{}", runs.len());
+        assert_eq!(runs.iter().map(|p| p.tokens).max(), Some(900_000));
+        assert_eq!(runs[0].turn.as_deref(), Some("t0"));
+        let few = vec![ContextPoint {
+            turn: None,
+            at: None,
+            tokens: 5,
+        }];
+        assert_eq!(in_runs(few.clone()), few);
+    }
+}
