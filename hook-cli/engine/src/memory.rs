@@ -596,13 +596,19 @@ fn turn_block(m: Measure, title: &str, turn: &Turn, cap: usize, goal: Option<&st
     block
 }
 
+/// What stands for `n` characters cut from the middle of a text of turn `code`: the command
+/// that shows them.
+fn cut_marker(n: usize, code: &str) -> String {
+    format!(" […{n} characters cut: throughline detail {code}] ")
+}
+
 /// `text` within `max` units: its beginning and its end around a marker naming what is cut.
 fn cut(m: Measure, text: &str, max: usize, code: &str) -> String {
     let total = m.len(text);
     if total <= max {
         return text.to_string();
     }
-    let marker = |n: usize| format!(" […{n} characters cut: throughline detail {code}] ");
+    let marker = |n: usize| cut_marker(n, code);
     let room = max.saturating_sub(m.len(&marker(total)));
     let head_room = room * 2 / 3;
     let head = take_units(m, text, head_room);

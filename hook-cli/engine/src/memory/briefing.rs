@@ -132,7 +132,7 @@ fn opening_and_closing(m: Measure, text: &str, room: usize, code: &str) -> Strin
     if total <= room {
         return text.to_string();
     }
-    let marker = |n: usize| format!(" […{n} characters cut: throughline detail {code}] ");
+    let marker = |n: usize| super::cut_marker(n, code);
     let inner = room.saturating_sub(m.len(&marker(total)));
     let closing = closing_sentences(m, text, inner * CLOSING_SHARE / 100);
     if closing.is_empty() {
