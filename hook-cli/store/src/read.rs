@@ -1,6 +1,8 @@
 //! The read API shared by the CLI verbs and the tray app. Every call is one short read
 //! transaction, safe to make while hooks write.
 
+use std::sync::LazyLock;
+
 use rusqlite::{params, OptionalExtension, Row};
 use serde::Serialize;
 
@@ -77,11 +79,29 @@ const SESSION_COLUMNS: &str = "s.id, s.host, s.session_id, s.project, s.cwd, s.t
     (SELECT count(*) FROM turns t WHERE t.session = s.id AND t.seq > 0), s.start_model,
     s.client_version, s.context_window, s.branch";
 
+/// The session queries' condition that leaves out a session a newer build stored for a client
+/// this one does not know: its transcript, payloads and limits are not this build's to read,
+/// and read as another host's they would be read wrong.
+static KNOWN_HOST: LazyLock<String> = LazyLock::new(|| {
+    let names: Vec<String> = Host::ALL
+        .iter()
+        .map(|h| format!("'{}'", h.as_str()))
+        .collect();
+    format!("s.host IN ({})", names.join(", "))
+});
+
 fn session_from(r: &Row) -> rusqlite::Result<Session> {
     let host: String = r.get(1)?;
+    let host = Host::parse(&host).ok_or_else(|| {
+        rusqlite::Error::FromSqlConversionFailure(
+            1,
+            rusqlite::types::Type::Text,
+            format!("a session of the client {host:?}, unknown to this build").into(),
+        )
+    })?;
     Ok(Session {
         id: r.get(0)?,
-        host: Host::parse(&host).unwrap_or(Host::Claude),
+        host,
         session_id: r.get(2)?,
         project: r.get(3)?,
         cwd: r.get(4)?,
@@ -105,10 +125,11 @@ impl Store {
     pub fn sessions(&self, filter: &SessionFilter) -> Result<Vec<Session>> {
         let sql = format!(
             "SELECT {SESSION_COLUMNS} FROM sessions s
-             WHERE (?1 IS NULL OR s.project = ?1)
+             WHERE {known} AND (?1 IS NULL OR s.project = ?1)
                AND (NOT ?3 OR EXISTS (SELECT 1 FROM turns t WHERE t.session = s.id AND t.seq > 0))
              ORDER BY coalesce(s.last_activity, s.started_at) DESC, s.id DESC
-             LIMIT ?2"
+             LIMIT ?2",
+            known = *KNOWN_HOST
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let limit = filter.limit.map(i64::from).unwrap_or(-1);
@@ -124,8 +145,10 @@ impl Store {
     pub fn live_sessions(&self, since: &str) -> Result<Vec<Session>> {
         let sql = format!(
             "SELECT {SESSION_COLUMNS} FROM sessions s
-             WHERE s.ended_at IS NULL AND coalesce(s.last_activity, s.started_at) >= ?1
-             ORDER BY coalesce(s.last_activity, s.started_at) DESC, s.id DESC"
+             WHERE {known} AND s.ended_at IS NULL
+               AND coalesce(s.last_activity, s.started_at) >= ?1
+             ORDER BY coalesce(s.last_activity, s.started_at) DESC, s.id DESC",
+            known = *KNOWN_HOST
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map([since], session_from)?;
@@ -153,8 +176,9 @@ impl Store {
     pub fn session(&self, id_or_prefix: &str) -> Result<Session> {
         let sql = format!(
             "SELECT {SESSION_COLUMNS} FROM sessions s
-             WHERE s.session_id >= ?1 AND s.session_id < ?1 || x'ff'
-             ORDER BY s.session_id = ?1 DESC, s.session_id LIMIT 2"
+             WHERE {known} AND s.session_id >= ?1 AND s.session_id < ?1 || x'ff'
+             ORDER BY s.session_id = ?1 DESC, s.session_id LIMIT 2",
+            known = *KNOWN_HOST
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let found: Vec<Session> = stmt
@@ -255,9 +279,10 @@ impl Store {
             [id],
             |r| r.get(0),
         )?;
-        let agent = hosts::agent(Host::parse(&host).unwrap_or(Host::Claude));
+        // A client this build does not know: its calls keep their tool names, unexplained.
+        let agent = Host::parse(&host).map(hosts::agent);
         let steps = throughline_core::model::steps(&details, &|tool, input| {
-            agent.call_subject(tool, input)
+            agent.and_then(|agent| agent.call_subject(tool, input))
         });
         Ok(TurnDetail {
             turn,

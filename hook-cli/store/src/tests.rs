@@ -620,3 +620,38 @@ fn a_cleared_session_awaits_its_memory_until_it_has_a_prompt_or_was_given_one() 
     w.commit().unwrap();
     assert!(!awaits(&store, "new"));
 }
+
+#[test]
+fn a_session_of_a_client_this_build_does_not_know_is_left_out_not_read_as_another() {
+    let (_dir, _home, mut store) = temp_store();
+    for id in ["known", "newer"] {
+        let w = store.write().unwrap();
+        w.session(Host::Codex, id, Some("/p"), None).unwrap();
+        w.commit().unwrap();
+    }
+    // As a newer build would store a sixth client's session.
+    store
+        .conn
+        .execute(
+            "UPDATE sessions SET host = 'opencode' WHERE session_id = 'newer'",
+            [],
+        )
+        .unwrap();
+    let listed: Vec<String> = store
+        .sessions(&SessionFilter::default())
+        .unwrap()
+        .into_iter()
+        .map(|s| s.session_id)
+        .collect();
+    assert_eq!(listed, ["known"]);
+    assert_eq!(store.session("known").unwrap().host, Host::Codex);
+    assert!(matches!(
+        store.session("newer"),
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(store
+        .live_sessions("")
+        .unwrap()
+        .iter()
+        .all(|s| s.session_id == "known"));
+}
