@@ -151,7 +151,13 @@ async fn the_window_shows_live_sessions_and_settings() {
     // Its card appears with the session's start; its gauge moves as soon as the client writes
     // the answer's usage to the transcript, before any hook reads it. The client runs its
     // default model, a 1M-context Opus (claude-opus-4-8[1m] on 2.1.197, claude-opus-5-5 on
-    // 2.1.332 and later), which 2.1.334 compacts against 400k by itself: 33k before that.
+    // 2.1.332 and later), which it compacts by itself 33k before the end of its window, and
+    // 2.1.334 before the end of a window of 400k.
+    let own_point = if claude::client_at_least("2.1.334") {
+        "/367k"
+    } else {
+        "/967k"
+    };
     let card = format!("//li[@data-session='{live}'][contains(., 'claude-opus-')]");
     let (text, gauge) = fresh(&client, Locator::XPath(&card), async |card| {
         let gauge = card.find(Locator::Css("svg.gauge")).await?;
@@ -159,7 +165,9 @@ async fn the_window_shows_live_sessions_and_settings() {
     })
     .await;
     assert!(
-        text.contains("/367k tokens before Claude Code compacts by itself"),
+        text.contains(&format!(
+            "{own_point} tokens before Claude Code compacts by itself"
+        )),
         "{text}"
     );
     assert!(gauge.is_some());
