@@ -338,21 +338,22 @@ mod tests {
 
     #[test]
     fn a_long_goal_keeps_its_opening_and_its_closing_sentences() {
-        let text = "Redesign the landing page so visitors understand the product. Keep the \
-                    current demo working. Review the front end, the back end and how they \
-                    connect, then plan a better structure. Use a branch of its own. PLAN \
-                    EVERYTHING FIRST and write the reports to output/; start no change before \
-                    I say OK.";
-        let out = opening_and_closing(Measure::Utf16, text, 270, "t1");
-        assert!(Measure::Utf16.len(&out) <= 270, "{out}");
+        const ROOM_FOR_WHOLE: usize = 270;
+        const ROOM_FOR_WORDS: usize = 230;
+        let text = "Move the billing tables from MySQL to Postgres so the reports run on one \
+                    database. Keep the nightly invoices running. Check every foreign key, the \
+                    triggers and the views that read them, then write the plan. Work on a \
+                    branch of your own. RUN THE DRY RUN FIRST and put its log in ops/; drop \
+                    no table before I say OK.";
+        let out = opening_and_closing(Measure::Utf16, text, ROOM_FOR_WHOLE, "t1");
+        assert!(Measure::Utf16.len(&out) <= ROOM_FOR_WHOLE, "{out}");
         assert!(
-            out.starts_with("Redesign the landing page so visitors understand the product."),
+            out.starts_with("Move the billing tables from MySQL to Postgres"),
             "{out}"
         );
         assert!(
             out.ends_with(
-                "] PLAN EVERYTHING FIRST and write the reports to output/; start no change \
-                 before I say OK."
+                "] RUN THE DRY RUN FIRST and put its log in ops/; drop no table before I say OK."
             ),
             "{out}"
         );
@@ -361,16 +362,16 @@ mod tests {
             "{out}"
         );
         // A closing sentence longer than its share keeps its last words.
-        let out = opening_and_closing(Measure::Utf16, text, 230, "t1");
+        let out = opening_and_closing(Measure::Utf16, text, ROOM_FOR_WORDS, "t1");
         assert!(
             out.ends_with(
-                "] FIRST and write the reports to output/; start no change before I say OK."
+                "] THE DRY RUN FIRST and put its log in ops/; drop no table before I say OK."
             ),
             "{out}"
         );
         // A dot inside a file name ends no sentence.
         assert_eq!(
-            sentence_starts("Read @docs/base-guide.md first. Then plan."),
+            sentence_starts("Read docs/setup-notes.md first. Then plan."),
             vec![31]
         );
     }
