@@ -129,9 +129,7 @@ fn gauge(store: &Store, mut session: Session, now: &str, compact_at: Option<f64>
     };
     let window = hosts::session_window(&session, model.as_deref(), used);
     // The setting is Claude Code's: the other hosts' compaction points leave it aside.
-    let threshold = compact_at
-        .filter(|p| (1.0..=100.0).contains(p))
-        .map(|p| p.round() as u8);
+    let threshold = threshold_percent(compact_at);
     let agent = hosts::agent(session.host);
     let CompactionPoint {
         tokens: usable,
@@ -198,9 +196,7 @@ pub fn history(
     let (points, marks) = store.context_history(session)?;
     let peak = points.iter().map(|p| p.tokens).max().unwrap_or(0);
     let window = hosts::session_window(session, session.model.as_deref(), peak);
-    let threshold = compact_at
-        .filter(|p| (1.0..=100.0).contains(p))
-        .map(|p| p.round() as u8);
+    let threshold = threshold_percent(compact_at);
     let agent = hosts::agent(session.host);
     let point = agent.compaction_point(window, threshold, session.client_version.as_deref());
     Ok(ContextHistory {
@@ -211,6 +207,13 @@ pub fn history(
         compacts_at: point.tokens,
         compacts_by: point.rule,
     })
+}
+
+/// Claude Code's threshold as a whole percent, when it is one the client accepts.
+fn threshold_percent(compact_at: Option<f64>) -> Option<u8> {
+    compact_at
+        .filter(|p| (1.0..=100.0).contains(p))
+        .map(|p| p.round() as u8)
 }
 
 /// The session closest to compaction, of those whose use is known.
