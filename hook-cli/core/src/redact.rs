@@ -734,6 +734,51 @@ impl Redactor {
     }
 }
 
+/// The characters a secret's rest may begin a text with: a key's alphabet, base64's and a
+/// JWT's dots.
+fn in_a_key(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+' | b'/' | b'=' | b'.' | b'~')
+}
+
+/// Where `text` may begin with the rest of a secret that the text before it was cut inside
+/// (docs/decisions/0101): right at its start, four or more characters of a key's alphabet
+/// holding letters and digits and mostly not words (`Compiling`, `README.md`, `v2` stay), or
+/// letters drawn at random. Cheap, so a writer asks for the text before only when this holds.
+pub fn may_continue_a_secret(text: &str) -> Option<Range<usize>> {
+    let bytes = text.as_bytes();
+    let end = bytes
+        .iter()
+        .position(|b| !in_a_key(*b))
+        .unwrap_or(bytes.len());
+    let run = &bytes[..end];
+    let has = |f: fn(&u8) -> bool| run.iter().any(f);
+    let alphanumeric = run.iter().filter(|b| b.is_ascii_alphanumeric()).count();
+    let keyish = end >= 4
+        && has(u8::is_ascii_digit)
+        && has(u8::is_ascii_alphabetic)
+        && in_words(run) * 2 < alphanumeric;
+    (keyish || random_letters(&text[..end])).then_some(0..end)
+}
+
+/// `text` with the rest of a cut secret replaced by the placeholder of the secret's first part,
+/// when `before` (the end of the text stored just before it) ends in that placeholder and
+/// `text` begins as [`may_continue_a_secret`] says. A secret printed in two outputs (`head
+/// -c`, then `tail -c`) leaves neither half in the store; the texts are never joined, so no
+/// other word of one moves into the other.
+pub fn rest_of_cut_secret(before: &str, text: &str, counts: &mut Counts) -> Option<String> {
+    let run = may_continue_a_secret(text)?;
+    let open = before.rfind("[REDACTED:")?;
+    let kind = before[open + "[REDACTED:".len()..].strip_suffix(']')?;
+    if kind.is_empty() || !kind.bytes().all(|b| b.is_ascii_lowercase() || b == b'-') {
+        return None;
+    }
+    *counts.entry(kind.to_string()).or_default() += 1;
+    let mut out = String::with_capacity(text.len());
+    push_placeholder(&mut out, kind);
+    out.push_str(&text[run.end..]);
+    Some(out)
+}
+
 /// `text` with its one word replaced when it is a [`lone_token`].
 fn lone_token_redacted<'t>(text: Cow<'t, str>, counts: &mut Counts) -> Cow<'t, str> {
     let Some(token) = lone_token(&text) else {

@@ -655,3 +655,62 @@ fn a_session_of_a_client_this_build_does_not_know_is_left_out_not_read_as_anothe
         .iter()
         .all(|s| s.session_id == "known"));
 }
+
+/// A key printed in two tool outputs of one turn (`head -c`, then `tail -c`, each its own hook
+/// call): the first ends inside it and is caught by its name; the second begins with the rest,
+/// which is caught because the output before it ended in a placeholder. An output that begins
+/// with a word after one that ended in a placeholder stays.
+#[test]
+fn the_rest_of_a_secret_cut_by_the_end_of_an_output_is_redacted_too() {
+    let (_dir, _home, mut store) = temp_store();
+    let first_part = "sk_live_4eC39HqLy";
+    let rest = "jWDarjtT1zdp7dc";
+    let result = |n: usize, body: &str| Record::Detail {
+        key: format!("r:t{n}"),
+        kind: DetailKind::ToolResult,
+        name: None,
+        tool_use_id: Some(format!("t{n}")),
+        body: body.into(),
+        is_error: false,
+        at: None,
+    };
+    let calls = [
+        vec![
+            prompt("u:1", "print the env file in two parts"),
+            result(1, &format!("STRIPE_SECRET_KEY={first_part}")),
+        ],
+        vec![result(2, &format!("{rest}\nDEBUG=true"))],
+        vec![result(
+            3,
+            "token is gho_placeholder [see STRIPE_SECRET_KEY=sk_live_x9Y8z7W6v5]",
+        )],
+        vec![result(4, "Compiling app v0.1.0\nFinished")],
+    ];
+    // The turn stays open from one hook call to the next, as a reader's cursor keeps it.
+    let mut turn = None;
+    for records in &calls {
+        let w = store.write().unwrap();
+        let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
+        for r in records {
+            w.apply(&mut s, &mut turn, r).unwrap();
+        }
+        w.commit().unwrap();
+    }
+    let session = store.session("s1").unwrap();
+    let turns = store.turns(&session).unwrap();
+    let detail = store.turn_detail(&turns[0].code).unwrap();
+    let bodies: Vec<&str> = detail.details.iter().map(|d| d.body.as_str()).collect();
+    assert_eq!(bodies[0], "STRIPE_SECRET_KEY=[REDACTED:stripe-key]");
+    assert_eq!(bodies[1], "[REDACTED:stripe-key]\nDEBUG=true");
+    assert_eq!(bodies[3], "Compiling app v0.1.0\nFinished");
+    assert!(bodies.iter().all(|b| !b.contains("jWDar")), "{bodies:?}");
+    let counted: i64 = store
+        .conn
+        .query_row(
+            "SELECT count FROM redactions WHERE kind = 'stripe-key'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(counted, 3, "each half and the third output's key");
+}

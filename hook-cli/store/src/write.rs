@@ -10,7 +10,7 @@ use rusqlite::{params, Connection, OptionalExtension, Statement, Transaction};
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::{Checkpointer, Result, HOLD_LOCK_FOR};
-use throughline_core::model::{Host, Message, Role};
+use throughline_core::model::{DetailKind, Host, Message, Role};
 use throughline_core::project;
 use throughline_core::record::{Back, Record};
 use throughline_core::redact::{self, Redactor};
@@ -133,6 +133,12 @@ impl<'c> Writer<'c> {
     fn redacted<'t>(&self, text: &'t str) -> Result<Cow<'t, str>> {
         let mut counts = redact::Counts::new();
         let out = self.redactor.redact(text, &mut counts);
+        self.count_redactions(counts)?;
+        Ok(out)
+    }
+
+    /// Adds the secrets replaced to the store's counts (what `doctor` reports).
+    fn count_redactions(&self, counts: redact::Counts) -> Result<()> {
         for (kind, count) in counts {
             self.tx
                 .prepare_cached(
@@ -141,7 +147,27 @@ impl<'c> Writer<'c> {
                 )?
                 .execute(params![kind, count])?;
         }
-        Ok(out)
+        Ok(())
+    }
+
+    /// `body` with the rest of a secret replaced, when the tool output stored before it in
+    /// `turn` ended inside that secret (see [`redact::rest_of_cut_secret`]).
+    fn rest_of_cut_secret(&self, turn: i64, body: &str) -> Result<Option<String>> {
+        let before: Option<String> = self
+            .tx
+            .prepare_cached(
+                "SELECT substr(body, -64) FROM details
+                 WHERE turn = ?1 AND kind = 'tool_result' ORDER BY id DESC LIMIT 1",
+            )?
+            .query_row([turn], |r| r.get(0))
+            .optional()?;
+        let mut counts = redact::Counts::new();
+        let Some(rest) = before.and_then(|b| redact::rest_of_cut_secret(&b, body, &mut counts))
+        else {
+            return Ok(None);
+        };
+        self.count_redactions(counts)?;
+        Ok(Some(rest))
     }
 
     /// A problem met while reading what is stored (a line that did not parse, quoted by its
@@ -549,7 +575,13 @@ impl<'c> Writer<'c> {
                     self.copies_in.set(Some(id));
                     return Ok(());
                 }
-                let body = self.redacted(body)?;
+                let mut body = self.redacted(body)?;
+                if *kind == DetailKind::ToolResult && redact::may_continue_a_secret(&body).is_some()
+                {
+                    if let Some(rest) = self.rest_of_cut_secret(id, &body)? {
+                        body = Cow::Owned(rest);
+                    }
+                }
                 self.hot(
                     &self.hot.detail,
                     "INSERT OR IGNORE INTO details

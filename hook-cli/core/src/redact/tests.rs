@@ -302,8 +302,7 @@ fn patterns_the_person_adds_are_applied_and_a_bad_one_is_named() {
 
 /// A secret cut in two by the end of an output: the first text ends inside it. Every cut is
 /// caught in that first text once the name before it (`STRIPE_SECRET_KEY=`) or four characters
-/// after its prefix are there; the second text, random characters with nothing before them,
-/// cannot be told from a hash and is left (docs/decisions/0078).
+/// after its prefix are there; the second text is judged with the end of the first (below).
 #[test]
 fn the_first_part_of_a_secret_cut_in_two_is_caught_alone() {
     let key = format!("sk_{}_{}", "live", "4eC39HqLyjWDarjtT1zdp7dc");
@@ -322,5 +321,42 @@ fn the_first_part_of_a_secret_cut_in_two_is_caught_alone() {
         let (out, _) = redacted(&prose);
         assert_eq!(out, "my key is [REDACTED:stripe-key]", "{prose}");
         assert!(!out.contains(&random[..4]));
+    }
+}
+
+/// The second text of a secret cut in two begins with its rest: redacted, as the first part's
+/// kind, when the text before ended in that placeholder and the rest is four characters or
+/// more of a key's alphabet that are not words. Every cut point of a real key's shape is caught.
+#[test]
+fn the_rest_of_a_cut_secret_is_redacted_after_its_first_part() {
+    let key = format!("sk_{}_{}", "live", "4eC39HqLyjWDarjtT1zdp7dc");
+    // Every cut that leaves four characters or more of the key to the second text.
+    for cut in "sk_live_4eC3".len()..=key.len() - 4 {
+        let (first, _) = redacted(&format!("STRIPE_SECRET_KEY={}", &key[..cut]));
+        let second = format!("{}\nDEBUG=true", &key[cut..]);
+        let mut counts = Counts::new();
+        let out = rest_of_cut_secret(&first, &second, &mut counts);
+        assert_eq!(
+            out.as_deref(),
+            Some("[REDACTED:stripe-key]\nDEBUG=true"),
+            "{second:?}"
+        );
+        assert_eq!(counts["stripe-key"], 1);
+    }
+    let rest_of = |before: &str, text: &str| rest_of_cut_secret(before, text, &mut Counts::new());
+    // Nothing was cut before: the end of the text before is no placeholder.
+    assert_eq!(rest_of("all done", "a1b2c3d4e5 rest"), None);
+    assert_eq!(rest_of("[REDACTED:stripe-key]\n", "a1b2c3d4e5"), None);
+    // A text that begins with words, a space or a short number is no secret's rest.
+    let listing = [
+        "Compiling app v0.1.0",
+        " 9HqLyjWD",
+        "42 passed",
+        "README.md",
+        "ok",
+        "Cargo.toml",
+    ];
+    for text in listing {
+        assert_eq!(rest_of("KEY=[REDACTED:stripe-key]", text), None, "{text}");
     }
 }
