@@ -153,11 +153,12 @@ async fn the_window_shows_live_sessions_and_settings() {
     // default model, a 1M-context Opus (claude-opus-4-8[1m] on 2.1.197, claude-opus-5-5 on
     // 2.1.332 and later), which it compacts by itself 33k before the end of its window, and
     // 2.1.334 before the end of a window of 400k.
-    let own_point = if claude::client_at_least("2.1.334") {
-        "/367k"
+    let own_point_tokens: u64 = if claude::client_at_least("2.1.334") {
+        367_000
     } else {
-        "/967k"
+        967_000
     };
+    let own_point = format!("/{}k", own_point_tokens / 1000);
     let card = format!("//li[@data-session='{live}'][contains(., 'claude-opus-')]");
     let (text, gauge) = fresh(&client, Locator::XPath(&card), async |card| {
         let gauge = card.find(Locator::Css("svg.gauge")).await?;
@@ -233,6 +234,16 @@ async fn the_window_shows_live_sessions_and_settings() {
 
     memory_view_searches_previews_and_forgets(&client, &live, &shots).await;
     plan_usage_shows_both_windows(&client, &home, &notifications, &shots).await;
+    own_compaction_notification(
+        &client,
+        &server,
+        &mut terminal,
+        &notifications,
+        &live,
+        own_point_tokens,
+        &shots,
+    )
+    .await;
 
     // Settings: launch at login writes the autostart entry into the (temporary) HOME.
     client
@@ -308,6 +319,62 @@ async fn the_window_shows_live_sessions_and_settings() {
     terminal.exit();
 }
 
+/// With no threshold set, the notification comes before the client compacts by itself: the
+/// real session's next answer fills 95% of the way to the point where this release of the
+/// client compacts (`own_point` tokens), short of it, so the client does not compact, and the
+/// notification names that point. Then the context falls back, as after a compaction, so the
+/// session may warn again.
+async fn own_compaction_notification(
+    client: &fantoccini::Client,
+    server: &ModelServer,
+    terminal: &mut Tmux<'_>,
+    notifications: &NotificationServer,
+    live: &str,
+    own_point: u64,
+    shots: &Path,
+) {
+    let hand_off = |n: &notification_server::Sent| n.actions.iter().any(|(id, _)| id == "hand-off");
+    assert!(
+        !notifications.sent().iter().any(hand_off),
+        "{:#?}",
+        notifications.sent()
+    );
+    // Two prompts in the conversation now.
+    server.set_script(Script {
+        usage: Usage::PerPrompt(own_point * 95 / 100 / 2),
+        ..server.script()
+    });
+    terminal.prompt("Note the deploy steps so far.");
+    click_when_there(client, "[data-view=sessions]").await;
+    let full = format!("li.session[data-session='{live}'] svg.gauge.full");
+    let percent = fresh(client, Locator::Css(&full), async |gauge| {
+        gauge.find(Locator::Css("text")).await?.text().await
+    })
+    .await;
+    let sent = notifications.wait_for(Duration::from_secs(30), hand_off);
+    assert_eq!(sent.summary, format!("{percent} of the way to compaction"));
+    let point = format!("/{}k)", own_point / 1000);
+    assert!(sent.body.contains(&point), "{sent:?}");
+    assert!(
+        sent.body
+            .contains("is close to Claude Code's own auto-compact at about")
+            && sent.body.ends_with("of the window (no threshold set)."),
+        "{sent:?}"
+    );
+    screenshot(shots, "own-compaction-notification");
+    // The context falls back: three prompts of 1k.
+    server.set_script(Script {
+        usage: Usage::PerPrompt(1_000),
+        ..server.script()
+    });
+    terminal.prompt("Start the next part.");
+    wait_for(
+        client,
+        &format!("li.session[data-session='{live}'] svg.gauge:not(.full)"),
+    )
+    .await;
+}
+
 /// The threshold notification: with the person's threshold at 70% of the window, the real
 /// session's next answer fills 94% of the way to it (the scripted model reports 660k tokens of
 /// context), the app notifies with "Hand off now", and pressing it offers the session's memory
@@ -327,10 +394,11 @@ async fn threshold_notification_hands_off(
             .filter(|n| n.summary.ends_with("of the way to compaction"))
             .count()
     };
-    assert_eq!(warned_of_compaction(), 0, "{:#?}", notifications.sent());
-    // Two prompts in the conversation now: 2 × 330k of the 700k before compaction.
+    // One warning so far: before the client's own compaction, with no threshold set.
+    assert_eq!(warned_of_compaction(), 1, "{:#?}", notifications.sent());
+    // Four prompts in the conversation now: 4 × 165k of the 700k before compaction.
     server.set_script(Script {
-        usage: Usage::PerPrompt(330_000),
+        usage: Usage::PerPrompt(165_000),
         ..server.script()
     });
     terminal.prompt("Keep going with the deploy notes.");
@@ -358,7 +426,7 @@ async fn threshold_notification_hands_off(
         .to_string();
     assert!(usage.ends_with("/700k"), "{usage}");
     let sent = notifications.wait_for(Duration::from_secs(30), |n| {
-        n.actions.iter().any(|(id, _)| id == "hand-off")
+        n.actions.iter().any(|(id, _)| id == "hand-off") && n.body.contains("at 70% of the window")
     });
     assert_eq!(sent.app_name, "Throughline");
     assert_eq!(sent.summary, format!("{percent} of the way to compaction"));
@@ -391,7 +459,7 @@ async fn threshold_notification_hands_off(
     assert!(text.contains("starts with this session's memory"), "{text}");
     screenshot(shots, "threshold-notification");
     // Once per crossing: the session stays red, and no second notification comes.
-    assert_eq!(warned_of_compaction(), 1);
+    assert_eq!(warned_of_compaction(), 2);
     let cancel = format!("//li[@data-session='{live}']//button[.='Cancel handoff']");
     fresh(client, Locator::XPath(&cancel), async |button| {
         button.click().await
