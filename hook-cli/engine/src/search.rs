@@ -498,10 +498,15 @@ fn search_terms(
             contains = terms.iter().map(|t| t.to_ascii_lowercase()).collect();
         }
     }
+    let every_term = match (need, index) {
+        (Need::Every, Index::Trigram) => quoted(terms),
+        _ => Vec::new(),
+    };
     let matcher = Matcher {
         fts: fts.as_deref(),
         index,
         contains: &contains,
+        every_term: &every_term,
     };
     let (found, coverage) = store.search(&matcher, filter)?;
     let mut partial = Vec::new();

@@ -59,7 +59,19 @@ pub struct Matcher<'a> {
     pub index: Index,
     /// Lower-case (ASCII) strings every matching entry must contain as well.
     pub contains: &'a [String],
+    /// The terms of `fts`, each an FTS5 string as written there, when `fts` requires every
+    /// one of them (empty otherwise): the store may then rank on the rarer ones alone (see
+    /// [`COMMON_ENTRIES`]).
+    pub every_term: &'a [String],
 }
+
+/// A term held by this many entries of a layer or more is left out of the ranking when rarer
+/// terms are required with it. BM25 counts, for each term of its expression, the entries of
+/// the whole index holding it: for a word that tens of thousands hold that costs more than the
+/// search itself (`deploy key` beside a code name: 20–35 ms at 100,000 turns), and adds
+/// almost nothing, as a word so common weighs little against a rare one that every match
+/// holds as well. Counting up to this bound costs a fraction of a millisecond.
+const COMMON_ENTRIES: i64 = 1_000;
 
 /// How to search one layer.
 struct Plan {
@@ -496,13 +508,26 @@ impl Store {
             Layer::L3 => ("details", "d", "d.body"),
         };
         let fts = fts_table(layer, matcher.index);
+        let rank_on = match ranked {
+            true => self.rarer_terms(fts, matcher)?,
+            false => None,
+        };
+        // The ranking expression's number, after the strings entries must contain.
+        let rank_param = 9 + matcher.contains.len();
         // Unranked (a scan, or every match fits in the answer): newer is better.
         let newest_first = format!("-julianday(coalesce({row}.at, s.last_activity, ?6))");
         let (source, rowid, matches, score) = match matcher.fts {
             Some(_) => (
                 fts.to_string(),
                 format!("{fts}.rowid"),
-                format!("{fts} MATCH ?7"),
+                match rank_on {
+                    // Found by the rarer terms (BM25 ranks on them), kept when they hold all.
+                    Some(_) => format!(
+                        "{fts} MATCH ?{rank_param} AND {fts}.rowid IN
+                            (SELECT rowid FROM {fts} WHERE {fts} MATCH ?7)"
+                    ),
+                    None => format!("{fts} MATCH ?7"),
+                },
                 if ranked {
                     format!("bm25({fts}) * {RECENCY}")
                 } else {
@@ -574,13 +599,36 @@ impl Store {
             window_start.into(),
         ];
         values.extend(matcher.contains.iter().map(|c| Value::from(c.clone())));
+        values.extend(rank_on.map(Value::from));
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map(params_from_iter(values), matched(layer))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 }
 
-fn fts_table(layer: Layer, index: Index) -> &'static str {
+impl Store {
+    /// The FTS5 expression of `matcher`'s terms that fewer than [`COMMON_ENTRIES`] entries of
+    /// `fts` hold, when some of its required terms are that common and some are not; None
+    /// to rank on the whole expression.
+    pub(super) fn rarer_terms(&self, fts: &str, matcher: &Matcher) -> Result<Option<String>> {
+        if matcher.every_term.len() < 2 {
+            return Ok(None);
+        }
+        let mut count = self.conn.prepare_cached(&format!(
+            "SELECT count(*) FROM (SELECT 1 FROM {fts} WHERE {fts} MATCH ?1 LIMIT ?2)"
+        ))?;
+        let mut rarer = Vec::new();
+        for term in matcher.every_term {
+            let held: i64 = count.query_row(params![term, COMMON_ENTRIES], |r| r.get(0))?;
+            if held < COMMON_ENTRIES {
+                rarer.push(term.as_str());
+            }
+        }
+        Ok((!rarer.is_empty() && rarer.len() < matcher.every_term.len()).then(|| rarer.join(" ")))
+    }
+}
+
+pub(super) fn fts_table(layer: Layer, index: Index) -> &'static str {
     match (layer, index) {
         (Layer::L2, Index::Trigram) => "messages_fts",
         (Layer::L3, Index::Trigram) => "details_fts",

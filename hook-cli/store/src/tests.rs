@@ -195,11 +195,70 @@ fn searching_a_memory_without_the_index_says_what_adds_it() {
         fts: Some("\"word\""),
         index: Index::Trigram,
         contains: &[],
+        every_term: &[],
     };
     let err = store.search(&matcher, &filter).unwrap_err().to_string();
     assert!(
         err.contains("next hook call or `throughline import`"),
         "{err}"
+    );
+}
+
+/// A code name searched beside a word that more than `COMMON_ENTRIES` entries hold: the
+/// ranking leaves the common word out, yet every entry found holds both, in the order a
+/// ranking on both gives.
+#[test]
+fn a_common_word_beside_a_rare_one_is_required_but_not_ranked_on() {
+    let (_dir, _home, mut store) = temp_store();
+    let mut texts: Vec<String> = (0..1_100).map(|n| format!("deploy notes {n}")).collect();
+    texts.push("halcyon-58 deploy, and halcyon-58 again".into());
+    texts.push("halcyon-58 deploy".into());
+    texts.push("halcyon-58 without the other word".into());
+    let w = store.write().unwrap();
+    let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
+    for (n, text) in texts.iter().enumerate() {
+        w.apply(&mut s, &mut None, &prompt(&format!("u:{n}"), text))
+            .unwrap();
+    }
+    w.commit().unwrap();
+    store.index_pending().unwrap();
+    let filter = SearchFilter {
+        limit: 10,
+        shown: 1,
+        now: "2026-12-01T00:00:00Z".into(),
+        ..SearchFilter::default()
+    };
+    let terms = ["\"halcyon-58\"".to_string(), "\"deploy\"".to_string()];
+    let fts = terms.join(" ");
+    let matcher = Matcher {
+        fts: Some(&fts),
+        index: Index::Trigram,
+        contains: &[],
+        every_term: &terms,
+    };
+    let fts_table = super::search::fts_table(throughline_core::model::Layer::L2, Index::Trigram);
+    assert_eq!(
+        store.rarer_terms(fts_table, &matcher).unwrap().as_deref(),
+        Some("\"halcyon-58\""),
+        "deploy is common"
+    );
+    let texts = |matcher: &Matcher| -> Vec<String> {
+        let (found, _) = store.search(matcher, &filter).unwrap();
+        found.into_iter().map(|m| m.text).collect()
+    };
+    let on_both = Matcher {
+        every_term: &[],
+        ..matcher.clone()
+    };
+    let mut found = texts(&matcher);
+    assert_eq!(found, texts(&on_both));
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            "halcyon-58 deploy",
+            "halcyon-58 deploy, and halcyon-58 again"
+        ]
     );
 }
 
