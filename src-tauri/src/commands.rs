@@ -8,6 +8,7 @@ use throughline_engine::store::{Handoff, Injection};
 
 use throughline_engine::gauge::ContextHistory;
 use throughline_engine::model::{Turn, TurnDetail};
+use throughline_engine::plan::history::{self, PlanHistory};
 use throughline_engine::search::Hit;
 
 use crate::installer::{self, Installation};
@@ -21,6 +22,14 @@ use throughline_engine::forget::{Forgotten, Preview};
 #[tauri::command]
 pub fn live_sessions(home: State<'_, AppHome>) -> Snapshot {
     meter::snapshot(&home.0)
+}
+
+/// The plan windows over time: each one's use against its pace, when the recent burn rate
+/// reaches the limit, and the limits reached before. Read on request, not with every live
+/// update: the history is a file of its own.
+#[tauri::command]
+pub fn plan_history(home: State<'_, AppHome>) -> PlanHistory {
+    history::summary(&home.0, throughline_engine::clock::unix_now())
 }
 
 /// A problem reported from the tray while the window was closed, shown once.

@@ -68,6 +68,7 @@ pub fn run() {
             commands::stored_sessions,
             commands::session_turns,
             commands::session_context,
+            commands::plan_history,
             commands::turn_detail,
             commands::search,
             commands::handoff_preview,

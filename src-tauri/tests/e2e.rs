@@ -38,6 +38,7 @@ use support::{capture, session_id, transcripts, SOON_AFTER};
 use throughline_engine::home::Home;
 use throughline_engine::install::{self, Scope};
 use throughline_engine::model::Host;
+use throughline_engine::plan::history;
 
 /// The real session's prompt: it plants the fact the next chat must receive.
 const DEPLOY_PROMPT: &str = "Remember: the deploy key lives at vault path secret/deploy-7731.";
@@ -577,11 +578,53 @@ async fn plan_usage_shows_both_windows(
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs();
+    // What the client reported earlier: this five-hour window two hours and 55 minutes ago,
+    // the week three days and one day ago, and a five-hour window that reached its limit.
+    let window = |used: f64, resets_at: u64| {
+        Some(throughline_engine::plan::Window {
+            used_percentage: used,
+            resets_at: Some(resets_at),
+        })
+    };
+    let (five_resets, week_resets) = (now + 2 * 3600 + 10 * 60, now + 3 * 86_400 + 30 * 60);
+    let earlier = [
+        (
+            now - 6 * 3600,
+            window(100.0, now - 3 * 3600),
+            window(80.0, week_resets),
+        ),
+        (now - 3 * 86_400, None, window(40.0, week_resets)),
+        (now - 86_400, None, window(70.0, week_resets)),
+        (
+            now - 2 * 3600,
+            window(10.0, five_resets),
+            window(85.0, week_resets),
+        ),
+        (
+            now - 55 * 60,
+            window(25.0, five_resets),
+            window(88.0, week_resets),
+        ),
+    ];
+    let history: String = earlier
+        .into_iter()
+        .map(|(at, five_hour, seven_day)| {
+            let report = history::Report {
+                at,
+                usage: throughline_engine::plan::PlanUsage {
+                    five_hour,
+                    seven_day,
+                },
+            };
+            serde_json::to_string(&report).unwrap() + "\n"
+        })
+        .collect();
+    std::fs::write(history::path(home), history).unwrap();
     let payload = serde_json::json!({
         "session_id": "plan-check",
         "rate_limits": {
-            "five_hour": {"used_percentage": 42, "resets_at": now + 2 * 3600 + 10 * 60},
-            "seven_day": {"used_percentage": 91, "resets_at": now + 3 * 86_400 + 30 * 60},
+            "five_hour": {"used_percentage": 42, "resets_at": five_resets},
+            "seven_day": {"used_percentage": 91, "resets_at": week_resets},
         },
     });
     let mut statusline = Command::new(hook_cli())
@@ -613,6 +656,34 @@ async fn plan_usage_shows_both_windows(
         n.summary == "7-day plan limit 91% used"
     });
     assert!(sent.body.contains("passed the 80% you set"), "{sent:?}");
+    // Each window over time, from the reports recorded before and this one.
+    let five = text_when_there(
+        client,
+        ".plan figure.plan-outlook[data-window='5-hour'] figcaption",
+    )
+    .await;
+    // 2h50m of five hours gone; from 25% to 42% in the last 55 minutes lasts the 2h10m left.
+    assert!(
+        five.starts_with(
+            "5-hour: 42% used, behind an even pace (57% by now). At the last hour's rate ("
+        ) && five.contains("% an hour) it lasts until it resets"),
+        "{five}"
+    );
+    let week = text_when_there(
+        client,
+        ".plan figure.plan-outlook[data-window='7-day'] figcaption",
+    )
+    .await;
+    // From 70% to 91% in a day: the 9% left go in about ten hours, days before the reset.
+    assert!(
+        week.starts_with("7-day: 91% used, ahead of an even pace (57% by now). At the last day's rate (0.9% an hour) the limit is reached at"),
+        "{week}"
+    );
+    let hit = text_when_there(client, ".plan .limit-hits li").await;
+    assert!(
+        hit.starts_with("5-hour limit reached") && hit.ends_with("3h 00m before it reset"),
+        "{hit}"
+    );
     assert!(
         !notifications
             .sent()

@@ -74,6 +74,38 @@ export interface PlanUsage {
   seven_day: PlanWindow | null;
 }
 
+/** One plan window as it went so far (seconds since the epoch, percents 0–100). */
+export interface PlanOutlook {
+  name: "5-hour" | "7-day";
+  starts_at: number;
+  resets_at: number;
+  used: number;
+  /** Percent an even pace would have used by now. */
+  pace: number;
+  /** Percent used at each report of this window, oldest first: [seconds, percent]. */
+  points: [number, number][];
+  /** Percent per hour over the recent past, when use grew. */
+  burn_per_hour: number | null;
+  /** When the limit is reached at that rate, if before the window resets. */
+  full_at: number | null;
+}
+
+/** A window that reached its limit, when it was first reported full. */
+export interface LimitHit {
+  name: "5-hour" | "7-day";
+  at: number;
+  resets_at: number | null;
+}
+
+export interface PlanHistory {
+  outlooks: PlanOutlook[];
+  limit_hits: LimitHit[];
+}
+
+export function planHistory(): Promise<PlanHistory> {
+  return invoke<PlanHistory>("plan_history");
+}
+
 /** One memory Throughline handed to a session (a row of the injection log). */
 export interface Injection {
   id: number;

@@ -101,6 +101,39 @@ describe("renderSessions", () => {
     expect(never.querySelector(".plan-warning")!.textContent).toBe("No notification as the limits fill (Settings).");
   });
 
+  it("reads the plan's history when the client reports a change, and draws each window over time", async () => {
+    const now = Math.round(Date.now() / 1000);
+    const reported = (used: number) => ({ five_hour: { used_percentage: used, resets_at: now + 2 * 3600 }, seven_day: null });
+    const reads: string[] = [];
+    mockIPC(
+      async (cmd) => {
+        if (cmd === "live_sessions") return { ...snapshot([meter()]), plan: reported(40) };
+        if (cmd === "plan_history") {
+          reads.push(cmd);
+          return {
+            outlooks: [{ name: "5-hour", starts_at: now - 3 * 3600, resets_at: now + 2 * 3600, used: 40, pace: 60, points: [[now - 3600, 20], [now, 40]], burn_per_hour: 20, full_at: null }],
+            limit_hits: [],
+          };
+        }
+      },
+      { shouldMockEvents: true },
+    );
+    const into = attached(document.createElement("div"));
+    mountSessions(into);
+    await settle();
+    await settle();
+    expect(into.querySelector(".plan figure.plan-outlook[data-window='5-hour'] polyline.used")).not.toBeNull();
+    expect(into.querySelector(".plan figcaption")!.textContent).toContain("5-hour: 40% used, behind an even pace (60% by now).");
+    // The same report again: the history is not read again; a new one: it is.
+    await emit(LIVE_SESSIONS_EVENT, { ...snapshot([meter()]), plan: reported(40) });
+    await settle();
+    expect(reads).toHaveLength(1);
+    await emit(LIVE_SESSIONS_EVENT, { ...snapshot([meter()]), plan: reported(41) });
+    await settle();
+    expect(reads).toHaveLength(2);
+    expect(into.querySelector(".plan figure.plan-outlook")).not.toBeNull();
+  });
+
   it("imports past sessions from a first run, showing how far it is", async () => {
     let first = true;
     mockIPC(

@@ -1,7 +1,7 @@
 //! Plan usage: the share of a subscriber's five-hour and seven-day limits in use, as Claude
 //! Code hands it to its statusline command (`rate_limits`). The statusline records it here
-//! when it changes; the tray app and `throughline monitor` show it. No credentials are read:
-//! the client says what it knows.
+//! when it changes, with its history (`history`); the tray app and `throughline monitor` show
+//! it. No credentials are read: the client says what it knows.
 
 use std::fs;
 use std::path::PathBuf;
@@ -9,6 +9,8 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::home::Home;
+
+pub mod history;
 
 /// One limit window: how much of it is used and when it starts afresh.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -72,6 +74,7 @@ pub fn record(home: &Home, usage: &PlanUsage) -> std::io::Result<bool> {
     home.ensure()?;
     // Each statusline process writes a file of its own first: several run at once.
     crate::atomic_file::write(&path(home), serde_json::to_string(usage)?.as_bytes(), 0o600)?;
+    history::append(home, usage, crate::clock::unix_now())?;
     Ok(true)
 }
 
@@ -113,6 +116,12 @@ mod tests {
         assert_eq!(load(&home), Some(usage(43.0)));
         fs::write(path(&home), "not json").unwrap();
         assert_eq!(load(&home), None);
+        // Each change is in the history too, in order.
+        let kept: Vec<f64> = history::read(&home)
+            .iter()
+            .map(|r| r.usage.five_hour.unwrap().used_percentage)
+            .collect();
+        assert_eq!(kept, [42.0, 43.0]);
     }
 
     #[test]

@@ -9,12 +9,15 @@ import {
   onLiveSessions,
   importPastSessions,
   onImportProgress,
+  planHistory,
   type ImportProgress,
+  type PlanHistory,
   type PlanUsage,
   type PlanWindow,
   type SessionMeter,
   type Snapshot,
 } from "../ipc";
+import { renderPlanHistory } from "./plan-chart";
 
 const RADIUS = 26;
 const CIRCUMFERENCE = 2 * Math.PI * RADIUS;
@@ -160,8 +163,11 @@ function renderPlanWindow(id: string, name: string, window: PlanWindow, warnAt: 
   return h("div", { class: "plan-window", "data-window": id }, h("span", { class: "name" }, name), bar, h("span", { class: "value" }, `${Math.round(used)}%${resets}`));
 }
 
-/** The plan's five-hour and seven-day windows, as Claude Code last reported them, and when a notification warns. */
-export function renderPlan(plan: PlanUsage | null, warnAt: number, now: number = Date.now()): HTMLElement | null {
+/**
+ * The plan's five-hour and seven-day windows, as Claude Code last reported them, when a
+ * notification warns, and, once read, each window over time.
+ */
+export function renderPlan(plan: PlanUsage | null, warnAt: number, now: number = Date.now(), history: PlanHistory | null = null): HTMLElement | null {
   if (!plan || (!plan.five_hour && !plan.seven_day)) return null;
   return h(
     "section",
@@ -174,6 +180,7 @@ export function renderPlan(plan: PlanUsage | null, warnAt: number, now: number =
       { class: "hint plan-warning" },
       warnAt > 0 ? `A notification warns when a window reaches ${warnAt}% (Settings).` : "No notification as the limits fill (Settings).",
     ),
+    history ? renderPlanHistory(history, now) : null,
   );
 }
 
@@ -183,12 +190,13 @@ export function renderSessions(
   actions: SessionActions,
   rows: (meters: SessionMeter[]) => HTMLElement[] = (meters) => meters.map((m) => renderSession(m, actions)),
   importing: string | null = null,
+  history: PlanHistory | null = null,
 ): HTMLElement {
   const problem = snapshot.problem ? h("p", { class: "problem", role: "alert" }, snapshot.problem) : null;
   const paused = snapshot.paused
     ? h("p", { class: "paused", role: "status" }, "Capture is paused: what sessions say now is not stored. Resume it from the tray menu or in Settings.")
     : null;
-  const plan = renderPlan(snapshot.plan ?? null, snapshot.plan_warn_percent ?? 0);
+  const plan = renderPlan(snapshot.plan ?? null, snapshot.plan_warn_percent ?? 0, Date.now(), history);
   if (snapshot.sessions.length === 0) {
     return h(
       "section",
@@ -220,9 +228,22 @@ export function mountSessions(into: HTMLElement): () => void {
     fresh_instead_of_compact: false,
   };
   let importing: string | null = null;
+  // The plan's history is read again only when the client reported something new.
+  let history: PlanHistory | null = null;
+  let historyOf = "null";
   const show = (snapshot: Snapshot) => {
     shown = snapshot;
-    into.replaceChildren(renderSessions(snapshot, actions, cards, importing));
+    into.replaceChildren(renderSessions(snapshot, actions, cards, importing, history));
+    const plan = JSON.stringify(snapshot.plan ?? null);
+    if (plan !== historyOf) {
+      historyOf = plan;
+      planHistory()
+        .then((read) => {
+          history = read;
+          into.replaceChildren(renderSessions(shown, actions, cards, importing, history));
+        })
+        .catch(() => (history = null));
+    }
   };
   const refresh = () =>
     liveSessions()
