@@ -10,6 +10,7 @@ use throughline_engine::gauge::ContextHistory;
 use throughline_engine::model::{Turn, TurnDetail};
 use throughline_engine::plan::history::{self, PlanHistory};
 use throughline_engine::search::Hit;
+use throughline_engine::window_use::ProjectUse;
 
 use crate::installer::{self, Installation};
 use crate::memory::{Forget, StoredSession};
@@ -30,6 +31,12 @@ pub fn live_sessions(home: State<'_, AppHome>) -> Snapshot {
 #[tauri::command]
 pub fn plan_history(home: State<'_, AppHome>) -> PlanHistory {
     history::summary(&home.0, throughline_engine::clock::unix_now())
+}
+
+/// Which projects and sessions used the plan's current five-hour window.
+#[tauri::command]
+pub fn plan_window_use(home: State<'_, AppHome>) -> Result<Vec<ProjectUse>, String> {
+    meter::window_use(&home.0)
 }
 
 /// A problem reported from the tray while the window was closed, shown once.

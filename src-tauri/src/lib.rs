@@ -69,6 +69,7 @@ pub fn run() {
             commands::session_turns,
             commands::session_context,
             commands::plan_history,
+            commands::plan_window_use,
             commands::turn_detail,
             commands::search,
             commands::handoff_preview,

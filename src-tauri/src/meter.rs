@@ -11,6 +11,7 @@ use throughline_engine::gauge;
 use throughline_engine::home::Home;
 use throughline_engine::plan::{self, PlanUsage};
 use throughline_engine::store::{Store, StoreError};
+use throughline_engine::window_use::{self, ProjectUse};
 
 pub use throughline_engine::gauge::{Gauge as SessionMeter, Level};
 
@@ -82,6 +83,25 @@ fn sessions(home: &Home) -> Snapshot {
             problem: Some(explain(&err)),
             ..settled
         },
+    }
+}
+
+/// Which projects used the plan's current five-hour window, largest first; none before the
+/// client reported one, after it reset, or before the store exists.
+pub fn window_use(home: &Home) -> Result<Vec<ProjectUse>, String> {
+    let now = clock::unix_now();
+    let Some(resets_at) = plan::load(home)
+        .and_then(|p| p.five_hour)
+        .and_then(|w| w.resets_at)
+        .filter(|&at| at > now)
+    else {
+        return Ok(Vec::new());
+    };
+    let starts_at = resets_at.saturating_sub(plan::history::FIVE_HOURS);
+    match open(home).and_then(|store| window_use::since(&store, starts_at)) {
+        Ok(used) => Ok(used),
+        Err(StoreError::Missing(_)) => Ok(Vec::new()),
+        Err(err) => Err(explain(&err)),
     }
 }
 

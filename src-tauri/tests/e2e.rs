@@ -679,6 +679,18 @@ async fn plan_usage_shows_both_windows(
         week.starts_with("7-day: 91% used, ahead of an even pace (57% by now). At the last day's rate (0.9% an hour) the limit is reached at"),
         "{week}"
     );
+    // This window went to the real sessions of the test's project.
+    wait_for(client, ".plan .window-use li .name").await;
+    let shown = client
+        .execute(
+            "const name = document.querySelector('.plan .window-use li .name');
+             name.scrollIntoView();
+             return name.textContent;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(shown, "project");
     let hit = text_when_there(client, ".plan .limit-hits li").await;
     assert!(
         hit.starts_with("5-hour limit reached") && hit.ends_with("3h 00m before it reset"),

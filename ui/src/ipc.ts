@@ -106,6 +106,26 @@ export function planHistory(): Promise<PlanHistory> {
   return invoke<PlanHistory>("plan_history");
 }
 
+/** One session's part of the plan's current five-hour window. */
+export interface SessionUse {
+  session_id: string;
+  title: string | null;
+  /** Its tokens weighted as they are priced. */
+  weight: number;
+}
+
+/** One project's part of the window, its sessions largest first. */
+export interface ProjectUse {
+  project: string | null;
+  /** Percent of everything the window's sessions used. */
+  share: number;
+  sessions: SessionUse[];
+}
+
+export function planWindowUse(): Promise<ProjectUse[]> {
+  return invoke<ProjectUse[]>("plan_window_use");
+}
+
 /** One memory Throughline handed to a session (a row of the injection log). */
 export interface Injection {
   id: number;

@@ -108,6 +108,12 @@ describe("renderSessions", () => {
     mockIPC(
       async (cmd) => {
         if (cmd === "live_sessions") return { ...snapshot([meter()]), plan: reported(40) };
+        if (cmd === "plan_window_use") {
+          return [
+            { project: "/work/toy", share: 70.4, sessions: [{ session_id: "a1b2c3d4e5", title: "add the retry", weight: 7 }] },
+            { project: "/work/api", share: 29.6, sessions: [{ session_id: "b", title: null, weight: 2 }, { session_id: "c", title: "notes", weight: 1 }] },
+          ];
+        }
         if (cmd === "plan_history") {
           reads.push(cmd);
           return {
@@ -124,6 +130,9 @@ describe("renderSessions", () => {
     await settle();
     expect(into.querySelector(".plan figure.plan-outlook[data-window='5-hour'] polyline.used")).not.toBeNull();
     expect(into.querySelector(".plan figcaption")!.textContent).toContain("5-hour: 40% used, behind an even pace (60% by now).");
+    const used = [...into.querySelectorAll(".plan .window-use li")];
+    expect(used.map((li) => li.textContent)).toEqual(["toy70%1 session", "api30%2 sessions"]);
+    expect(used[1].getAttribute("title")).toBe("/work/api\n67% b\n33% notes");
     // The same report again: the history is not read again; a new one: it is.
     await emit(LIVE_SESSIONS_EVENT, { ...snapshot([meter()]), plan: reported(40) });
     await settle();

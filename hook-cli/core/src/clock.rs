@@ -31,6 +31,11 @@ pub fn later(at: &str, after: Duration) -> String {
     humantime::format_rfc3339_millis(base + after).to_string()
 }
 
+/// A time in seconds since the epoch as a stored timestamp.
+pub fn rfc3339(secs: u64) -> String {
+    humantime::format_rfc3339_millis(SystemTime::UNIX_EPOCH + Duration::from_secs(secs)).to_string()
+}
+
 /// The stored timestamp `by` before `at` (for "active since" queries); `None` when `at` is
 /// not a timestamp. An age reaching back past 1970 gives 1970: nothing is stored before it,
 /// and the format has no earlier time.

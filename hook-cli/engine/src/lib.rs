@@ -32,6 +32,7 @@ pub mod search;
 pub mod tail;
 #[cfg(test)]
 mod test_memory;
+pub mod window_use;
 
 /// The store in `home`, with the person's own redaction patterns from their settings: how
 /// everything but a hook (which has read the settings already) opens it for writing.

@@ -137,3 +137,43 @@ mod tests {
         assert_eq!(in_runs(few.clone()), few);
     }
 }
+
+/// What one session's requests since a moment took, by kind of token.
+#[derive(Debug, Clone)]
+pub struct UsageSince {
+    pub session: Session,
+    pub input: u64,
+    pub cache_creation: u64,
+    pub cache_read: u64,
+    pub output: u64,
+}
+
+impl Store {
+    /// The tokens each session of `host` took in its requests at or after `since` (stored
+    /// time), subagents' requests included. Sessions are found by their last activity (an
+    /// index), then their requests by session, so an old store costs no more than a new one.
+    pub fn usage_since(&self, host: &str, since: &str) -> Result<Vec<UsageSince>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT s.id, sum(a.input), sum(a.cache_creation), sum(a.cache_read), sum(a.output)
+             FROM sessions s JOIN api_calls a ON a.session = s.id
+             WHERE s.last_activity >= ?2 AND s.host = ?1 AND a.at >= ?2
+             GROUP BY s.id",
+        )?;
+        let sums: Vec<(i64, [u64; 4])> = stmt
+            .query_map(params![host, since], |r| {
+                Ok((r.get(0)?, [r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?]))
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        sums.into_iter()
+            .map(|(id, [input, cache_creation, cache_read, output])| {
+                Ok(UsageSince {
+                    session: self.session_by_row(id)?,
+                    input,
+                    cache_creation,
+                    cache_read,
+                    output,
+                })
+            })
+            .collect()
+    }
+}

@@ -196,6 +196,15 @@ impl Store {
         }
     }
 
+    /// A session by its row in the store.
+    pub(super) fn session_by_row(&self, row: i64) -> Result<Session> {
+        let sql = format!("SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.id = ?1");
+        Ok(self
+            .conn
+            .prepare_cached(&sql)?
+            .query_row([row], session_from)?)
+    }
+
     /// The session named by `id` (or a unique prefix), else the latest of `project`.
     pub fn session_or_latest(&self, id: Option<&str>, project: Option<&str>) -> Result<Session> {
         if let Some(id) = id {

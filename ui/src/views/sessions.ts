@@ -10,8 +10,10 @@ import {
   importPastSessions,
   onImportProgress,
   planHistory,
+  planWindowUse,
   type ImportProgress,
   type PlanHistory,
+  type ProjectUse,
   type PlanUsage,
   type PlanWindow,
   type SessionMeter,
@@ -167,7 +169,13 @@ function renderPlanWindow(id: string, name: string, window: PlanWindow, warnAt: 
  * The plan's five-hour and seven-day windows, as Claude Code last reported them, when a
  * notification warns, and, once read, each window over time.
  */
-export function renderPlan(plan: PlanUsage | null, warnAt: number, now: number = Date.now(), history: PlanHistory | null = null): HTMLElement | null {
+export function renderPlan(
+  plan: PlanUsage | null,
+  warnAt: number,
+  now: number = Date.now(),
+  history: PlanHistory | null = null,
+  used: ProjectUse[] = [],
+): HTMLElement | null {
   if (!plan || (!plan.five_hour && !plan.seven_day)) return null;
   return h(
     "section",
@@ -181,6 +189,35 @@ export function renderPlan(plan: PlanUsage | null, warnAt: number, now: number =
       warnAt > 0 ? `A notification warns when a window reaches ${warnAt}% (Settings).` : "No notification as the limits fill (Settings).",
     ),
     history ? renderPlanHistory(history, now) : null,
+    renderWindowUse(used),
+  );
+}
+
+/** Which projects used the current five-hour window, and their sessions on hover. */
+export function renderWindowUse(used: ProjectUse[]): HTMLElement | null {
+  if (used.length === 0) return null;
+  const shown = used.slice(0, 5);
+  const rest = used.length - shown.length;
+  return h(
+    "div",
+    { class: "window-use" },
+    h("p", { class: "hint" }, "This 5-hour window went to (tokens weighted as they are priced):"),
+    h(
+      "ul",
+      {},
+      ...shown.map((p) => {
+        const sessions = p.sessions.length === 1 ? "1 session" : `${p.sessions.length} sessions`;
+        const titles = p.sessions.map((s) => `${Math.round((100 * s.weight) / p.sessions.reduce((a, b) => a + b.weight, 0))}% ${s.title ?? s.session_id.slice(0, 8)}`);
+        return h(
+          "li",
+          { title: `${p.project ?? ""}\n${titles.join("\n")}` },
+          h("span", { class: "name" }, projectName(p.project)),
+          h("span", { class: "share" }, `${Math.round(p.share)}%`),
+          h("span", { class: "sessions" }, sessions),
+        );
+      }),
+      rest > 0 ? h("li", { class: "more" }, `and ${rest} more ${rest === 1 ? "project" : "projects"}`) : null,
+    ),
   );
 }
 
@@ -191,12 +228,13 @@ export function renderSessions(
   rows: (meters: SessionMeter[]) => HTMLElement[] = (meters) => meters.map((m) => renderSession(m, actions)),
   importing: string | null = null,
   history: PlanHistory | null = null,
+  used: ProjectUse[] = [],
 ): HTMLElement {
   const problem = snapshot.problem ? h("p", { class: "problem", role: "alert" }, snapshot.problem) : null;
   const paused = snapshot.paused
     ? h("p", { class: "paused", role: "status" }, "Capture is paused: what sessions say now is not stored. Resume it from the tray menu or in Settings.")
     : null;
-  const plan = renderPlan(snapshot.plan ?? null, snapshot.plan_warn_percent ?? 0, Date.now(), history);
+  const plan = renderPlan(snapshot.plan ?? null, snapshot.plan_warn_percent ?? 0, Date.now(), history, used);
   if (snapshot.sessions.length === 0) {
     return h(
       "section",
@@ -228,19 +266,23 @@ export function mountSessions(into: HTMLElement): () => void {
     fresh_instead_of_compact: false,
   };
   let importing: string | null = null;
-  // The plan's history is read again only when the client reported something new.
+  // The plan's history, and who used its window, are read again only when the client
+  // reported something new.
   let history: PlanHistory | null = null;
+  let used: ProjectUse[] = [];
   let historyOf = "null";
+  const draw = () => into.replaceChildren(renderSessions(shown, actions, cards, importing, history, used));
   const show = (snapshot: Snapshot) => {
     shown = snapshot;
-    into.replaceChildren(renderSessions(snapshot, actions, cards, importing, history));
+    draw();
     const plan = JSON.stringify(snapshot.plan ?? null);
-    if (plan !== historyOf) {
+    if (plan !== historyOf && snapshot.plan) {
       historyOf = plan;
-      planHistory()
-        .then((read) => {
+      Promise.all([planHistory(), planWindowUse().catch(() => [])])
+        .then(([read, window]) => {
           history = read;
-          into.replaceChildren(renderSessions(shown, actions, cards, importing, history));
+          used = window;
+          draw();
         })
         .catch(() => (history = null));
     }

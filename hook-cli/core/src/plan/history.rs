@@ -92,10 +92,13 @@ fn read_tail(path: &Path, most: u64) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// How long the five-hour window runs, in seconds.
+pub const FIVE_HOURS: u64 = 5 * 3600;
+
 /// How long each window runs, by its name.
 fn length_of(name: &str) -> u64 {
     match name {
-        "5-hour" => 5 * 3600,
+        "5-hour" => FIVE_HOURS,
         _ => 7 * 86_400,
     }
 }
