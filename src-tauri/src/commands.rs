@@ -9,6 +9,7 @@ use throughline_engine::store::{Handoff, Injection};
 use throughline_engine::gauge::ContextHistory;
 use throughline_engine::model::{Turn, TurnDetail};
 use throughline_engine::plan::history::{self, PlanHistory};
+use throughline_engine::savings::Savings;
 use throughline_engine::search::Hit;
 use throughline_engine::window_use::ProjectUse;
 
@@ -61,6 +62,13 @@ pub fn cancel_handoff(home: State<'_, AppHome>, session_id: String) -> Result<()
 #[tauri::command]
 pub fn injections(home: State<'_, AppHome>) -> Result<Vec<Injection>, String> {
     crate::injections::recent(&home.0)
+}
+
+/// What the memories handed on in the last week cost (their tokens) and saved (the context
+/// the requests after them did not carry).
+#[tauri::command]
+pub fn memory_savings(home: State<'_, AppHome>) -> Result<Savings, String> {
+    crate::injections::savings(&home.0)
 }
 
 /// The settings in force and where each comes from.

@@ -60,6 +60,7 @@ pub fn run() {
             commands::offer_handoff,
             commands::cancel_handoff,
             commands::injections,
+            commands::memory_savings,
             commands::settings,
             commands::save_settings,
             commands::projects,

@@ -683,4 +683,31 @@ fn the_window_s_types_are_what_the_commands_send() {
         "ForgetPreview",
         &memory::forget_preview(&home, &what).unwrap(),
     );
+
+    // The plan over time, as of a moment before the recorded window resets; a week at its
+    // limit makes a limit hit.
+    plan::record(
+        &home,
+        &PlanUsage {
+            seven_day: Some(Window {
+                used_percentage: 100.0,
+                resets_at: Some(1_790_100_000),
+            }),
+            ..usage
+        },
+    )
+    .unwrap();
+    let history = plan::history::summary(&home, 1_789_990_000);
+    assert!(!history.outlooks.is_empty() && !history.limit_hits.is_empty());
+    types.check("PlanHistory", &history);
+    // Who used a window that began before the fixture sessions.
+    let used = throughline_engine::window_use::since(
+        &Store::open_read_only(&home).unwrap(),
+        1_700_000_000,
+    )
+    .unwrap();
+    assert!(!used.is_empty());
+    used.iter().for_each(|p| types.check("ProjectUse", p));
+    let savings = injections::savings(&home).unwrap();
+    types.check("Savings", &savings);
 }

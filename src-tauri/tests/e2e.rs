@@ -224,6 +224,14 @@ async fn the_window_shows_live_sessions_and_settings() {
         .unwrap();
     let summary = row.text().await.unwrap();
     assert!(summary.contains("handoff"), "{summary}");
+    // What it cost and saved: the handed-off session's last request beside the next chat's
+    // first, drawn from the real requests.
+    let account = text_when_there(&client, "figure.savings figcaption").await;
+    assert!(
+        account.starts_with("Last 7 days: 1 memory handed on, "),
+        "{account}"
+    );
+    wait_for(&client, "svg.savings-chart rect.before").await;
     assert!(summary.contains(&live[..8]), "{summary}");
     row.find(Locator::Css("summary"))
         .await

@@ -214,6 +214,33 @@ export function injections(): Promise<Injection[]> {
   return invoke<Injection[]>("injections");
 }
 
+/** One memory handed on, and the context of the requests around it (tokens). */
+export interface HandedOn {
+  session_id: string;
+  project: string | null;
+  trigger: "clear" | "handoff" | "compact";
+  at: string;
+  injected: number;
+  /** The last request before it, when known. */
+  before: number | null;
+  /** The first request after it, memory included. */
+  after: number | null;
+  /** Requests after it that stayed below the context before it, and what they did not carry. */
+  requests: number;
+  saved: number;
+}
+
+/** What the memories handed on in the last week cost and saved. */
+export interface Savings {
+  handed: HandedOn[];
+  injected: number;
+  saved: number;
+}
+
+export function memorySavings(): Promise<Savings> {
+  return invoke<Savings>("memory_savings");
+}
+
 /** A problem reported from the tray while the window was closed; shown once. */
 export function pendingProblem(): Promise<string | null> {
   return invoke<string | null>("pending_problem");

@@ -80,6 +80,36 @@ async function storeChanged(): Promise<void> {
 }
 
 describe("mountInjections", () => {
+  it("shows what the memory cost and saved, read again only when a memory was handed on", async () => {
+    let log = [injection()];
+    let reads = 0;
+    mockIPC(
+      (cmd) => {
+        if (cmd === "injections") return log;
+        if (cmd === "memory_savings") {
+          reads += 1;
+          return {
+            handed: [{ session_id: "b", project: "/home/dev/toy", trigger: "clear", at: "2026-11-30T08:43:58.000Z", injected: 1_000, before: 150_000, after: 21_000, requests: 3, saved: 387_000 }],
+            injected: 1_000,
+            saved: 387_000,
+          };
+        }
+      },
+      { shouldMockEvents: true },
+    );
+    const into = document.createElement("div");
+    mountInjections(into);
+    await settle();
+    await settle();
+    expect(into.querySelector("figure.savings figcaption")!.textContent).toContain("carried 387k fewer tokens");
+    await storeChanged();
+    expect(reads).toBe(1);
+    log = [injection({ id: 9 }), ...log];
+    await storeChanged();
+    expect(reads).toBe(2);
+    expect(into.querySelector("figure.savings")).not.toBeNull();
+  });
+
   it("reads the log from the app and rereads it when the store changes", async () => {
     let log = [injection()];
     const into = await mounted(() => log);

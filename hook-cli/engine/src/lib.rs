@@ -28,6 +28,7 @@ pub mod mcp_request;
 pub mod memory;
 pub mod recall;
 pub mod render;
+pub mod savings;
 pub mod search;
 pub mod tail;
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! main-chain API call's context, with the moments the client compacted it and the handoff
 //! that ended it.
 
-use rusqlite::params;
+use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 use throughline_core::model::Session;
 
@@ -175,5 +175,98 @@ impl Store {
                 })
             })
             .collect()
+    }
+}
+
+/// A memory handed to a session, and the context of the requests around it.
+#[derive(Debug, Clone)]
+pub struct Handed {
+    pub session_id: String,
+    pub project: Option<String>,
+    /// `clear`, `handoff` or `compact`.
+    pub trigger: String,
+    pub at: String,
+    /// The memory's tokens, estimated from its text (all its parts).
+    pub injected_tokens: u64,
+    /// The context of the last main-chain request before it: the predecessor's, or for a
+    /// compaction the session's own.
+    pub before: Option<u64>,
+    /// The context of each main-chain request of the session from it on, oldest first.
+    pub after: Vec<u64>,
+}
+
+impl Store {
+    /// Every memory handed on at or after `since` (stored time), oldest first. The parts of
+    /// one memory (after `/clear` it can come in two) count as one.
+    pub fn memories_handed(&self, since: &str) -> Result<Vec<Handed>> {
+        let mut injections = self.conn.prepare_cached(
+            "SELECT i.session, i.trigger, min(i.at), group_concat(i.text, ''),
+                    s.session_id, s.project, l.predecessor
+             FROM injections i JOIN sessions s ON s.id = i.session
+             LEFT JOIN links l ON l.successor = i.session AND i.trigger <> 'compact'
+             WHERE i.at >= ?1
+             GROUP BY i.session, i.trigger, CASE i.trigger WHEN 'compact' THEN i.id END
+             ORDER BY min(i.at)",
+        )?;
+        type Row = (
+            i64,
+            String,
+            String,
+            String,
+            String,
+            Option<String>,
+            Option<i64>,
+        );
+        let rows: Vec<Row> = injections
+            .query_map([since], |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                ))
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        // A new session's requests all follow its memory, and its predecessor's all came
+        // before; only a compaction splits one session's requests, by their time. (?2 NULL:
+        // every request.)
+        let mut before = self.conn.prepare_cached(
+            "SELECT input + cache_creation + cache_read FROM api_calls
+             WHERE session = ?1 AND sidechain = 0 AND (?2 IS NULL OR at < ?2)
+             ORDER BY id DESC LIMIT 1",
+        )?;
+        let mut after = self.conn.prepare_cached(
+            "SELECT input + cache_creation + cache_read FROM api_calls
+             WHERE session = ?1 AND sidechain = 0 AND (?2 IS NULL OR at >= ?2) ORDER BY id",
+        )?;
+        let mut handed = Vec::with_capacity(rows.len());
+        for (session, trigger, at, text, session_id, project, predecessor) in rows {
+            let (previous, split) = match trigger.as_str() {
+                "compact" => (Some(session), Some(at.as_str())),
+                _ => (predecessor, None),
+            };
+            let before = match previous {
+                Some(previous) => before
+                    .query_row(params![previous, split], |r| r.get(0))
+                    .optional()?,
+                None => None,
+            };
+            let after = after
+                .query_map(params![session, split], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()?;
+            handed.push(Handed {
+                session_id,
+                project,
+                trigger,
+                at,
+                injected_tokens: throughline_core::model::estimated_tokens(&text),
+                before,
+                after,
+            });
+        }
+        Ok(handed)
     }
 }

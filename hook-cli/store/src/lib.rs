@@ -30,7 +30,7 @@ pub use chain::{Handoff, Injection, InjectionFilter, Trigger};
 pub use forget::{Forgotten, Preview, Scope, SessionSize};
 
 pub use health::{Health, HostCapture};
-pub use history::{ContextMark, ContextPoint, MarkKind, UsageSince};
+pub use history::{ContextMark, ContextPoint, Handed, MarkKind, UsageSince};
 pub use model_lines::{DueTurn, ModelLine, SummaryCall, SummarySpend};
 pub use read::{ContextSpend, ProjectSummary, SessionFilter, StoreStats};
 pub use search::{

@@ -773,3 +773,107 @@ fn the_rest_of_a_secret_cut_by_the_end_of_an_output_is_redacted_too() {
         .unwrap();
     assert_eq!(counted, 3, "each half and the third output's key");
 }
+
+/// A memory handed on after `/clear` (in two parts) is one, with the predecessor's last
+/// request before it and the successor's requests from it on; a compaction's is measured
+/// within its own session.
+#[test]
+fn each_memory_handed_on_comes_with_the_requests_around_it() {
+    let (_dir, _home, mut store) = temp_store();
+    let call = |id: &str, at: &str, context: u64| Record::ApiCall {
+        message_id: id.into(),
+        model: None,
+        usage: throughline_core::model::Usage {
+            input: 10,
+            cache_creation: 0,
+            cache_read: context - 10,
+            output: 5,
+        },
+        sidechain: false,
+        at: Some(at.into()),
+    };
+    let injection = |trigger: Trigger, at: &str, text: &str| Injection {
+        id: 0,
+        session_id: String::new(),
+        project: None,
+        trigger,
+        at: at.into(),
+        chain: Vec::new(),
+        budget: 9_500,
+        size: text.len() as u32,
+        verbatim: Vec::new(),
+        one_liners: Vec::new(),
+        one_liners_by: Vec::new(),
+        left_out: 0,
+        text: text.into(),
+        more: None,
+    };
+    let w = store.write().unwrap();
+    let mut old = w.session(Host::Claude, "old", Some("/p"), None).unwrap();
+    let mut new = w.session(Host::Claude, "new", Some("/p"), None).unwrap();
+    let mut turn = None;
+    for r in [
+        prompt("u:1", "start"),
+        call("m1", "2026-12-02T10:00:00Z", 90_000),
+        call("m2", "2026-12-02T10:10:00Z", 150_000),
+    ] {
+        w.apply(&mut old, &mut turn, &r).unwrap();
+    }
+    w.link(new.id, old.id, Trigger::Clear, "2026-12-02T10:20:00Z")
+        .unwrap();
+    w.record_injection(
+        new.id,
+        &injection(Trigger::Clear, "2026-12-02T10:20:00Z", &"a".repeat(4_000)),
+    )
+    .unwrap();
+    w.record_injection(
+        new.id,
+        &injection(Trigger::Clear, "2026-12-02T10:20:05Z", &"b".repeat(400)),
+    )
+    .unwrap();
+    let mut turn = None;
+    for r in [
+        prompt("u:2", "go on"),
+        call("m3", "2026-12-02T10:21:00Z", 21_000),
+        call("m4", "2026-12-02T10:30:00Z", 40_000),
+    ] {
+        w.apply(&mut new, &mut turn, &r).unwrap();
+    }
+    // Later the new session compacts: measured against its own last request.
+    w.record_injection(
+        new.id,
+        &injection(Trigger::Compact, "2026-12-02T10:40:00Z", "c"),
+    )
+    .unwrap();
+    w.apply(
+        &mut new,
+        &mut turn,
+        &call("m5", "2026-12-02T10:41:00Z", 12_000),
+    )
+    .unwrap();
+    w.commit().unwrap();
+
+    let handed = store.memories_handed("2026-12-02T00:00:00Z").unwrap();
+    let seen: Vec<(&str, u64, Option<u64>, &[u64])> = handed
+        .iter()
+        .map(|h| {
+            (
+                h.trigger.as_str(),
+                h.injected_tokens,
+                h.before,
+                h.after.as_slice(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("clear", 1_100, Some(150_000), &[21_000, 40_000, 12_000][..]),
+            ("compact", 1, Some(40_000), &[12_000][..]),
+        ]
+    );
+    assert!(store
+        .memories_handed("2026-12-03T00:00:00Z")
+        .unwrap()
+        .is_empty());
+}

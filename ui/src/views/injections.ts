@@ -1,6 +1,7 @@
 // Injection log: what memory each session received, when and why, and exactly the text sent.
 import { h, keptRows } from "../dom";
-import { describeFailure, injections, onLiveSessions, type Injection } from "../ipc";
+import { describeFailure, injections, memorySavings, onLiveSessions, type Injection, type Savings } from "../ipc";
+import { renderSavings } from "./savings-chart";
 import { dateTime, projectName } from "./sessions";
 
 const WHY: Record<Injection["trigger"], string> = {
@@ -61,6 +62,7 @@ export function renderInjections(
   project: string | null = null,
   onProject: (project: string | null) => void = () => {},
   rows: (shown: Injection[]) => HTMLElement[] = (shown) => shown.map(renderInjection),
+  savings: Savings | null = null,
 ): HTMLElement {
   if (problem) return h("section", { class: "injections" }, h("p", { class: "problem", role: "alert" }, problem));
   if (log.length === 0) {
@@ -81,6 +83,7 @@ export function renderInjections(
   return h(
     "section",
     { class: "injections" },
+    savings ? renderSavings(savings) : null,
     h("p", { class: "filter" }, h("label", { for: "injection-project" }, "Project "), choice),
     h("ul", {}, ...rows(shown)),
   );
@@ -89,6 +92,7 @@ export function renderInjections(
 /** Lists the injection log and rereads it whenever the store changes. */
 export function mountInjections(into: HTMLElement): () => void {
   let log: Injection[] = [];
+  let savings: Savings | null = null;
   let project: string | null = null;
   // An entry the person opened stays open while hooks keep writing.
   const entries = keptRows((injection: Injection) => String(injection.id), renderInjection);
@@ -103,13 +107,26 @@ export function mountInjections(into: HTMLElement): () => void {
           show(null);
         },
         entries,
+        savings,
       ),
     );
+  // The account is read again only when a memory was handed on since.
+  let savingsOf = -1;
   const refresh = () =>
     injections()
       .then((latest) => {
         log = latest;
         show(null);
+        const newest = latest[0]?.id ?? 0;
+        if (newest !== savingsOf) {
+          savingsOf = newest;
+          memorySavings()
+            .then((read) => {
+              savings = read;
+              show(null);
+            })
+            .catch(() => (savings = null));
+        }
       })
       .catch((error) => show(describeFailure("read the injection log", error)));
   into.replaceChildren(h("p", { class: "loading" }, "Reading the injection log…"));
