@@ -323,9 +323,53 @@ async fn the_window_shows_live_sessions_and_settings() {
     .await;
 
     installer_registers_the_bundled_cli(&client, &user_home, &shots).await;
+    every_view_fits_at_every_size(&client, &shots).await;
 
     client.close().await.unwrap();
     terminal.exit();
+}
+
+/// Every view, on the real data the test stored, at the smallest size the window allows, its
+/// default size and a large one: nothing is wider than its box (text cut off, or a sideways
+/// scrollbar), except where scrolling is the point (a memory's text, a turn's output). Each
+/// view at each size is in the screenshots.
+async fn every_view_fits_at_every_size(client: &fantoccini::Client, shots: &Path) {
+    // Elements whose content is wider than they are and do not scroll it on purpose, named
+    // by tag, class and the start of their text.
+    const OVERFLOWING: &str = "
+        const wide = [];
+        const page = document.documentElement;
+        if (page.scrollWidth > page.clientWidth + 1) wide.push('the page');
+        for (const e of document.querySelectorAll('main *')) {
+            const style = getComputedStyle(e);
+            if (style.display === 'none' || e.closest('svg')) continue;
+            const scrolls = ['auto', 'scroll'].includes(style.overflowX);
+            const ellipsised = style.textOverflow === 'ellipsis';
+            if (!scrolls && !ellipsised && e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0)
+                wide.push(`${e.tagName.toLowerCase()}.${e.className}: ${(e.textContent || '').slice(0, 60)}`);
+        }
+        return wide;";
+    let mut problems = Vec::new();
+    for (width, height) in [(420, 320), (720, 520), (1280, 900)] {
+        client.set_window_size(width, height).await.unwrap();
+        for view in ["sessions", "memory", "injections", "settings", "installer"] {
+            click_when_there(client, &format!("[data-view={view}]")).await;
+            wait_for(client, "main > *").await;
+            // Let the view's reads land and lay out.
+            tokio::time::sleep(Duration::from_millis(400)).await;
+            let wide = client.execute(OVERFLOWING, vec![]).await.unwrap();
+            screenshot(shots, &format!("fit-{view}-{width}x{height}"));
+            if wide != serde_json::json!([]) {
+                problems.push(format!("{view} at {width}×{height}: {wide}"));
+            }
+        }
+    }
+    client.set_window_size(720, 520).await.unwrap();
+    assert!(
+        problems.is_empty(),
+        "content wider than its box:\n{}",
+        problems.join("\n")
+    );
 }
 
 /// With no threshold set, the notification comes before the client compacts by itself: the

@@ -63,6 +63,8 @@ describe("renderMemory", () => {
     expect(first.querySelector(".facts")!.textContent).toMatch(/ – .* · 3 turns · Claude Code$/);
     expect(view.querySelector("[data-session='0f1b393e-f41a'] .title")!.textContent).toBe("Session 0f1b393e (no prompt)");
     expect(view.querySelector("[data-session=c0de] .facts")!.textContent).toContain("Codex");
+    // Nothing opened yet: the pane beside the list says what will show there.
+    expect(view.querySelector(".opened .nothing-opened")!.textContent).toContain("opens here");
   });
 
   it("marks the search's matches, and a hit opens its turn", () => {
@@ -201,9 +203,16 @@ describe("mountMemory", () => {
     into.querySelector("form")!.dispatchEvent(new Event("submit", { cancelable: true }));
     await settle();
     expect(calls).toContainEqual(["search", { query: "deploy key", project: null }]);
+    // What opens is brought into view (a narrow window shows it below the list).
+    const scrolled: Element[] = [];
+    HTMLElement.prototype.scrollIntoView = function (this: HTMLElement) {
+      scrolled.push(this);
+    };
     into.querySelector<HTMLButtonElement>(".hit .open-turn")!.click();
     await settle();
     expect(into.querySelector(".turn h3")!.textContent).toContain("k3m9x2a");
+    expect(scrolled.map((e) => e.className)).toEqual(["opened"]);
+    delete (HTMLElement.prototype as { scrollIntoView?: unknown }).scrollIntoView;
     into.querySelector<HTMLButtonElement>("li.stored .turns")!.click();
     await settle();
     expect(calls).toContainEqual(["session_context", { sessionId: SESSIONS[0].session_id }]);

@@ -198,7 +198,9 @@ function renderStep(step: Step, detail: TurnDetail): HTMLElement {
 }
 
 function renderOpened(opened: Opened, actions: MemoryActions): HTMLElement | null {
-  if (opened === null) return null;
+  if (opened === null) {
+    return h("p", { class: "hint nothing-opened" }, "A session's turns, a search hit's turn or a handoff preview opens here.");
+  }
   switch (opened.kind) {
     case "turns":
       return h(
@@ -309,6 +311,9 @@ export function mountMemory(into: HTMLElement): () => void {
       search.focus();
       search.setSelectionRange(start, end);
     }
+    // What was just opened is brought into view: beside a long list, or below it in a narrow
+    // window, it would otherwise open out of sight.
+    if (patch.opened) into.querySelector<HTMLElement>(".opened")?.scrollIntoView?.({ block: "nearest" });
   };
   const failed = (what: string) => (error: unknown) => show({ problem: describeFailure(what, error) });
   const actions: MemoryActions = {
