@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 mod app_driver;
 #[allow(dead_code)]
 mod notification_server;
+#[allow(dead_code)]
+mod support;
 mod x_display;
 
 use app_driver::{click_when_there, screenshot, screenshots, text_when_there, wait_for};
@@ -364,4 +366,81 @@ fn clicking_a_notification_opens_the_window_from_the_tray() {
         x.shown(TITLE).len() == 1 && web_processes(running.0.id()) == 1
     });
     screenshot(&screenshots(), "notification-opens-window");
+}
+
+/// How dark a CSS colour is: its relative luminance (WCAG), from `rgb(r, g, b)` or `rgba(…)`.
+fn luminance(css: &str) -> f64 {
+    let channels: Vec<f64> = css
+        .trim_start_matches("rgba(")
+        .trim_start_matches("rgb(")
+        .trim_end_matches(')')
+        .split(',')
+        .take(3)
+        .map(|c| c.trim().parse::<f64>().unwrap() / 255.0)
+        .map(|c| {
+            if c <= 0.03928 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        })
+        .collect();
+    0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
+}
+
+/// With the desktop in a dark theme, every view is dark and its text readable: the page
+/// follows the system (`prefers-color-scheme`), the text's contrast with the page is at least
+/// WCAG's 4.5:1, and each view is in the screenshots.
+#[tokio::test(flavor = "current_thread")]
+async fn every_view_reads_in_a_dark_theme() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = throughline_engine::home::Home::at(dir.path().join("throughline"));
+    for transcript in support::transcripts() {
+        support::capture(&home, &support::session_id(&transcript), &transcript);
+    }
+    let user_home = dir.path().join("home");
+    std::fs::create_dir_all(&user_home).unwrap();
+    let shots = screenshots();
+    let (_driver, client) = app_driver::start(
+        Path::new(env!("CARGO_BIN_EXE_throughline-app")),
+        &[],
+        &[
+            ("HOME", user_home.as_os_str()),
+            ("THROUGHLINE_HOME", home.dir().as_os_str()),
+            ("THROUGHLINE_NOW", OsStr::new(support::SOON_AFTER)),
+            ("GTK_THEME", OsStr::new("Adwaita:dark")),
+        ],
+    )
+    .await;
+    wait_for(&client, "li.session").await;
+    // Whether the page follows the dark theme, its background, its text's colour and the
+    // colour of its quieter text (hints, dates, counts) where the view has some.
+    let colours =
+        "const quiet = document.querySelector('main .hint, main .model, main .facts, main .empty');
+        return [matchMedia('(prefers-color-scheme: dark)').matches,
+                getComputedStyle(document.documentElement).backgroundColor,
+                getComputedStyle(document.body).color,
+                quiet ? getComputedStyle(quiet).color : null];";
+    for view in ["sessions", "memory", "injections", "settings", "installer"] {
+        click_when_there(&client, &format!("[data-view={view}]")).await;
+        wait_for(&client, "main > *").await;
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        let seen = client.execute(colours, vec![]).await.unwrap();
+        screenshot(&shots, &format!("dark-{view}"));
+        assert_eq!(
+            seen[0], true,
+            "{view}: the page does not follow the dark theme"
+        );
+        let page = luminance(seen[1].as_str().unwrap());
+        assert!(page < 0.2, "{view}: the page is light ({seen})");
+        for text in [&seen[2], &seen[3]].into_iter().filter_map(|c| c.as_str()) {
+            let text = luminance(text);
+            let contrast = (text.max(page) + 0.05) / (text.min(page) + 0.05);
+            assert!(
+                contrast >= 4.5,
+                "{view}: text contrast {contrast:.1}:1 ({seen})"
+            );
+        }
+    }
+    client.close().await.unwrap();
 }
