@@ -696,8 +696,13 @@ async fn plan_usage_shows_both_windows(
     click_when_there(client, "[data-view=sessions]").await;
     let said = text_when_there(client, ".plan [data-window=five_hour] .value").await;
     assert!(said.starts_with("42% · resets in 2h "), "{said}");
-    let week = wait_for(client, ".plan [data-window=seven_day] .bar.full").await;
-    assert!(week.attr("aria-valuenow").await.unwrap().as_deref() == Some("91"));
+    let week = fresh(
+        client,
+        Locator::Css(".plan [data-window=seven_day] .bar.full"),
+        async |bar| bar.attr("aria-valuenow").await,
+    )
+    .await;
+    assert_eq!(week.as_deref(), Some("91"));
     let warning = text_when_there(client, ".plan .plan-warning").await;
     assert_eq!(
         warning,

@@ -156,7 +156,11 @@ pub async fn fresh<T>(
     act: impl AsyncFn(fantoccini::elements::Element) -> Result<T, CmdError>,
 ) -> T {
     loop {
-        let element = client.wait().for_element(locator).await.unwrap();
+        // The wait itself looks at the element it found, which a redraw may replace meanwhile.
+        let element = match client.wait().for_element(locator).await {
+            Err(error) if error.is_stale_element_reference() => continue,
+            found => found.unwrap(),
+        };
         match act(element).await {
             Err(error) if error.is_stale_element_reference() => continue,
             done => return done.unwrap(),
@@ -165,7 +169,7 @@ pub async fn fresh<T>(
 }
 
 pub async fn wait_for(client: &Client, css: &str) -> fantoccini::elements::Element {
-    client.wait().for_element(Locator::Css(css)).await.unwrap()
+    fresh(client, Locator::Css(css), async |element| Ok(element)).await
 }
 
 /// The text of the element `css` finds, read afresh should the window redraw it meanwhile.
