@@ -17,9 +17,11 @@ export function when(at: number, now: number = Date.now()): string {
   return `${date.toLocaleDateString(undefined, { month: "short", day: "numeric" })} ${time}`;
 }
 
-/** `40m`, `2h 05m`, `3d 4h`. */
-function span(secs: number): string {
-  if (secs < 3600) return `${Math.max(1, Math.round(secs / 60))}m`;
+/** `2h 05m`, `3d 4h`, `now` until `resetsAt` (seconds since the epoch). */
+export function countdown(resetsAt: number, now: number = Date.now()): string {
+  const secs = Math.max(0, Math.round(resetsAt - now / 1000));
+  if (secs === 0) return "now";
+  if (secs < 3600) return `${Math.ceil(secs / 60)}m`;
   if (secs < 86_400) return `${Math.floor(secs / 3600)}h ${String(Math.floor((secs % 3600) / 60)).padStart(2, "0")}m`;
   return `${Math.floor(secs / 86_400)}d ${Math.floor((secs % 86_400) / 3600)}h`;
 }
@@ -35,7 +37,7 @@ export function outlookCaption(o: PlanOutlook, now: number = Date.now()): string
     const rate = `At ${recent}'s rate (${o.burn_per_hour.toFixed(o.burn_per_hour < 10 ? 1 : 0)}% an hour)`;
     outlook =
       o.full_at !== null
-        ? `${rate} the limit is reached at ${when(o.full_at, now)}, ${span(o.resets_at - o.full_at)} before it resets.`
+        ? `${rate} the limit is reached at ${when(o.full_at, now)}, ${countdown(o.resets_at, o.full_at * 1000)} before it resets.`
         : `${rate} it lasts until it resets at ${when(o.resets_at, now)}.`;
   } else {
     outlook = `No use in ${recent}; it resets at ${when(o.resets_at, now)}.`;
@@ -78,7 +80,7 @@ export function renderOutlook(o: PlanOutlook, now: number = Date.now()): HTMLEle
 }
 
 function hitLine(hit: LimitHit, now: number): string {
-  const wait = hit.resets_at !== null && hit.resets_at > hit.at ? `, ${span(hit.resets_at - hit.at)} before it reset` : "";
+  const wait = hit.resets_at !== null && hit.resets_at > hit.at ? `, ${countdown(hit.resets_at, hit.at * 1000)} before it reset` : "";
   return `${hit.name} limit reached ${when(hit.at, now)}${wait}`;
 }
 

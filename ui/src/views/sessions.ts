@@ -19,7 +19,7 @@ import {
   type SessionMeter,
   type Snapshot,
 } from "../ipc";
-import { renderPlanHistory } from "./plan-chart";
+import { countdown, renderPlanHistory } from "./plan-chart";
 
 const RADIUS = 26;
 const CIRCUMFERENCE = 2 * Math.PI * RADIUS;
@@ -142,14 +142,6 @@ function renderFirstRun(actions: SessionActions, importing: string | null): HTML
   );
 }
 
-/** `2h 05m`, `3d 4h`, `now` until `resetsAt` (seconds since the epoch). */
-export function countdown(resetsAt: number, now: number = Date.now()): string {
-  const secs = Math.max(0, Math.round(resetsAt - now / 1000));
-  if (secs === 0) return "now";
-  if (secs < 3600) return `${Math.ceil(secs / 60)}m`;
-  if (secs < 86_400) return `${Math.floor(secs / 3600)}h ${String(Math.floor((secs % 3600) / 60)).padStart(2, "0")}m`;
-  return `${Math.floor(secs / 86_400)}d ${Math.floor((secs % 86_400) / 3600)}h`;
-}
 
 /** A window's colour: red from the percent the person is warned at, amber 20 points before it. */
 function planLevel(used: number, warnAt: number): string {
