@@ -6,6 +6,7 @@ use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 use throughline_core::model::Session;
 
+use super::read::{session_from, SESSION_COLUMNS};
 use super::{Result, Store};
 
 /// Points drawn at most: a long session's calls are taken in runs, each run's largest.
@@ -153,28 +154,25 @@ impl Store {
     /// time), subagents' requests included. Sessions are found by their last activity (an
     /// index), then their requests by session, so an old store costs no more than a new one.
     pub fn usage_since(&self, host: &str, since: &str) -> Result<Vec<UsageSince>> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT s.id, sum(a.input), sum(a.cache_creation), sum(a.cache_read), sum(a.output)
+        // The session's columns, then the sums: the first 17 columns are `session_from`'s.
+        let sql = format!(
+            "SELECT {SESSION_COLUMNS}, sum(a.input), sum(a.cache_creation), sum(a.cache_read),
+                    sum(a.output)
              FROM sessions s JOIN api_calls a ON a.session = s.id
              WHERE s.last_activity >= ?2 AND s.host = ?1 AND a.at >= ?2
-             GROUP BY s.id",
-        )?;
-        let sums: Vec<(i64, [u64; 4])> = stmt
-            .query_map(params![host, since], |r| {
-                Ok((r.get(0)?, [r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?]))
-            })?
-            .collect::<rusqlite::Result<_>>()?;
-        sums.into_iter()
-            .map(|(id, [input, cache_creation, cache_read, output])| {
-                Ok(UsageSince {
-                    session: self.session_by_row(id)?,
-                    input,
-                    cache_creation,
-                    cache_read,
-                    output,
-                })
+             GROUP BY s.id"
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let used = stmt.query_map(params![host, since], |r| {
+            Ok(UsageSince {
+                session: session_from(r)?,
+                input: r.get(17)?,
+                cache_creation: r.get(18)?,
+                cache_read: r.get(19)?,
+                output: r.get(20)?,
             })
-            .collect()
+        })?;
+        Ok(used.collect::<rusqlite::Result<_>>()?)
     }
 }
 

@@ -74,7 +74,8 @@ pub struct ContextSpend {
     pub handoff_tokens: u64,
 }
 
-const SESSION_COLUMNS: &str = "s.id, s.host, s.session_id, s.project, s.cwd, s.transcript_path,
+pub(super) const SESSION_COLUMNS: &str =
+    "s.id, s.host, s.session_id, s.project, s.cwd, s.transcript_path,
     s.model, s.started_at, s.last_activity, s.ended_at, s.end_reason, s.start_source,
     (SELECT count(*) FROM turns t WHERE t.session = s.id AND t.seq > 0), s.start_model,
     s.client_version, s.context_window, s.branch";
@@ -90,7 +91,7 @@ static KNOWN_HOST: LazyLock<String> = LazyLock::new(|| {
     format!("s.host IN ({})", names.join(", "))
 });
 
-fn session_from(r: &Row) -> rusqlite::Result<Session> {
+pub(super) fn session_from(r: &Row) -> rusqlite::Result<Session> {
     let host: String = r.get(1)?;
     let host = Host::parse(&host).ok_or_else(|| {
         rusqlite::Error::FromSqlConversionFailure(
@@ -194,15 +195,6 @@ impl Store {
                 "{id_or_prefix:?} matches several sessions; give more of the id"
             ))),
         }
-    }
-
-    /// A session by its row in the store.
-    pub(super) fn session_by_row(&self, row: i64) -> Result<Session> {
-        let sql = format!("SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.id = ?1");
-        Ok(self
-            .conn
-            .prepare_cached(&sql)?
-            .query_row([row], session_from)?)
     }
 
     /// The session named by `id` (or a unique prefix), else the latest of `project`.
