@@ -199,7 +199,8 @@ export function renderWindowUse(used: ProjectUse[]): HTMLElement | null {
       {},
       ...shown.map((p) => {
         const sessions = p.sessions.length === 1 ? "1 session" : `${p.sessions.length} sessions`;
-        const titles = p.sessions.map((s) => `${Math.round((100 * s.weight) / p.sessions.reduce((a, b) => a + b.weight, 0))}% ${s.title ?? s.session_id.slice(0, 8)}`);
+        const total = p.sessions.reduce((sum, s) => sum + s.weight, 0);
+        const titles = p.sessions.map((s) => `${Math.round((100 * s.weight) / total)}% ${s.title ?? s.session_id.slice(0, 8)}`);
         return h(
           "li",
           { title: `${p.project ?? ""}\n${titles.join("\n")}` },
