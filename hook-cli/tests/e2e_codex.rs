@@ -410,3 +410,52 @@ fn handoff_run_inside_a_session_hands_on_that_session_not_the_latest() {
     assert!(answered.contains(&planned), "{answered}");
     assert!(!answered.contains(&latest.session_id), "{answered}");
 }
+
+/// The `hooks` check of `doctor --host codex`, as (status, message).
+fn codex_hooks_check(env: &CodexEnv, bin: &str) -> (String, String) {
+    let out = env.throughline(bin, &["doctor", "--host", "codex", "--json"]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let check = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "hooks")
+        .unwrap()
+        .clone();
+    (
+        check["status"].as_str().unwrap().to_string(),
+        check["message"].as_str().unwrap().to_string(),
+    )
+}
+
+#[test]
+fn doctor_tells_a_hook_changed_since_codex_trusted_it() {
+    use support::codex::CodexTui;
+    let _tui = support::codex::one_tui_at_a_time();
+    let server = ResponsesServer::start(Vec::new());
+    let bin = support::throughline::bin();
+    let env = CodexEnv::new(&server, &bin);
+    let (status, message) = codex_hooks_check(&env, &bin);
+    assert!(message.contains("not trusted yet"), "{status}: {message}");
+
+    // The person trusts the hooks in Codex's review: Codex records the hashes doctor computes.
+    drop(CodexTui::start_reviewed(&env, "trust", true));
+    let (status, message) = codex_hooks_check(&env, &bin);
+    assert_eq!(status, "ok", "{message}");
+
+    // A hook edited afterwards (here the Stop hook's timeout) is one Codex no longer runs.
+    let hooks_path = env.home.path().join(".codex/hooks.json");
+    let mut hooks: Value = serde_json::from_slice(&std::fs::read(&hooks_path).unwrap()).unwrap();
+    hooks["hooks"]["Stop"][0]["hooks"][0]["timeout"] = 31.into();
+    std::fs::write(&hooks_path, serde_json::to_vec_pretty(&hooks).unwrap()).unwrap();
+    let (status, message) = codex_hooks_check(&env, &bin);
+    assert_eq!(status, "problem", "{message}");
+    assert!(
+        message.contains("changed since you trusted them") && message.contains("Stop"),
+        "{message}"
+    );
+    // Codex agrees: it asks for a review again, and once trusted again all is well.
+    drop(CodexTui::start_reviewed(&env, "again", true));
+    let (status, message) = codex_hooks_check(&env, &bin);
+    assert_eq!(status, "ok", "{message}");
+}

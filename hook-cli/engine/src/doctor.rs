@@ -386,6 +386,17 @@ fn hooks_check(registration: &Registration, binary: &Path, fixes: &Fixes) -> Che
         )
         .fix("trust them in Codex: answer its start-up review, or type /hooks and press t");
     }
+    if !registration.changed.is_empty() {
+        return Check::new(
+            "hooks",
+            Status::Problem,
+            format!(
+                "hooks in {settings} changed since you trusted them, so they do not run: {}",
+                registration.changed.join(", ")
+            ),
+        )
+        .fix("trust them again in Codex: answer its start-up review, or type /hooks and press t");
+    }
     let runs = match elsewhere.as_slice() {
         [] => "this binary".to_string(),
         copies => format!(
@@ -779,6 +790,7 @@ mod tests {
                 .to_vec(),
             missing: Vec::new(),
             untrusted: Vec::new(),
+            changed: Vec::new(),
             slash_command: Some(PathBuf::from("/home/dev/.claude/commands/tl.md")),
             mcp_server: Some(program.to_path_buf()),
             own_statusline: None,

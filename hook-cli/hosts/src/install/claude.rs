@@ -209,6 +209,7 @@ pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {
         missing,
         // Claude Code runs every hook in its settings.
         untrusted: Vec::new(),
+        changed: Vec::new(),
         slash_command,
         mcp_server,
         own_statusline,

@@ -172,11 +172,14 @@ pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {
     let config = TomlFile::load(&files.config, "Codex")?;
     let mut hooks = Vec::new();
     let mut untrusted = Vec::new();
+    let mut changed = Vec::new();
     if let Some(Value::Object(events)) = hooks_file.value.get("hooks") {
         for (event, groups) in events {
             for (g, h, command) in hook_groups::our_handlers_in(groups) {
-                if !trusted(&config.doc, hooks_file.path(), event, g, h) {
-                    untrusted.push(event.clone());
+                match trust(&config.doc, hooks_file.path(), event, &groups[g], (g, h)) {
+                    Trust::Trusted => {}
+                    Trust::Untrusted => untrusted.push(event.clone()),
+                    Trust::Changed => changed.push(event.clone()),
                 }
                 hooks.push(RegisteredHook {
                     event: event.clone(),
@@ -198,24 +201,81 @@ pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {
         hooks,
         missing,
         untrusted,
+        changed,
         slash_command,
         mcp_server,
         own_statusline: None,
     })
 }
 
-/// Whether config.toml records the person's trust in the hook at `group`, `index` of
-/// `event`. Codex names it `<hooks.json path>:<event in snake case>:<group>:<index>`; a hook
-/// changed since it was trusted has a stale hash, which only Codex can tell.
-fn trusted(config: &DocumentMut, hooks: &Path, event: &str, group: usize, index: usize) -> bool {
-    let key = format!("{}:{}:{group}:{index}", hooks.display(), snake_case(event));
-    config
+/// What Codex makes of a hook: it runs one the person trusted as it is now.
+#[derive(Debug, PartialEq, Eq)]
+enum Trust {
+    Trusted,
+    Untrusted,
+    /// Trusted once, changed since: Codex skips it until it is trusted again.
+    Changed,
+}
+
+/// Codex keeps the person's trust in the hook at `(group, index)` under `event` in
+/// config.toml, as `[hooks.state."<hooks.json path>:<event in snake case>:<group>:<index>"]`
+/// with the hash of the hook as it was trusted.
+fn trust(
+    config: &DocumentMut,
+    hooks: &Path,
+    event: &str,
+    group: &Value,
+    (group_index, index): (usize, usize),
+) -> Trust {
+    let key = format!(
+        "{}:{}:{group_index}:{index}",
+        hooks.display(),
+        snake_case(event)
+    );
+    let trusted = config
         .get("hooks")
         .and_then(|h| h.get("state"))
         .and_then(|s| s.get(&key))
         .and_then(|entry| entry.get("trusted_hash"))
         .and_then(Item::as_str)
-        .is_some_and(|hash| !hash.is_empty())
+        .filter(|hash| !hash.is_empty());
+    match trusted {
+        None => Trust::Untrusted,
+        Some(hash) if hash == trust_hash(event, group, &group["hooks"][index]) => Trust::Trusted,
+        Some(_) => Trust::Changed,
+    }
+}
+
+/// The hash Codex records when a hook is trusted, observed on 0.171.0 (its app-server's
+/// `hooks/list` reports it as `currentHash`): SHA-256 of compact JSON with sorted keys holding
+/// the event in snake case, the group's matcher and the handler with Codex's defaults filled
+/// in (not async, a 600 s timeout). Keys are inserted in order, as the map keeps that order.
+fn trust_hash(event: &str, group: &Value, handler: &Value) -> String {
+    use serde_json::{json, Map};
+    use sha2::{Digest, Sha256};
+    let mut normalised = Map::new();
+    normalised.insert(
+        "async".into(),
+        json!(handler["async"].as_bool().unwrap_or(false)),
+    );
+    normalised.insert("command".into(), handler["command"].clone());
+    if let Some(message) = handler.get("statusMessage").filter(|m| !m.is_null()) {
+        normalised.insert("statusMessage".into(), message.clone());
+    }
+    normalised.insert(
+        "timeout".into(),
+        json!(handler["timeout"].as_u64().unwrap_or(600)),
+    );
+    normalised.insert("type".into(), handler["type"].clone());
+    let mut hook = Map::new();
+    hook.insert("event_name".into(), json!(snake_case(event)));
+    hook.insert("hooks".into(), json!([normalised]));
+    if let Some(matcher) = group.get("matcher").filter(|m| !m.is_null()) {
+        hook.insert("matcher".into(), matcher.clone());
+    }
+    let digest = Sha256::digest(Value::Object(hook).to_string());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    format!("sha256:{hex}")
 }
 
 /// `UserPromptSubmit` → `user_prompt_submit`.
@@ -232,4 +292,81 @@ fn snake_case(event: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Hashes Codex 0.171.0's app-server reported for these hooks.
+    #[test]
+    fn the_trust_hash_is_the_one_codex_computes() {
+        let handler = json!({"type": "command", "command": "echo hi", "timeout": 5});
+        let plain = json!({"hooks": [handler]});
+        let cases = [
+            (
+                "SessionStart",
+                plain.clone(),
+                handler.clone(),
+                "9e87c3ad0f08b294",
+            ),
+            ("Stop", plain.clone(), handler.clone(), "bfacd2ac32f50a02"),
+            (
+                "SessionStart",
+                plain.clone(),
+                json!({"type": "command", "command": "echo hi"}),
+                "a245b9b8493f2be8",
+            ),
+            (
+                "SessionStart",
+                plain.clone(),
+                json!({"type": "command", "command": "echo hi", "timeout": 5, "statusMessage": "x"}),
+                "cf1143900125eedc",
+            ),
+            (
+                "SessionStart",
+                json!({"matcher": "startup", "hooks": [handler]}),
+                handler.clone(),
+                "70314a1b0abf995f",
+            ),
+            (
+                "SessionStart",
+                plain,
+                json!({"type": "command", "command": "echo é/\u{2028} \"q\" <a>", "timeout": 5}),
+                "195f4b8ba5089dfe",
+            ),
+        ];
+        for (event, group, handler, hash) in cases {
+            let computed = trust_hash(event, &group, &handler);
+            assert!(
+                computed.starts_with(&format!("sha256:{hash}")),
+                "{event} {handler}: {computed}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_hook_is_trusted_untrusted_or_changed_since_trusted() {
+        let hooks = Path::new("/home/dev/.codex/hooks.json");
+        let group = json!({"hooks": [{"type": "command", "command": "echo hi", "timeout": 5}]});
+        let config = |hash: &str| -> DocumentMut {
+            format!(
+                "[hooks.state.\"/home/dev/.codex/hooks.json:session_start:0:0\"]\n\
+                 trusted_hash = \"{hash}\"\n"
+            )
+            .parse()
+            .unwrap()
+        };
+        let current = trust_hash("SessionStart", &group, &group["hooks"][0]);
+        let of = |doc: &DocumentMut| trust(doc, hooks, "SessionStart", &group, (0, 0));
+        assert_eq!(of(&config(&current)), Trust::Trusted);
+        assert_eq!(of(&config("sha256:00")), Trust::Changed);
+        assert_eq!(of(&DocumentMut::new()), Trust::Untrusted);
+        // The trust of another position is not this hook's.
+        assert_eq!(
+            trust(&config(&current), hooks, "SessionStart", &group, (1, 0)),
+            Trust::Untrusted
+        );
+    }
 }

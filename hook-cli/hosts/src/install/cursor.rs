@@ -246,6 +246,7 @@ pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {
         missing,
         // Project hooks need a trusted workspace, which Cursor asks about itself.
         untrusted: Vec::new(),
+        changed: Vec::new(),
         slash_command: our_slash_command(files.slash_command),
         mcp_server: our_mcp_program(&mcp.value),
         own_statusline: None,

@@ -111,6 +111,7 @@ pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {
         missing,
         // Gemini CLI runs every hook in its settings once the folder is trusted.
         untrusted: Vec::new(),
+        changed: Vec::new(),
         slash_command,
         mcp_server,
         own_statusline: None,

@@ -119,6 +119,7 @@ pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {
         // Grok runs its user hooks always; a project's once the folder is trusted, which it
         // keeps in its own store.
         untrusted: Vec::new(),
+        changed: Vec::new(),
         slash_command: our_skill(files.skill),
         mcp_server,
         own_statusline: None,

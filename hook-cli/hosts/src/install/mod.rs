@@ -127,6 +127,9 @@ pub struct Registration {
     pub missing: Vec<String>,
     /// Events whose Throughline hook the host will not run until the person trusts it.
     pub untrusted: Vec<String>,
+    /// Events whose Throughline hook changed since the person trusted it: the host skips it
+    /// until it is trusted again.
+    pub changed: Vec<String>,
     /// Throughline's slash command file, when it is in place.
     pub slash_command: Option<PathBuf>,
     /// The program the host starts as Throughline's MCP server, when it is registered.
