@@ -459,3 +459,131 @@ fn doctor_tells_a_hook_changed_since_codex_trusted_it() {
     let (status, message) = codex_hooks_check(&env, &bin);
     assert_eq!(status, "ok", "{message}");
 }
+
+/// Every turn of `session` in `store` (a THROUGHLINE_HOME), as `detail --json` shows it.
+fn turn_details(env: &CodexEnv, bin: &str, store: &std::path::Path, session: &str) -> Vec<Value> {
+    let run = |args: &[&str]| -> Value {
+        let mut cmd = std::process::Command::new(bin);
+        cmd.args(args)
+            .current_dir(env.project.path())
+            .env("HOME", env.home.path())
+            .env("THROUGHLINE_HOME", store);
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    run(&["show", session, "--json"])["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| run(&["detail", t["code"].as_str().unwrap(), "--json"]))
+        .collect()
+}
+
+#[test]
+fn a_subagent_s_work_is_detail_of_the_turn_that_spawned_it() {
+    const ASK: &str = "Find the parser bug, have a sub-agent look at the lexer";
+    const TASK: &str = "Investigate the lexer for the off-by-one";
+    const FOUND: &str = "The off-by-one is in lexer.rs line 42: the loop stops a token early.";
+    const THANKS: &str = "Thanks, that is all.";
+    let server = ResponsesServer::start(vec![
+        (
+            ASK,
+            vec![
+                Reply::Call {
+                    namespace: "multi_agent_v1",
+                    name: "spawn_agent",
+                    arguments: serde_json::json!({ "message": TASK }),
+                },
+                Reply::WaitForSpawned,
+            ],
+        ),
+        // Codex tells the spawning model of the subagent's end in a message of its own.
+        (
+            "<subagent_notification>",
+            vec![Reply::Text("The helper found it: lexer.rs line 42.".into())],
+        ),
+        (
+            TASK,
+            vec![
+                Reply::Shell("echo lexer-checked".into()),
+                Reply::Text(FOUND.into()),
+            ],
+        ),
+        (THANKS, vec![Reply::Text("You are welcome.".into())]),
+    ]);
+    let bin = support::throughline::bin();
+    let env = CodexEnv::new(&server, &bin);
+    let out = env.exec(&[ASK]);
+    assert!(out.status.success(), "{out:?}");
+    let out = env.exec(&["resume", "--last", THANKS]);
+    assert!(out.status.success(), "{out:?}");
+    let store = throughline::open_store(&Home::at(env.store.path())).unwrap();
+    let sessions = store
+        .sessions(&throughline::store::SessionFilter::default())
+        .unwrap();
+    assert_eq!(sessions.len(), 1, "the subagent is no session of its own");
+    let session = sessions[0].session_id.clone();
+
+    let live = turn_details(&env, &bin, env.store.path(), &session);
+    let prompts: Vec<&str> = live
+        .iter()
+        .flat_map(|t| t["messages"].as_array().unwrap())
+        .filter(|m| m["role"] == "user")
+        .map(|m| m["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        prompts,
+        [ASK, THANKS],
+        "only the person's words are a prompt"
+    );
+    let asked = live
+        .iter()
+        .find(|t| t["messages"][0]["text"] == ASK)
+        .unwrap();
+    let subagent: Vec<(&str, &str)> = asked["details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["kind"] == "subagent")
+        .map(|d| (d["name"].as_str().unwrap(), d["body"].as_str().unwrap()))
+        .collect();
+    assert!(subagent.contains(&("prompt", TASK)), "{asked:#}");
+    assert!(subagent.contains(&("answer", FOUND)), "{asked:#}");
+    let answers: Vec<&str> = asked["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "assistant")
+        .map(|m| m["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(answers, ["The helper found it: lexer.rs line 42."]);
+
+    // An import of the files Codex left stores the same, each entry in the same turn.
+    let fresh = tempfile::tempdir().unwrap();
+    let sessions_dir = env.home.path().join(".codex/sessions");
+    let mut import = std::process::Command::new(&bin);
+    import
+        .args(["import", "--host", "codex", "--from"])
+        .arg(&sessions_dir)
+        .env("HOME", env.home.path())
+        .env("THROUGHLINE_HOME", fresh.path());
+    assert!(import.output().unwrap().status.success());
+    let imported = turn_details(&env, &bin, fresh.path(), &session);
+    let bodies = |turns: &[Value]| -> Vec<Vec<String>> {
+        turns
+            .iter()
+            .map(|t| {
+                let mut all: Vec<String> = t["details"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|d| format!("{} {} {}", d["kind"], d["name"], d["body"]))
+                    .collect();
+                all.sort();
+                all
+            })
+            .collect()
+    };
+    assert_eq!(bodies(&imported), bodies(&live));
+}

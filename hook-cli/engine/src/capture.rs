@@ -129,8 +129,8 @@ fn subagents_of(host: Host, event: &HookEvent, main: &Path) -> Vec<PathBuf> {
 }
 
 /// Reads what a subagent transcript gained into the turn that started the subagent: the turn
-/// holding the call its host names (decision 0025), else the turn open in the session's own
-/// transcript, where a subagent running now was started. A subagent transcript that cannot
+/// holding the call its host names (decision 0025), else the turn open when it started, else
+/// the turn open in the session's own transcript, where a subagent running now was started. A subagent transcript that cannot
 /// be read becomes a problem of the report: the session's own capture goes on.
 fn read_subagent(
     w: &Writer,
@@ -144,6 +144,11 @@ fn read_subagent(
     let mut first_turn = || -> Result<Option<i64>, IngestError> {
         if let Some(key) = hosts::spawning_call_key(host, path) {
             if let Some(turn) = w.turn_with_detail(session_id, &key)? {
+                return Ok(Some(turn));
+            }
+        }
+        if let Some(at) = hosts::spawned_at(host, path) {
+            if let Some(turn) = w.turn_open_at(session_id, &at)? {
                 return Ok(Some(turn));
             }
         }

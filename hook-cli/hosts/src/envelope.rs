@@ -1,5 +1,5 @@
-//! The snake_case hook payload Claude Code sends, and Codex and Gemini CLI after it without
-//! the subagent fields, each host with its own event names. Only the fields Throughline uses
+//! The snake_case hook payload Claude Code sends, and Codex and Gemini CLI after it, each
+//! host with its own event names. Only the fields Throughline uses
 //! are decoded; unknown events and fields are accepted, so a newer client never breaks the
 //! hook.
 
@@ -29,10 +29,11 @@ pub(crate) struct Envelope<'a> {
     pub prompt: Option<String>,
     #[serde(default)]
     pub model: Option<String>,
-    /// Claude Code: set in hooks that run inside a subagent, and in SubagentStart/SubagentStop.
+    /// Claude Code, Codex: set in hooks that run inside a subagent, and in
+    /// SubagentStart/SubagentStop.
     #[serde(default)]
     pub agent_id: Option<String>,
-    /// Claude Code's SubagentStop: the subagent's transcript.
+    /// SubagentStop (Claude Code, Codex): the subagent's transcript.
     #[serde(default)]
     pub agent_transcript_path: Option<String>,
     #[serde(default)]
@@ -75,9 +76,9 @@ impl Envelope<'_> {
     }
 }
 
-/// Decodes `bytes` as Codex or Gemini CLI (`host`) sends them, naming each event through
-/// `kind`. Neither host shares an id between a cleared session and the next (their process
-/// links them), and neither runs hooks inside a subagent.
+/// Decodes `bytes` as Gemini CLI (`host`) sends them, naming each event through `kind`. It
+/// shares no id between a cleared session and the next (its process links them), and runs no
+/// hooks inside a subagent.
 pub fn decode(
     bytes: &[u8],
     host: Host,

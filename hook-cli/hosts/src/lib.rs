@@ -125,6 +125,11 @@ pub trait Agent: Sync {
     fn spawning_call_key(&self, _path: &Path) -> Option<String> {
         None
     }
+    /// When the subagent whose transcript is `path` started, for a host whose subagent
+    /// transcripts name no spawning call: the session's turn open then started it.
+    fn spawned_at(&self, _path: &Path) -> Option<String> {
+        None
+    }
     /// The tools whose calls change files, write the todo list or change one of its tasks:
     /// the working state handed to the next session reads only calls of these.
     fn state_tools(&self) -> &'static [&'static str] {
@@ -319,6 +324,10 @@ pub fn subagent_transcripts(host: Host, main: &Path) -> Vec<PathBuf> {
 
 pub fn spawning_call_key(host: Host, path: &Path) -> Option<String> {
     agent(host).spawning_call_key(path)
+}
+
+pub fn spawned_at(host: Host, path: &Path) -> Option<String> {
+    agent(host).spawned_at(path)
 }
 
 #[cfg(test)]

@@ -328,6 +328,19 @@ impl<'c> Writer<'c> {
             .optional()?)
     }
 
+    /// The turn of `session` open at `at` (an RFC 3339 time, as the transcript has it): the
+    /// latest to have started by then.
+    pub fn turn_open_at(&self, session: i64, at: &str) -> Result<Option<i64>> {
+        Ok(self
+            .tx
+            .prepare_cached(
+                "SELECT id FROM turns WHERE session = ?1 AND started_at <= ?2
+                 ORDER BY seq DESC LIMIT 1",
+            )?
+            .query_row(params![session, at], |r| r.get(0))
+            .optional()?)
+    }
+
     pub fn project_of(&self, session: i64) -> Result<Option<String>> {
         Ok(self
             .tx

@@ -18,6 +18,15 @@ pub enum Reply {
     Shell(String),
     /// An assistant message; it ends the turn.
     Text(String),
+    /// Call the tool `name` of the tool namespace `namespace` with these arguments.
+    Call {
+        namespace: &'static str,
+        name: &'static str,
+        arguments: Value,
+    },
+    /// Wait for the subagent the previous call spawned (`wait_agent` on the id its output
+    /// names).
+    WaitForSpawned,
 }
 
 #[derive(Clone, Default)]
@@ -156,7 +165,35 @@ fn events(state: &Mutex<State>, request: Value) -> String {
     state.requests.push(request);
     state.served += 1;
     let n = state.served;
+    let last_output = input
+        .iter()
+        .rev()
+        .find(|i| i["type"] == "function_call_output")
+        .map(|i| i["output"].clone())
+        .unwrap_or_default();
+    let call = |namespace: &str, name: &str, arguments: &Value| {
+        json!({"type": "function_call", "id": format!("fc_{n}"),
+            "call_id": format!("call_{n}"), "namespace": namespace, "name": name,
+            "arguments": arguments.to_string(), "status": "completed"})
+    };
     let item = match &reply {
+        Reply::Call {
+            namespace,
+            name,
+            arguments,
+        } => call(namespace, name, arguments),
+        Reply::WaitForSpawned => {
+            let text = last_output.as_str().unwrap_or_default();
+            let id = serde_json::from_str::<Value>(text)
+                .ok()
+                .and_then(|v| v["agent_id"].as_str().map(String::from))
+                .unwrap_or_default();
+            call(
+                "multi_agent_v1",
+                "wait_agent",
+                &json!({"targets": [id], "timeout_ms": 60000}),
+            )
+        }
         Reply::Shell(cmd) => json!({"type": "function_call", "id": format!("fc_{n}"),
             "call_id": format!("call_{n}"), "name": "exec_command",
             "arguments": json!({"cmd": cmd}).to_string(), "status": "completed"}),

@@ -3,6 +3,7 @@
 
 mod payload;
 mod rollout;
+mod subagents;
 mod tools;
 
 use std::fs;
@@ -14,7 +15,9 @@ pub use rollout::RolloutParser;
 use super::{transcripts_root, Agent, Found, Spec};
 use crate::process::{command_name, nearest_ancestor};
 use throughline_core::model::Todo;
-use throughline_core::record::{FoundTranscript, HostProcess, InjectionLimit, Measure};
+use throughline_core::record::{
+    FoundTranscript, HostProcess, InjectionLimit, Measure, SubagentRef,
+};
 
 /// Codex, to the shared code.
 pub struct Codex;
@@ -31,7 +34,6 @@ const INJECTION_LIMIT: InjectionLimit = InjectionLimit {
 const PROCESS_NAME: &str = "codex";
 
 // Codex names no session for a process; `throughline handoff` takes `--session`.
-// Codex's subagents (its collab agents) are not read yet: only the session's rollout.
 
 const SPEC: Spec = Spec {
     name: "Codex",
@@ -88,6 +90,15 @@ impl Agent for Codex {
             .into_iter()
             .find_map(|name| std::env::var(name).ok().filter(|id| !id.is_empty()))
     }
+    fn subagent_transcript(&self, main: &Path, subagent: &SubagentRef) -> Option<PathBuf> {
+        subagents::transcript_of(main, subagent)
+    }
+    fn subagent_transcripts(&self, main: &Path) -> Vec<PathBuf> {
+        subagents::transcripts_of(main)
+    }
+    fn spawned_at(&self, path: &Path) -> Option<String> {
+        subagents::meta(path).map(|m| m.started)
+    }
     fn state_tools(&self) -> &'static [&'static str] {
         tools::STATE_TOOLS
     }
@@ -128,7 +139,10 @@ fn collect_rollouts(dir: &Path, depth: usize, found: &mut Found) -> std::io::Res
             }
             continue;
         }
-        found.add(session_of(&path), path);
+        // A subagent's rollout is read with its session's, never as a session of its own.
+        if subagents::meta(&path).is_none() {
+            found.add(session_of(&path), path);
+        }
     }
     Ok(())
 }

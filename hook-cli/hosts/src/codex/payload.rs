@@ -1,11 +1,16 @@
 //! Codex hook payloads (stdin JSON): the shared envelope (`hosts/envelope.rs`) with a
-//! `turn_id` and no `prompt_id`, under Claude Code's event names.
+//! `turn_id` and no `prompt_id`, under Claude Code's event names. Hooks run inside a subagent
+//! too, with the session's id, the subagent's `agent_id` and its rollout as
+//! `transcript_path`.
 
 use throughline_core::model::Host;
-use throughline_core::record::{EventKind, HookEvent};
+use throughline_core::record::{EventKind, HookEvent, SubagentRef};
+
+use crate::envelope::Envelope;
 
 pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
-    crate::envelope::decode(bytes, Host::Codex, |name| match name {
+    let p = Envelope::parse(bytes, Host::Codex)?;
+    let kind = match p.hook_event_name.as_str() {
         "SessionStart" => EventKind::SessionStart,
         "UserPromptSubmit" => EventKind::UserPrompt,
         "PreToolUse" => EventKind::PreTool,
@@ -14,6 +19,39 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
         "PreCompact" => EventKind::PreCompact,
         "SessionEnd" => EventKind::SessionEnd,
         _ => EventKind::Other,
+    };
+    let Some(agent_id) = p.agent_id.clone().filter(|id| !id.is_empty()) else {
+        return Ok(HookEvent {
+            prompt_id: None,
+            ..p.event(Host::Codex, kind, None)
+        });
+    };
+    let stopped = p.hook_event_name == "SubagentStop";
+    let subagent = SubagentRef {
+        agent_id,
+        transcript_path: (if stopped {
+            &p.agent_transcript_path
+        } else {
+            &p.transcript_path
+        })
+        .clone()
+        .filter(|path| !path.is_empty()),
+    };
+    let event = p.event(Host::Codex, kind, Some(subagent));
+    if stopped {
+        return Ok(HookEvent {
+            prompt_id: None,
+            ..event
+        });
+    }
+    // Inside the subagent: its prompt is not the person's, and its rollout is not the
+    // session's. Its SubagentStop reads it into the turn that started it.
+    Ok(HookEvent {
+        kind: EventKind::Other,
+        transcript_path: None,
+        prompt: None,
+        prompt_id: None,
+        ..event
     })
 }
 
@@ -52,6 +90,42 @@ mod tests {
         assert_eq!(sample("03-PostToolUse").kind, EventKind::PostTool);
         assert_eq!(sample("04-Stop").kind, EventKind::Stop);
         assert_eq!(sample("05-SessionStart").source.as_deref(), Some("resume"));
+    }
+
+    /// Payloads Codex 0.171.0 sent for a subagent's prompt and its SubagentStop.
+    #[test]
+    fn a_subagent_s_hooks_name_it_and_only_its_stop_is_read() {
+        let inside = decode_hook(
+            br#"{"session_id":"s1","turn_id":"t2","transcript_path":"/c/rollout-x-a1.jsonl",
+                "cwd":"/p","hook_event_name":"UserPromptSubmit","model":"gpt-5",
+                "permission_mode":"bypassPermissions","agent_id":"a1","agent_type":"default",
+                "prompt":"Investigate the lexer"}"#,
+        )
+        .unwrap();
+        assert_eq!(inside.kind, EventKind::Other);
+        assert_eq!(inside.prompt, None);
+        assert_eq!(inside.transcript_path, None);
+        assert_eq!(inside.session_id, "s1");
+        let stop = decode_hook(
+            br#"{"session_id":"s1","turn_id":"t2","transcript_path":"/c/rollout-x-s1.jsonl",
+                "cwd":"/p","hook_event_name":"SubagentStop","agent_id":"a1",
+                "agent_type":"default","agent_transcript_path":"/c/rollout-x-a1.jsonl",
+                "last_assistant_message":"Found it.","stop_hook_active":false}"#,
+        )
+        .unwrap();
+        assert_eq!(stop.kind, EventKind::Stop);
+        assert_eq!(
+            stop.transcript_path.as_deref(),
+            Some("/c/rollout-x-s1.jsonl")
+        );
+        assert_eq!(
+            stop.subagent,
+            Some(SubagentRef {
+                agent_id: "a1".into(),
+                transcript_path: Some("/c/rollout-x-a1.jsonl".into()),
+            })
+        );
+        assert_eq!(sample("02-UserPromptSubmit").subagent, None);
     }
 
     #[test]

@@ -145,6 +145,8 @@ const HOST_TEXT: &[(&str, &str)] = &[
     ("# AGENTS.md instructions", "agents_md"),
     ("<user_instructions>", "user_instructions"),
     ("<hook_prompt", "hook_prompt"),
+    // A subagent's end, told to the model that spawned it (0.171.0).
+    ("<subagent_notification>", "subagent_notification"),
 ];
 
 /// A goal's continuation prompt: Codex sends it in the person's place, some 6,000 characters

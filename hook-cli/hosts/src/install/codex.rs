@@ -21,13 +21,15 @@ use super::{
 use crate::codex as host;
 use throughline_core::model::Host;
 
-/// SessionStart and UserPromptSubmit may inject memory; the rest capture. Codex runs tool
-/// events for every tool without a matcher, and clamps SessionEnd to 3 s (0.171.0).
+/// SessionStart and UserPromptSubmit may inject memory; the rest capture (SubagentStop: the
+/// subagent's rollout, whole). Codex runs tool events for every tool without a matcher, and
+/// clamps SessionEnd to 3 s (0.171.0).
 pub const HOOKS: &[HookSpec] = &[
     spec("SessionStart", false, 10, false),
     spec("UserPromptSubmit", false, 10, false),
     spec("PostToolUse", false, 30, false),
     spec("Stop", false, 30, false),
+    spec("SubagentStop", false, 30, false),
     spec("PreCompact", false, 30, false),
     spec("SessionEnd", false, 3, false),
 ];
