@@ -371,3 +371,103 @@ fn uninstall_gives_back_the_settings_as_they_were_and_the_cli_runs_on_without_th
     assert!(String::from_utf8_lossy(&answer.stdout).contains("Second."));
     assert_eq!(stored(), 1, "a hook ran after uninstall");
 }
+
+/// Each turn of `session` in the store at `home`: its messages' texts and its details as
+/// `kind name body`, sorted.
+fn turns_at(home: &std::path::Path, session: &str) -> Vec<(Vec<String>, Vec<String>)> {
+    let store = throughline::open_store(&Home::at(home)).unwrap();
+    store
+        .turns(&store.session(session).unwrap())
+        .unwrap()
+        .into_iter()
+        .filter(|t| t.seq > 0)
+        .map(|t| {
+            let turn = store.turn_detail(&t.code).unwrap();
+            let messages = turn.turn.messages.into_iter().map(|m| m.text).collect();
+            let mut details: Vec<String> = turn
+                .details
+                .iter()
+                .map(|d| format!("{:?} {:?} {}", d.kind, d.name, d.body))
+                .collect();
+            details.sort();
+            (messages, details)
+        })
+        .collect()
+}
+
+#[test]
+fn a_subagent_s_work_is_detail_of_the_turn_that_called_it() {
+    const ASK: &str = "Count the lines of data.txt with a helper";
+    const TASK: &str = "Count the lines of data.txt and report the number.";
+    const FOUND: &str = "data.txt has 4 lines.";
+    const THANKS: &str = "Thanks, that is all";
+    let server = GeminiServer::start(vec![
+        (
+            ASK,
+            vec![
+                Reply::Call {
+                    name: "invoke_agent",
+                    args: serde_json::json!({"agent_name": "generalist", "prompt": TASK}),
+                },
+                Reply::text("The helper counted 4 lines."),
+            ],
+        ),
+        // The subagent's first request holds its task; it ends by calling complete_task.
+        (
+            TASK,
+            vec![
+                Reply::Shell("printf 'a\\nb\\nc\\nd\\n' > data.txt && wc -l < data.txt".into()),
+                Reply::Call {
+                    name: "complete_task",
+                    args: serde_json::json!({"result": {"response": FOUND}}),
+                },
+            ],
+        ),
+        (THANKS, vec![Reply::text("You are welcome.")]),
+    ]);
+    let bin = support::throughline::bin();
+    let env = GeminiEnv::new(&server, &bin);
+    env.headless(ASK);
+    env.headless_resumed(THANKS);
+
+    let chats = env.chats();
+    assert_eq!(chats.len(), 1, "the subagent is no session: {chats:?}");
+    let session = chats[0].session_id.clone();
+    let live = turns_at(env.store.path(), &session);
+    let prompts: Vec<&str> = live.iter().map(|(m, _)| m[0].as_str()).collect();
+    assert_eq!(prompts, [ASK, THANKS]);
+    let (messages, details) = &live[0];
+    assert_eq!(messages, &[ASK, "The helper counted 4 lines."]);
+    assert!(
+        details.contains(&format!("Subagent Some(\"prompt\") {TASK}")),
+        "{details:#?}"
+    );
+    assert!(
+        details
+            .iter()
+            .any(|d| d.starts_with("ToolResult") && d.contains("4")),
+        "{details:#?}"
+    );
+    assert!(
+        details
+            .iter()
+            .any(|d| d.starts_with("ToolCall Some(\"complete_task\")") && d.contains(FOUND)),
+        "{details:#?}"
+    );
+    assert!(
+        live[1].1.iter().all(|d| !d.starts_with("Subagent")),
+        "{live:#?}"
+    );
+
+    // An import of the files the CLI left stores the same, each entry in the same turn.
+    let fresh = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(&bin)
+        .args(["import", "--host", "gemini", "--from"])
+        .arg(env.home.path().join(".gemini/tmp"))
+        .env("HOME", env.home.path())
+        .env("THROUGHLINE_HOME", fresh.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(turns_at(fresh.path(), &session), live);
+}

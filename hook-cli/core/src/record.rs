@@ -155,10 +155,22 @@ pub struct HookEvent {
 /// A subagent of the session, as a hook payload names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SubagentRef {
-    /// The host's id of the subagent (it names its transcript).
+    /// The host's id of the subagent (it names its transcript); empty when the payload says a
+    /// subagent ended without saying which ([`SubagentRef::unnamed`]).
     pub agent_id: String,
     /// Its transcript, when the payload gives it.
     pub transcript_path: Option<String>,
+}
+
+impl SubagentRef {
+    /// A subagent the payload does not name (Gemini CLI's `invoke_agent` returning): every
+    /// subagent transcript of the session is read.
+    pub fn unnamed() -> SubagentRef {
+        SubagentRef {
+            agent_id: String::new(),
+            transcript_path: None,
+        }
+    }
 }
 
 /// One run of a host program: a process id and its start time, so that a pid the system

@@ -114,18 +114,18 @@ pub fn ingest_transcript(
 }
 
 /// The subagent transcripts an event gives cause to read: the one it names (the hook runs in
-/// that subagent, it stopped, or its call returned), and at SessionEnd all of them, for what
-/// a subagent wrote after its last hook.
+/// that subagent, it stopped, or its call returned), all of them when a subagent call
+/// returned without naming one, and at SessionEnd, for what a subagent wrote after its last
+/// hook.
 fn subagents_of(host: Host, event: &HookEvent, main: &Path) -> Vec<PathBuf> {
-    if event.kind == EventKind::SessionEnd {
-        return hosts::subagent_transcripts(host, main);
+    match &event.subagent {
+        _ if event.kind == EventKind::SessionEnd => hosts::subagent_transcripts(host, main),
+        Some(s) if s.agent_id.is_empty() => hosts::subagent_transcripts(host, main),
+        Some(s) => hosts::subagent_transcript(host, main, s)
+            .into_iter()
+            .collect(),
+        None => Vec::new(),
     }
-    event
-        .subagent
-        .as_ref()
-        .and_then(|s| hosts::subagent_transcript(host, main, s))
-        .into_iter()
-        .collect()
 }
 
 /// Reads what a subagent transcript gained into the turn that started the subagent: the turn

@@ -75,19 +75,3 @@ impl Envelope<'_> {
         }
     }
 }
-
-/// Decodes `bytes` as Gemini CLI (`host`) sends them, naming each event through `kind`. It
-/// shares no id between a cleared session and the next (its process links them), and runs no
-/// hooks inside a subagent.
-pub fn decode(
-    bytes: &[u8],
-    host: Host,
-    kind: impl Fn(&str) -> EventKind,
-) -> Result<HookEvent, String> {
-    let p = Envelope::parse(bytes, host)?;
-    let kind = kind(&p.hook_event_name);
-    Ok(HookEvent {
-        prompt_id: None,
-        ..p.event(host, kind, None)
-    })
-}

@@ -118,6 +118,18 @@ impl GeminiEnv {
         out
     }
 
+    /// `gemini --resume latest -p PROMPT --yolo`: the latest session goes on.
+    pub fn headless_resumed(&self, prompt: &str) -> Output {
+        let out = self.gemini(&["--resume", "latest", "-p", prompt, "--yolo"]);
+        assert!(
+            out.status.success(),
+            "gemini --resume failed:\n{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    }
+
     /// The chat files of this HOME, oldest first.
     pub fn chats(&self) -> Vec<throughline::hosts::FoundTranscript> {
         throughline::hosts::agent(throughline::model::Host::Gemini)

@@ -18,6 +18,8 @@ use serde_json::{json, Value};
 pub enum Reply {
     /// Run a shell command (`run_shell_command` with `{"command": ...}`); the CLI runs it.
     Shell(String),
+    /// Call the tool `name` with `args`.
+    Call { name: &'static str, args: Value },
     /// Thinking, then an answer; it ends the turn.
     Text {
         thought: Option<String>,
@@ -204,6 +206,7 @@ fn stream_answer(state: &Mutex<State>, request: Value) -> String {
         Reply::Shell(command) => {
             json!([{"functionCall": {"name": "run_shell_command", "args": {"command": command}}}])
         }
+        Reply::Call { name, args } => json!([{"functionCall": {"name": name, "args": args}}]),
         Reply::Text { thought, text } => {
             state.served += 1;
             let mut parts = Vec::new();

@@ -118,6 +118,8 @@ struct InlineData<'a> {
 const HOST_TEXT: &[(&str, &str)] = &[
     ("<session_context>", "session_context"),
     ("<hook_context>", "hook_context"),
+    // MCP servers' instructions, ahead of a subagent's task (0.61.0).
+    ("<loaded_context>", "loaded_context"),
 ];
 
 /// The window of every Gemini model the CLI knows, but Gemma's (0.61.0's `tokenLimit`).

@@ -3,6 +3,7 @@
 
 mod chat;
 mod payload;
+mod subagents;
 mod tools;
 
 use std::fs;
@@ -26,8 +27,6 @@ const INJECTION_LIMIT: InjectionLimit = InjectionLimit {
     max: 9_500,
     measure: Measure::Utf16,
 };
-
-// Subagents' chats (`chats/<parent id>/<id>.jsonl`) are not read yet.
 
 const SPEC: Spec = Spec {
     name: "Gemini CLI",
@@ -99,6 +98,12 @@ impl Agent for GeminiCli {
         std::env::var("GEMINI_SESSION_ID")
             .ok()
             .filter(|id| !id.is_empty())
+    }
+    fn subagent_transcripts(&self, main: &Path) -> Vec<PathBuf> {
+        subagents::transcripts_of(main)
+    }
+    fn spawned_at(&self, path: &Path) -> Option<String> {
+        subagents::started(path)
     }
     fn state_tools(&self) -> &'static [&'static str] {
         tools::STATE_TOOLS

@@ -3,11 +3,17 @@
 //! `PreCompress`, ...), and the replies it reads.
 
 use throughline_core::model::Host;
-use throughline_core::record::{EventKind, HookEvent, Reply};
+use throughline_core::record::{EventKind, HookEvent, Reply, SubagentRef};
+
+use crate::envelope::Envelope;
+
+/// The tool that runs a subagent; its AfterTool comes when the subagent is done.
+const SUBAGENT_TOOL: &str = "invoke_agent";
 
 /// The model is not in the payload: the chat file names it with each answer.
 pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
-    crate::envelope::decode(bytes, Host::Gemini, |name| match name {
+    let p = Envelope::parse(bytes, Host::Gemini)?;
+    let kind = match p.hook_event_name.as_str() {
         "SessionStart" => EventKind::SessionStart,
         "BeforeAgent" => EventKind::UserPrompt,
         "BeforeTool" => EventKind::PreTool,
@@ -17,6 +23,13 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
         "PreCompress" => EventKind::Other,
         "SessionEnd" => EventKind::SessionEnd,
         _ => EventKind::Other,
+    };
+    // The returning call names no subagent: every subagent chat of the session is read.
+    let subagent = (kind == EventKind::PostTool && p.tool_name.as_deref() == Some(SUBAGENT_TOOL))
+        .then(SubagentRef::unnamed);
+    Ok(HookEvent {
+        prompt_id: None,
+        ..p.event(Host::Gemini, kind, subagent)
     })
 }
 
@@ -51,6 +64,20 @@ mod tests {
     fn sample(name: &str) -> HookEvent {
         let bytes = std::fs::read(format!("{SAMPLES}/hooks/{name}.json")).unwrap();
         decode_hook(&bytes).unwrap()
+    }
+
+    #[test]
+    fn the_return_of_a_subagent_call_names_an_unnamed_subagent() {
+        let payload = |tool: &str| {
+            format!(
+                r#"{{"session_id":"s","hook_event_name":"AfterTool","tool_name":"{tool}",
+                    "tool_input":{{}},"tool_response":{{}}}}"#
+            )
+        };
+        let returned = decode_hook(payload("invoke_agent").as_bytes()).unwrap();
+        assert_eq!(returned.subagent, Some(SubagentRef::unnamed()));
+        let shell = decode_hook(payload("run_shell_command").as_bytes()).unwrap();
+        assert_eq!(shell.subagent, None);
     }
 
     #[test]
