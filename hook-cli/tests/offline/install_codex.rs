@@ -167,9 +167,12 @@ fn trusted_hooks_pass_the_doctor_and_a_fresh_home_is_left_empty() {
     assert!(text.contains("registered with Codex"), "{text}");
     let hooks_json = fs::canonicalize(codex.join("hooks.json")).unwrap();
     let hooks: Value = serde_json::from_slice(&fs::read(&hooks_json).unwrap()).unwrap();
-    // Trust as the TUI records it: one entry per handler, the event in snake case.
+    // Trust as the TUI records it: one entry per handler, the event in snake case, with the
+    // handler's hash.
     let mut config = fs::read_to_string(codex.join("config.toml")).unwrap();
-    for event in hooks["hooks"].as_object().unwrap().keys() {
+    for (event, groups) in hooks["hooks"].as_object().unwrap() {
+        let hash =
+            throughline::install::codex::trust_hash(event, &groups[0], &groups[0]["hooks"][0]);
         let snake: String = event
             .chars()
             .enumerate()
@@ -179,7 +182,7 @@ fn trusted_hooks_pass_the_doctor_and_a_fresh_home_is_left_empty() {
             })
             .collect();
         config += &format!(
-            "\n[hooks.state.\"{}:{snake}:0:0\"]\ntrusted_hash = \"sha256:00\"\n",
+            "\n[hooks.state.\"{}:{snake}:0:0\"]\ntrusted_hash = \"{hash}\"\n",
             hooks_json.display()
         );
     }
@@ -191,6 +194,7 @@ fn trusted_hooks_pass_the_doctor_and_a_fresh_home_is_left_empty() {
         "{report}"
     );
     assert!(!report.contains("not trusted"), "{report}");
+    assert!(!report.contains("changed since"), "{report}");
 
     // Without the trust entries, the files Throughline created go again.
     let config = fs::read_to_string(codex.join("config.toml")).unwrap();

@@ -252,7 +252,7 @@ fn trust(
 /// `hooks/list` reports it as `currentHash`): SHA-256 of compact JSON with sorted keys holding
 /// the event in snake case, the group's matcher and the handler with Codex's defaults filled
 /// in (not async, a 600 s timeout). Keys are inserted in order, as the map keeps that order.
-fn trust_hash(event: &str, group: &Value, handler: &Value) -> String {
+pub fn trust_hash(event: &str, group: &Value, handler: &Value) -> String {
     use serde_json::{json, Map};
     use sha2::{Digest, Sha256};
     let mut normalised = Map::new();
