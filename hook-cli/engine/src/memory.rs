@@ -653,7 +653,14 @@ pub fn build(
 ) -> Result<Option<Injection>> {
     let verbatim_turns = config.verbatim_turns.max(1) as usize;
     let limit = hosts::agent(receiver.host).spec().injection_limit;
-    let turns = store.recent_turns(chain, TURNS_READ, verbatim_turns)?;
+    let newest = chain.first().copied().unwrap_or(receiver);
+    let mut turns = store.recent_turns(chain, TURNS_READ, verbatim_turns)?;
+    // A host that cannot block a prompt (Grok) lets its handoff command through as a turn of
+    // its own: that turn is the handoff, not work to carry on from.
+    let command = hosts::agent(newest.host).spec().handoff_command;
+    let read = turns.len();
+    turns.retain(|turn| !asks_for_handoff(turn, command));
+    let handoff_turns = (read - turns.len()) as u64;
     if turns.is_empty() {
         return Ok(None);
     }
@@ -663,7 +670,6 @@ pub fn build(
         Some(first) => goal_of(store.opening_prompts(first, GOAL_CANDIDATES)?),
         None => None,
     };
-    let newest = chain.first().copied().unwrap_or(receiver);
     let about = About {
         client: Some(match &newest.client_version {
             Some(version) => format!("{} {version}", hosts::agent(newest.host).spec().name),
@@ -688,7 +694,7 @@ pub fn build(
             .or_else(|| chain.first().and_then(|s| s.project.clone()))
             .unwrap_or_else(|| "this project".into()),
         chain: chain.iter().map(|s| s.session_id.clone()).collect(),
-        total_turns: store.count_turns(chain)?,
+        total_turns: store.count_turns(chain)?.saturating_sub(handoff_turns),
         budget,
         measure: limit.measure,
         verbatim_turns,
@@ -715,6 +721,19 @@ pub fn build(
         text: rendered.text,
         more: rendered.more,
     }))
+}
+
+/// Whether `turn`'s prompt is the handoff command `command` (with its arguments, if any).
+fn asks_for_handoff(turn: &Turn, command: &str) -> bool {
+    let prompt = turn
+        .messages
+        .iter()
+        .find(|m| m.role == Role::User)
+        .map(|m| m.text.trim())
+        .unwrap_or_default();
+    prompt
+        .strip_prefix(command)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(char::is_whitespace))
 }
 
 /// How many parts a memory takes and the budget of each: `memory_total` spread over at most

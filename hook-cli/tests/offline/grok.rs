@@ -1,7 +1,7 @@
-//! Grok, from its documented hook payloads and chat files (the client cannot run here): the
-//! real binary installed into a temporary HOME, turns fed through every hook file Grok runs
-//! (its own and Claude Code's), and a `/tl` handoff delivered when the next session's first
-//! turn ends.
+//! Grok: the hook payloads and chat files Grok 1.0.6 wrote, recorded from the real client
+//! (`tests/fixtures/grok-1.0.6`), replayed through the real binary in a temporary HOME; and
+//! turns of the same shapes fed through every hook file Grok runs (its own and Claude
+//! Code's), with a `/tl` handoff delivered when the next session's first turn ends.
 
 use std::fs;
 use std::io::Write;
@@ -426,32 +426,146 @@ fn the_session_end_stop_and_bad_payloads_print_nothing() {
     }
 }
 
+/// The recording: Grok 1.0.6 against a scripted model. Session A has three turns (a command,
+/// a todo list and a written file; a question; `/tl`, whose skill had the model run
+/// `throughline handoff`); session B one, whose Stop answer Grok fed to the model.
+const RECORDING: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/grok-1.0.6");
+const SESSION_A: &str = "01a23a5c-21d7-7441-af4d-2c3f3951acaa";
+const SESSION_B: &str = "01a23a5c-313d-7092-904a-73952fa72536";
+
+fn recorded_chat(id: &str) -> String {
+    fs::read_to_string(format!(
+        "{RECORDING}/sessions/%2Fhome%2Fdev%2Fproj/{id}/chat_history.jsonl"
+    ))
+    .unwrap()
+}
+
+/// Every payload of the recording through `throughline hook grok`, in order, each with the
+/// chat file as it stood when Grok ran the hook. Returns what each hook printed, beside
+/// whether it printed something on the client.
+fn replay(env: &Env) -> Vec<(String, bool)> {
+    let home = env.home().display().to_string();
+    let mut printed = Vec::new();
+    for line in fs::read_to_string(format!("{RECORDING}/hooks.jsonl"))
+        .unwrap()
+        .lines()
+    {
+        let entry: Value = serde_json::from_str(line).unwrap();
+        let payload = entry["payload"]
+            .to_string()
+            .replace("/home/dev/.grok", &format!("{home}/.grok"));
+        let payload: Value = serde_json::from_str(&payload).unwrap();
+        let id = payload["sessionId"].as_str().unwrap();
+        let lines = entry["chat_lines"].as_u64().unwrap() as usize;
+        let chat: String = recorded_chat(id)
+            .lines()
+            .take(lines)
+            .map(|l| format!("{l}\n"))
+            .collect();
+        fs::create_dir_all(env.session_dir(id)).unwrap();
+        fs::write(env.session_dir(id).join("chat_history.jsonl"), chat).unwrap();
+        let out = env.hook("grok", &payload);
+        printed.push((
+            String::from_utf8(out.stdout).unwrap(),
+            entry["printed"].as_bool().unwrap(),
+        ));
+    }
+    printed
+}
+
 #[test]
-fn import_reads_every_chat_file_once_with_its_working_directory() {
+fn the_recorded_sessions_are_captured_and_handed_on_as_on_the_client() {
     let env = Env::new();
-    let id = "0199a0c2-7a51-7c33-9e1e-5f2a4c6b8d10";
-    let fixture = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/grok-docs/sessions/%2Fhome%2Fdev%2Fproj/0199a0c2-7a51-7c33-9e1e-5f2a4c6b8d10/chat_history.jsonl"
+    let printed = replay(&env);
+    // The hooks answer where they answered on the client: once, at the end of session B's
+    // first turn, with the memory Grok then fed to the model.
+    let answers: Vec<usize> = (0..printed.len())
+        .filter(|&i| !printed[i].0.is_empty())
+        .collect();
+    let on_client: Vec<usize> = (0..printed.len()).filter(|&i| printed[i].1).collect();
+    assert_eq!(answers, on_client);
+    assert_eq!(answers.len(), 1);
+    let reply: Value = serde_json::from_str(&printed[answers[0]].0).unwrap();
+    assert_eq!(reply["hookSpecificOutput"]["hookEventName"], "Stop");
+    let memory = reply["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    for kept in [
+        "# Throughline memory",
+        "Count the files here please",
+        "Decision: the dev server uses port 8443, never 8080, because the corporate firewall blocks 8080.",
+        "Port 8443: the firewall blocks 8080.",
+        "Files this work changed, latest first: PLAN.md",
+        "[in progress] Write PLAN.md",
+    ] {
+        assert!(memory.contains(kept), "{kept:?} missing from:\n{memory}");
+    }
+    // The `/tl` turn is the handoff itself, not work to carry on.
+    assert!(!memory.contains("Person: /tl"), "{memory}");
+    // On the client the same answer reached the model as the Stop hook's feedback.
+    assert!(recorded_chat(SESSION_B).lines().any(|l| {
+        let line: Value = serde_json::from_str(l).unwrap();
+        line["synthetic_reason"] == "stop_hook_feedback"
+            && line["content"][0]["text"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("# Throughline memory"))
+    }));
+
+    // Only what the person typed is a prompt: not Grok's opening context, not its marks.
+    assert_eq!(
+        turns_of(&env, SESSION_A),
+        [
+            vec![
+                "user: Count the files here please",
+                "assistant: There are two files, README.md and notes.txt, and I wrote PLAN.md. \
+                 Decision: the dev server uses port 8443, never 8080, because the corporate \
+                 firewall blocks 8080."
+            ],
+            vec![
+                "user: Which port did we pick",
+                "assistant: Port 8443: the firewall blocks 8080."
+            ],
+            vec![
+                "user: /tl",
+                "assistant: Handed on: the next new chat in this project starts from this \
+                 session's memory."
+            ],
+        ]
     );
-    fs::create_dir_all(env.session_dir(id)).unwrap();
-    fs::copy(fixture, env.session_dir(id).join("chat_history.jsonl")).unwrap();
+    assert_eq!(
+        turns_of(&env, SESSION_B),
+        [[
+            "user: What did we decide",
+            "assistant: Let me look at what this project decided.",
+            "assistant: We decided the dev server uses port 8443, never 8080."
+        ]]
+    );
+    assert_eq!(env.log(), "");
+}
+
+#[test]
+fn import_reads_every_recorded_chat_file_once_as_the_hooks_stored_it() {
+    let live = Env::new();
+    replay(&live);
+    let env = Env::new();
+    for id in [SESSION_A, SESSION_B] {
+        fs::create_dir_all(env.session_dir(id)).unwrap();
+        fs::write(
+            env.session_dir(id).join("chat_history.jsonl"),
+            recorded_chat(id),
+        )
+        .unwrap();
+    }
     env.run(&["import", "--host", "grok", "--json"]);
     env.run(&["import", "--host", "grok", "--json"]);
     let sessions = env.sessions();
-    assert_eq!(sessions.len(), 1, "{sessions:?}");
-    assert_eq!(sessions[0]["host"], "grok");
-    assert_eq!(sessions[0]["project"], CWD);
-    let turns = turns_of(&env, id);
-    assert_eq!(turns.len(), 3, "{turns:?}");
-    assert_eq!(
-        turns[0],
-        [
-            "user: add a test for the parser",
-            "assistant: I'll add the test and run it.",
-            "assistant: Added tests/parser.rs; all 3 tests pass."
-        ]
-    );
+    assert_eq!(sessions.len(), 2, "{sessions:?}");
+    assert!(sessions
+        .iter()
+        .all(|s| s["host"] == "grok" && s["project"] == CWD));
+    for id in [SESSION_A, SESSION_B] {
+        assert_eq!(turns_of(&env, id), turns_of(&live, id), "{id}");
+    }
 }
 
 #[test]

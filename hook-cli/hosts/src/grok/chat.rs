@@ -100,26 +100,42 @@ fn user(line: &Line, out: &mut Vec<Record>) {
     if text.is_empty() {
         return;
     }
-    match line.synthetic_reason.as_deref() {
-        // What the person typed: a prompt starts a turn.
-        None => out.push(Record::Prompt {
-            key: match line.prompt_index {
+    match (line.synthetic_reason.as_deref(), line.prompt_index) {
+        // What the person typed: a prompt starts a turn. Grok adds what a skill says after it.
+        (None, Some(index)) => {
+            let (query, added) = super::typed(&text);
+            if let Some(added) = added {
+                out.push(detail(
+                    format!("e:skill:{}", hash(&added)),
+                    DetailKind::Attachment,
+                    "skill_information",
+                    added,
+                ));
+            }
+            out.push(Record::Prompt {
                 // After /rewind an index comes again, with other words.
-                Some(index) => format!("u:{index}:{}", hash(&text)),
-                None => format!("u:{}", hash(&text)),
-            },
-            text,
-            at: None,
-        }),
+                key: format!("u:{index}:{}", hash(&text)),
+                text: query,
+                at: None,
+            })
+        }
         // Typed while the model worked (Ctrl+Enter): the person's words too.
-        Some("interjection") => out.push(Record::Prompt {
+        (Some("interjection"), _) => out.push(Record::Prompt {
             key: format!("j:{}", hash(&text)),
-            text,
+            text: super::typed(&text).0,
             at: None,
         }),
+        // The environment and rules Grok opens a session with (`<user_info>`, 1.0.6) name no
+        // reason and no index.
+        (None, None) => out.push(detail(
+            format!("e:context:{}", hash(&text)),
+            DetailKind::Attachment,
+            "context",
+            text,
+        )),
         // Project instructions, reminders, a Stop hook's feedback (the memory Throughline
         // hands over), compaction notes: what Grok told the model, not the person.
-        Some(reason) => out.push(detail(
+        (Some(reason), _) => out.push(detail(
             format!("e:{reason}:{}", hash(&text)),
             DetailKind::Attachment,
             reason,

@@ -1,9 +1,9 @@
 //! Grok (Grok Build, the `grok` CLI): hook payloads, chat files, where sessions live, and the
-//! process a hook runs under. Built from Grok's documentation, not verified on the client:
-//! `docs/hosts/grok.md` says which fact comes from where.
+//! process a hook runs under. Checked on Grok 1.0.6 driven offline: `docs/hosts/grok.md`.
 
 mod chat;
 mod payload;
+mod tools;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -13,6 +13,7 @@ pub use payload::{decode_hook, encode_reply, is_grok_envelope};
 
 use super::{transcripts_root, Agent, Found, Spec};
 use crate::process::{command_name, nearest_ancestor};
+use throughline_core::model::Todo;
 use throughline_core::record::{FoundTranscript, HostProcess, InjectionLimit, Measure};
 
 /// Grok, to the shared code.
@@ -27,6 +28,27 @@ const INJECTION_LIMIT: InjectionLimit = InjectionLimit {
 
 /// The file of each session the model's messages are kept in.
 const CHAT_FILE: &str = "chat_history.jsonl";
+
+/// Grok sends what the person typed inside these marks, in the chat file and to the prompt
+/// hook alike, with what it adds after them (a skill's text, `<skill_information>`).
+const QUERY_OPEN: &str = "<user_query>";
+const QUERY_CLOSE: &str = "</user_query>";
+
+/// What the person typed, and what Grok added around it, of a prompt Grok wrapped in
+/// `<user_query>`; a text without the marks is all the person's.
+fn typed(text: &str) -> (String, Option<String>) {
+    let inner = text.trim_start().strip_prefix(QUERY_OPEN).and_then(|rest| {
+        let end = rest.find(QUERY_CLOSE)?;
+        Some((&rest[..end], rest[end + QUERY_CLOSE.len()..].trim()))
+    });
+    match inner {
+        Some((query, added)) => (
+            query.trim_matches('\n').to_string(),
+            (!added.is_empty()).then(|| added.to_string()),
+        ),
+        None => (text.to_string(), None),
+    }
+}
 
 /// Longest folder name Grok gives a working directory as it is; a longer one is hashed.
 const MAX_DIRNAME_BYTES: usize = 255;
@@ -104,6 +126,18 @@ impl Agent for Grok {
             .ok()
             .filter(|id| !id.is_empty())
     }
+    fn state_tools(&self) -> &'static [&'static str] {
+        tools::STATE_TOOLS
+    }
+    fn file_changes(&self, tool: &str, input: &str) -> Vec<(String, bool)> {
+        tools::file_changes(tool, input)
+    }
+    fn todo_list(&self, tool: &str, input: &str) -> Option<Vec<Todo>> {
+        tools::todo_list(tool, input)
+    }
+    fn call_subject(&self, tool: &str, input: &str) -> Option<String> {
+        tools::call_subject(tool, input)
+    }
 }
 
 /// `$GROK_HOME`, else `~/.grok`: hooks, skills and sessions.
@@ -167,6 +201,27 @@ fn url_decode(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_typed_words_are_taken_out_of_grok_s_marks() {
+        assert_eq!(
+            typed("<user_query>\nCount the files\n</user_query>"),
+            ("Count the files".to_string(), None)
+        );
+        let (query, added) = typed(
+            "<user_query>\n/tl\n</user_query>\n<skill_information>\nRun it\n</skill_information>",
+        );
+        assert_eq!(query, "/tl");
+        assert_eq!(
+            added.as_deref(),
+            Some("<skill_information>\nRun it\n</skill_information>")
+        );
+        assert_eq!(typed("plain words"), ("plain words".to_string(), None));
+        assert_eq!(
+            typed("<user_query> never closed"),
+            ("<user_query> never closed".to_string(), None)
+        );
+    }
 
     #[test]
     fn working_directories_are_named_as_grok_names_them() {

@@ -63,7 +63,7 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
         cwd: p.cwd.filter(|c| !c.is_empty()),
         // `promptId` names a turn, not a /clear: nothing to link by.
         prompt_id: None,
-        prompt: p.prompt,
+        prompt: p.prompt.map(|prompt| super::typed(&prompt).0),
         model: p.model_id.filter(|m| !m.is_empty()),
         subagent: None,
         trigger: None,
@@ -148,34 +148,61 @@ pub fn is_grok_envelope(bytes: &[u8]) -> bool {
 mod tests {
     use super::*;
 
-    const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/grok-docs");
+    /// Every payload Grok 1.0.6 sent in the recording, in order.
+    fn recorded() -> Vec<Vec<u8>> {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/grok-1.0.6/hooks.jsonl"
+        );
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .map(|line| {
+                let entry: serde_json::Value = serde_json::from_str(line).unwrap();
+                entry["payload"].to_string().into_bytes()
+            })
+            .collect()
+    }
 
-    fn sample(name: &str) -> Vec<u8> {
-        std::fs::read(format!("{SAMPLES}/hooks/{name}.json")).unwrap()
+    fn first(event: &str) -> HookEvent {
+        let payload = recorded()
+            .into_iter()
+            .find(|p| String::from_utf8_lossy(p).contains(&format!(r#""hookEventName":"{event}""#)))
+            .unwrap();
+        decode_hook(&payload).unwrap()
     }
 
     #[test]
-    fn the_documented_payloads_decode() {
-        let start = decode_hook(&sample("01-session_start")).unwrap();
+    fn the_recorded_payloads_decode() {
+        let start = first("session_start");
         assert_eq!(start.kind, EventKind::SessionStart);
         assert_eq!(start.host, Host::Grok);
         assert_eq!(start.source.as_deref(), Some("startup"));
         assert_eq!(start.cwd.as_deref(), Some("/home/dev/proj"));
-        let prompt = decode_hook(&sample("02-user_prompt_submit")).unwrap();
+        let prompt = first("user_prompt_submit");
         assert_eq!(prompt.kind, EventKind::UserPrompt);
-        assert_eq!(prompt.prompt.as_deref(), Some("add a test for the parser"));
+        // Out of the `<user_query>` marks Grok sends it in.
+        assert_eq!(
+            prompt.prompt.as_deref(),
+            Some("Count the files here please")
+        );
         // The chat file beside the transcript the payload names.
         assert!(prompt.transcript_path.unwrap().ends_with(
-            "/%2Fhome%2Fdev%2Fproj/0199a0c2-7a51-7c33-9e1e-5f2a4c6b8d10/chat_history.jsonl"
+            "/%2Fhome%2Fdev%2Fproj/01a23a5c-21d7-7441-af4d-2c3f3951acaa/chat_history.jsonl"
         ));
-        let tool = decode_hook(&sample("03-post_tool_use")).unwrap();
-        assert_eq!(tool.kind, EventKind::PostTool);
-        let stop = decode_hook(&sample("04-stop")).unwrap();
+        assert_eq!(first("post_tool_use").kind, EventKind::PostTool);
+        let stop = first("stop");
         assert_eq!(stop.kind, EventKind::Stop);
         assert_eq!(stop.reason.as_deref(), Some("end_turn"));
-        let end = decode_hook(&sample("05-session_end")).unwrap();
+        let end = first("session_end");
         assert_eq!(end.kind, EventKind::SessionEnd);
         assert_eq!(end.reason.as_deref(), Some("shutdown"));
+        // `/tl` comes with the skill's text after the marks: the typed words are the command.
+        let tl = recorded()
+            .into_iter()
+            .map(|p| decode_hook(&p).unwrap())
+            .find(|e| e.prompt.as_deref() == Some("/tl"));
+        assert!(tl.is_some());
     }
 
     #[test]
@@ -233,13 +260,12 @@ mod tests {
 
     #[test]
     fn the_envelope_is_told_from_claude_codes_and_cursors() {
-        for name in [
-            "01-session_start",
-            "02-user_prompt_submit",
-            "03-post_tool_use",
-            "04-stop",
-        ] {
-            assert!(is_grok_envelope(&sample(name)), "{name}");
+        for payload in recorded() {
+            assert!(
+                is_grok_envelope(&payload),
+                "{}",
+                String::from_utf8_lossy(&payload)
+            );
         }
         // Key order does not matter; a BOM and whitespace neither.
         assert!(is_grok_envelope(

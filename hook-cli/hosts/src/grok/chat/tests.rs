@@ -1,8 +1,10 @@
 use super::*;
 
+/// Session A of the recording from Grok 1.0.6: a turn with a command, a todo list and a
+/// written file, a second turn, and `/tl`.
 const CHAT: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../tests/fixtures/grok-docs/sessions/%2Fhome%2Fdev%2Fproj/0199a0c2-7a51-7c33-9e1e-5f2a4c6b8d10/chat_history.jsonl"
+    "/../tests/fixtures/grok-1.0.6/sessions/%2Fhome%2Fdev%2Fproj/01a23a5c-21d7-7441-af4d-2c3f3951acaa/chat_history.jsonl"
 );
 
 fn parse(text: &str) -> Vec<Record> {
@@ -14,8 +16,23 @@ fn parse(text: &str) -> Vec<Record> {
     out
 }
 
+fn attachments(records: &[Record]) -> Vec<(&str, &str)> {
+    records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Detail {
+                kind: DetailKind::Attachment,
+                name: Some(name),
+                body,
+                ..
+            } => Some((name.as_str(), body.as_str())),
+            _ => None,
+        })
+        .collect()
+}
+
 #[test]
-fn a_chat_file_becomes_prompts_answers_and_detail() {
+fn a_recorded_chat_file_becomes_the_person_s_words_answers_and_detail() {
     let records = parse(&std::fs::read_to_string(CHAT).unwrap());
     let prompts: Vec<&str> = records
         .iter()
@@ -24,12 +41,13 @@ fn a_chat_file_becomes_prompts_answers_and_detail() {
             _ => None,
         })
         .collect();
+    // Out of Grok's `<user_query>` marks; its opening context is no prompt.
     assert_eq!(
         prompts,
         [
-            "add a test for the parser",
-            "now also a failing case",
-            "use the empty input"
+            "Count the files here please",
+            "Which port did we pick",
+            "/tl"
         ]
     );
     let answers: Vec<&str> = records
@@ -40,30 +58,66 @@ fn a_chat_file_becomes_prompts_answers_and_detail() {
         })
         .collect();
     assert_eq!(answers.len(), 3);
-    assert_eq!(answers[1], "Added tests/parser.rs; all 3 tests pass.");
+    assert_eq!(answers[1], "Port 8443: the firewall blocks 8080.");
     let detail = |kind: DetailKind| {
         records
             .iter()
             .filter(|r| matches!(r, Record::Detail { kind: k, .. } if *k == kind))
             .count()
     };
-    // Two calls of the model, one search on xAI's side.
-    assert_eq!(detail(DetailKind::ToolCall), 3);
-    assert_eq!(detail(DetailKind::ToolResult), 2);
-    assert_eq!(detail(DetailKind::Thinking), 1);
-    assert_eq!(detail(DetailKind::Image), 1);
-    // The project instructions Grok sent are not the person's words.
-    assert!(records.iter().any(|r| matches!(r,
-        Record::Detail { kind: DetailKind::Attachment, name: Some(n), body, .. }
-            if n == "project_instructions" && body.contains("AGENTS.md"))));
+    assert_eq!(detail(DetailKind::ToolCall), 4);
+    assert_eq!(detail(DetailKind::ToolResult), 4);
+    let added: Vec<&str> = attachments(&records).iter().map(|a| a.0).collect();
+    assert_eq!(
+        added,
+        [
+            "context",
+            "system_reminder",
+            "system_reminder",
+            "skill_information"
+        ]
+    );
+    assert!(attachments(&records)[0].1.starts_with("<user_info>"));
     // A call and its result are paired by the call's id.
     assert!(records.iter().any(|r| matches!(r,
-        Record::Detail { kind: DetailKind::ToolResult, tool_use_id: Some(id), body, .. }
-            if id == "call_2" && body.contains("3 passed"))));
-    assert!(records.iter().any(|r| matches!(r,
-        Record::Detail { kind: DetailKind::Image, body, .. } if body == "[image image/png, 16 bytes]")));
+        Record::Detail { kind: DetailKind::ToolResult, tool_use_id: Some(_), body, .. }
+            if body.contains("README.md\nnotes.txt"))));
     // The chat file holds no usage: nothing to report as if it were known.
     assert!(!records.iter().any(|r| matches!(r, Record::ApiCall { .. })));
+}
+
+/// Shapes Grok's source writes that the recording did not show: thinking, an image, a search
+/// on xAI's side, words typed while the model worked.
+#[test]
+fn thinking_images_searches_and_interjections() {
+    let records = parse(concat!(
+        r#"{"type":"reasoning","id":"rs_01","summary":[{"type":"summary_text","text":"The parser lives in src/parser.rs."}],"encrypted_content":"gAAAAB..."}"#,
+        "\n",
+        r#"{"type":"user","content":[{"type":"text","text":"<user_query>\nnow a failing case\n</user_query>"},{"type":"image","url":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUg=="}],"prompt_index":1}"#,
+        "\n",
+        r#"{"type":"user","content":[{"type":"text","text":"use the empty input"}],"synthetic_reason":"interjection"}"#,
+        "\n",
+        r#"{"type":"backend_tool_call","kind":{"tool_type":"web_search","query":"rust parser empty input"}}"#,
+    ));
+    let prompts: Vec<&str> = records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Prompt { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(prompts, ["now a failing case", "use the empty input"]);
+    let kinds: Vec<DetailKind> = records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Detail { kind, .. } => Some(*kind),
+            _ => None,
+        })
+        .collect();
+    assert!(kinds.contains(&DetailKind::Thinking), "{kinds:?}");
+    assert!(kinds.contains(&DetailKind::ToolCall), "{kinds:?}");
+    assert!(records.iter().any(|r| matches!(r,
+        Record::Detail { kind: DetailKind::Image, body, .. } if body == "[image image/png, 16 bytes]")));
 }
 
 #[test]
@@ -82,11 +136,12 @@ fn keys_survive_the_file_being_rewritten() {
     };
     let first = keys(parse(&text));
     // Grok clears old tool output in place: the same call keeps its key.
-    let pruned = text.replace("exit: 0\\ntest result: ok. 3 passed", "[cleared]");
+    let pruned = text.replace("exit: 0\\nREADME.md\\nnotes.txt\\n", "[cleared]");
+    assert_ne!(pruned, text);
     assert_eq!(keys(parse(&pruned)), first);
     // The same words at another index (after /rewind) are another prompt.
     let again = parse(
-        r#"{"type":"user","content":[{"type":"text","text":"add a test for the parser"}],"prompt_index":4}"#,
+        r#"{"type":"user","content":[{"type":"text","text":"<user_query>\nWhich port did we pick\n</user_query>"}],"prompt_index":4}"#,
     );
     assert!(!first.contains(&keys(again)[0]));
 }

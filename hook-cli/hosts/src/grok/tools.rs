@@ -1,0 +1,115 @@
+//! What Grok's tool calls did, for the working state, as Grok 1.0.6 offers its tools:
+//! `write` `{file_path, content}` and `search_replace` `{file_path, old_string, new_string,
+//! replace_all?}` change a file; `todo_write` `{merge?, todos: [{id, content?, status?}]}`
+//! writes the todo list, whole only with `merge: false` (the default merges by id);
+//! `run_terminal_command` `{command, description, timeout?}` runs a command.
+
+use crate::tool_input::{string_field, todo_items};
+use throughline_core::model::Todo;
+
+const WRITE: &str = "write";
+const SEARCH_REPLACE: &str = "search_replace";
+const TODO_WRITE: &str = "todo_write";
+
+pub const STATE_TOOLS: &[&str] = &[WRITE, SEARCH_REPLACE, TODO_WRITE];
+
+pub fn file_changes(tool: &str, input: &str) -> Vec<(String, bool)> {
+    match tool {
+        WRITE | SEARCH_REPLACE => string_field(input, "file_path")
+            .map(|path| vec![(path, false)])
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
+}
+
+/// The list a `todo_write` call wrote, when it replaced the whole list.
+pub fn todo_list(tool: &str, input: &str) -> Option<Vec<Todo>> {
+    if tool != TODO_WRITE {
+        return None;
+    }
+    let replaces = serde_json::from_str::<serde_json::Value>(input)
+        .ok()?
+        .get("merge")
+        .and_then(serde_json::Value::as_bool)
+        == Some(false);
+    replaces.then(|| todo_items(input, "todos", "content"))?
+}
+
+pub fn call_subject(tool: &str, input: &str) -> Option<String> {
+    let field = match tool {
+        "run_terminal_command" => "command",
+        WRITE | SEARCH_REPLACE => "file_path",
+        "read_file" => "target_file",
+        "list_dir" => "target_directory",
+        "grep" => "pattern",
+        _ => return None,
+    };
+    string_field(input, field)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use throughline_core::model::TodoStatus;
+
+    #[test]
+    fn writes_and_replacements_change_their_file() {
+        let write = r##"{"file_path":"/home/dev/proj/PLAN.md","content":"# Plan\n"}"##;
+        assert_eq!(
+            file_changes("write", write),
+            [("/home/dev/proj/PLAN.md".to_string(), false)]
+        );
+        let edit = r#"{"file_path":"src/main.rs","old_string":"a","new_string":"b"}"#;
+        assert_eq!(
+            file_changes("search_replace", edit),
+            [("src/main.rs".to_string(), false)]
+        );
+        assert!(file_changes("run_terminal_command", r#"{"command":"rm a"}"#).is_empty());
+    }
+
+    #[test]
+    fn only_a_todo_write_that_replaces_the_list_is_the_whole_list() {
+        let whole = r#"{"merge":false,"todos":[{"id":"1","content":"Write PLAN.md","status":"in_progress"},{"id":"2","content":"Run the tests","status":"pending"}]}"#;
+        let todos: Vec<(String, TodoStatus)> = todo_list("todo_write", whole)
+            .unwrap()
+            .into_iter()
+            .map(|t| (t.text, t.status))
+            .collect();
+        assert_eq!(
+            todos,
+            [
+                ("Write PLAN.md".to_string(), TodoStatus::InProgress),
+                ("Run the tests".to_string(), TodoStatus::Pending)
+            ]
+        );
+        let merged = r#"{"todos":[{"id":"1","status":"completed"}]}"#;
+        assert_eq!(todo_list("todo_write", merged), None);
+        assert_eq!(todo_list("write", whole), None);
+    }
+
+    #[test]
+    fn a_call_is_about_its_command_or_its_path() {
+        let cases = [
+            (
+                "run_terminal_command",
+                r#"{"command":"ls -a","description":"List."}"#,
+                "ls -a",
+            ),
+            (
+                "write",
+                r#"{"file_path":"PLAN.md","content":""}"#,
+                "PLAN.md",
+            ),
+            ("read_file", r#"{"target_file":"src/lib.rs"}"#, "src/lib.rs"),
+            ("grep", r#"{"pattern":"fn main"}"#, "fn main"),
+        ];
+        for (tool, input, subject) in cases {
+            assert_eq!(
+                call_subject(tool, input).as_deref(),
+                Some(subject),
+                "{tool}"
+            );
+        }
+        assert_eq!(call_subject("spawn_subagent", r#"{"prompt":"x"}"#), None);
+    }
+}
