@@ -45,7 +45,7 @@ pub fn respond(
             let owner = owner();
             let linked = follow_host_process(store, event, owner)?;
             match event.source.as_deref() {
-                Some("clear") if linked => {
+                _ if linked => {
                     if hosts::agent(event.host).spec().memory_at_session_start {
                         on_clear(store, home, config, event)
                     } else {
@@ -103,8 +103,9 @@ fn clear_keys(prompt_id: Option<&str>, owner: Option<HostProcess>) -> Vec<String
     prompt.into_iter().chain(owner.map(|p| p.key())).collect()
 }
 
-/// At a SessionStart: link a session started by `/clear` to the one it cleared, then record
-/// that the host process is in this session now, so that the next `/clear` in the same
+/// At a SessionStart: link a session started by `/clear` to the one it cleared (on a host
+/// whose `/clear` starts a session as a launch does, a new session in a process that ran
+/// another), then record that the host process is in this session now, so that the next `/clear` in the same
 /// window finds it even if the host cancels the SessionEnd hook. True when linked.
 fn follow_host_process(
     store: &mut Store,
@@ -119,7 +120,12 @@ fn follow_host_process(
     let w = store.write()?;
     let session = w.session_of(&event.session_id)?;
     let mut linked = false;
-    if event.source.as_deref() == Some("clear") {
+    let cleared = match event.source.as_deref() {
+        Some("clear") => true,
+        Some("startup") => hosts::agent(event.host).spec().clear_starts_as_new,
+        _ => false,
+    };
+    if cleared {
         for key in &keys {
             if let Some(predecessor) = w.take_clear(key)? {
                 w.link(session, predecessor, Trigger::Clear, &now)?;

@@ -63,6 +63,10 @@ pub struct Spec {
     pub context_with_prompt: bool,
     /// Whether the host records token counts a gauge can read.
     pub reports_usage: bool,
+    /// Whether the host starts the session that follows `/clear` as it starts any new one
+    /// (Grok's `/new`: `source: new`, the session before left open): then a new session in a
+    /// host process that already ran one was cleared into.
+    pub clear_starts_as_new: bool,
     pub decode_hook: fn(&[u8]) -> Result<HookEvent, String>,
     /// The host's stdout form of a reply, if the event can carry one.
     pub encode_reply: fn(EventKind, &Reply) -> Option<String>,

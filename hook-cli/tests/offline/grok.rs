@@ -36,9 +36,15 @@ impl Env {
     }
 
     fn command(&self, args: &[&str]) -> Command {
-        let mut c = Command::new(BIN);
-        c.args(args)
-            .env("HOME", self.home())
+        let mut c = self.program(Path::new(BIN));
+        c.args(args);
+        c
+    }
+
+    /// `program`, run in this HOME as a hook is.
+    fn program(&self, program: &Path) -> Command {
+        let mut c = Command::new(program);
+        c.env("HOME", self.home())
             .env("THROUGHLINE_HOME", self.home().join("memory"))
             .env_remove("GROK_HOME")
             .env_remove("GROK_SESSION_ID")
@@ -426,27 +432,32 @@ fn the_session_end_stop_and_bad_payloads_print_nothing() {
     }
 }
 
-/// The recording: Grok 1.0.6 against a scripted model. Session A has three turns (a command,
-/// a todo list and a written file; a question; `/tl`, whose skill had the model run
-/// `throughline handoff`); session B one, whose Stop answer Grok fed to the model.
-const RECORDING: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/grok-1.0.6");
+/// The recordings of Grok 1.0.6 against a scripted model. `headless`: session A has three
+/// turns (a command, a todo list and a written file; a question; `/tl`, whose skill had the
+/// model run `throughline handoff`), each a run of its own; session B one, whose Stop answer
+/// Grok fed to the model. `tui-new`: one TUI, a turn, `/new`, and a turn.
+const RECORDINGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/grok-1.0.6");
 const SESSION_A: &str = "01a23a5c-21d7-7441-af4d-2c3f3951acaa";
 const SESSION_B: &str = "01a23a5c-313d-7092-904a-73952fa72536";
 
-fn recorded_chat(id: &str) -> String {
+fn recorded_chat(recording: &str, id: &str) -> String {
     fs::read_to_string(format!(
-        "{RECORDING}/sessions/%2Fhome%2Fdev%2Fproj/{id}/chat_history.jsonl"
+        "{RECORDINGS}/{recording}/sessions/%2Fhome%2Fdev%2Fproj/{id}/chat_history.jsonl"
     ))
     .unwrap()
 }
 
-/// Every payload of the recording through `throughline hook grok`, in order, each with the
-/// chat file as it stood when Grok ran the hook. Returns what each hook printed, beside
-/// whether it printed something on the client.
-fn replay(env: &Env) -> Vec<(String, bool)> {
+/// Every payload of `recording` through `run` (which runs `throughline hook grok` on it), in
+/// order, each with the chat file as it stood when Grok ran the hook. Returns what each hook
+/// printed, beside whether it printed something on the client.
+fn replay(
+    env: &Env,
+    recording: &str,
+    mut run: impl FnMut(&Value) -> String,
+) -> Vec<(String, bool)> {
     let home = env.home().display().to_string();
     let mut printed = Vec::new();
-    for line in fs::read_to_string(format!("{RECORDING}/hooks.jsonl"))
+    for line in fs::read_to_string(format!("{RECORDINGS}/{recording}/hooks.jsonl"))
         .unwrap()
         .lines()
     {
@@ -457,28 +468,25 @@ fn replay(env: &Env) -> Vec<(String, bool)> {
         let payload: Value = serde_json::from_str(&payload).unwrap();
         let id = payload["sessionId"].as_str().unwrap();
         let lines = entry["chat_lines"].as_u64().unwrap() as usize;
-        let chat: String = recorded_chat(id)
+        let chat: String = recorded_chat(recording, id)
             .lines()
             .take(lines)
             .map(|l| format!("{l}\n"))
             .collect();
         fs::create_dir_all(env.session_dir(id)).unwrap();
         fs::write(env.session_dir(id).join("chat_history.jsonl"), chat).unwrap();
-        let out = env.hook("grok", &payload);
-        printed.push((
-            String::from_utf8(out.stdout).unwrap(),
-            entry["printed"].as_bool().unwrap(),
-        ));
+        printed.push((run(&payload), entry["printed"].as_bool().unwrap()));
     }
     printed
 }
 
-#[test]
-fn the_recorded_sessions_are_captured_and_handed_on_as_on_the_client() {
-    let env = Env::new();
-    let printed = replay(&env);
-    // The hooks answer where they answered on the client: once, at the end of session B's
-    // first turn, with the memory Grok then fed to the model.
+/// Each hook as a process of its own, as separate `grok -p` runs start them.
+fn run_alone(env: &Env) -> impl FnMut(&Value) -> String + '_ {
+    |payload| String::from_utf8(env.hook("grok", payload).stdout).unwrap()
+}
+
+/// The one answer the hooks gave, checked to come where it came on the client.
+fn the_answer(printed: &[(String, bool)]) -> Value {
     let answers: Vec<usize> = (0..printed.len())
         .filter(|&i| !printed[i].0.is_empty())
         .collect();
@@ -487,6 +495,76 @@ fn the_recorded_sessions_are_captured_and_handed_on_as_on_the_client() {
     assert_eq!(answers.len(), 1);
     let reply: Value = serde_json::from_str(&printed[answers[0]].0).unwrap();
     assert_eq!(reply["hookSpecificOutput"]["hookEventName"], "Stop");
+    reply
+}
+
+/// A process named `grok` that runs each hook it is given as its child, one at a time, as a
+/// Grok TUI runs its hooks: a `/new` in it is told by the process.
+struct GrokProcess {
+    shell: std::process::Child,
+    dir: tempfile::TempDir,
+    calls: usize,
+}
+
+impl GrokProcess {
+    fn start(env: &Env) -> GrokProcess {
+        let dir = tempfile::tempdir().unwrap();
+        let grok = dir.path().join("grok");
+        std::os::unix::fs::symlink("/bin/sh", &grok).unwrap();
+        let shell = env
+            .program(&grok)
+            .arg("-s")
+            .stdin(Stdio::piped())
+            .spawn()
+            .unwrap();
+        GrokProcess {
+            shell,
+            dir,
+            calls: 0,
+        }
+    }
+
+    fn hook(&mut self, payload: &Value) -> String {
+        self.calls += 1;
+        let input = self.dir.path().join(format!("in{}", self.calls));
+        let output = self.dir.path().join(format!("out{}", self.calls));
+        fs::write(&input, payload.to_string()).unwrap();
+        let command = format!(
+            "'{BIN}' hook grok < '{}' > '{}.part' && mv '{}.part' '{}'\n",
+            input.display(),
+            output.display(),
+            output.display(),
+            output.display()
+        );
+        let stdin = self.shell.stdin.as_mut().unwrap();
+        stdin.write_all(command.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while !output.exists() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the hook did not finish"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        fs::read_to_string(&output).unwrap()
+    }
+}
+
+impl Drop for GrokProcess {
+    fn drop(&mut self) {
+        let _ = self.shell.kill();
+        let _ = self.shell.wait();
+    }
+}
+
+#[test]
+fn the_recorded_sessions_are_captured_and_handed_on_as_on_the_client() {
+    let env = Env::new();
+    let printed = replay(&env, "headless", run_alone(&env));
+    // The hooks answer where they answered on the client: once, at the end of session B's
+    // first turn, with the memory Grok then fed to the model.
+    let reply = the_answer(&printed);
     let memory = reply["hookSpecificOutput"]["additionalContext"]
         .as_str()
         .unwrap();
@@ -503,7 +581,7 @@ fn the_recorded_sessions_are_captured_and_handed_on_as_on_the_client() {
     // The `/tl` turn is the handoff itself, not work to carry on.
     assert!(!memory.contains("Person: /tl"), "{memory}");
     // On the client the same answer reached the model as the Stop hook's feedback.
-    assert!(recorded_chat(SESSION_B).lines().any(|l| {
+    assert!(recorded_chat("headless", SESSION_B).lines().any(|l| {
         let line: Value = serde_json::from_str(l).unwrap();
         line["synthetic_reason"] == "stop_hook_feedback"
             && line["content"][0]["text"]
@@ -546,13 +624,13 @@ fn the_recorded_sessions_are_captured_and_handed_on_as_on_the_client() {
 #[test]
 fn import_reads_every_recorded_chat_file_once_as_the_hooks_stored_it() {
     let live = Env::new();
-    replay(&live);
+    replay(&live, "headless", run_alone(&live));
     let env = Env::new();
     for id in [SESSION_A, SESSION_B] {
         fs::create_dir_all(env.session_dir(id)).unwrap();
         fs::write(
             env.session_dir(id).join("chat_history.jsonl"),
-            recorded_chat(id),
+            recorded_chat("headless", id),
         )
         .unwrap();
     }
@@ -566,6 +644,26 @@ fn import_reads_every_recorded_chat_file_once_as_the_hooks_stored_it() {
     for id in [SESSION_A, SESSION_B] {
         assert_eq!(turns_of(&env, id), turns_of(&live, id), "{id}");
     }
+}
+
+#[test]
+fn new_in_the_tui_hands_the_memory_on_when_the_next_first_turn_ends() {
+    let env = Env::new();
+    let mut grok = GrokProcess::start(&env);
+    let printed = replay(&env, "tui-new", |payload| grok.hook(payload));
+    let reply = the_answer(&printed);
+    let memory = reply["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(memory.contains("The person ran /clear"), "{memory}");
+    assert!(
+        memory.contains("Noted: the dev server uses port 8443, never 8080."),
+        "{memory}"
+    );
+    // Each hook on its own, with no process to tell `/new` from a launch, hands nothing on.
+    let alone = Env::new();
+    let printed = replay(&alone, "tui-new", run_alone(&alone));
+    assert!(printed.iter().all(|(out, _)| out.is_empty()), "{printed:?}");
 }
 
 #[test]

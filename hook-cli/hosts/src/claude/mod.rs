@@ -44,6 +44,7 @@ const SPEC: Spec = Spec {
     memory_parts_after_clear: 2,
     context_with_prompt: true,
     reports_usage: true,
+    clear_starts_as_new: false,
     decode_hook,
     encode_reply,
     line_parser: |path| Box::new(TranscriptParser::for_transcript(path)),

@@ -45,6 +45,7 @@ const SPEC: Spec = Spec {
     memory_parts_after_clear: 1,
     context_with_prompt: true,
     reports_usage: true,
+    clear_starts_as_new: false,
     decode_hook,
     // Codex reads a hook's answer in Claude Code's form.
     encode_reply: super::claude::encode_reply,

@@ -40,6 +40,7 @@ const SPEC: Spec = Spec {
     memory_parts_after_clear: 1,
     context_with_prompt: true,
     reports_usage: true,
+    clear_starts_as_new: false,
     decode_hook,
     encode_reply,
     line_parser: |_| Box::new(ChatParser::default()),

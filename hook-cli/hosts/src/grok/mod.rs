@@ -70,6 +70,8 @@ const SPEC: Spec = Spec {
     // The chat file holds no token counts (they are in `signals.json`, whose format Grok does
     // not document): a gauge says the use is unknown.
     reports_usage: false,
+    // `/new` (alias `/clear`) starts a session as a launch does (1.0.6).
+    clear_starts_as_new: true,
     decode_hook,
     encode_reply,
     line_parser: |_| Box::new(ChatParser),

@@ -152,7 +152,7 @@ mod tests {
     fn recorded() -> Vec<Vec<u8>> {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../tests/fixtures/grok-1.0.6/hooks.jsonl"
+            "/../tests/fixtures/grok-1.0.6/headless/hooks.jsonl"
         );
         std::fs::read_to_string(path)
             .unwrap()

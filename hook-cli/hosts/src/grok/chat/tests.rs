@@ -4,7 +4,7 @@ use super::*;
 /// written file, a second turn, and `/tl`.
 const CHAT: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../tests/fixtures/grok-1.0.6/sessions/%2Fhome%2Fdev%2Fproj/01a23a5c-21d7-7441-af4d-2c3f3951acaa/chat_history.jsonl"
+    "/../tests/fixtures/grok-1.0.6/headless/sessions/%2Fhome%2Fdev%2Fproj/01a23a5c-21d7-7441-af4d-2c3f3951acaa/chat_history.jsonl"
 );
 
 fn parse(text: &str) -> Vec<Record> {
