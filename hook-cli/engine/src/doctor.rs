@@ -375,27 +375,20 @@ fn hooks_check(registration: &Registration, binary: &Path, fixes: &Fixes) -> Che
         )
         .fix(&fixes.repair);
     }
-    if !registration.untrusted.is_empty() {
+    let untrusted = [
+        (&registration.untrusted, "are not trusted yet"),
+        (&registration.changed, "changed since you trusted them"),
+    ];
+    if let Some((events, state)) = untrusted.iter().find(|(events, _)| !events.is_empty()) {
         return Check::new(
             "hooks",
             Status::Problem,
             format!(
-                "hooks in {settings} are not trusted yet, so they do not run: {}",
-                registration.untrusted.join(", ")
+                "hooks in {settings} {state}, so they do not run: {}",
+                events.join(", ")
             ),
         )
         .fix("trust them in Codex: answer its start-up review, or type /hooks and press t");
-    }
-    if !registration.changed.is_empty() {
-        return Check::new(
-            "hooks",
-            Status::Problem,
-            format!(
-                "hooks in {settings} changed since you trusted them, so they do not run: {}",
-                registration.changed.join(", ")
-            ),
-        )
-        .fix("trust them again in Codex: answer its start-up review, or type /hooks and press t");
     }
     let runs = match elsewhere.as_slice() {
         [] => "this binary".to_string(),

@@ -16,6 +16,16 @@ fn parse(text: &str) -> Vec<Record> {
     out
 }
 
+fn prompts(records: &[Record]) -> Vec<&str> {
+    records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Prompt { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
 fn attachments(records: &[Record]) -> Vec<(&str, &str)> {
     records
         .iter()
@@ -34,13 +44,7 @@ fn attachments(records: &[Record]) -> Vec<(&str, &str)> {
 #[test]
 fn a_recorded_chat_file_becomes_the_person_s_words_answers_and_detail() {
     let records = parse(&std::fs::read_to_string(CHAT).unwrap());
-    let prompts: Vec<&str> = records
-        .iter()
-        .filter_map(|r| match r {
-            Record::Prompt { text, .. } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect();
+    let prompts = prompts(&records);
     // Out of Grok's `<user_query>` marks; its opening context is no prompt.
     assert_eq!(
         prompts,
@@ -99,13 +103,7 @@ fn thinking_images_searches_and_interjections() {
         "\n",
         r#"{"type":"backend_tool_call","kind":{"tool_type":"web_search","query":"rust parser empty input"}}"#,
     ));
-    let prompts: Vec<&str> = records
-        .iter()
-        .filter_map(|r| match r {
-            Record::Prompt { text, .. } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect();
+    let prompts = prompts(&records);
     assert_eq!(prompts, ["now a failing case", "use the empty input"]);
     let kinds: Vec<DetailKind> = records
         .iter()
