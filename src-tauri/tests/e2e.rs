@@ -733,7 +733,7 @@ async fn plan_usage_shows_both_windows(
     .await;
     // From 70% to 91% in a day: the 9% left go in about ten hours, days before the reset.
     assert!(
-        week.starts_with("7-day: 91% used, ahead of an even pace (57% by now). At the last day's rate (0.9% an hour) the limit is reached at"),
+        week.starts_with("7-day: 91% used, ahead of an even pace (57% by now). At the last day's rate (0.9% an hour) the limit is reached "),
         "{week}"
     );
     // This window went to the real sessions of the test's project.

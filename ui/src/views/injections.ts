@@ -2,7 +2,8 @@
 import { h, keptRows } from "../dom";
 import { describeFailure, injections, memorySavings, onLiveSessions, type Injection, type Savings } from "../ipc";
 import { renderSavings } from "./savings-chart";
-import { dateTime, projectName } from "./sessions";
+import { projectName } from "./sessions";
+import { dateTime } from "../time";
 
 const WHY: Record<Injection["trigger"], string> = {
   clear: "after /clear",

@@ -24,7 +24,8 @@ import {
   type TurnDetail,
 } from "../ipc";
 import { renderContextChart } from "./context-chart";
-import { dateTime, projectName } from "./sessions";
+import { projectName } from "./sessions";
+import { dateTime } from "../time";
 
 /** What is open beside the list: one thing at a time. */
 export type Opened =

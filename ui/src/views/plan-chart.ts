@@ -3,18 +3,14 @@
 // reached before. Plain SVG from the library's numbers; each caption says the same in words.
 import { h, svg } from "../dom";
 import type { LimitHit, PlanHistory, PlanOutlook } from "../ipc";
+import { dateTime } from "../time";
 
 const WIDTH = 600;
 const HEIGHT = 60;
 
-/** `14:20` today, `Tue 14:20` within the week, `Dec 1 14:20` before. */
-export function when(at: number, now: number = Date.now()): string {
-  const date = new Date(at * 1000);
-  const time = date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
-  const days = Math.abs(at * 1000 - now) / 86_400_000;
-  if (new Date(now).toDateString() === date.toDateString()) return time;
-  if (days < 6) return `${date.toLocaleDateString(undefined, { weekday: "short" })} ${time}`;
-  return `${date.toLocaleDateString(undefined, { month: "short", day: "numeric" })} ${time}`;
+/** When `at` (seconds since the epoch) is, as the rest of the app says a time. */
+function when(at: number, now: number): string {
+  return dateTime(new Date(at * 1000), new Date(now));
 }
 
 /** `2h 05m`, `3d 4h`, `now` until `resetsAt` (seconds since the epoch). */
@@ -37,10 +33,10 @@ export function outlookCaption(o: PlanOutlook, now: number = Date.now()): string
     const rate = `At ${recent}'s rate (${o.burn_per_hour.toFixed(o.burn_per_hour < 10 ? 1 : 0)}% an hour)`;
     outlook =
       o.full_at !== null
-        ? `${rate} the limit is reached at ${when(o.full_at, now)}, ${countdown(o.resets_at, o.full_at * 1000)} before it resets.`
-        : `${rate} it lasts until it resets at ${when(o.resets_at, now)}.`;
+        ? `${rate} the limit is reached ${when(o.full_at, now)}, ${countdown(o.resets_at, o.full_at * 1000)} before it resets.`
+        : `${rate} it lasts until it resets ${when(o.resets_at, now)}.`;
   } else {
-    outlook = `No use in ${recent}; it resets at ${when(o.resets_at, now)}.`;
+    outlook = `No use in ${recent}; it resets ${when(o.resets_at, now)}.`;
   }
   return `${o.name}: ${used}% used, ${against}. ${outlook}`;
 }

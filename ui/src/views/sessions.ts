@@ -20,6 +20,7 @@ import {
   type Snapshot,
 } from "../ipc";
 import { countdown, renderPlanHistory } from "./plan-chart";
+import { clockTime, dateTime } from "../time";
 
 const RADIUS = 26;
 const CIRCUMFERENCE = 2 * Math.PI * RADIUS;
@@ -56,20 +57,6 @@ export function renderGauge(meter: SessionMeter): SVGElement {
 
 export function projectName(project: string | null): string {
   return project?.split("/").filter(Boolean).pop() ?? "(unknown project)";
-}
-
-/** `14:05` in the person's time zone. */
-export function clockTime(at: string): string {
-  return new Date(at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-}
-
-/** `today 14:05`, `yesterday 14:05` or `28 Nov 2026 14:05`, in the person's time zone. */
-export function dateTime(at: string, now: Date = new Date()): string {
-  const then = new Date(at);
-  const day = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
-  const days = Math.round((day(now) - day(then)) / 86_400_000);
-  const date = days === 0 ? "today" : days === 1 ? "yesterday" : then.toLocaleDateString([], { day: "numeric", month: "short", year: "numeric" });
-  return `${date} ${clockTime(at)}`;
 }
 
 function button(label: string, action: () => void): HTMLButtonElement {
