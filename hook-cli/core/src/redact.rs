@@ -702,6 +702,16 @@ impl Redactor {
     /// `text` with every secret replaced by `[REDACTED:<kind>]`, counting each in `counts`.
     /// Borrowed, untouched, when there is none.
     pub fn redact<'t>(&self, text: &'t str, counts: &mut Counts) -> Cow<'t, str> {
+        self.redact_finding(text, counts, &mut Vec::new())
+    }
+
+    /// [`Redactor::redact`], adding each secret replaced to `found`, as it stood.
+    pub fn redact_finding<'t>(
+        &self,
+        text: &'t str,
+        counts: &mut Counts,
+        found: &mut Vec<String>,
+    ) -> Cow<'t, str> {
         let anchors = self.anchors.get_or_init(Anchors::new);
         let mut wanted = [false; RULES.len()];
         let mut any = false;
@@ -713,24 +723,30 @@ impl Redactor {
             }
         }
         if !any && self.custom.is_empty() {
-            return lone_token_redacted(Cow::Borrowed(text), counts);
+            return lone_token_redacted(Cow::Borrowed(text), counts, found);
         }
         let mut out = Cow::Borrowed(text);
         for (rule, _) in wanted.iter().enumerate().filter(|(_, on)| **on) {
             let kind = RULES[rule].kind;
             let secret = RULES[rule].secret;
-            if let Some(replaced) = replace(self.regex(rule), secret, &out, kind, counts) {
+            if let Some(replaced) = replace(self.regex(rule), secret, &out, kind, counts, found) {
                 out = Cow::Owned(replaced);
             }
         }
         for custom in &self.custom {
-            if let Some(replaced) = replace(&custom.regex, group_s_or_whole, &out, "custom", counts)
-            {
+            if let Some(replaced) = replace(
+                &custom.regex,
+                group_s_or_whole,
+                &out,
+                "custom",
+                counts,
+                found,
+            ) {
                 out = Cow::Owned(replaced);
             }
         }
         // Last: a token a rule above knew is already a placeholder of its kind.
-        lone_token_redacted(out, counts)
+        lone_token_redacted(out, counts, found)
     }
 }
 
@@ -780,11 +796,16 @@ pub fn rest_of_cut_secret(before: &str, text: &str, counts: &mut Counts) -> Opti
 }
 
 /// `text` with its one word replaced when it is a [`lone_token`].
-fn lone_token_redacted<'t>(text: Cow<'t, str>, counts: &mut Counts) -> Cow<'t, str> {
+fn lone_token_redacted<'t>(
+    text: Cow<'t, str>,
+    counts: &mut Counts,
+    found: &mut Vec<String>,
+) -> Cow<'t, str> {
     let Some(token) = lone_token(&text) else {
         return text;
     };
     *counts.entry(LONE_TOKEN.to_string()).or_default() += 1;
+    found.push(text[token.clone()].to_string());
     let mut out = String::with_capacity(text.len());
     out.push_str(&text[..token.start]);
     push_placeholder(&mut out, LONE_TOKEN);
@@ -807,6 +828,68 @@ fn ascii_regex(pattern: &str) -> Result<Regex, regex::Error> {
     Regex::new(&format!("(?-u){pattern}"))
 }
 
+/// The placeholder kind of a secret found again where no rule sees it (decision 0108).
+const REMEMBERED: &str = "secret-seen-before";
+
+/// Shortest secret remembered: with letters and digits besides, too many to try.
+const REMEMBERED_LEN: usize = 16;
+
+/// The mark a secret found once is remembered by, so that it is redacted wherever it comes
+/// again: a hash of it, never the secret. Only a secret of [`REMEMBERED_LEN`] characters or
+/// more with letters and digits gets one, so its mark cannot be turned back by trying words.
+pub fn mark(secret: &str) -> Option<i64> {
+    let secret = secret.trim_end_matches(['.', ',']);
+    let bytes = secret.as_bytes();
+    let remembered = bytes.len() >= REMEMBERED_LEN
+        && bytes.iter().any(u8::is_ascii_digit)
+        && bytes.iter().any(u8::is_ascii_alphabetic);
+    remembered.then(|| xxhash_rust::xxh3::xxh3_64(bytes) as i64)
+}
+
+/// `text` with each run of a key's characters whose [`mark`] is `remembered` replaced by the
+/// placeholder of a secret seen before, each counted; None when there is none.
+pub fn redact_remembered(
+    text: &str,
+    remembered: impl Fn(i64) -> bool,
+    counts: &mut Counts,
+) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = String::new();
+    let (mut last, mut i, mut found) = (0, 0, 0);
+    while i < bytes.len() {
+        if !in_a_key(bytes[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && in_a_key(bytes[i]) {
+            i += 1;
+        }
+        // A sentence's full stop is not the key's.
+        let end = start + text[start..i].trim_end_matches(['.', ',']).len();
+        // The run, or its value after a name (`KEY=value`; base64's `=` only ends a key).
+        let value = text[start..end]
+            .find('=')
+            .filter(|eq| start + eq + 1 < end)
+            .map(|eq| start + eq + 1);
+        let secret = [Some(start), value].into_iter().flatten().find(|&from| {
+            end - from >= REMEMBERED_LEN && mark(&text[from..end]).is_some_and(&remembered)
+        });
+        if let Some(from) = secret {
+            out.push_str(&text[last..from]);
+            push_placeholder(&mut out, REMEMBERED);
+            last = end;
+            found += 1;
+        }
+    }
+    if found == 0 {
+        return None;
+    }
+    out.push_str(&text[last..]);
+    *counts.entry(REMEMBERED.to_string()).or_default() += found;
+    Some(out)
+}
+
 /// Replaces the secret in each match of `regex` (as `secret` finds it) with the placeholder
 /// of `kind`; None when nothing was replaced.
 fn replace(
@@ -815,6 +898,7 @@ fn replace(
     text: &str,
     kind: &str,
     counts: &mut Counts,
+    found_secrets: &mut Vec<String>,
 ) -> Option<String> {
     let mut out = String::new();
     let mut last = 0;
@@ -830,6 +914,7 @@ fn replace(
         }
         out.push_str(&text[last..secret.start]);
         push_placeholder(&mut out, kind);
+        found_secrets.push(text[secret.clone()].to_string());
         last = secret.end;
         found += 1;
     }

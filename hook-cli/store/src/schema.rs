@@ -262,6 +262,9 @@ const MIGRATIONS: &[&str] = &[
     // 20: when the client's own compaction of a session was stopped, until the person is told
     // at the end of that turn (docs/decisions/0095).
     "ALTER TABLE sessions ADD COLUMN compaction_stopped_at TEXT;",
+    // 21: a mark (a hash, never the value) of each long secret replaced before storage, so
+    // the same secret is replaced wherever it comes again (docs/decisions/0108).
+    "CREATE TABLE secret_marks (mark INTEGER PRIMARY KEY);",
 ];
 
 /// The schema version this build writes.

@@ -774,6 +774,96 @@ fn the_rest_of_a_secret_cut_by_the_end_of_an_output_is_redacted_too() {
     assert_eq!(counted, 3, "each half and the third output's key");
 }
 
+/// A key given in a prompt, where a rule sees it, and repeated in a later answer, in backticks
+/// where none would: the answer, its one-liner and the next session's copy of it are
+/// redacted too, by the key's mark; a UUID never found as a secret stays.
+#[test]
+fn a_secret_found_once_is_redacted_wherever_it_comes_again() {
+    let (_dir, _home, mut store) = temp_store();
+    let key = "cc6f7947-2054-479b-ae49-f3fa1c57f3d8";
+    let plain = "5d3b1c2e-8f4a-4b6c-9d7e-0a1b2c3d4e5f";
+    let answer = |key: &str, text: &str| Record::Answer {
+        key: key.into(),
+        text: text.into(),
+        at: None,
+    };
+    let calls = [
+        (
+            "s1",
+            vec![prompt(
+                "u:1",
+                &format!("Add the api key {key} to a new .env"),
+            )],
+        ),
+        (
+            "s1",
+            vec![
+                answer(
+                    "a:1",
+                    &format!("I've created the `.env` file with your key (`{key}`)."),
+                ),
+                Record::Summary {
+                    text: format!("saved {key} in .env, session {plain}"),
+                },
+            ],
+        ),
+        (
+            "s2",
+            vec![prompt(
+                "u:2",
+                &format!("is {key}. still in .env? see {plain}"),
+            )],
+        ),
+    ];
+    // A turn stays open from one hook call to the next, as a reader's cursor keeps it.
+    let mut turns = std::collections::HashMap::new();
+    for (session, records) in &calls {
+        let turn = turns.entry(*session).or_insert(None);
+        let w = store.write().unwrap();
+        let mut s = w.session(Host::Claude, session, Some("/p"), None).unwrap();
+        for r in records {
+            w.apply(&mut s, turn, r).unwrap();
+        }
+        w.commit().unwrap();
+    }
+    let texts: Vec<String> = ["s1", "s2"]
+        .iter()
+        .flat_map(|id| {
+            let session = store.session(id).unwrap();
+            store.turns(&session).unwrap()
+        })
+        .flat_map(|t| t.messages.into_iter().map(|m| m.text))
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "Add the api key [REDACTED:secret-in-prose] to a new .env",
+            "I've created the `.env` file with your key (`[REDACTED:secret-seen-before]`).",
+            &format!("is [REDACTED:secret-seen-before]. still in .env? see {plain}"),
+        ]
+    );
+    let lines: Vec<String> = store
+        .conn
+        .prepare("SELECT text FROM summaries")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    assert_eq!(
+        lines,
+        [format!(
+            "saved [REDACTED:secret-seen-before] in .env, session {plain}"
+        )]
+    );
+    // The store keeps the key's mark, never the key.
+    let kept: i64 = store
+        .conn
+        .query_row("SELECT count(*) FROM secret_marks", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(kept, 1);
+}
+
 /// A memory handed on after `/clear` (in two parts) is one, with the predecessor's last
 /// request before it and the successor's requests from it on; a compaction's is measured
 /// within its own session.

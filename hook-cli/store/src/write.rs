@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::cell::{Cell, OnceCell, Ref, RefCell, RefMut};
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -67,6 +68,8 @@ pub struct Writer<'c> {
     /// Hooks waiting for the lock (see [`Writer::commit_due`]).
     waiters: &'c super::bulk::Waiters,
     redactor: &'c Redactor,
+    /// The marks of the secrets found so far ([`redact::mark`]), read once when first needed.
+    secret_marks: RefCell<Option<HashSet<i64>>>,
 }
 
 /// Numbers the write transactions of this process.
@@ -125,6 +128,7 @@ impl<'c> Writer<'c> {
             began: Cell::new(Instant::now()),
             waiters,
             redactor,
+            secret_marks: RefCell::new(None),
         }
     }
 
@@ -132,9 +136,46 @@ impl<'c> Writer<'c> {
     /// the store (what `doctor` reports).
     fn redacted<'t>(&self, text: &'t str) -> Result<Cow<'t, str>> {
         let mut counts = redact::Counts::new();
-        let out = self.redactor.redact(text, &mut counts);
+        let out = self.scrubbed(text, &mut counts)?;
         self.count_redactions(counts)?;
         Ok(out)
+    }
+
+    /// `text` with every secret the rules find replaced, and every long secret found before
+    /// anywhere in the store, where no rule would see it again (an answer repeating a key
+    /// given in a prompt, decision 0108); each counted in `counts`. The marks of the secrets
+    /// found are remembered.
+    fn scrubbed<'t>(&self, text: &'t str, counts: &mut redact::Counts) -> Result<Cow<'t, str>> {
+        let mut found = Vec::new();
+        let out = self.redactor.redact_finding(text, counts, &mut found);
+        let mut cell = self.secret_marks.borrow_mut();
+        let marks = match &mut *cell {
+            Some(marks) => marks,
+            None => {
+                let known = self
+                    .tx
+                    .prepare_cached("SELECT mark FROM secret_marks")?
+                    .query_map([], |r| r.get(0))?
+                    .collect::<rusqlite::Result<HashSet<i64>>>()?;
+                cell.insert(known)
+            }
+        };
+        for mark in found.iter().filter_map(|secret| redact::mark(secret)) {
+            if marks.insert(mark) {
+                self.tx
+                    .prepare_cached("INSERT OR IGNORE INTO secret_marks (mark) VALUES (?1)")?
+                    .execute([mark])?;
+            }
+        }
+        if marks.is_empty() {
+            return Ok(out);
+        }
+        Ok(
+            match redact::redact_remembered(&out, |m| marks.contains(&m), counts) {
+                Some(again) => Cow::Owned(again),
+                None => out,
+            },
+        )
     }
 
     /// Adds the secrets replaced to the store's counts (what `doctor` reports).
@@ -509,7 +550,7 @@ impl<'c> Writer<'c> {
                         self.summarize(id)?;
                     } else {
                         // Made from the turn's own text: its secrets are counted there.
-                        let text = self.redactor.redact(text, &mut redact::Counts::new());
+                        let text = self.scrubbed(text, &mut redact::Counts::new())?;
                         self.store_summary(id, &text)?;
                     }
                     self.summarized.set(Some(id));
@@ -774,7 +815,7 @@ impl<'c> Writer<'c> {
             return Ok(false);
         }
         // Compared as stored; its secrets were counted when the first one was.
-        let text = self.redactor.redact(text, &mut redact::Counts::new());
+        let text = self.scrubbed(text, &mut redact::Counts::new())?;
         Ok(self
             .tx
             .prepare_cached(

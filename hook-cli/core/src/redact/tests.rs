@@ -360,3 +360,71 @@ fn the_rest_of_a_cut_secret_is_redacted_after_its_first_part() {
         assert_eq!(rest_of("KEY=[REDACTED:stripe-key]", text), None, "{text}");
     }
 }
+
+#[test]
+fn a_remembered_secret_is_found_again_wherever_it_stands() {
+    let key = "cc6f7947-2054-479b-ae49-f3fa1c57f3d8";
+    let known = mark(key).unwrap();
+    let remembered = |m: i64| m == known;
+    let mut counts = Counts::new();
+    let cases = [
+        (
+            format!("your key (`{key}`)."),
+            "your key (`[REDACTED:secret-seen-before]`).".to_string(),
+        ),
+        (
+            format!("is {key}. Done"),
+            "is [REDACTED:secret-seen-before]. Done".to_string(),
+        ),
+        (
+            format!("KEY={key}"),
+            "KEY=[REDACTED:secret-seen-before]".to_string(),
+        ),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(
+            redact_remembered(&text, remembered, &mut counts),
+            Some(expected)
+        );
+    }
+    assert_eq!(counts.get("secret-seen-before"), Some(&3));
+    // A longer run holding it, another id, and text around it without it stay.
+    for text in [
+        format!("{key}x"),
+        "5d3b1c2e-8f4a-4b6c-9d7e-0a1b2c3d4e5f".to_string(),
+        "日本語のテキスト and words".to_string(),
+    ] {
+        assert_eq!(
+            redact_remembered(&text, remembered, &mut counts),
+            None,
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn only_long_secrets_of_letters_and_digits_are_remembered() {
+    assert!(mark("cc6f7947-2054-479b-ae49-f3fa1c57f3d8").is_some());
+    assert_eq!(
+        mark("cc6f7947-2054-479b-ae49-f3fa1c57f3d8."),
+        mark("cc6f7947-2054-479b-ae49-f3fa1c57f3d8")
+    );
+    assert!(
+        mark("hunter2").is_none(),
+        "short: a list of words would find it"
+    );
+    assert!(mark("correcthorsebatterystaple").is_none(), "no digit");
+    assert!(mark("1234567890123456789").is_none(), "no letter");
+}
+
+#[test]
+fn the_redactor_tells_the_secrets_it_replaced() {
+    let mut found = Vec::new();
+    let out = Redactor::builtin().redact_finding(
+        "the api key is cc6f7947-2054-479b-ae49-f3fa1c57f3d8 now",
+        &mut Counts::new(),
+        &mut found,
+    );
+    assert!(!out.contains("cc6f7947"), "{out}");
+    assert_eq!(found, ["cc6f7947-2054-479b-ae49-f3fa1c57f3d8"]);
+}

@@ -336,7 +336,8 @@ fn an_older_database_gains_the_branch_and_the_index() {
     let db = Store::open(&home, &[]).unwrap();
     db.conn
         .execute_batch(
-            "ALTER TABLE sessions DROP COLUMN compaction_stopped_at;
+            "DROP TABLE secret_marks;
+             ALTER TABLE sessions DROP COLUMN compaction_stopped_at;
              ALTER TABLE cursors DROP COLUMN tail_mark;
              DROP TABLE unwiped_free_space;
              DROP TABLE waiting_parts;
