@@ -388,9 +388,10 @@ fn luminance(css: &str) -> f64 {
     0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
 }
 
-/// With the desktop in a dark theme, every view is dark and its text readable: the page
-/// follows the system (`prefers-color-scheme`), the text's contrast with the page is at least
-/// WCAG's 4.5:1, and each view is in the screenshots.
+/// With the desktop in a dark theme, every view is dark and its text readable at every size
+/// the window may take: the page follows the system (`prefers-color-scheme`), the text's
+/// contrast with the page is at least WCAG's 4.5:1, no box keeps a light background, and each
+/// view at each size is in the screenshots.
 #[tokio::test(flavor = "current_thread")]
 async fn every_view_reads_in_a_dark_theme() {
     let dir = tempfile::tempdir().unwrap();
@@ -421,24 +422,45 @@ async fn every_view_reads_in_a_dark_theme() {
                 getComputedStyle(document.documentElement).backgroundColor,
                 getComputedStyle(document.body).color,
                 quiet ? getComputedStyle(quiet).color : null];";
-    for view in ["sessions", "memory", "injections", "settings", "installer"] {
-        click_when_there(&client, &format!("[data-view={view}]")).await;
-        wait_for(&client, "main > *").await;
-        tokio::time::sleep(Duration::from_millis(400)).await;
-        let seen = client.execute(colours, vec![]).await.unwrap();
-        screenshot(&shots, &format!("dark-{view}"));
-        assert_eq!(
-            seen[0], true,
-            "{view}: the page does not follow the dark theme"
-        );
-        let page = luminance(seen[1].as_str().unwrap());
-        assert!(page < 0.2, "{view}: the page is light ({seen})");
-        for text in [&seen[2], &seen[3]].into_iter().filter_map(|c| c.as_str()) {
-            let text = luminance(text);
-            let contrast = (text.max(page) + 0.05) / (text.min(page) + 0.05);
-            assert!(
-                contrast >= 4.5,
-                "{view}: text contrast {contrast:.1}:1 ({seen})"
+    // Boxes drawn in a light colour on the dark page (a background left to a fixed light
+    // value), named by tag, class and the start of their text.
+    let light_boxes = "
+        const light = [];
+        for (const e of document.querySelectorAll('body *')) {
+            const m = getComputedStyle(e).backgroundColor.match(/[\\d.]+/g);
+            if (!m || (m.length > 3 && Number(m[3]) < 0.5)) continue;
+            const [r, g, b] = m.slice(0, 3).map(Number);
+            if (0.2126 * r + 0.7152 * g + 0.0722 * b > 160)
+                light.push(`${e.tagName.toLowerCase()}.${e.className}: ${(e.textContent || '').slice(0, 40)}`);
+        }
+        return light;";
+    for (width, height) in [(420, 320), (720, 520), (1280, 900)] {
+        client.set_window_size(width, height).await.unwrap();
+        for view in ["sessions", "memory", "injections", "settings", "installer"] {
+            click_when_there(&client, &format!("[data-view={view}]")).await;
+            wait_for(&client, "main > *").await;
+            tokio::time::sleep(Duration::from_millis(400)).await;
+            let seen = client.execute(colours, vec![]).await.unwrap();
+            screenshot(&shots, &format!("dark-{view}-{width}x{height}"));
+            assert_eq!(
+                seen[0], true,
+                "{view}: the page does not follow the dark theme"
+            );
+            let page = luminance(seen[1].as_str().unwrap());
+            assert!(page < 0.2, "{view}: the page is light ({seen})");
+            for text in [&seen[2], &seen[3]].into_iter().filter_map(|c| c.as_str()) {
+                let text = luminance(text);
+                let contrast = (text.max(page) + 0.05) / (text.min(page) + 0.05);
+                assert!(
+                    contrast >= 4.5,
+                    "{view}: text contrast {contrast:.1}:1 ({seen})"
+                );
+            }
+            let light = client.execute(light_boxes, vec![]).await.unwrap();
+            assert_eq!(
+                light,
+                serde_json::json!([]),
+                "{view} at {width}×{height}: light boxes on the dark page"
             );
         }
     }
