@@ -480,8 +480,8 @@ pub fn head_and_tail(text: &str, head: usize, tail: usize) -> std::borrow::Cow<'
 }
 
 /// Sentences with markdown noise and runs of white space removed: list numbers and bullets,
-/// table rules, tree drawings and emoji go, and so do fragments with no word in them, which
-/// tell a reader nothing (`1.`, `|---|`, `├──`).
+/// table rules, tree drawings and the emoji that mark a line go, and so do fragments with no
+/// word in them, which tell a reader nothing (`1.`, `|---|`, `├──`).
 fn sentences(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let pasted = blocks::pasted_lines(text);
@@ -532,7 +532,9 @@ fn is_drawing(line: &str) -> bool {
 }
 
 /// The words of a markdown line: its heading, quote, bullet or list-number marks, emphasis
-/// and emoji taken off; a table row's cells joined as a phrase.
+/// and the emoji at its ends (`✅ Done`, `Ready 🚀`) taken off; a table row's cells joined as
+/// a phrase. Emoji between words stay: they may be part of what is named (`merged 🔍 CI
+/// Results`), and the words are quoted as said.
 fn prose_of(line: &str) -> String {
     let mut line = line;
     // Heading, quote and bullet marks, nested (`> - `): each followed by a space.
@@ -572,8 +574,8 @@ fn prose_of(line: &str) -> String {
         text.push_str(line);
     }
     let text = text.replace("**", "").replace("__", "");
-    let text: String = text.chars().filter(|&c| !is_pictograph(c)).collect();
-    let text = text.trim();
+    let marks = |c: char| is_pictograph(c) || c.is_whitespace();
+    let text = text.trim_matches(marks);
     if has_word(text) {
         text.to_string()
     } else {
@@ -591,7 +593,7 @@ fn has_word(text: &str) -> bool {
             .any(|c| c.is_alphabetic() && !c.is_ascii() && c.len_utf8() == 3)
 }
 
-/// Emoji and pictographs (✅, 🚀, ⚠️ and their variation selectors), which no sentence needs.
+/// Emoji and pictographs (✅, 🚀, ⚠️ and their variation selectors).
 fn is_pictograph(c: char) -> bool {
     matches!(c as u32,
         0x1F000..=0x1FAFF | 0x2600..=0x27BF | 0x2B00..=0x2BFF | 0xFE0E | 0xFE0F | 0x200D)
@@ -931,7 +933,8 @@ mod tests {
         let prose =
             "Couple of things here:\n1. Fix the login bug in src/auth.rs.\n2) Add a test for it.\n\
                      | Name | Port |\n|------|------|\n| api | 8443 |\n├── src/\n│   └── main.rs\n\
-                     ✅ **Done**: the build is green 🚀\n- [ ] Ship it on Friday.";
+                     ✅ **Done**: the build is green 🚀\n- [ ] Ship it on Friday.\n\
+                     I thought we merged 🔍 CI Results & ✅ Test Results into one.";
         let said: Vec<String> = sentences(prose);
         assert_eq!(
             said,
@@ -942,7 +945,8 @@ mod tests {
                 "Name, Port",
                 "api, 8443",
                 "Done: the build is green",
-                "Ship it on Friday."
+                "Ship it on Friday.",
+                "I thought we merged 🔍 CI Results & ✅ Test Results into one."
             ]
         );
         assert_eq!(
