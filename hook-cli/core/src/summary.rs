@@ -379,7 +379,9 @@ impl Gist {
             take(pick, &mut chosen, &mut room);
         }
         let mut answered = self.join_in_order(&chosen, false);
-        let mut left = room;
+        // What the answer takes as joined: a CJK stop needs no space after it, which the
+        // costs above counted.
+        let mut left = max.saturating_sub(lead_min + arrow + answered.chars().count());
         if answered.is_empty() && left >= 12 {
             // No answer sentence fits whole: the head of the best one, so the answer is
             // never lost.
@@ -926,6 +928,20 @@ mod tests {
             fit("the dev server runs on port 8443", 26),
             "the dev server runs on…"
         );
+    }
+
+    /// A line given room for all of it keeps all of it: Chinese sentences join with no space,
+    /// and the person's request is not cut for spaces that are never written.
+    #[test]
+    fn a_cjk_line_given_its_whole_length_is_whole() {
+        let turn = turn(
+            "我有两个修改意见：第一，日志按模块分文件保存，先写完一个模块再写下一个模块；第二，每个文件最多保留七天并且按日期命名",
+            &["好的，重新设计日志结构：按模块分文件、七天轮换、按日期命名。\n\n全部改好了！三个模块的日志都已经分开保存。你看一下目录结构是否符合要求？"],
+        );
+        let gist = Gist::of(&turn.messages);
+        let whole = gist.one_liner(LONGEST_LINE);
+        assert!(whole.contains("并且按日期命名 → "), "{whole}");
+        assert_eq!(gist.one_liner(whole.chars().count()), whole);
     }
 
     #[test]
