@@ -936,7 +936,7 @@ mod tests {
     fn a_cjk_line_given_its_whole_length_is_whole() {
         let turn = turn(
             "我有两个修改意见：第一，日志按模块分文件保存，先写完一个模块再写下一个模块；第二，每个文件最多保留七天并且按日期命名",
-            &["好的，重新设计日志结构：按模块分文件、七天轮换、按日期命名。\n\n全部改好了！三个模块的日志都已经分开保存。你看一下目录结构是否符合要求？"],
+            &["好的，重新设计日志结构：按3个模块分文件、保留7天、按日期命名。\n\n全部改好了！3个模块的日志都已经分开保存在logs目录。你看一下logs目录是否符合要求？"],
         );
         let gist = Gist::of(&turn.messages);
         let whole = gist.one_liner(LONGEST_LINE);
