@@ -11,7 +11,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use throughline::redact::{Counts, Redactor};
+use throughline::redact::{self, Counts, Redactor};
 
 /// An answer about code with no word any rule looks for.
 const ORDINARY: &str = "The parser reads one line at a time and keeps the offset of the \
@@ -84,6 +84,26 @@ fn warm(texts: &[String]) -> (Duration, u64) {
     (per_mib, counts.values().sum())
 }
 
+/// Time per MiB of the scan for secrets found before (decision 0108) over `texts`, with 50
+/// remembered, and how many it replaced.
+fn remembered(texts: &[String]) -> (Duration, u64) {
+    let marks: std::collections::HashSet<i64> = (0..50)
+        .filter_map(|i| redact::mark(&format!("k{i:02}x7Qm2vR9tL4pZ8wN3bY6")))
+        .collect();
+    let mut counts = Counts::new();
+    let started = Instant::now();
+    for text in texts {
+        black_box(redact::redact_remembered(
+            text,
+            |m| marks.contains(&m),
+            &mut counts,
+        ));
+    }
+    let bytes: usize = texts.iter().map(String::len).sum();
+    let per_mib = started.elapsed().mul_f64((1 << 20) as f64 / bytes as f64);
+    (per_mib, counts.values().sum())
+}
+
 /// The median time of a hook's first call on one text: a new redactor each time.
 fn cold(text: &str) -> Duration {
     let mut times: Vec<Duration> = (0..31)
@@ -116,6 +136,7 @@ fn main() {
     println!("| text | warm, per MiB | ratio | replaced | cold, first 4 KiB | ratio |");
     println!("|---|---|---|---|---|---|");
     let mut base = None;
+    let mut scans = Vec::new();
     for (name, unit) in cases {
         let texts = texts(unit, bytes);
         let (per_mib, replaced) = warm(&texts);
@@ -127,6 +148,17 @@ fn main() {
             per_mib.as_secs_f64() / base_warm.as_secs_f64(),
             first.as_secs_f64() * 1e3,
             first.as_secs_f64() / base_cold.as_secs_f64(),
+        );
+        scans.push((name, remembered(&texts), base_warm));
+    }
+    println!();
+    println!("| text | scan for 50 remembered secrets, per MiB | ratio to redacting ordinary text | replaced |");
+    println!("|---|---|---|---|");
+    for (name, (per_mib, replaced), base_warm) in scans {
+        println!(
+            "| {name} | {:.2} ms | {:.2}x | {replaced} |",
+            per_mib.as_secs_f64() * 1e3,
+            per_mib.as_secs_f64() / base_warm.as_secs_f64(),
         );
     }
 }
