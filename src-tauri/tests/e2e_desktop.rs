@@ -423,11 +423,14 @@ async fn every_view_reads_in_a_dark_theme() {
                 getComputedStyle(document.body).color,
                 quiet ? getComputedStyle(quiet).color : null];";
     // Boxes drawn in a light colour on the dark page (a background left to a fixed light
-    // value), named by tag, class and the start of their text.
+    // value), named by tag, class and the start of their text. Native controls (buttons,
+    // fields) are drawn by the GTK theme whatever their computed colour says.
     let light_boxes = "
         const light = [];
         for (const e of document.querySelectorAll('body *')) {
-            const m = getComputedStyle(e).backgroundColor.match(/[\\d.]+/g);
+            const style = getComputedStyle(e);
+            if ((style.appearance || style.webkitAppearance || 'none') !== 'none') continue;
+            const m = style.backgroundColor.match(/[\\d.]+/g);
             if (!m || (m.length > 3 && Number(m[3]) < 0.5)) continue;
             const [r, g, b] = m.slice(0, 3).map(Number);
             if (0.2126 * r + 0.7152 * g + 0.0722 * b > 160)
