@@ -63,6 +63,8 @@ pub struct Spec {
     pub context_with_prompt: bool,
     /// Whether the host records token counts a gauge can read.
     pub reports_usage: bool,
+    /// What its tool calls did (its `tools.rs`); None where its tools are not known.
+    pub tools: Option<Tools>,
     /// Whether the host starts the session that follows `/clear` as it starts any new one
     /// (Grok's `/new`: `source: new`, the session before left open): then a new session in a
     /// host process that already ran one was cleared into.
@@ -75,6 +77,22 @@ pub struct Spec {
     /// The client's releases the end-to-end suites run against, where it can be installed
     /// from a registry (`doctor` compares the person's with them).
     pub tested_releases: Option<release::TestedReleases>,
+}
+
+/// What a host's tool calls did, for the working state handed to the next session and for the
+/// memory's lines: each host's `tools.rs` fills it.
+pub struct Tools {
+    /// The tools whose calls change files or write the todo list: the working state reads
+    /// only calls of these (and of [`Agent::task_tools`]).
+    pub state_tools: &'static [&'static str],
+    /// The files a call of `tool` changed, each as `input` (the stored call, maybe cut short)
+    /// names it, with whether the call deleted it (or moved it away).
+    pub file_changes: fn(tool: &str, input: &str) -> Vec<(String, bool)>,
+    /// The whole todo list a call of `tool` wrote, when `tool` writes one and `input` is whole.
+    pub todo_list: fn(tool: &str, input: &str) -> Option<Vec<Todo>>,
+    /// What a call of `tool` is about (its command, its path, its pattern), when the host knows
+    /// the tool; the shared code falls back on the start of `input`.
+    pub call_subject: fn(tool: &str, input: &str) -> Option<String>,
 }
 
 /// What the shared code asks a host: its [`Spec`], and what takes the host's code to answer.
@@ -134,19 +152,20 @@ pub trait Agent: Sync {
     fn spawned_at(&self, _path: &Path) -> Option<String> {
         None
     }
-    /// The tools whose calls change files, write the todo list or change one of its tasks:
-    /// the working state handed to the next session reads only calls of these.
+    /// [`Tools::state_tools`] of the host's spec.
     fn state_tools(&self) -> &'static [&'static str] {
-        &[]
+        self.spec().tools.as_ref().map_or(&[], |t| t.state_tools)
     }
-    /// The files a call of `tool` changed, each as `input` (the stored call, maybe cut short)
-    /// names it, with whether the call deleted it (or moved it away).
-    fn file_changes(&self, _tool: &str, _input: &str) -> Vec<(String, bool)> {
-        Vec::new()
+    /// [`Tools::file_changes`] of the host's spec.
+    fn file_changes(&self, tool: &str, input: &str) -> Vec<(String, bool)> {
+        self.spec()
+            .tools
+            .as_ref()
+            .map_or_else(Vec::new, |t| (t.file_changes)(tool, input))
     }
-    /// The whole todo list a call of `tool` wrote, when `tool` writes one and `input` is whole.
-    fn todo_list(&self, _tool: &str, _input: &str) -> Option<Vec<Todo>> {
-        None
+    /// [`Tools::todo_list`] of the host's spec.
+    fn todo_list(&self, tool: &str, input: &str) -> Option<Vec<Todo>> {
+        (self.spec().tools.as_ref()?.todo_list)(tool, input)
     }
     /// Whether a tool result only says the person interrupted the call.
     fn is_interruption(&self, _result: &str) -> bool {
@@ -163,10 +182,9 @@ pub trait Agent: Sync {
     fn task_change(&self, _tool: &str, _input: &str, _result: Option<&str>) -> Option<TaskChange> {
         None
     }
-    /// What a call of `tool` is about (its command, its path, its pattern), when the host knows
-    /// the tool; the shared code falls back on the start of `input`.
-    fn call_subject(&self, _tool: &str, _input: &str) -> Option<String> {
-        None
+    /// [`Tools::call_subject`] of the host's spec.
+    fn call_subject(&self, tool: &str, input: &str) -> Option<String> {
+        (self.spec().tools.as_ref()?.call_subject)(tool, input)
     }
 }
 

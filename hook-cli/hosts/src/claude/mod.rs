@@ -17,7 +17,7 @@ pub use status::{decode_status, StatusInput};
 pub use transcript::TranscriptParser;
 
 use super::{Agent, CompactRule, CompactionPoint, Found, Spec};
-use throughline_core::model::{TaskChange, Todo};
+use throughline_core::model::TaskChange;
 use throughline_core::record::{
     FoundTranscript, HostProcess, InjectionLimit, Measure, SubagentRef,
 };
@@ -44,6 +44,7 @@ const SPEC: Spec = Spec {
     memory_parts_after_clear: 2,
     context_with_prompt: true,
     reports_usage: true,
+    tools: Some(tools::TOOLS),
     clear_starts_as_new: false,
     decode_hook,
     encode_reply,
@@ -110,23 +111,11 @@ impl Agent for ClaudeCode {
     fn spawning_call_key(&self, path: &Path) -> Option<String> {
         subagents::spawning_call_key(path)
     }
-    fn state_tools(&self) -> &'static [&'static str] {
-        tools::STATE_TOOLS
-    }
-    fn file_changes(&self, tool: &str, input: &str) -> Vec<(String, bool)> {
-        tools::file_changes(tool, input)
-    }
-    fn todo_list(&self, tool: &str, input: &str) -> Option<Vec<Todo>> {
-        tools::todo_list(tool, input)
-    }
     fn task_tools(&self) -> &'static [&'static str] {
         tools::TASK_TOOLS
     }
     fn task_change(&self, tool: &str, input: &str, result: Option<&str>) -> Option<TaskChange> {
         tools::task_change(tool, input, result)
-    }
-    fn call_subject(&self, tool: &str, input: &str) -> Option<String> {
-        tools::call_subject(tool, input)
     }
     fn is_interruption(&self, result: &str) -> bool {
         result.starts_with(transcript::INTERRUPTED) || result.starts_with(transcript::REFUSED)

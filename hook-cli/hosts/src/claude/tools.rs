@@ -29,6 +29,14 @@ pub const STATE_TOOLS: &[&str] = &[
     TASK_UPDATE,
 ];
 
+/// This host's tools, to the shared code.
+pub const TOOLS: crate::Tools = crate::Tools {
+    state_tools: STATE_TOOLS,
+    file_changes,
+    todo_list,
+    call_subject,
+};
+
 pub fn file_changes(tool: &str, input: &str) -> Vec<(String, bool)> {
     EDITS
         .iter()

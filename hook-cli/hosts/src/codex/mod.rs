@@ -14,7 +14,6 @@ pub use rollout::RolloutParser;
 
 use super::{transcripts_root, Agent, Found, Spec};
 use crate::process::{command_name, nearest_ancestor};
-use throughline_core::model::Todo;
 use throughline_core::record::{
     FoundTranscript, HostProcess, InjectionLimit, Measure, SubagentRef,
 };
@@ -45,6 +44,7 @@ const SPEC: Spec = Spec {
     memory_parts_after_clear: 1,
     context_with_prompt: true,
     reports_usage: true,
+    tools: Some(tools::TOOLS),
     clear_starts_as_new: false,
     decode_hook,
     // Codex reads a hook's answer in Claude Code's form.
@@ -99,18 +99,6 @@ impl Agent for Codex {
     }
     fn spawned_at(&self, path: &Path) -> Option<String> {
         subagents::meta(path).map(|m| m.started)
-    }
-    fn state_tools(&self) -> &'static [&'static str] {
-        tools::STATE_TOOLS
-    }
-    fn file_changes(&self, tool: &str, input: &str) -> Vec<(String, bool)> {
-        tools::file_changes(tool, input)
-    }
-    fn todo_list(&self, tool: &str, input: &str) -> Option<Vec<Todo>> {
-        tools::todo_list(tool, input)
-    }
-    fn call_subject(&self, tool: &str, input: &str) -> Option<String> {
-        tools::call_subject(tool, input)
     }
 }
 

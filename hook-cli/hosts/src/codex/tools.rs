@@ -11,6 +11,14 @@ const UPDATE_PLAN: &str = "update_plan";
 
 pub const STATE_TOOLS: &[&str] = &[APPLY_PATCH, UPDATE_PLAN];
 
+/// This host's tools, to the shared code.
+pub const TOOLS: crate::Tools = crate::Tools {
+    state_tools: STATE_TOOLS,
+    file_changes,
+    todo_list,
+    call_subject,
+};
+
 pub fn file_changes(tool: &str, input: &str) -> Vec<(String, bool)> {
     if tool != APPLY_PATCH {
         return Vec::new();

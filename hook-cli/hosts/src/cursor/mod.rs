@@ -40,6 +40,7 @@ const SPEC: Spec = Spec {
     context_with_prompt: false,
     // Cursor's transcripts and hooks carry no token counts.
     reports_usage: false,
+    tools: None,
     clear_starts_as_new: false,
     decode_hook,
     encode_reply,

@@ -15,7 +15,6 @@ pub use payload::{decode_hook, encode_reply};
 
 use super::{transcripts_root, Agent, Found, Spec};
 use crate::process::{command_name, nearest_ancestor};
-use throughline_core::model::Todo;
 use throughline_core::record::{FoundTranscript, HostProcess, InjectionLimit, Measure};
 
 /// Gemini CLI, to the shared code.
@@ -40,6 +39,7 @@ const SPEC: Spec = Spec {
     memory_parts_after_clear: 1,
     context_with_prompt: true,
     reports_usage: true,
+    tools: Some(tools::TOOLS),
     clear_starts_as_new: false,
     decode_hook,
     encode_reply,
@@ -105,18 +105,6 @@ impl Agent for GeminiCli {
     }
     fn spawned_at(&self, path: &Path) -> Option<String> {
         subagents::started(path)
-    }
-    fn state_tools(&self) -> &'static [&'static str] {
-        tools::STATE_TOOLS
-    }
-    fn file_changes(&self, tool: &str, input: &str) -> Vec<(String, bool)> {
-        tools::file_changes(tool, input)
-    }
-    fn todo_list(&self, tool: &str, input: &str) -> Option<Vec<Todo>> {
-        tools::todo_list(tool, input)
-    }
-    fn call_subject(&self, tool: &str, input: &str) -> Option<String> {
-        tools::call_subject(tool, input)
     }
 }
 

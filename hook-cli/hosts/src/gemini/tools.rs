@@ -14,6 +14,14 @@ const EDITS: &[&str] = &["write_file", "replace"];
 
 pub const STATE_TOOLS: &[&str] = &["write_file", "replace", WRITE_TODOS];
 
+/// This host's tools, to the shared code.
+pub const TOOLS: crate::Tools = crate::Tools {
+    state_tools: STATE_TOOLS,
+    file_changes,
+    todo_list,
+    call_subject,
+};
+
 pub fn file_changes(tool: &str, input: &str) -> Vec<(String, bool)> {
     if !EDITS.contains(&tool) {
         return Vec::new();

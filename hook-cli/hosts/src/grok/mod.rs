@@ -13,7 +13,6 @@ pub use payload::{decode_hook, encode_reply, is_grok_envelope};
 
 use super::{transcripts_root, Agent, Found, Spec};
 use crate::process::{command_name, nearest_ancestor};
-use throughline_core::model::Todo;
 use throughline_core::record::{FoundTranscript, HostProcess, InjectionLimit, Measure};
 
 /// Grok, to the shared code.
@@ -70,6 +69,7 @@ const SPEC: Spec = Spec {
     // The chat file holds no token counts (they are in `signals.json`, whose format Grok does
     // not document): a gauge says the use is unknown.
     reports_usage: false,
+    tools: Some(tools::TOOLS),
     // `/new` (alias `/clear`) starts a session as a launch does (1.0.6).
     clear_starts_as_new: true,
     decode_hook,
@@ -127,18 +127,6 @@ impl Agent for Grok {
         std::env::var("GROK_SESSION_ID")
             .ok()
             .filter(|id| !id.is_empty())
-    }
-    fn state_tools(&self) -> &'static [&'static str] {
-        tools::STATE_TOOLS
-    }
-    fn file_changes(&self, tool: &str, input: &str) -> Vec<(String, bool)> {
-        tools::file_changes(tool, input)
-    }
-    fn todo_list(&self, tool: &str, input: &str) -> Option<Vec<Todo>> {
-        tools::todo_list(tool, input)
-    }
-    fn call_subject(&self, tool: &str, input: &str) -> Option<String> {
-        tools::call_subject(tool, input)
     }
 }
 

@@ -13,6 +13,14 @@ const TODO_WRITE: &str = "todo_write";
 
 pub const STATE_TOOLS: &[&str] = &[WRITE, SEARCH_REPLACE, TODO_WRITE];
 
+/// This host's tools, to the shared code.
+pub const TOOLS: crate::Tools = crate::Tools {
+    state_tools: STATE_TOOLS,
+    file_changes,
+    todo_list,
+    call_subject,
+};
+
 pub fn file_changes(tool: &str, input: &str) -> Vec<(String, bool)> {
     match tool {
         WRITE | SEARCH_REPLACE => string_field(input, "file_path")
