@@ -130,8 +130,9 @@ fn subagents_of(host: Host, event: &HookEvent, main: &Path) -> Vec<PathBuf> {
 
 /// Reads what a subagent transcript gained into the turn that started the subagent: the turn
 /// holding the call its host names (decision 0025), else the turn open when it started, else
-/// the turn open in the session's own transcript, where a subagent running now was started. A subagent transcript that cannot
-/// be read becomes a problem of the report: the session's own capture goes on.
+/// the turn open in the session's own transcript, where a subagent running now was started.
+/// A subagent transcript that cannot be read becomes a problem of the report: the session's
+/// own capture goes on.
 fn read_subagent(
     w: &Writer,
     host: Host,

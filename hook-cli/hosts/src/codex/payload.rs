@@ -20,38 +20,25 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
         "SessionEnd" => EventKind::SessionEnd,
         _ => EventKind::Other,
     };
-    let Some(agent_id) = p.agent_id.clone().filter(|id| !id.is_empty()) else {
-        return Ok(HookEvent {
-            prompt_id: None,
-            ..p.event(Host::Codex, kind, None)
-        });
-    };
+    let named = |id: &Option<String>| id.clone().filter(|id| !id.is_empty());
     let stopped = p.hook_event_name == "SubagentStop";
-    let subagent = SubagentRef {
-        agent_id,
-        transcript_path: (if stopped {
-            &p.agent_transcript_path
-        } else {
-            &p.transcript_path
-        })
-        .clone()
-        .filter(|path| !path.is_empty()),
-    };
-    let event = p.event(Host::Codex, kind, Some(subagent));
-    if stopped {
+    if named(&p.agent_id).is_some() && !stopped {
+        // Inside a subagent: its prompt is not the person's, and its rollout is not the
+        // session's. Its SubagentStop reads it into the turn that started it.
         return Ok(HookEvent {
+            transcript_path: None,
+            prompt: None,
             prompt_id: None,
-            ..event
+            ..p.event(Host::Codex, EventKind::Other, None)
         });
     }
-    // Inside the subagent: its prompt is not the person's, and its rollout is not the
-    // session's. Its SubagentStop reads it into the turn that started it.
+    let subagent = named(&p.agent_id).map(|agent_id| SubagentRef {
+        agent_id,
+        transcript_path: named(&p.agent_transcript_path),
+    });
     Ok(HookEvent {
-        kind: EventKind::Other,
-        transcript_path: None,
-        prompt: None,
         prompt_id: None,
-        ..event
+        ..p.event(Host::Codex, kind, subagent)
     })
 }
 

@@ -125,22 +125,37 @@ pub fn home() -> Option<PathBuf> {
         .map(|h| h.join(".gemini"))
 }
 
-/// The session id a chat file's header line names (its file name has only the first 8
-/// characters).
-fn session_of(path: &Path) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    struct Header {
-        #[serde(rename = "sessionId")]
-        session_id: String,
-    }
+/// The header line of a chat file: whose session it is, and for a subagent's, when it began.
+#[derive(serde::Deserialize)]
+struct Header {
+    #[serde(rename = "sessionId")]
+    session_id: String,
+    #[serde(default)]
+    kind: String,
+    #[serde(rename = "startTime", default)]
+    start_time: String,
+}
+
+fn header(path: &Path) -> Option<Header> {
     // A header is a few hundred bytes; a file that starts otherwise is not read whole.
     const HEADER_MAX: u64 = 64 * 1024;
     let mut first = String::new();
-    BufReader::new(fs::File::open(path).ok()?.take(HEADER_MAX))
-        .read_line(&mut first)
-        .ok()?;
-    let header: Header = serde_json::from_str(&first).ok()?;
-    (!header.session_id.is_empty()).then_some(header.session_id)
+    BufReader::new(
+        throughline_core::regular_file::open(path)
+            .ok()?
+            .take(HEADER_MAX),
+    )
+    .read_line(&mut first)
+    .ok()?;
+    serde_json::from_str(&first).ok()
+}
+
+/// The session id a chat file's header line names (its file name has only the first 8
+/// characters).
+fn session_of(path: &Path) -> Option<String> {
+    header(path)
+        .map(|h| h.session_id)
+        .filter(|id| !id.is_empty())
 }
 
 #[cfg(test)]

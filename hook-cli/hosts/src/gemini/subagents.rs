@@ -5,7 +5,6 @@
 //! (docs/hosts/gemini-cli.md).
 
 use std::fs;
-use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use super::session_of;
@@ -31,24 +30,9 @@ pub fn transcripts_of(main: &Path) -> Vec<PathBuf> {
 
 /// When the subagent whose chat file is `path` started (its header's `startTime`).
 pub fn started(path: &Path) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    struct Header {
-        kind: String,
-        #[serde(rename = "startTime")]
-        start_time: String,
-    }
-    // A header is a few hundred bytes.
-    const HEADER_MAX: u64 = 64 * 1024;
-    let mut first = String::new();
-    BufReader::new(
-        throughline_core::regular_file::open(path)
-            .ok()?
-            .take(HEADER_MAX),
-    )
-    .read_line(&mut first)
-    .ok()?;
-    let header: Header = serde_json::from_str(&first).ok()?;
-    (header.kind == "subagent").then_some(header.start_time)
+    super::header(path)
+        .filter(|h| h.kind == "subagent")
+        .map(|h| h.start_time)
 }
 
 #[cfg(test)]
