@@ -38,7 +38,6 @@ use std::path::Path;
 
 use session::{Planted, Session, Speaker};
 use throughline::home::Home;
-use throughline::model::Host;
 use throughline::store::Trigger;
 use throughline::{config, handoff, import};
 
@@ -125,8 +124,14 @@ fn memory_of(session: &Session, rng: &mut fastrand::Rng) -> String {
     )
     .expect("write the transcript");
     let home = Home::at(dir.path().join("throughline"));
-    let imported = import::import(&home, Host::Claude, Some(projects), false, &mut |_| {})
-        .expect("import the transcript");
+    let imported = import::import(
+        &home,
+        throughline::hosts::claude::HOST,
+        Some(projects),
+        false,
+        &mut |_| {},
+    )
+    .expect("import the transcript");
     assert!(
         imported.problems.is_empty() && imported.records > 0,
         "the transcript reads cleanly: {:?}",

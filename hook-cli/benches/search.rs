@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use rusqlite::Connection;
 use throughline::home::Home;
 use throughline::ingest::Record;
-use throughline::model::{DetailKind, Host};
+use throughline::model::DetailKind;
 use throughline::render::{self, Paint, Pointer};
 use throughline::search::{self, Request};
 use throughline::store::Store;
@@ -508,7 +508,12 @@ fn build(
         let w = store.write().unwrap();
         let project = format!("/bench/project-{}", s % PROJECTS);
         let mut session = w
-            .session(Host::Claude, &session_id(s), Some(&project), None)
+            .session(
+                throughline::hosts::claude::HOST,
+                &session_id(s),
+                Some(&project),
+                None,
+            )
             .unwrap();
         w.touch_session(
             session.id,

@@ -10,7 +10,7 @@ use serde_json::Value;
 use support::codex::CodexEnv;
 use support::responses_server::{message_text, Reply, ResponsesServer};
 use throughline::home::Home;
-use throughline::model::{DetailKind, Host};
+use throughline::model::DetailKind;
 
 #[test]
 fn a_resumed_session_with_shell_calls_is_captured_exactly() {
@@ -40,13 +40,13 @@ fn a_resumed_session_with_shell_calls_is_captured_exactly() {
     env.exec(&[first]);
     env.exec(&["resume", "--last", second]);
 
-    let sessions = throughline::hosts::agent(Host::Codex)
+    let sessions = throughline::hosts::agent(throughline::hosts::codex::HOST)
         .find_transcripts(Some(env.home.path().join(".codex/sessions")))
         .unwrap();
     assert_eq!(sessions.len(), 1, "resume appends to the same rollout");
     let store = throughline::open_store(&Home::at(env.store.path())).unwrap();
     let session = store.session(&sessions[0].session_id).unwrap();
-    assert_eq!(session.host, Host::Codex);
+    assert_eq!(session.host, throughline::hosts::codex::HOST);
     let turns: Vec<_> = store
         .turns(&session)
         .unwrap()
@@ -387,7 +387,7 @@ fn handoff_run_inside_a_session_hands_on_that_session_not_the_latest() {
     ]);
     let env = CodexEnv::new(&server, &bin);
     let sessions = || {
-        throughline::hosts::agent(Host::Codex)
+        throughline::hosts::agent(throughline::hosts::codex::HOST)
             .find_transcripts(Some(env.home.path().join(".codex/sessions")))
             .unwrap()
     };

@@ -11,7 +11,7 @@ use serde_json::Value;
 use support::gemini::{GeminiEnv, GeminiTui};
 use support::gemini_server::{request_text, typed, GeminiServer, Reply};
 use throughline::home::Home;
-use throughline::model::{DetailKind, Host};
+use throughline::model::DetailKind;
 use throughline::store::{InjectionFilter, Store};
 
 fn store(env: &GeminiEnv) -> Store {
@@ -76,7 +76,7 @@ fn a_headless_session_with_shell_calls_is_captured_exactly() {
     assert_eq!(chats.len(), 1, "{chats:?}");
     let store = store(&env);
     let session = store.session(&chats[0].session_id).unwrap();
-    assert_eq!(session.host, Host::Gemini);
+    assert_eq!(session.host, throughline::hosts::gemini::HOST);
     assert_eq!(session.start_source.as_deref(), Some("startup"));
     assert_eq!(session.end_reason.as_deref(), Some("exit"));
     let turns: Vec<_> = store

@@ -288,13 +288,17 @@ fn the_pinned_clients_are_the_range_doctor_calls_tested() {
             support::claude::pinned_version(&tests.join("claude-code"), "oldest"),
             support::claude::pinned_version(&tests.join("claude-code"), "current")
         ),
-        tested(Host::Claude),
+        tested(throughline::hosts::claude::HOST),
         "hook-cli/tests/claude-code/package.json and Claude Code's host table name the same releases"
     );
     // One release pinned for each of the others.
     for (host, folder, package) in [
-        (Host::Codex, "codex", "@openai/codex"),
-        (Host::Gemini, "gemini", "@google/gemini-cli"),
+        (throughline::hosts::codex::HOST, "codex", "@openai/codex"),
+        (
+            throughline::hosts::gemini::HOST,
+            "gemini",
+            "@google/gemini-cli",
+        ),
     ] {
         let manifest: serde_json::Value = serde_json::from_str(
             &std::fs::read_to_string(tests.join(folder).join("package.json")).unwrap(),

@@ -266,7 +266,7 @@ fn slash_tl_is_answered_by_the_hook_without_asking_the_model() {
     let program = fs::canonicalize(BIN).unwrap().display().to_string();
     assert_eq!(
         installed,
-        throughline::install::claude::slash_command(&program)
+        throughline::hosts::claude::install::slash_command(&program)
     );
 
     env.run_print("/tl");

@@ -2,7 +2,7 @@
 
 use tauri::State;
 use throughline_engine::config::{Config, Effective};
-use throughline_engine::install::claude::AutoCompact;
+use throughline_engine::hosts::claude::install::AutoCompact;
 use throughline_engine::install::Report;
 use throughline_engine::store::{Handoff, Injection};
 

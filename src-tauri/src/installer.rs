@@ -79,8 +79,10 @@ pub fn installation(home: &Home, binary: &Path) -> Installation {
     let canonical = binary
         .canonicalize()
         .unwrap_or_else(|_| binary.to_path_buf());
-    let registration = install::inspect(Host::Claude, &Scope::User);
-    let hosts: Vec<Host> = std::iter::once(Host::Claude).chain(other_hosts()).collect();
+    let registration = install::inspect(throughline_engine::hosts::claude::HOST, &Scope::User);
+    let hosts: Vec<Host> = std::iter::once(throughline_engine::hosts::claude::HOST)
+        .chain(other_hosts())
+        .collect();
     let mut checks = doctor::hosts_checks(&hosts, &Scope::User, false, &canonical, &fixes());
     checks.extend(doctor::client_and_store_checks(home, &fixes()));
     let registration = registration.ok();
@@ -101,7 +103,7 @@ pub fn installation(home: &Home, binary: &Path) -> Installation {
 fn other_hosts() -> Vec<Host> {
     install::found_hosts()
         .into_iter()
-        .filter(|&h| h != Host::Claude)
+        .filter(|&h| h != throughline_engine::hosts::claude::HOST)
         .collect()
 }
 
@@ -130,7 +132,7 @@ pub fn uninstall() -> Result<Report, String> {
 fn every_host(
     mut each: impl FnMut(Host) -> Result<Report, install::InstallError>,
 ) -> Result<Report, install::InstallError> {
-    let mut report = each(Host::Claude)?;
+    let mut report = each(throughline_engine::hosts::claude::HOST)?;
     for host in other_hosts() {
         report.changes.extend(each(host)?.changes);
     }

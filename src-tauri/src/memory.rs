@@ -10,7 +10,6 @@ use throughline_engine::handoff;
 use throughline_engine::home::Home;
 use throughline_engine::hosts;
 use throughline_engine::import::{self, ImportError, Imported, Progress};
-use throughline_engine::model::Host;
 use throughline_engine::model::{Turn, TurnDetail};
 use throughline_engine::search::{self, Hit, Request};
 use throughline_engine::store::{SessionFilter, Store, StoreError, Trigger};
@@ -58,7 +57,7 @@ pub fn sessions(home: &Home) -> Result<Vec<StoredSession>, String> {
         .map(|s| {
             Ok(StoredSession {
                 title: store.first_prompt(&s).map_err(|e| explain(&e))?,
-                host: s.host.label(),
+                host: hosts::label(s.host),
                 session_id: s.session_id,
                 project: s.project,
                 started_at: s.started_at,
@@ -159,7 +158,7 @@ pub fn forget(home: &Home, what: &Forget) -> Result<Forgotten, String> {
 /// `throughline import` does, telling `progress` how far it is.
 pub fn import_past(home: &Home, progress: &mut dyn FnMut(Progress)) -> Result<Imported, String> {
     let mut all = Imported::default();
-    for host in Host::ALL {
+    for host in hosts::all() {
         // A host that was never used has no transcripts folder: nothing to import from it.
         if !hosts::agent(host)
             .transcripts_dir()

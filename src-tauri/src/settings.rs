@@ -5,7 +5,7 @@
 use serde::Serialize;
 use throughline_engine::config::{self, Config, Effective};
 use throughline_engine::home::Home;
-use throughline_engine::install::claude::{self, AutoCompact};
+use throughline_engine::hosts::claude::install::{self as claude, AutoCompact};
 use throughline_engine::install::Scope;
 use throughline_engine::store::StoreError;
 

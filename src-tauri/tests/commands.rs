@@ -13,7 +13,6 @@ use throughline_app::{handoff, injections, settings};
 use throughline_engine::config::{Config, Source};
 use throughline_engine::handoff::Reply;
 use throughline_engine::home::Home;
-use throughline_engine::model::Host;
 use throughline_engine::store::Store;
 use throughline_engine::store::Trigger;
 
@@ -89,7 +88,7 @@ fn a_session_the_client_started_on_the_1m_model_is_measured_against_1m() {
     let hooks = Path::new("../hook-cli/tests/fixtures/claude-2.1.197/hooks");
     let payload = std::fs::read(hooks.join("01-SessionStart.json")).unwrap();
     let event =
-        throughline_engine::hosts::decode_hook(throughline_engine::model::Host::Claude, &payload)
+        throughline_engine::hosts::decode_hook(throughline_engine::hosts::claude::HOST, &payload)
             .unwrap();
     assert_eq!(event.model.as_deref(), Some("claude-opus-4-8[1m]"));
     let mut store = throughline_engine::open_store(&home).unwrap();
@@ -158,11 +157,19 @@ fn a_new_session_s_first_answer_is_measured_against_1m_before_a_hook_stores_its_
         "source": "startup",
         "model": "claude-opus-5-5",
     });
-    let event =
-        throughline_engine::hosts::decode_hook(Host::Claude, payload.to_string().as_bytes())
-            .unwrap();
+    let event = throughline_engine::hosts::decode_hook(
+        throughline_engine::hosts::claude::HOST,
+        payload.to_string().as_bytes(),
+    )
+    .unwrap();
     let mut store = throughline_engine::open_store(&home).unwrap();
-    throughline_engine::capture::capture_event(&mut store, Host::Claude, &event, false).unwrap();
+    throughline_engine::capture::capture_event(
+        &mut store,
+        throughline_engine::hosts::claude::HOST,
+        &event,
+        false,
+    )
+    .unwrap();
     drop(store);
     std::fs::copy(fixture, &transcript).unwrap();
 
@@ -190,7 +197,13 @@ fn a_codex_session_is_labelled_by_its_host_and_measured_against_the_window_codex
     let rollout = Path::new("../hook-cli/tests/fixtures/codex-0.171.0/rollout.jsonl");
     let id = "01a22ba6-a25c-7110-8548-5c0daa3cbefe";
     let mut store = throughline_engine::open_store(&home).unwrap();
-    throughline_engine::capture::capture_transcript(&mut store, Host::Codex, id, rollout).unwrap();
+    throughline_engine::capture::capture_transcript(
+        &mut store,
+        throughline_engine::hosts::codex::HOST,
+        id,
+        rollout,
+    )
+    .unwrap();
     let meters = meter::read(&store, "2026-11-30T09:00:00.000Z").unwrap();
     let m = meters.iter().find(|m| m.session_id == id).unwrap();
     // Its token counts say `model_context_window: 258400`.

@@ -825,7 +825,8 @@ fn registration_in(user_home: &Path) -> install::Registration {
     let own_home = std::env::var_os("HOME");
     std::env::set_var("HOME", user_home);
     std::env::remove_var("CLAUDE_CONFIG_DIR");
-    let registration = install::inspect(Host::Claude, &Scope::User).unwrap();
+    let registration =
+        install::inspect(throughline_engine::hosts::claude::HOST, &Scope::User).unwrap();
     if let Some(own) = own_home {
         std::env::set_var("HOME", own);
     }

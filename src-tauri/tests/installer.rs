@@ -10,7 +10,6 @@ use throughline_app::installer::{self, Installation};
 use throughline_engine::doctor::Status;
 use throughline_engine::home::Home;
 use throughline_engine::install::{self, Options, Scope};
-use throughline_engine::model::Host;
 
 #[path = "support/ui_types.rs"]
 mod ui_types;
@@ -146,7 +145,7 @@ fn hooks_run_by_a_copy_of_the_same_release_satisfy_the_app_and_the_cli() {
     // `throughline install` from ~/.cargo/bin, the app beside another copy.
     let installed = machine.cli_in(".cargo/bin");
     install::install(
-        Host::Claude,
+        throughline_engine::hosts::claude::HOST,
         &Options {
             scope: Scope::User,
             binary: installed.clone(),
@@ -181,7 +180,7 @@ fn repair_repoints_hooks_that_run_another_cli() {
     let bundled = machine.cli_in("app");
     let other = older_cli_in(&machine, "old");
     install::install(
-        Host::Claude,
+        throughline_engine::hosts::claude::HOST,
         &Options {
             scope: Scope::User,
             binary: other.clone(),

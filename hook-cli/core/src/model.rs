@@ -18,56 +18,26 @@ pub use working_state::{FileChange, TaskChange, Todo, TodoStatus, ToolCallBrief,
 /// that crashes never sends its end event, so activity is the only other sign of life.
 pub const LIVE_WINDOW: Duration = Duration::from_secs(30 * 60);
 
-/// Which agent wrote a session. Each host owns its payload decoding and transcript parsing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Host {
-    Claude,
-    Codex,
-    Gemini,
-    Cursor,
-    Grok,
-}
+/// Which agent wrote a session: the host's stored name (`claude`, `codex`). The hosts crate
+/// holds the table of the hosts a build knows, each naming itself with [`Host::new`]; the
+/// layers below it carry the name and never ask what it means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Host(&'static str);
 
 impl Host {
-    pub const ALL: [Host; 5] = [
-        Host::Claude,
-        Host::Codex,
-        Host::Gemini,
-        Host::Cursor,
-        Host::Grok,
-    ];
+    pub const fn new(name: &'static str) -> Host {
+        Host(name)
+    }
 
+    /// The name stored with each session and taken by `--host` and `hook <host>`.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Host::Claude => "claude",
-            Host::Codex => "codex",
-            Host::Gemini => "gemini",
-            Host::Cursor => "cursor",
-            Host::Grok => "grok",
-        }
+        self.0
     }
+}
 
-    /// The host's name as people know it.
-    pub fn label(self) -> &'static str {
-        match self {
-            Host::Claude => "Claude Code",
-            Host::Codex => "Codex",
-            Host::Gemini => "Gemini CLI",
-            Host::Cursor => "Cursor",
-            Host::Grok => "Grok",
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<Host> {
-        match name {
-            "claude" | "claude-code" => Some(Host::Claude),
-            "codex" => Some(Host::Codex),
-            "gemini" | "gemini-cli" => Some(Host::Gemini),
-            "cursor" => Some(Host::Cursor),
-            "grok" => Some(Host::Grok),
-            _ => None,
-        }
+impl Serialize for Host {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0)
     }
 }
 

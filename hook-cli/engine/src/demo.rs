@@ -12,7 +12,6 @@ use crate::capture;
 use crate::handoff::{self, Reply};
 use crate::home::Home;
 use crate::hosts;
-use crate::model::Host;
 
 /// Five prompts with Read, Bash, Edit, Write, a failing command and thinking (Claude Code
 /// 2.1.197); the test suite reads the same file.
@@ -63,8 +62,10 @@ pub fn replay(dir: &Path) -> Result<Replay, String> {
         if let (Some(payload), Value::Object(extra)) = (payload.as_object_mut(), extra) {
             payload.extend(extra);
         }
-        let decoded = hosts::decode_hook(Host::Claude, payload.to_string().as_bytes())?;
-        capture::capture_event(&mut store, Host::Claude, &decoded, false).map_err(|e| fail(&e))?;
+        let decoded =
+            hosts::decode_hook(crate::hosts::claude::HOST, payload.to_string().as_bytes())?;
+        capture::capture_event(&mut store, crate::hosts::claude::HOST, &decoded, false)
+            .map_err(|e| fail(&e))?;
         if let Some(Reply::Inject(text)) =
             handoff::respond(&mut store, &home, &config, &decoded, || None).map_err(|e| fail(&e))?
         {

@@ -8,12 +8,12 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::home::Home;
+use crate::hosts::claude::install::{self as claude, AutoCompact};
 use crate::hosts::release::{Installed, Tested, TestedReleases};
-use crate::install::claude::{self, AutoCompact};
 use crate::install::{self, InstallError, Registration, Scope};
 use crate::model::Host;
 use crate::store::{Health, SessionFilter, Store, Trigger};
-use crate::{clock, config, memory};
+use crate::{clock, config, hosts, memory};
 
 #[derive(Debug, Serialize, PartialEq, Eq, Clone, Copy)]
 #[serde(rename_all = "lowercase")]
@@ -205,7 +205,7 @@ pub fn hosts_checks(
                         Status::Note,
                         format!(
                             "{} is not set up: Throughline is not registered in {}",
-                            host.label(),
+                            hosts::label(*host),
                             registration.settings.display()
                         ),
                     )
@@ -662,32 +662,35 @@ mod tests {
             path: PathBuf::from("/usr/bin/client"),
             version: v.to_string(),
         };
-        client_check(host.label(), &releases(host), Some(installed))
+        client_check(hosts::label(host), &releases(host), Some(installed))
     }
 
     #[test]
     fn the_client_check_names_the_version_and_warns_outside_the_tested_range() {
-        let newest = releases(Host::Claude).newest;
-        let inside = client(Host::Claude, newest);
+        let newest = releases(crate::hosts::claude::HOST).newest;
+        let inside = client(crate::hosts::claude::HOST, newest);
         assert_eq!(inside.status, Status::Ok);
         assert!(inside.message.contains(newest), "{}", inside.message);
-        let older = client(Host::Claude, "2.0.1");
+        let older = client(crate::hosts::claude::HOST, "2.0.1");
         assert_eq!((older.status, older.fix.is_some()), (Status::Note, true));
         assert!(older.message.contains("older"), "{}", older.message);
         assert_eq!(
             older.fix.as_deref(),
             Some("update Claude Code: claude update")
         );
-        let newer = client(Host::Claude, "9.0.0");
+        let newer = client(crate::hosts::claude::HOST, "9.0.0");
         assert_eq!((newer.status, newer.fix.is_some()), (Status::Note, true));
         assert!(newer.message.contains("newer"), "{}", newer.message);
-        let missing = client_check("Claude Code", &releases(Host::Claude), None);
+        let missing = client_check("Claude Code", &releases(crate::hosts::claude::HOST), None);
         assert_eq!(missing.status, Status::Note);
         // The other clients installed from a registry have theirs.
-        let codex = client(Host::Codex, "0.160.0");
+        let codex = client(crate::hosts::codex::HOST, "0.160.0");
         assert!(codex.message.contains("Codex 0.160.0"), "{}", codex.message);
         assert!(codex.message.contains("(0.171.0)"), "{}", codex.message);
-        assert_eq!(client(Host::Gemini, "0.61.0").status, Status::Ok);
+        assert_eq!(
+            client(crate::hosts::gemini::HOST, "0.61.0").status,
+            Status::Ok
+        );
     }
 
     fn fixes() -> Fixes {

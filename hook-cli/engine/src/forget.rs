@@ -186,7 +186,6 @@ mod tests {
 
     #[test]
     fn retention_drops_old_turns_then_the_oldest_sessions_beyond_the_size() {
-        use crate::model::Host;
         use crate::record::Record;
         let dir = tempfile::tempdir().unwrap();
         let home = Home::at(dir.path());
@@ -198,7 +197,9 @@ mod tests {
             ("new", "2026-11-29"),
         ] {
             let w = store.write().unwrap();
-            let mut s = w.session(Host::Claude, id, Some("/p"), None).unwrap();
+            let mut s = w
+                .session(crate::hosts::claude::HOST, id, Some("/p"), None)
+                .unwrap();
             let at = format!("{day}T10:00:00.000Z");
             let prompt = Record::Prompt {
                 key: "u:1".into(),
@@ -227,7 +228,9 @@ mod tests {
         assert_eq!(done.by_age, None, "nothing older is left");
         assert_eq!(done.by_size, None, "800 KiB fit in 1 MiB");
         let w = store.write().unwrap();
-        let mut s = w.session(Host::Claude, "new", None, None).unwrap();
+        let mut s = w
+            .session(crate::hosts::claude::HOST, "new", None, None)
+            .unwrap();
         let prompt = Record::Prompt {
             key: "u:2".into(),
             text: big.clone(),

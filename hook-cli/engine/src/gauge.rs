@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::clock;
+use crate::hosts::claude::install::autocompact;
 use crate::hosts::{self, CompactRule, CompactionPoint};
-use crate::install::claude::autocompact;
 use crate::install::Scope;
 use crate::model::{short_tokens, Session};
 use crate::render;
@@ -154,7 +154,7 @@ fn gauge(store: &Store, mut session: Session, now: &str, compact_at: Option<f64>
         percent,
         level: Level::of(percent),
         session_id: session.session_id,
-        host: session.host.label(),
+        host: hosts::label(session.host),
         project: session.project,
         title,
         model,
@@ -227,7 +227,6 @@ pub fn busiest(gauges: &[Gauge]) -> Option<&Gauge> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Host;
 
     #[test]
     fn levels_are_shares_of_the_usable_window() {
@@ -238,7 +237,7 @@ mod tests {
 
     #[test]
     fn the_usable_window_ends_at_the_threshold_or_where_the_client_compacts_by_itself() {
-        let claude = hosts::agent(Host::Claude);
+        let claude = hosts::agent(crate::hosts::claude::HOST);
         let point = |window, threshold| {
             let p = claude.compaction_point(window, threshold, Some("2.1.333"));
             (p.tokens, p.rule)
@@ -254,7 +253,7 @@ mod tests {
         let set = claude.compaction_point(1_000_000, Some(30), Some("2.1.334"));
         assert_eq!((set.tokens, set.rule), (300_000, CompactRule::Threshold));
         // Codex compacts by a rule of its own that the gauge does not model.
-        let codex = hosts::agent(Host::Codex).compaction_point(272_000, None, None);
+        let codex = hosts::agent(crate::hosts::codex::HOST).compaction_point(272_000, None, None);
         assert_eq!((codex.tokens, codex.rule), (272_000, CompactRule::Window));
     }
 

@@ -668,7 +668,7 @@ mod tests {
     fn a_session_quiet_for_longer_than_the_live_window_is_idle_not_live() {
         let session = |last: &str| Session {
             id: 1,
-            host: crate::model::Host::Claude,
+            host: crate::hosts::claude::HOST,
             session_id: "f839b538-b1ae".into(),
             project: None,
             cwd: None,

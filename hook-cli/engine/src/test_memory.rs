@@ -3,7 +3,7 @@
 pub use throughline_core::testing::turn;
 
 use crate::home::Home;
-use crate::model::{DetailKind, Host};
+use crate::model::DetailKind;
 use crate::record::Record;
 use crate::store::Store;
 
@@ -25,7 +25,7 @@ pub fn store_with(sessions: &[Fixture]) -> (tempfile::TempDir, Store) {
     let w = store.write().unwrap();
     for f in sessions {
         let mut s = w
-            .session(Host::Claude, f.id, Some(f.project), None)
+            .session(crate::hosts::claude::HOST, f.id, Some(f.project), None)
             .unwrap();
         w.touch_session(s.id, Some(f.at), Some(f.at)).unwrap();
         let mut turn = None;

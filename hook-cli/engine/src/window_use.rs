@@ -5,7 +5,6 @@
 use serde::Serialize;
 
 use crate::clock;
-use crate::model::Host;
 use crate::render;
 use crate::store::{Result, Store, UsageSince};
 
@@ -42,7 +41,7 @@ pub fn weighted(u: &UsageSince) -> f64 {
 /// share first.
 pub fn since(store: &Store, starts_at: u64) -> Result<Vec<ProjectUse>> {
     let since = clock::rfc3339(starts_at);
-    let used = store.usage_since(Host::Claude.as_str(), &since)?;
+    let used = store.usage_since(crate::hosts::claude::HOST.as_str(), &since)?;
     let total: f64 = used.iter().map(weighted).sum();
     if total <= 0.0 {
         return Ok(Vec::new());

@@ -12,6 +12,8 @@ pub mod grok;
 pub mod install;
 pub mod process;
 pub mod release;
+#[cfg(feature = "sample-host")]
+pub mod sample;
 mod tool_input;
 
 use std::path::{Path, PathBuf};
@@ -44,6 +46,10 @@ pub enum CompactRule {
 
 /// What a host is, as data: the facts the shared code reads about it, one table a host.
 pub struct Spec {
+    /// The name its sessions are stored under and `--host` takes (`claude`).
+    pub host: Host,
+    /// Other names `--host` and `hook <host>` take for it (`claude-code`).
+    pub aliases: &'static [&'static str],
     /// The host's name as a person knows it (`Claude Code`).
     pub name: &'static str,
     /// The prompt that offers a handoff (`/tl`); the hook blocks it before the model sees it.
@@ -69,6 +75,8 @@ pub struct Spec {
     /// (Grok's `/new`: `source: new`, the session before left open): then a new session in a
     /// host process that already ran one was cleared into.
     pub clear_starts_as_new: bool,
+    /// How Throughline is registered with it (its `install.rs`).
+    pub installer: install::Installer,
     pub decode_hook: fn(&[u8]) -> Result<HookEvent, String>,
     /// The host's stdout form of a reply, if the event can carry one.
     pub encode_reply: fn(EventKind, &Reply) -> Option<String>,
@@ -188,14 +196,45 @@ pub trait Agent: Sync {
     }
 }
 
+/// Every host this build knows, one line each, in the order people are offered them. A host
+/// that also runs other hosts' hook files comes after them (see [`calling_host`]).
+pub static HOSTS: &[&dyn Agent] = &[
+    &claude::ClaudeCode,
+    &codex::Codex,
+    &gemini::GeminiCli,
+    &cursor::Cursor,
+    &grok::Grok,
+    #[cfg(feature = "sample-host")]
+    &sample::SampleAgent,
+];
+
+/// Every host this build knows, as [`HOSTS`] orders them.
+pub fn all() -> impl DoubleEndedIterator<Item = Host> {
+    HOSTS.iter().map(|agent| agent.spec().host)
+}
+
+/// The host `name` (or one of its aliases) names, when this build knows it.
+pub fn parse(name: &str) -> Option<Host> {
+    HOSTS
+        .iter()
+        .map(|agent| agent.spec())
+        .find(|spec| spec.host.as_str() == name || spec.aliases.contains(&name))
+        .map(|spec| spec.host)
+}
+
+/// The host's name as people know it (`Claude Code`).
+pub fn label(host: Host) -> &'static str {
+    agent(host).spec().name
+}
+
+/// The host's code. Every [`Host`] the workspace makes comes from [`parse`] or a host's own
+/// `HOST`, so each is in the table.
 pub fn agent(host: Host) -> &'static dyn Agent {
-    match host {
-        Host::Claude => &claude::ClaudeCode,
-        Host::Codex => &codex::Codex,
-        Host::Gemini => &gemini::GeminiCli,
-        Host::Cursor => &cursor::Cursor,
-        Host::Grok => &grok::Grok,
-    }
+    HOSTS
+        .iter()
+        .copied()
+        .find(|agent| agent.spec().host == host)
+        .unwrap_or_else(|| panic!("host {:?} is not in the host table", host.as_str()))
 }
 
 /// Transcripts found while walking a host's folder, listed oldest first.
@@ -260,8 +299,7 @@ pub fn session_window(session: &Session, latest_model: Option<&str>, used: u64) 
 /// Claude Code's and Cursor's, with its own payload). The hosts that run others' files are
 /// asked first, newest first, so Grok is never taken for Cursor.
 pub fn calling_host(named: Host, payload: &[u8]) -> Host {
-    Host::ALL
-        .into_iter()
+    all()
         .rev()
         .find(|&host| host != named && agent(host).claims(payload))
         .unwrap_or(named)
@@ -361,9 +399,21 @@ mod tests {
         let cursor = br#"{"conversation_id":"c","hook_event_name":"UserPromptSubmit","cursor_version":"2.1.46"}"#;
         let claude =
             br#"{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"cursor_version"}"#;
-        assert_eq!(calling_host(Host::Claude, cursor), Host::Cursor);
-        assert_eq!(calling_host(Host::Cursor, cursor), Host::Cursor);
-        assert_eq!(calling_host(Host::Claude, claude), Host::Claude);
-        assert_eq!(calling_host(Host::Gemini, b"not json"), Host::Gemini);
+        assert_eq!(
+            calling_host(crate::claude::HOST, cursor),
+            crate::cursor::HOST
+        );
+        assert_eq!(
+            calling_host(crate::cursor::HOST, cursor),
+            crate::cursor::HOST
+        );
+        assert_eq!(
+            calling_host(crate::claude::HOST, claude),
+            crate::claude::HOST
+        );
+        assert_eq!(
+            calling_host(crate::gemini::HOST, b"not json"),
+            crate::gemini::HOST
+        );
     }
 }

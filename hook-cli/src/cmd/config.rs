@@ -7,7 +7,8 @@ use anyhow::Context;
 use throughline::config;
 use throughline::forget;
 use throughline::home::Home;
-use throughline::install::{claude, Scope};
+use throughline::hosts::claude::install as claude;
+use throughline::install::Scope;
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -5,7 +5,6 @@ use throughline::config;
 use throughline::handoff;
 use throughline::home::Home;
 use throughline::hosts;
-use throughline::model::Host;
 use throughline::store::Trigger;
 
 #[derive(clap::Args)]
@@ -32,7 +31,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     // Claude Code, Gemini CLI or Grok), "this session" is known.
     let named = args
         .session
-        .or_else(|| Host::ALL.into_iter().find_map(hosts::owner_session));
+        .or_else(|| hosts::all().find_map(hosts::owner_session));
     let session = super::session_or_latest(&store, named.as_deref())?;
     let project = session.project.clone().unwrap_or_default();
     if args.cancel {

@@ -61,8 +61,8 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 fn handle(home: &Home, host_name: &str) -> Result<(), String> {
-    let named = Host::parse(host_name).ok_or_else(|| {
-        let known: Vec<&str> = Host::ALL.iter().map(|h| h.as_str()).collect();
+    let named = hosts::parse(host_name).ok_or_else(|| {
+        let known: Vec<&str> = hosts::all().map(Host::as_str).collect();
         format!("unknown host {host_name:?}; known: {}", known.join(", "))
     })?;
     let payload = payload::read(std::io::stdin()).map_err(|e| e.to_string())?;

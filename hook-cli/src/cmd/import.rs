@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use throughline::home::Home;
+use throughline::hosts;
 use throughline::import;
 use throughline::model::Host;
 use throughline::render;
@@ -37,11 +38,9 @@ fn keep_freed_memory() {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let host = Host::parse(&args.host).ok_or_else(|| {
-        anyhow::anyhow!(
-            "unknown host {:?}; known: claude, codex, gemini, cursor, grok",
-            args.host
-        )
+    let host = hosts::parse(&args.host).ok_or_else(|| {
+        let known: Vec<&str> = hosts::all().map(Host::as_str).collect();
+        anyhow::anyhow!("unknown host {:?}; known: {}", args.host, known.join(", "))
     })?;
     let home = Home::locate()?;
     keep_freed_memory();

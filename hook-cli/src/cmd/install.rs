@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use throughline::hosts;
 use throughline::install::{self, Action, Options, Report, Scope};
 use throughline::model::Host;
 
@@ -49,7 +50,7 @@ impl Target {
         match self.host {
             Hosts::One(host) => vec![host],
             // Only Claude Code reads settings per project.
-            Hosts::All if self.project.is_some() => vec![Host::Claude],
+            Hosts::All if self.project.is_some() => vec![hosts::claude::HOST],
             Hosts::All => install::found_hosts(),
         }
     }
@@ -76,8 +77,9 @@ fn parse_host(name: &str) -> Result<Hosts, String> {
     if name == "all" {
         return Ok(Hosts::All);
     }
-    Host::parse(name).map(Hosts::One).ok_or_else(|| {
-        format!("unknown host {name:?}; known: claude, codex, gemini, cursor, grok, all")
+    hosts::parse(name).map(Hosts::One).ok_or_else(|| {
+        let known: Vec<&str> = hosts::all().map(Host::as_str).collect();
+        format!("unknown host {name:?}; known: {}, all", known.join(", "))
     })
 }
 

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::{Result, Store, StoreError};
 use throughline_core::model::{
-    Detail, DetailKind, Host, Message, Role, Session, Turn, TurnDetail, Usage,
+    Detail, DetailKind, Message, Role, Session, Turn, TurnDetail, Usage,
 };
 use throughline_hosts as hosts;
 
@@ -84,16 +84,13 @@ pub(super) const SESSION_COLUMNS: &str =
 /// this one does not know: its transcript, payloads and limits are not this build's to read,
 /// and read as another host's they would be read wrong.
 static KNOWN_HOST: LazyLock<String> = LazyLock::new(|| {
-    let names: Vec<String> = Host::ALL
-        .iter()
-        .map(|h| format!("'{}'", h.as_str()))
-        .collect();
+    let names: Vec<String> = hosts::all().map(|h| format!("'{}'", h.as_str())).collect();
     format!("s.host IN ({})", names.join(", "))
 });
 
 pub(super) fn session_from(r: &Row) -> rusqlite::Result<Session> {
     let host: String = r.get(1)?;
-    let host = Host::parse(&host).ok_or_else(|| {
+    let host = hosts::parse(&host).ok_or_else(|| {
         rusqlite::Error::FromSqlConversionFailure(
             1,
             rusqlite::types::Type::Text,
@@ -281,7 +278,7 @@ impl Store {
             |r| r.get(0),
         )?;
         // A client this build does not know: its calls keep their tool names, unexplained.
-        let agent = Host::parse(&host).map(hosts::agent);
+        let agent = hosts::parse(&host).map(hosts::agent);
         let steps = throughline_core::model::steps(&details, &|tool, input| {
             agent.and_then(|agent| agent.call_subject(tool, input))
         });

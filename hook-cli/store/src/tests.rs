@@ -2,7 +2,7 @@ use std::os::unix::fs::PermissionsExt;
 
 use super::write::COMMIT_EVERY;
 use super::*;
-use throughline_core::model::{DetailKind, Host};
+use throughline_core::model::DetailKind;
 use throughline_core::record::Record;
 
 fn temp_store() -> (tempfile::TempDir, Home, Store) {
@@ -58,10 +58,19 @@ fn read_only_open_of_a_missing_store_says_how_to_get_one() {
 
 #[test]
 fn turn_codes_are_short_stable_and_distinct() {
-    let a = write::turn_code(Host::Claude, "s1", "u:1");
-    assert_eq!(a, write::turn_code(Host::Claude, "s1", "u:1"));
-    assert_ne!(a, write::turn_code(Host::Claude, "s1", "u:2"));
-    assert_ne!(a, write::turn_code(Host::Claude, "s2", "u:1"));
+    let a = write::turn_code(throughline_hosts::claude::HOST, "s1", "u:1");
+    assert_eq!(
+        a,
+        write::turn_code(throughline_hosts::claude::HOST, "s1", "u:1")
+    );
+    assert_ne!(
+        a,
+        write::turn_code(throughline_hosts::claude::HOST, "s1", "u:2")
+    );
+    assert_ne!(
+        a,
+        write::turn_code(throughline_hosts::claude::HOST, "s2", "u:1")
+    );
     assert!(a
         .chars()
         .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
@@ -91,7 +100,9 @@ fn records_store_once_and_land_in_the_open_turn() {
     };
     for _ in 0..2 {
         let w = store.write().unwrap();
-        let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
+        let mut s = w
+            .session(throughline_hosts::claude::HOST, "s1", Some("/p"), None)
+            .unwrap();
         let mut turn = None;
         for r in [&prompt, &answer, &result] {
             w.apply(&mut s, &mut turn, r).unwrap();
@@ -111,7 +122,9 @@ fn records_store_once_and_land_in_the_open_turn() {
 fn entries_before_the_first_prompt_go_to_turn_zero() {
     let (_dir, _home, mut store) = temp_store();
     let w = store.write().unwrap();
-    let mut s = w.session(Host::Claude, "s1", None, None).unwrap();
+    let mut s = w
+        .session(throughline_hosts::claude::HOST, "s1", None, None)
+        .unwrap();
     let mut turn = None;
     let caveat = Record::Detail {
         key: "e:1".into(),
@@ -145,7 +158,9 @@ fn session_and_turn_lookups_by_prefix() {
     let (_dir, _home, mut store) = temp_store();
     let w = store.write().unwrap();
     for id in ["abc111", "abc222"] {
-        let mut s = w.session(Host::Claude, id, None, None).unwrap();
+        let mut s = w
+            .session(throughline_hosts::claude::HOST, id, None, None)
+            .unwrap();
         w.apply(
             &mut s,
             &mut None,
@@ -215,7 +230,9 @@ fn a_common_word_beside_a_rare_one_is_required_but_not_ranked_on() {
     texts.push("halcyon-58 deploy".into());
     texts.push("halcyon-58 without the other word".into());
     let w = store.write().unwrap();
-    let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
+    let mut s = w
+        .session(throughline_hosts::claude::HOST, "s1", Some("/p"), None)
+        .unwrap();
     for (n, text) in texts.iter().enumerate() {
         w.apply(&mut s, &mut None, &prompt(&format!("u:{n}"), text))
             .unwrap();
@@ -267,7 +284,9 @@ fn hooks_do_not_index_and_a_search_indexes_only_what_is_new() {
     let (_dir, _home, mut store) = temp_store();
     let add = |store: &mut Store, key: &str| {
         let w = store.write().unwrap();
-        let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
+        let mut s = w
+            .session(throughline_hosts::claude::HOST, "s1", Some("/p"), None)
+            .unwrap();
         let prompt = Record::Prompt {
             key: key.into(),
             text: format!("needle {key}"),
@@ -309,7 +328,9 @@ fn live_sessions_are_the_unended_ones_active_since_the_cutoff() {
         ("stale", "2026-11-30T08:00:00.000Z"),
         ("ended", "2026-11-30T10:05:00.000Z"),
     ] {
-        let s = w.session(Host::Claude, id, None, None).unwrap();
+        let s = w
+            .session(throughline_hosts::claude::HOST, id, None, None)
+            .unwrap();
         w.touch_session(s.id, Some(last), Some(last)).unwrap();
         if id == "ended" {
             w.session_ended(s.id, Some("clear"), last).unwrap();
@@ -329,8 +350,11 @@ fn live_sessions_are_the_unended_ones_active_since_the_cutoff() {
 fn sessions_with_turns_leave_out_those_never_prompted() {
     let (_dir, _home, mut store) = temp_store();
     let w = store.write().unwrap();
-    let mut said = w.session(Host::Claude, "said", None, None).unwrap();
-    w.session(Host::Claude, "silent", None, None).unwrap();
+    let mut said = w
+        .session(throughline_hosts::claude::HOST, "said", None, None)
+        .unwrap();
+    w.session(throughline_hosts::claude::HOST, "silent", None, None)
+        .unwrap();
     let mut turn = None;
     w.apply(&mut said, &mut turn, &prompt("u1", "hello"))
         .unwrap();
@@ -378,7 +402,9 @@ fn a_bulk_writer_has_its_commits_copied_into_the_database_file_in_the_background
     };
     let write_marker = |store: &mut Store, key: &str| {
         let w = store.write().unwrap();
-        let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
+        let mut s = w
+            .session(throughline_hosts::claude::HOST, "s1", Some("/p"), None)
+            .unwrap();
         w.apply(&mut s, &mut None, &prompt(key, marker)).unwrap();
         w.commit().unwrap();
     };
@@ -400,7 +426,9 @@ fn a_writer_that_commits_partway_keeps_what_it_committed() {
     let (_dir, home, mut store) = temp_store();
     store.copy_in_background().unwrap();
     let w = store.write().unwrap();
-    let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
+    let mut s = w
+        .session(throughline_hosts::claude::HOST, "s1", Some("/p"), None)
+        .unwrap();
     let mut turn = None;
     w.apply(&mut s, &mut turn, &prompt("u:1", "first")).unwrap();
     // (A commit is also due once the lock was held long enough: not asserted, it is time.)
@@ -509,7 +537,9 @@ fn copies_of_earlier_entries_are_stored_once_where_they_first_were() {
         prompt("3", "Done?"),
     ];
     let w = store.write().unwrap();
-    let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
+    let mut s = w
+        .session(throughline_hosts::claude::HOST, "s1", Some("/p"), None)
+        .unwrap();
     let mut turn = None;
     for r in &records {
         w.apply(&mut s, &mut turn, r).unwrap();
@@ -585,7 +615,9 @@ fn a_prompt_written_again_under_a_new_id_is_stored_once() {
         answer("m4", "Dates."),
     ];
     let w = store.write().unwrap();
-    let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
+    let mut s = w
+        .session(throughline_hosts::claude::HOST, "s1", Some("/p"), None)
+        .unwrap();
     let mut turn = None;
     for r in &records {
         w.apply(&mut s, &mut turn, r).unwrap();
@@ -619,10 +651,18 @@ fn a_prompt_written_again_under_a_new_id_is_stored_once() {
 fn a_cleared_session_awaits_its_memory_until_it_has_a_prompt_or_was_given_one() {
     let (_dir, _home, mut store) = temp_store();
     let w = store.write().unwrap();
-    let old = w.session(Host::Gemini, "old", Some("/p"), None).unwrap();
-    let mut new = w.session(Host::Gemini, "new", Some("/p"), None).unwrap();
-    let handed = w.session(Host::Gemini, "handed", Some("/p"), None).unwrap();
-    let given = w.session(Host::Gemini, "given", Some("/p"), None).unwrap();
+    let old = w
+        .session(throughline_hosts::gemini::HOST, "old", Some("/p"), None)
+        .unwrap();
+    let mut new = w
+        .session(throughline_hosts::gemini::HOST, "new", Some("/p"), None)
+        .unwrap();
+    let handed = w
+        .session(throughline_hosts::gemini::HOST, "handed", Some("/p"), None)
+        .unwrap();
+    let given = w
+        .session(throughline_hosts::gemini::HOST, "given", Some("/p"), None)
+        .unwrap();
     w.link(new.id, old.id, Trigger::Clear, "t").unwrap();
     w.link(handed.id, old.id, Trigger::Handoff, "t").unwrap();
     w.link(given.id, old.id, Trigger::Clear, "t").unwrap();
@@ -685,7 +725,8 @@ fn a_session_of_a_client_this_build_does_not_know_is_left_out_not_read_as_anothe
     let (_dir, _home, mut store) = temp_store();
     for id in ["known", "newer"] {
         let w = store.write().unwrap();
-        w.session(Host::Codex, id, Some("/p"), None).unwrap();
+        w.session(throughline_hosts::codex::HOST, id, Some("/p"), None)
+            .unwrap();
         w.commit().unwrap();
     }
     // As a newer build would store a sixth client's session.
@@ -703,7 +744,10 @@ fn a_session_of_a_client_this_build_does_not_know_is_left_out_not_read_as_anothe
         .map(|s| s.session_id)
         .collect();
     assert_eq!(listed, ["known"]);
-    assert_eq!(store.session("known").unwrap().host, Host::Codex);
+    assert_eq!(
+        store.session("known").unwrap().host,
+        throughline_hosts::codex::HOST
+    );
     assert!(matches!(
         store.session("newer"),
         Err(StoreError::NotFound(_))
@@ -749,7 +793,9 @@ fn the_rest_of_a_secret_cut_by_the_end_of_an_output_is_redacted_too() {
     let mut turn = None;
     for records in &calls {
         let w = store.write().unwrap();
-        let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
+        let mut s = w
+            .session(throughline_hosts::claude::HOST, "s1", Some("/p"), None)
+            .unwrap();
         for r in records {
             w.apply(&mut s, &mut turn, r).unwrap();
         }
@@ -820,7 +866,9 @@ fn a_secret_found_once_is_redacted_wherever_it_comes_again() {
     for (session, records) in &calls {
         let turn = turns.entry(*session).or_insert(None);
         let w = store.write().unwrap();
-        let mut s = w.session(Host::Claude, session, Some("/p"), None).unwrap();
+        let mut s = w
+            .session(throughline_hosts::claude::HOST, session, Some("/p"), None)
+            .unwrap();
         for r in records {
             w.apply(&mut s, turn, r).unwrap();
         }
@@ -899,8 +947,12 @@ fn each_memory_handed_on_comes_with_the_requests_around_it() {
         more: None,
     };
     let w = store.write().unwrap();
-    let mut old = w.session(Host::Claude, "old", Some("/p"), None).unwrap();
-    let mut new = w.session(Host::Claude, "new", Some("/p"), None).unwrap();
+    let mut old = w
+        .session(throughline_hosts::claude::HOST, "old", Some("/p"), None)
+        .unwrap();
+    let mut new = w
+        .session(throughline_hosts::claude::HOST, "new", Some("/p"), None)
+        .unwrap();
     let mut turn = None;
     for r in [
         prompt("u:1", "start"),

@@ -2,41 +2,13 @@
 //! the hooks Codex sent for it land in the same session, and the read verbs show it.
 
 use std::fs;
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_throughline");
+use crate::support::throughline::{in_home, json_of};
+
 const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/codex-0.171.0");
 const SESSION: &str = "01a22ba6-a25c-7110-8548-5c0daa3cbefe";
-
-fn throughline(home: &Path, args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .env("HOME", home)
-        .env_remove("CODEX_HOME")
-        .env("THROUGHLINE_HOME", home.join("memory"))
-        .env_remove("THROUGHLINE_GUARD")
-        .current_dir(home)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn json(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
 
 #[test]
 fn import_and_hooks_agree_on_the_session_and_every_verb_reads_it() {
@@ -50,7 +22,7 @@ fn import_and_hooks_agree_on_the_session_and_every_verb_reads_it() {
     let cut = text[..resumed_at].rfind('\n').unwrap() + 1;
     fs::write(&rollout, &text[..cut]).unwrap();
 
-    let imported = json(&throughline(
+    let imported = json_of(&in_home(
         dir.path(),
         &["import", "--host", "codex", "--json"],
         b"",
@@ -67,12 +39,12 @@ fn import_and_hooks_agree_on_the_session_and_every_verb_reads_it() {
             ),
             &rollout.display().to_string(),
         );
-        let out = throughline(dir.path(), &["hook", "codex"], payload.as_bytes());
+        let out = in_home(dir.path(), &["hook", "codex"], payload.as_bytes());
         assert!(out.status.success());
         assert_eq!(out.stdout, b"", "{name}: a resumed session gets nothing");
     }
 
-    let shown = json(&throughline(dir.path(), &["show", SESSION, "--json"], b""));
+    let shown = json_of(&in_home(dir.path(), &["show", SESSION, "--json"], b""));
     let turns = shown["turns"].as_array().unwrap();
     let prompts: Vec<&str> = turns
         .iter()
@@ -83,14 +55,14 @@ fn import_and_hooks_agree_on_the_session_and_every_verb_reads_it() {
         ["please RUNLS in this folder", "thanks, now summarize"]
     );
     assert_eq!(shown["session"]["host"], "codex");
-    let recalled = throughline(
+    let recalled = in_home(
         dir.path(),
         &["recall", "--session", SESSION, "--last", "1"],
         b"",
     );
     let recalled = String::from_utf8_lossy(&recalled.stdout).into_owned();
     assert!(recalled.contains("Reply 2."), "{recalled}");
-    let stats = json(&throughline(
+    let stats = json_of(&in_home(
         dir.path(),
         &["stats", "--session", SESSION, "--json"],
         b"",
@@ -112,7 +84,7 @@ fn import_and_hooks_agree_on_the_session_and_every_verb_reads_it() {
         ),
         "{stats}"
     );
-    let found = json(&throughline(
+    let found = json_of(&in_home(
         dir.path(),
         &["search", "hello.py", "--all", "--json"],
         b"",
@@ -129,7 +101,7 @@ fn a_hook_given_garbage_exits_0_prints_nothing_and_logs_one_line() {
         b"\xff\xfe",
         b"{\"hook_event_name\":\"Stop\"}",
     ] {
-        let out = throughline(dir.path(), &["hook", "codex"], payload);
+        let out = in_home(dir.path(), &["hook", "codex"], payload);
         assert!(out.status.success());
         assert_eq!(out.stdout, b"");
     }
@@ -149,7 +121,7 @@ fn a_hook_given_garbage_exits_0_prints_nothing_and_logs_one_line() {
         r#"{{"session_id":"s1","transcript_path":"{}","cwd":"/p","hook_event_name":"Stop"}}"#,
         rollout.display()
     );
-    let out = throughline(dir.path(), &["hook", "codex"], payload.as_bytes());
+    let out = in_home(dir.path(), &["hook", "codex"], payload.as_bytes());
     assert!(out.status.success() && out.stdout.is_empty());
     let log = fs::read_to_string(dir.path().join("memory/throughline.log")).unwrap();
     let skipped: Vec<&str> = log.lines().filter(|l| l.contains("skipped line")).collect();

@@ -5,44 +5,16 @@
 //! one injection.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_throughline");
+use crate::support::throughline::{in_home, json_of};
+
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/cursor");
 const ID: &str = "c5b3e3f1-6a3e-4a8e-9d53-0e2f7c1a9b10";
 /// Where the fixtures say the transcript is.
 const FIXTURE_HOME: &str = "/home/dev/.cursor";
-
-fn throughline(home: &Path, args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .env("HOME", home)
-        .env("THROUGHLINE_HOME", home.join("memory"))
-        .env_remove("THROUGHLINE_GUARD")
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .env_remove("CLAUDE_SESSION_ID")
-        .current_dir(home)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn json(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
 
 const TRANSCRIPT: &str = "projects/home-dev-proj/agent-transcripts/c5b3e3f1-6a3e-4a8e-9d53-0e2f7c1a9b10/c5b3e3f1-6a3e-4a8e-9d53-0e2f7c1a9b10.jsonl";
 
@@ -106,7 +78,7 @@ const SAMPLE_TEXTS: [&str; 5] = [
 fn import_and_hooks_agree_on_the_session() {
     let dir = tempfile::tempdir().unwrap();
     write_transcript(dir.path());
-    let imported = json(&throughline(
+    let imported = json_of(&in_home(
         dir.path(),
         &["import", "--host", "cursor", "--json"],
         b"",
@@ -114,7 +86,7 @@ fn import_and_hooks_agree_on_the_session() {
     assert_eq!(imported["transcripts"], 1, "{imported}");
     assert_eq!(imported["problems"], Value::Array(Vec::new()));
     for name in TURN {
-        let out = throughline(
+        let out = in_home(
             dir.path(),
             &["hook", "cursor"],
             payload(dir.path(), name, ID).as_bytes(),
@@ -122,7 +94,7 @@ fn import_and_hooks_agree_on_the_session() {
         assert!(out.status.success());
         assert_eq!(out.stdout, b"", "{name}: nothing to hand on");
     }
-    let shown = json(&throughline(dir.path(), &["show", ID, "--json"], b""));
+    let shown = json_of(&in_home(dir.path(), &["show", ID, "--json"], b""));
     assert_eq!(shown["session"]["host"], "cursor");
     assert_eq!(shown["session"]["cwd"], "/home/dev/proj");
     assert_eq!(texts(&shown), SAMPLE_TEXTS, "{shown}");
@@ -141,7 +113,7 @@ fn offered_handoff(home: &Path, old: &str) {
     )
     .unwrap();
     for name in ["02-beforeSubmitPrompt", "04-stop"] {
-        let out = throughline(
+        let out = in_home(
             home,
             &["hook", "cursor"],
             payload(home, name, old).as_bytes(),
@@ -150,7 +122,7 @@ fn offered_handoff(home: &Path, old: &str) {
     }
     // `/tl` in the old chat: stopped before the model, with what happened for the person.
     let tl = payload(home, "02-beforeSubmitPrompt", old).replace("add a --verbose flag", "/tl");
-    let out = throughline(home, &["hook", "cursor"], tl.as_bytes());
+    let out = in_home(home, &["hook", "cursor"], tl.as_bytes());
     let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(reply["continue"], false, "{reply}");
     assert!(reply["user_message"]
@@ -172,7 +144,7 @@ fn feed_turn(home: &Path, events: &[&str], files: &[&str]) -> Vec<(String, Strin
             } else {
                 native.clone()
             };
-            let out = throughline(home, &["hook", file], body.as_bytes());
+            let out = in_home(home, &["hook", file], body.as_bytes());
             assert!(out.status.success(), "{name} via {file}");
             printed.push((name.to_string(), file.to_string(), out.stdout));
         }
@@ -184,14 +156,14 @@ fn feed_turn(home: &Path, events: &[&str], files: &[&str]) -> Vec<(String, Strin
 }
 
 fn injections(home: &Path) -> Vec<Value> {
-    json(&throughline(home, &["injections", "--all", "--json"], b""))
+    json_of(&in_home(home, &["injections", "--all", "--json"], b""))
         .as_array()
         .cloned()
         .unwrap_or_default()
 }
 
 fn sessions(home: &Path) -> Vec<Value> {
-    let listed = json(&throughline(home, &["sessions", "--all", "--json"], b""));
+    let listed = json_of(&in_home(home, &["sessions", "--all", "--json"], b""));
     listed
         .as_array()
         .cloned()
@@ -204,18 +176,14 @@ fn a_turn_through_both_hook_files_is_stored_once_under_cursor() {
     let home = dir.path();
     fs::create_dir_all(home.join(".claude")).unwrap();
     for host in ["claude", "cursor"] {
-        json(&throughline(
-            home,
-            &["install", "--host", host, "--json"],
-            b"",
-        ));
+        json_of(&in_home(home, &["install", "--host", host, "--json"], b""));
     }
     offered_handoff(home, "0ld0ld00-0000-4000-8000-000000000001");
 
     let both = ["cursor", "claude"];
     let mut printed = feed_turn(home, &TURN[..4], &both);
     // Cursor reports no token counts: its gauge says so instead of showing an empty window.
-    let monitor = throughline(home, &["monitor", "--once"], b"");
+    let monitor = in_home(home, &["monitor", "--once"], b"");
     let live = String::from_utf8_lossy(&monitor.stdout);
     assert!(
         live.contains("context use not reported by Cursor · 2 turns"),
@@ -239,7 +207,7 @@ fn a_turn_through_both_hook_files_is_stored_once_under_cursor() {
         .unwrap()
         .contains("Friday"));
 
-    let shown = json(&throughline(home, &["show", ID, "--json"], b""));
+    let shown = json_of(&in_home(home, &["show", ID, "--json"], b""));
     assert_eq!(shown["session"]["host"], "cursor");
     assert_eq!(texts(&shown), SAMPLE_TEXTS, "each turn once: {shown}");
     let cursor_sessions: Vec<_> = sessions(home)
@@ -259,7 +227,7 @@ fn with_only_claude_codes_file_the_cursor_turn_is_still_cursors() {
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path();
     fs::create_dir_all(home.join(".claude")).unwrap();
-    json(&throughline(
+    json_of(&in_home(
         home,
         &["install", "--host", "claude", "--json"],
         b"",
@@ -274,7 +242,7 @@ fn with_only_claude_codes_file_the_cursor_turn_is_still_cursors() {
     let reply: Value = serde_json::from_slice(&spoke[0].2).unwrap();
     assert!(reply["additional_context"].is_string(), "{reply}");
 
-    let shown = json(&throughline(home, &["show", ID, "--json"], b""));
+    let shown = json_of(&in_home(home, &["show", ID, "--json"], b""));
     assert_eq!(shown["session"]["host"], "cursor");
     assert_eq!(shown["session"]["cwd"], "/home/dev/proj");
     assert_eq!(texts(&shown), SAMPLE_TEXTS);
@@ -289,7 +257,7 @@ fn a_hook_given_garbage_exits_0_prints_nothing_and_logs_one_line() {
         b"\xff\xfe",
         b"{\"hook_event_name\":\"stop\",\"cursor_version\":\"2.1.46\"}",
     ] {
-        let out = throughline(dir.path(), &["hook", "cursor"], payload);
+        let out = in_home(dir.path(), &["hook", "cursor"], payload);
         assert!(out.status.success());
         assert_eq!(out.stdout, b"");
     }
@@ -305,13 +273,13 @@ fn a_prompt_never_takes_a_handoff_it_could_not_deliver() {
     offered_handoff(home, "0ld0ld00-0000-4000-8000-000000000003");
     // A chat whose start was missed: its prompt cannot carry the memory, so leaves it waiting.
     let late = "1a7e1a7e-0000-4000-8000-000000000004";
-    let out = throughline(
+    let out = in_home(
         home,
         &["hook", "cursor"],
         payload(home, "02-beforeSubmitPrompt", late).as_bytes(),
     );
     assert!(out.status.success() && out.stdout.is_empty());
-    let out = throughline(
+    let out = in_home(
         home,
         &["hook", "cursor"],
         payload(home, "01-sessionStart", ID).as_bytes(),
@@ -340,13 +308,13 @@ fn an_imported_transcript_belongs_to_the_workspace_its_folder_names() {
     ));
     fs::create_dir_all(transcript.parent().unwrap()).unwrap();
     fs::copy(format!("{FIXTURES}/{TRANSCRIPT}"), &transcript).unwrap();
-    let imported = json(&throughline(
+    let imported = json_of(&in_home(
         &home,
         &["import", "--host", "cursor", "--json"],
         b"",
     ));
     assert_eq!(imported["transcripts"], 1, "{imported}");
-    let shown = json(&throughline(&home, &["show", ID, "--json"], b""));
+    let shown = json_of(&in_home(&home, &["show", ID, "--json"], b""));
     assert_eq!(
         shown["session"]["cwd"],
         workspace.to_str().unwrap(),

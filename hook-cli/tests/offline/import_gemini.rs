@@ -3,45 +3,17 @@
 //! garbage never disturbs the CLI.
 
 use std::fs;
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_throughline");
+use crate::support::throughline::{in_home, json_of};
+
 const SAMPLES: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/fixtures/gemini-cli-0.61.0"
 );
 const FIRST: &str = "7f206dea-04d3-4e6a-92b8-4d3649748340";
 const SECOND: &str = "fe92adb4-0c4a-4e7b-8b82-6a45a1d1b4e6";
-
-fn throughline(home: &Path, args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .env("HOME", home)
-        .env_remove("GEMINI_CLI_HOME")
-        .env("THROUGHLINE_HOME", home.join("memory"))
-        .env_remove("THROUGHLINE_GUARD")
-        .current_dir(home)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn json(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
 
 #[test]
 fn import_and_hooks_agree_on_the_sessions() {
@@ -54,7 +26,7 @@ fn import_and_hooks_agree_on_the_sessions() {
         &first,
     )
     .unwrap();
-    let imported = json(&throughline(
+    let imported = json_of(&in_home(
         dir.path(),
         &["import", "--host", "gemini", "--json"],
         b"",
@@ -81,12 +53,12 @@ fn import_and_hooks_agree_on_the_sessions() {
                 "/home/dev/.gemini/home/dev/proj/chats",
                 &chats.display().to_string(),
             );
-        let out = throughline(dir.path(), &["hook", "gemini"], payload.as_bytes());
+        let out = in_home(dir.path(), &["hook", "gemini"], payload.as_bytes());
         assert!(out.status.success());
         assert_eq!(out.stdout, b"", "{name}: nothing to hand on");
     }
     // Importing again adds nothing: the hooks' session is the imported one's.
-    let again = json(&throughline(
+    let again = json_of(&in_home(
         dir.path(),
         &["import", "--host", "gemini", "--json"],
         b"",
@@ -97,7 +69,7 @@ fn import_and_hooks_agree_on_the_sessions() {
         (FIRST, "hello there", "Gemini reply 5."),
         (SECOND, "hello again", "Gemini reply 11."),
     ] {
-        let shown = json(&throughline(dir.path(), &["show", id, "--json"], b""));
+        let shown = json_of(&in_home(dir.path(), &["show", id, "--json"], b""));
         assert_eq!(shown["session"]["host"], "gemini");
         assert_eq!(shown["session"]["cwd"], "/home/dev/proj");
         let texts: Vec<&str> = shown["turns"]
@@ -109,7 +81,7 @@ fn import_and_hooks_agree_on_the_sessions() {
             .collect();
         assert_eq!(texts, [prompt, answer], "{shown}");
     }
-    let stats = json(&throughline(
+    let stats = json_of(&in_home(
         dir.path(),
         &["stats", "--session", SECOND, "--json"],
         b"",
@@ -131,7 +103,7 @@ fn a_hook_given_garbage_exits_0_prints_nothing_and_logs_one_line() {
         b"\xff\xfe",
         b"{\"hook_event_name\":\"AfterAgent\"}",
     ] {
-        let out = throughline(dir.path(), &["hook", "gemini"], payload);
+        let out = in_home(dir.path(), &["hook", "gemini"], payload);
         assert!(out.status.success());
         assert_eq!(out.stdout, b"");
     }
@@ -147,7 +119,7 @@ fn a_hook_given_garbage_exits_0_prints_nothing_and_logs_one_line() {
         r#"{{"session_id":"s1","transcript_path":"{}","cwd":"/p","hook_event_name":"AfterAgent"}}"#,
         chat.display()
     );
-    let out = throughline(dir.path(), &["hook", "gemini"], payload.as_bytes());
+    let out = in_home(dir.path(), &["hook", "gemini"], payload.as_bytes());
     assert!(out.status.success() && out.stdout.is_empty());
     let log = fs::read_to_string(dir.path().join("memory/throughline.log")).unwrap();
     let skipped: Vec<&str> = log.lines().filter(|l| l.contains("skipped line")).collect();
@@ -188,12 +160,12 @@ fn a_rewind_takes_the_turns_from_its_prompt_on_out_of_the_memory() {
     text += &line(serde_json::json!({"id": "g9", "type": "gemini",
         "timestamp": "2026-12-02T09:09:30.000Z", "content": "Documented."}));
     fs::write(chats.join("session-2026-12-02T09-00-5e1f0a2b.jsonl"), text).unwrap();
-    json(&throughline(
+    json_of(&in_home(
         dir.path(),
         &["import", "--host", "gemini", "--json"],
         b"",
     ));
-    let shown = json(&throughline(dir.path(), &["show", session, "--json"], b""));
+    let shown = json_of(&in_home(dir.path(), &["show", session, "--json"], b""));
     let prompts: Vec<&str> = shown["turns"]
         .as_array()
         .unwrap()
@@ -202,7 +174,7 @@ fn a_rewind_takes_the_turns_from_its_prompt_on_out_of_the_memory() {
         .map(|t| t["messages"][0]["text"].as_str().unwrap())
         .collect();
     assert_eq!(prompts, ["keep the parser", "instead, document the parser"]);
-    let found = throughline(dir.path(), &["search", "--all", "rewritefactor"], b"");
+    let found = in_home(dir.path(), &["search", "--all", "rewritefactor"], b"");
     assert_eq!(
         found.status.code(),
         Some(1),

@@ -501,7 +501,7 @@ fn purge_deletes_the_memory_only_when_confirmed() {
 
 #[test]
 fn the_plugin_registers_what_install_registers_with_throughline_from_path() {
-    use throughline::install::claude::{hooks_object, slash_command};
+    use throughline::hosts::claude::install::{hooks_object, slash_command};
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     let hooks = json_of(&repo.join("plugin/hooks/hooks.json"));
     assert_eq!(hooks["hooks"], Value::Object(hooks_object("throughline")));

@@ -171,8 +171,11 @@ fn trusted_hooks_pass_the_doctor_and_a_fresh_home_is_left_empty() {
     // handler's hash.
     let mut config = fs::read_to_string(codex.join("config.toml")).unwrap();
     for (event, groups) in hooks["hooks"].as_object().unwrap() {
-        let hash =
-            throughline::install::codex::trust_hash(event, &groups[0], &groups[0]["hooks"][0]);
+        let hash = throughline::hosts::codex::install::trust_hash(
+            event,
+            &groups[0],
+            &groups[0]["hooks"][0],
+        );
         let snake: String = event
             .chars()
             .enumerate()

@@ -17,6 +17,7 @@ mod install_gemini;
 mod mcp_requests;
 mod redaction;
 mod reports;
+mod sample_host;
 mod search;
 mod snapshots;
 mod subagent_capture;

@@ -132,7 +132,7 @@ impl GeminiEnv {
 
     /// The chat files of this HOME, oldest first.
     pub fn chats(&self) -> Vec<throughline::hosts::FoundTranscript> {
-        throughline::hosts::agent(throughline::model::Host::Gemini)
+        throughline::hosts::agent(throughline::hosts::gemini::HOST)
             .find_transcripts(Some(self.home.path().join(".gemini/tmp")))
             .unwrap()
     }

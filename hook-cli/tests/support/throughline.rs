@@ -5,7 +5,9 @@ use super::claude::{sh_quote, ClaudeEnv};
 use super::model_server::{ModelServer, RecordedRequest, Script};
 use super::tmux::{Tmux, UI_TIMEOUT};
 use serde_json::Value;
-use std::process::Stdio;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
 
 /// The binary under test: `THROUGHLINE_BIN` (the CLI as installed, see `scripts/test`), else
 /// the one cargo built for the tests.
@@ -14,6 +16,55 @@ pub fn bin() -> String {
         .ok()
         .filter(|p| !p.is_empty())
         .unwrap_or_else(|| env!("CARGO_BIN_EXE_throughline").to_string())
+}
+
+/// `command` run as in `home`, a person's home made for one test: the store in `home/memory`,
+/// and none of the settings of the clients on the machine running the tests reaching it.
+pub fn isolate<'a>(command: &'a mut Command, home: &Path) -> &'a mut Command {
+    command
+        .env("HOME", home)
+        .env("THROUGHLINE_HOME", home.join("memory"))
+        .current_dir(home);
+    for setting in [
+        "THROUGHLINE_GUARD",
+        "CLAUDE_CONFIG_DIR",
+        "CLAUDE_SESSION_ID",
+        "CODEX_HOME",
+        "GEMINI_CLI_HOME",
+        "GROK_HOME",
+        "SAMPLE_AGENT_HOME",
+    ] {
+        command.env_remove(setting);
+    }
+    command
+}
+
+/// What `command` printed, given `stdin` on its standard input.
+pub fn output_of(command: &mut Command, stdin: &[u8]) -> Output {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A command may exit before reading its input (an unknown host): a closed pipe is fine.
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    child.wait_with_output().unwrap()
+}
+
+/// `throughline <args>` in `home` (see [`isolate`]).
+pub fn in_home(home: &Path, args: &[&str], stdin: &[u8]) -> Output {
+    output_of(isolate(Command::new(bin()).args(args), home), stdin)
+}
+
+/// A command's standard output as JSON, once it succeeded.
+pub fn json_of(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 /// What marks our memory in a request; it opens every injection.

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use throughline_engine::capture::{capture_event, capture_transcript};
 use throughline_engine::handoff::{self, Reply};
 use throughline_engine::home::Home;
-use throughline_engine::model::Host;
 
 const FIXTURES: &str = "../hook-cli/tests/fixtures/claude-2.1.197/transcripts";
 /// Shortly after the fixture sessions ran: both count as live.
@@ -35,7 +34,13 @@ pub fn session_id(transcript: &Path) -> String {
 /// Captures `transcript` into the store in `home` as session `id`.
 pub fn capture(home: &Home, id: &str, transcript: &Path) {
     let mut store = throughline_engine::open_store(home).unwrap();
-    capture_transcript(&mut store, Host::Claude, id, transcript).unwrap();
+    capture_transcript(
+        &mut store,
+        throughline_engine::hosts::claude::HOST,
+        id,
+        transcript,
+    )
+    .unwrap();
 }
 
 /// The project's next new chat sends its first prompt, and the hook's library path answers it:
@@ -48,11 +53,19 @@ pub fn first_prompt_of_a_new_chat(home: &Home, id: &str, transcript: &Path) -> O
         "hook_event_name": "UserPromptSubmit",
         "prompt": "carry on",
     });
-    let event =
-        throughline_engine::hosts::decode_hook(Host::Claude, payload.to_string().as_bytes())
-            .unwrap();
+    let event = throughline_engine::hosts::decode_hook(
+        throughline_engine::hosts::claude::HOST,
+        payload.to_string().as_bytes(),
+    )
+    .unwrap();
     let mut store = throughline_engine::open_store(home).unwrap();
-    capture_event(&mut store, Host::Claude, &event, false).unwrap();
+    capture_event(
+        &mut store,
+        throughline_engine::hosts::claude::HOST,
+        &event,
+        false,
+    )
+    .unwrap();
     handoff::respond(
         &mut store,
         home,

@@ -1,7 +1,6 @@
 //! Codex rollouts captured hook by hook, as the store keeps them.
 
 use crate::home::Home;
-use crate::model::Host;
 use crate::store::Store;
 
 const ROLLOUT: &str = concat!(
@@ -49,10 +48,11 @@ fn a_rollout_read_hook_by_hook_is_stored_as_if_read_whole() {
             end += 1;
         }
         std::fs::write(&rollout, &text[..end]).unwrap();
-        super::capture_transcript(&mut piecewise, Host::Codex, "s1", &rollout).unwrap();
+        super::capture_transcript(&mut piecewise, crate::hosts::codex::HOST, "s1", &rollout)
+            .unwrap();
     }
     let mut whole = crate::open_store(&Home::at(dir.path().join("whole"))).unwrap();
-    super::capture_transcript(&mut whole, Host::Codex, "s1", &rollout).unwrap();
+    super::capture_transcript(&mut whole, crate::hosts::codex::HOST, "s1", &rollout).unwrap();
     let memory = memory(&whole, "s1");
     assert_eq!(memory, self::memory(&piecewise, "s1"));
     let turns: Vec<Vec<String>> = memory.iter().map(texts).collect();
@@ -74,7 +74,7 @@ fn a_rollback_removes_the_turns_and_what_follows_continues_the_one_before() {
     let mut text = std::fs::read_to_string(ROLLOUT).unwrap();
     std::fs::write(&rollout, &text).unwrap();
     let mut store = crate::open_store(&Home::at(dir.path().join("home"))).unwrap();
-    super::capture_transcript(&mut store, Host::Codex, "s1", &rollout).unwrap();
+    super::capture_transcript(&mut store, crate::hosts::codex::HOST, "s1", &rollout).unwrap();
     // Indexed first, so the rolled-back words must leave the index too.
     let found = |store: &Store, words: &str| {
         let request = crate::search::Request {
@@ -89,7 +89,7 @@ fn a_rollback_removes_the_turns_and_what_follows_continues_the_one_before() {
     text += r#"{"timestamp":"2026-11-30T09:00:00.000Z","type":"event_msg","payload":{"type":"thread_rolled_back","num_turns":1}}"#;
     text.push('\n');
     std::fs::write(&rollout, &text).unwrap();
-    super::capture_transcript(&mut store, Host::Codex, "s1", &rollout).unwrap();
+    super::capture_transcript(&mut store, crate::hosts::codex::HOST, "s1", &rollout).unwrap();
     let after: Vec<Vec<String>> = memory(&store, "s1").iter().map(texts).collect();
     assert_eq!(after.len(), 2, "{after:?}");
     assert_eq!(after[1][0], "please RUNLS in this folder");
@@ -98,7 +98,7 @@ fn a_rollback_removes_the_turns_and_what_follows_continues_the_one_before() {
     text += &user_line("summarize differently");
     text.push('\n');
     std::fs::write(&rollout, &text).unwrap();
-    super::capture_transcript(&mut store, Host::Codex, "s1", &rollout).unwrap();
+    super::capture_transcript(&mut store, crate::hosts::codex::HOST, "s1", &rollout).unwrap();
     let turns = memory(&store, "s1");
     assert_eq!(texts(&turns[2]), ["summarize differently"]);
     assert_eq!(turns[2]["seq"], 2);

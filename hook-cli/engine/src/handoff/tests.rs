@@ -2,7 +2,6 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use super::*;
-use crate::model::Host;
 use crate::store::InjectionFilter;
 
 /// A temp store and transcripts, and a way to fire host events at them.
@@ -70,7 +69,7 @@ impl World {
         edit: impl FnOnce(&mut HookEvent),
     ) -> Option<Reply> {
         let mut event = HookEvent {
-            host: Host::Claude,
+            host: crate::hosts::claude::HOST,
             kind,
             session_id: session.into(),
             transcript_path: Some(self.transcript(session).to_string_lossy().into_owned()),
@@ -84,7 +83,7 @@ impl World {
             trigger: None,
         };
         edit(&mut event);
-        capture::capture_event(&mut self.store, Host::Claude, &event, false).unwrap();
+        capture::capture_event(&mut self.store, crate::hosts::claude::HOST, &event, false).unwrap();
         let config = crate::config::load(&self.home).config;
         respond(&mut self.store, &self.home, &config, &event, || process).unwrap()
     }

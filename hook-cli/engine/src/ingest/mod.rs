@@ -776,7 +776,7 @@ mod tests {
     /// (in two, when `split_next`: the first finds half the line); returns the memory.
     fn read_in_calls(first_answer: &str, split_next: bool) -> Vec<serde_json::Value> {
         use crate::home::Home;
-        use crate::model::Host;
+
         use crate::store::Store;
         let dir = tempfile::tempdir().unwrap();
         let transcript = dir.path().join("s1.jsonl");
@@ -793,7 +793,13 @@ mod tests {
         };
         let read = |store: &mut Store, text: &str| {
             std::fs::write(&transcript, text).unwrap();
-            crate::capture::capture_transcript(store, Host::Claude, "s1", &transcript).unwrap();
+            crate::capture::capture_transcript(
+                store,
+                crate::hosts::claude::HOST,
+                "s1",
+                &transcript,
+            )
+            .unwrap();
         };
         let mut store = crate::open_store(&Home::at(dir.path().join("home"))).unwrap();
         let mut text = line(
@@ -815,7 +821,7 @@ mod tests {
     #[test]
     fn a_backlog_commits_partway_and_a_writer_stopped_after_that_loses_nothing() {
         use crate::home::Home;
-        use crate::model::Host;
+
         use crate::store::Store;
         let dir = tempfile::tempdir().unwrap();
         let transcript = dir.path().join("s1.jsonl");
@@ -837,7 +843,8 @@ mod tests {
         std::fs::write(&transcript, &text).unwrap();
         let capture = |store: &mut Store, commit: bool| {
             let w = store.write().unwrap();
-            crate::capture::ingest_transcript(&w, Host::Claude, "s1", &transcript).unwrap();
+            crate::capture::ingest_transcript(&w, crate::hosts::claude::HOST, "s1", &transcript)
+                .unwrap();
             if commit {
                 w.commit().unwrap();
             }
@@ -926,7 +933,7 @@ mod tests {
             calls in proptest::collection::vec(0u8..3, 8),
         ) {
             use crate::home::Home;
-            use crate::model::Host;
+
             let text = chained_transcript(&turns);
             let dir = tempfile::tempdir().unwrap();
             let transcript = dir.path().join("s1.jsonl");
@@ -944,13 +951,13 @@ mod tests {
                     store = crate::open_store(&home).unwrap();
                 }
                 for _ in 0..times {
-                    crate::capture::capture_transcript(&mut store, Host::Claude, "s1", &transcript)
+                    crate::capture::capture_transcript(&mut store, crate::hosts::claude::HOST, "s1", &transcript)
                         .unwrap();
                 }
             }
             let whole_home = Home::at(dir.path().join("whole"));
             let mut whole = crate::open_store(&whole_home).unwrap();
-            crate::capture::capture_transcript(&mut whole, Host::Claude, "s1", &transcript)
+            crate::capture::capture_transcript(&mut whole, crate::hosts::claude::HOST, "s1", &transcript)
                 .unwrap();
             let stored = memory(&store, "s1");
             proptest::prop_assert_eq!(&stored, &memory(&whole, "s1"));

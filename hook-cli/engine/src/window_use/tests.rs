@@ -64,7 +64,9 @@ fn the_window_is_shared_by_project_and_session_as_tokens_are_priced() {
     ];
     for (id, project, prompt, calls) in &sessions {
         let w = store.write().unwrap();
-        let mut s = w.session(Host::Claude, id, Some(project), None).unwrap();
+        let mut s = w
+            .session(crate::hosts::claude::HOST, id, Some(project), None)
+            .unwrap();
         let mut turn = None;
         let first = Record::Prompt {
             key: format!("u:{id}"),

@@ -1,5 +1,6 @@
 //! Claude Code: hook payloads, transcript lines, and where transcripts live.
 
+pub mod install;
 mod payload;
 mod persisted;
 pub mod process;
@@ -17,6 +18,7 @@ pub use status::{decode_status, StatusInput};
 pub use transcript::TranscriptParser;
 
 use super::{Agent, CompactRule, CompactionPoint, Found, Spec};
+use throughline_core::model::Host;
 use throughline_core::model::TaskChange;
 use throughline_core::record::{
     FoundTranscript, HostProcess, InjectionLimit, Measure, SubagentRef,
@@ -24,6 +26,9 @@ use throughline_core::record::{
 
 /// Claude Code, to the shared code.
 pub struct ClaudeCode;
+
+/// The name sessions of this host are stored under.
+pub const HOST: Host = Host::new("claude");
 
 /// Claude Code cuts `additionalContext` past 10,000 characters as JavaScript counts them.
 const INJECTION_LIMIT: InjectionLimit = InjectionLimit {
@@ -37,6 +42,8 @@ const INJECTION_LIMIT: InjectionLimit = InjectionLimit {
 const OWN_COMPACTION_MARGIN: u64 = 33_000;
 
 const SPEC: Spec = Spec {
+    host: HOST,
+    aliases: &["claude-code"],
     name: "Claude Code",
     handoff_command: "/tl",
     injection_limit: INJECTION_LIMIT,
@@ -46,6 +53,7 @@ const SPEC: Spec = Spec {
     reports_usage: true,
     tools: Some(tools::TOOLS),
     clear_starts_as_new: false,
+    installer: install::INSTALLER,
     decode_hook,
     encode_reply,
     line_parser: |path| Box::new(TranscriptParser::for_transcript(path)),

@@ -4,7 +4,6 @@
 use serde::Deserialize;
 
 use crate::envelope::Envelope;
-use throughline_core::model::Host;
 use throughline_core::record::Reply;
 use throughline_core::record::{EventKind, HookEvent, SubagentRef};
 
@@ -42,7 +41,7 @@ impl Envelope<'_> {
 }
 
 pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
-    let p = Envelope::parse(bytes, Host::Claude)?;
+    let p = Envelope::parse(bytes, super::HOST)?;
     let kind = match p.hook_event_name.as_str() {
         "SessionStart" => EventKind::SessionStart,
         "UserPromptSubmit" => EventKind::UserPrompt,
@@ -54,7 +53,7 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
         _ => EventKind::Other,
     };
     let subagent = p.subagent();
-    Ok(p.event(Host::Claude, kind, subagent))
+    Ok(p.event(super::HOST, kind, subagent))
 }
 
 /// What Claude Code reads from a hook's stdout: context for the model, or a blocked prompt

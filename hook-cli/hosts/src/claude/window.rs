@@ -89,13 +89,13 @@ pub fn context_window(model: Option<&str>, client_version: Option<&str>, used: u
 mod tests {
     use super::*;
     use crate::session_window;
-    use throughline_core::model::{Host, Session};
+    use throughline_core::model::Session;
 
     #[test]
     fn a_session_started_on_a_1m_model_keeps_its_window_until_it_switches_model() {
         let session = |start: Option<&str>| Session {
             id: 1,
-            host: Host::Claude,
+            host: crate::claude::HOST,
             session_id: "s".into(),
             project: None,
             cwd: None,

@@ -1,6 +1,7 @@
 //! Codex CLI: hook payloads, rollout lines, where rollouts live, and the `codex` process a
 //! hook runs under. Facts per release: `docs/hosts/codex.md`.
 
+pub mod install;
 mod payload;
 mod rollout;
 mod subagents;
@@ -14,12 +15,16 @@ pub use rollout::RolloutParser;
 
 use super::{transcripts_root, Agent, Found, Spec};
 use crate::process::{command_name, nearest_ancestor};
+use throughline_core::model::Host;
 use throughline_core::record::{
     FoundTranscript, HostProcess, InjectionLimit, Measure, SubagentRef,
 };
 
 /// Codex, to the shared code.
 pub struct Codex;
+
+/// The name sessions of this host are stored under.
+pub const HOST: Host = Host::new("codex");
 
 /// Codex cuts a hook's `additionalContext` past 10,000 bytes of UTF-8 (0.171.0); the margin
 /// leaves room for a client that counts a little differently.
@@ -35,6 +40,8 @@ const PROCESS_NAME: &str = "codex";
 // Codex names no session for a process; `throughline handoff` takes `--session`.
 
 const SPEC: Spec = Spec {
+    host: HOST,
+    aliases: &[],
     name: "Codex",
     // The TUI refuses slash commands it does not know and has no custom prompts; a skill
     // mention reaches the UserPromptSubmit hook as typed, before any request (0.171.0).
@@ -46,6 +53,7 @@ const SPEC: Spec = Spec {
     reports_usage: true,
     tools: Some(tools::TOOLS),
     clear_starts_as_new: false,
+    installer: install::INSTALLER,
     decode_hook,
     // Codex reads a hook's answer in Claude Code's form.
     encode_reply: super::claude::encode_reply,

@@ -3,13 +3,12 @@
 //! too, with the session's id, the subagent's `agent_id` and its rollout as
 //! `transcript_path`.
 
-use throughline_core::model::Host;
 use throughline_core::record::{EventKind, HookEvent, SubagentRef};
 
 use crate::envelope::Envelope;
 
 pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
-    let p = Envelope::parse(bytes, Host::Codex)?;
+    let p = Envelope::parse(bytes, super::HOST)?;
     let kind = match p.hook_event_name.as_str() {
         "SessionStart" => EventKind::SessionStart,
         "UserPromptSubmit" => EventKind::UserPrompt,
@@ -29,7 +28,7 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
             transcript_path: None,
             prompt: None,
             prompt_id: None,
-            ..p.event(Host::Codex, EventKind::Other, None)
+            ..p.event(super::HOST, EventKind::Other, None)
         });
     }
     let subagent = named(&p.agent_id).map(|agent_id| SubagentRef {
@@ -38,7 +37,7 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
     });
     Ok(HookEvent {
         prompt_id: None,
-        ..p.event(Host::Codex, kind, subagent)
+        ..p.event(super::HOST, kind, subagent)
     })
 }
 
@@ -60,7 +59,7 @@ mod tests {
     fn the_payloads_codex_sent_decode() {
         let start = sample("01-SessionStart");
         assert_eq!(start.kind, EventKind::SessionStart);
-        assert_eq!(start.host, Host::Codex);
+        assert_eq!(start.host, crate::codex::HOST);
         assert_eq!(start.source.as_deref(), Some("startup"));
         assert_eq!(start.model.as_deref(), Some("gpt-5"));
         assert!(start

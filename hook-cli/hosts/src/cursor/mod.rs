@@ -2,6 +2,7 @@
 //! documentation (no client could be run here). Facts and their sources:
 //! `docs/hosts/cursor.md`.
 
+pub mod install;
 mod payload;
 mod transcript;
 
@@ -12,10 +13,14 @@ pub use payload::{decode_hook, encode_reply};
 pub use transcript::TranscriptParser;
 
 use super::{transcripts_root, Agent, Found, Spec};
+use throughline_core::model::Host;
 use throughline_core::record::{FoundTranscript, HostProcess, InjectionLimit, Measure};
 
 /// Cursor, to the shared code.
 pub struct Cursor;
+
+/// The name sessions of this host are stored under.
+pub const HOST: Host = Host::new("cursor");
 
 /// Cursor documents no cap on `additional_context`; the memory keeps the budget it has on
 /// the other hosts, counted as JavaScript counts.
@@ -28,6 +33,8 @@ const INJECTION_LIMIT: InjectionLimit = InjectionLimit {
 // Subagents' transcripts (`subagentStop`'s `agent_transcript_path`) are not read yet.
 
 const SPEC: Spec = Spec {
+    host: HOST,
+    aliases: &[],
     name: "Cursor",
     // `/tl` as the prompt (typed, or from `commands/tl.md`): beforeSubmitPrompt stops it.
     handoff_command: "/tl",
@@ -42,6 +49,7 @@ const SPEC: Spec = Spec {
     reports_usage: false,
     tools: None,
     clear_starts_as_new: false,
+    installer: install::INSTALLER,
     decode_hook,
     encode_reply,
     line_parser: |_| Box::new(TranscriptParser),

@@ -7,7 +7,6 @@
 
 use serde::Deserialize;
 
-use throughline_core::model::Host;
 use throughline_core::record::{EventKind, HookEvent, Reply};
 
 #[derive(Deserialize)]
@@ -50,7 +49,7 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
         .and_then(|roots| roots.into_iter().find(|r| !r.is_empty()))
         .or(p.cwd.filter(|c| !c.is_empty()));
     Ok(HookEvent {
-        host: Host::Cursor,
+        host: super::HOST,
         kind: kind(&p.hook_event_name),
         session_id,
         transcript_path: p.transcript_path.filter(|t| !t.is_empty()),
@@ -141,7 +140,7 @@ mod tests {
     fn the_documented_payloads_decode() {
         let start = sample("01-sessionStart");
         assert_eq!(start.kind, EventKind::SessionStart);
-        assert_eq!(start.host, Host::Cursor);
+        assert_eq!(start.host, crate::cursor::HOST);
         assert_eq!(start.session_id, "c5b3e3f1-6a3e-4a8e-9d53-0e2f7c1a9b10");
         assert_eq!(start.cwd.as_deref(), Some("/home/dev/proj"));
         assert_eq!(start.source, None);

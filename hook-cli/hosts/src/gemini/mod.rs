@@ -2,6 +2,7 @@
 //! runs under. Facts per release: `docs/hosts/gemini-cli.md`.
 
 mod chat;
+pub mod install;
 mod payload;
 mod subagents;
 mod tools;
@@ -15,10 +16,14 @@ pub use payload::{decode_hook, encode_reply};
 
 use super::{transcripts_root, Agent, Found, Spec};
 use crate::process::{command_name, nearest_ancestor};
+use throughline_core::model::Host;
 use throughline_core::record::{FoundTranscript, HostProcess, InjectionLimit, Measure};
 
 /// Gemini CLI, to the shared code.
 pub struct GeminiCli;
+
+/// The name sessions of this host are stored under.
+pub const HOST: Host = Host::new("gemini");
 
 /// No cap was seen (100,000 characters arrived whole in 0.61.0); the memory keeps the same
 /// budget as on the other hosts, counted as JavaScript counts.
@@ -28,6 +33,8 @@ const INJECTION_LIMIT: InjectionLimit = InjectionLimit {
 };
 
 const SPEC: Spec = Spec {
+    host: HOST,
+    aliases: &["gemini-cli"],
     name: "Gemini CLI",
     // A custom command (`commands/tl.toml`) that sends `/tl` as the prompt: BeforeAgent sees
     // it and blocks it before any request.
@@ -41,6 +48,7 @@ const SPEC: Spec = Spec {
     reports_usage: true,
     tools: Some(tools::TOOLS),
     clear_starts_as_new: false,
+    installer: install::INSTALLER,
     decode_hook,
     encode_reply,
     line_parser: |_| Box::new(ChatParser::default()),

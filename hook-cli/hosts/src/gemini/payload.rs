@@ -2,7 +2,6 @@
 //! `timestamp`, under Gemini's own event names (`BeforeAgent`, `AfterAgent`, `AfterTool`,
 //! `PreCompress`, ...), and the replies it reads.
 
-use throughline_core::model::Host;
 use throughline_core::record::{EventKind, HookEvent, Reply, SubagentRef};
 
 use crate::envelope::Envelope;
@@ -12,7 +11,7 @@ const SUBAGENT_TOOL: &str = "invoke_agent";
 
 /// The model is not in the payload: the chat file names it with each answer.
 pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
-    let p = Envelope::parse(bytes, Host::Gemini)?;
+    let p = Envelope::parse(bytes, super::HOST)?;
     let kind = match p.hook_event_name.as_str() {
         "SessionStart" => EventKind::SessionStart,
         "BeforeAgent" => EventKind::UserPrompt,
@@ -29,7 +28,7 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
         .then(SubagentRef::unnamed);
     Ok(HookEvent {
         prompt_id: None,
-        ..p.event(Host::Gemini, kind, subagent)
+        ..p.event(super::HOST, kind, subagent)
     })
 }
 
@@ -84,7 +83,7 @@ mod tests {
     fn the_payloads_gemini_sent_decode() {
         let start = sample("01-SessionStart");
         assert_eq!(start.kind, EventKind::SessionStart);
-        assert_eq!(start.host, Host::Gemini);
+        assert_eq!(start.host, crate::gemini::HOST);
         assert_eq!(start.source.as_deref(), Some("startup"));
         assert!(start
             .transcript_path

@@ -2,6 +2,7 @@
 //! process a hook runs under. Checked on Grok 1.0.6 driven offline: `docs/hosts/grok.md`.
 
 mod chat;
+pub mod install;
 mod payload;
 mod tools;
 
@@ -13,10 +14,14 @@ pub use payload::{decode_hook, encode_reply, is_grok_envelope};
 
 use super::{transcripts_root, Agent, Found, Spec};
 use crate::process::{command_name, nearest_ancestor};
+use throughline_core::model::Host;
 use throughline_core::record::{FoundTranscript, HostProcess, InjectionLimit, Measure};
 
 /// Grok, to the shared code.
 pub struct Grok;
+
+/// The name sessions of this host are stored under.
+pub const HOST: Host = Host::new("grok");
 
 /// Grok documents no cap on hook output; the memory keeps the budget of the other hosts,
 /// counted in bytes as a Rust program counts.
@@ -56,6 +61,8 @@ const MAX_DIRNAME_BYTES: usize = 255;
 // one.
 
 const SPEC: Spec = Spec {
+    host: HOST,
+    aliases: &[],
     name: "Grok",
     // A skill (`skills/tl/SKILL.md`): Grok cannot block a prompt, so the model runs
     // `throughline handoff` itself; the prompt hook, seeing `/tl`, offers the handoff too.
@@ -72,6 +79,7 @@ const SPEC: Spec = Spec {
     tools: Some(tools::TOOLS),
     // `/new` (alias `/clear`) starts a session as a launch does (1.0.6).
     clear_starts_as_new: true,
+    installer: install::INSTALLER,
     decode_hook,
     encode_reply,
     line_parser: |_| Box::new(ChatParser),

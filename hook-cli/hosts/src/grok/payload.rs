@@ -6,7 +6,6 @@
 
 use serde::Deserialize;
 
-use throughline_core::model::Host;
 use throughline_core::record::{EventKind, HookEvent, Reply};
 
 #[derive(Deserialize)]
@@ -35,7 +34,7 @@ struct Envelope {
 }
 
 pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
-    let p: Envelope = crate::payload_json(bytes, Host::Grok.label())?;
+    let p: Envelope = crate::payload_json(bytes, "Grok")?;
     if p.session_id.is_empty() {
         return Err("hook payload has an empty sessionId".into());
     }
@@ -54,7 +53,7 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
         &p.session_id,
     );
     Ok(HookEvent {
-        host: Host::Grok,
+        host: super::HOST,
         kind,
         source: p.source.map(|s| start_source(&s).to_string()),
         reason: p.reason,
@@ -176,7 +175,7 @@ mod tests {
     fn the_recorded_payloads_decode() {
         let start = first("session_start");
         assert_eq!(start.kind, EventKind::SessionStart);
-        assert_eq!(start.host, Host::Grok);
+        assert_eq!(start.host, crate::grok::HOST);
         assert_eq!(start.source.as_deref(), Some("startup"));
         assert_eq!(start.cwd.as_deref(), Some("/home/dev/proj"));
         let prompt = first("user_prompt_submit");

@@ -295,7 +295,7 @@ fn write_with_mode(path: &Path, bytes: &[u8], mode: u32) -> Result<(), InstallEr
 
 /// The file's change, after writing it when its content changed; a file Throughline created
 /// and emptied again is removed.
-pub(super) fn saved_json(file: &JsonFile, details: Vec<String>) -> Result<Change, InstallError> {
+pub(crate) fn saved_json(file: &JsonFile, details: Vec<String>) -> Result<Change, InstallError> {
     if file.value.is_empty()
         && file.changed()
         && file.existed()

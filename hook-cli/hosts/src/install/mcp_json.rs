@@ -12,14 +12,14 @@ use super::InstallError;
 /// The name Throughline's MCP server is registered under.
 pub const MCP_SERVER: &str = "throughline";
 
-pub(super) fn is_our_mcp_entry(value: &Value) -> bool {
+pub(crate) fn is_our_mcp_entry(value: &Value) -> bool {
     value["command"]
         .as_str()
         .is_some_and(|c| c.contains("throughline"))
 }
 
 /// The program our MCP server entry runs, in a JSON file's `mcpServers`.
-pub(super) fn our_mcp_program(file: &serde_json::Map<String, Value>) -> Option<PathBuf> {
+pub(crate) fn our_mcp_program(file: &serde_json::Map<String, Value>) -> Option<PathBuf> {
     file.get("mcpServers")
         .and_then(|servers| servers.get(MCP_SERVER))
         .filter(|entry| is_our_mcp_entry(entry))
@@ -27,7 +27,7 @@ pub(super) fn our_mcp_program(file: &serde_json::Map<String, Value>) -> Option<P
 }
 
 /// Removes the `mcpServers` entry named `throughline` if it runs Throughline.
-pub(super) fn remove_mcp_server(file: &mut JsonFile) -> Vec<String> {
+pub(crate) fn remove_mcp_server(file: &mut JsonFile) -> Vec<String> {
     let mut details = Vec::new();
     if let Some(Value::Object(servers)) = file.value.get_mut("mcpServers") {
         if servers.get(MCP_SERVER).is_some_and(is_our_mcp_entry) {
@@ -43,7 +43,7 @@ pub(super) fn remove_mcp_server(file: &mut JsonFile) -> Vec<String> {
 
 /// Registers `wanted` as the `mcpServers` entry named `throughline` (Claude Code's shape, which
 /// Gemini CLI's settings share), unless the person's own server has the name.
-pub(super) fn add_mcp_server(
+pub(crate) fn add_mcp_server(
     file: &mut JsonFile,
     wanted: Value,
     host: &str,

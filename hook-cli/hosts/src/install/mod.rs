@@ -1,21 +1,17 @@
 //! Registering Throughline with a host: its hooks, its slash command, its MCP server and a
 //! statusline. The CLI (`install`, `uninstall`, `doctor`) and the tray app call this same
-//! code. One module per host; the JSON editing they share is in `json_file`.
+//! code. Each host's `install.rs` does it for that host; the pieces they share are here
+//! (`json_file`, `hook_groups`, `mcp_json`, `toml_file`, `skill`, `slash_command`).
 //!
 //! Throughline's own entries are recognised by their command (the word `throughline` and
 //! ` hook `), not by an exact path, so a binary that moved is repaired instead of duplicated.
 
-pub mod claude;
-pub mod codex;
-pub mod cursor;
-pub mod gemini;
-pub mod grok;
-mod hook_groups;
-mod json_file;
-mod mcp_json;
-mod skill;
-mod slash_command;
-mod toml_file;
+pub(crate) mod hook_groups;
+pub(crate) mod json_file;
+pub(crate) mod mcp_json;
+pub(crate) mod skill;
+pub(crate) mod slash_command;
+pub(crate) mod toml_file;
 
 use std::fs;
 use std::io;
@@ -139,34 +135,35 @@ pub struct Registration {
     pub own_statusline: Option<String>,
 }
 
+/// How a host is registered, as its `install.rs` does it: the host's [`Spec`](crate::Spec)
+/// holds one.
+pub struct Installer {
+    pub install: fn(&Options) -> Result<Report, InstallError>,
+    pub uninstall: fn(&Scope) -> Result<Report, InstallError>,
+    pub inspect: fn(&Scope) -> Result<Registration, InstallError>,
+    /// The folder the host keeps its user settings in (`~/.claude`, `~/.codex`).
+    pub config_dir: fn() -> Option<PathBuf>,
+    /// The `hooks` object the host's settings get, for adding by hand.
+    pub hooks_object: fn(program: &str) -> serde_json::Map<String, serde_json::Value>,
+    /// Whether Throughline's hooks are in the host's own hook file for the user, where
+    /// [`inspect`] finding hooks does not say so (it also reads other hosts' files).
+    pub registered: Option<fn() -> bool>,
+}
+
+fn installer(host: Host) -> &'static Installer {
+    &crate::agent(host).spec().installer
+}
+
 pub fn install(host: Host, options: &Options) -> Result<Report, InstallError> {
-    match host {
-        Host::Claude => claude::install(options),
-        Host::Codex => codex::install(options),
-        Host::Gemini => gemini::install(options),
-        Host::Cursor => cursor::install(options),
-        Host::Grok => grok::install(options),
-    }
+    (installer(host).install)(options)
 }
 
 pub fn uninstall(host: Host, scope: &Scope) -> Result<Report, InstallError> {
-    match host {
-        Host::Claude => claude::uninstall(scope),
-        Host::Codex => codex::uninstall(scope),
-        Host::Gemini => gemini::uninstall(scope),
-        Host::Cursor => cursor::uninstall(scope),
-        Host::Grok => grok::uninstall(scope),
-    }
+    (installer(host).uninstall)(scope)
 }
 
 pub fn inspect(host: Host, scope: &Scope) -> Result<Registration, InstallError> {
-    match host {
-        Host::Claude => claude::inspect(scope),
-        Host::Codex => codex::inspect(scope),
-        Host::Gemini => gemini::inspect(scope),
-        Host::Cursor => cursor::inspect(scope),
-        Host::Grok => grok::inspect(scope),
-    }
+    (installer(host).inspect)(scope)
 }
 
 /// Whether Throughline's hooks are in `host`'s own hook file for the user: a host that also
@@ -174,32 +171,25 @@ pub fn inspect(host: Host, scope: &Scope) -> Result<Registration, InstallError> 
 /// Cursor's) then reaches Throughline through its own, and the others' calls are left to it.
 /// A cheap read.
 pub fn registered(host: Host) -> bool {
-    match host {
-        Host::Cursor => cursor::registered(),
-        _ => inspect(host, &Scope::User).is_ok_and(|r| !r.hooks.is_empty()),
+    match installer(host).registered {
+        Some(registered) => registered(),
+        None => inspect(host, &Scope::User).is_ok_and(|r| !r.hooks.is_empty()),
     }
 }
 
 /// The folder a host keeps its user settings in (`~/.claude`, `~/.codex`).
 pub fn config_dir(host: Host) -> Option<PathBuf> {
-    match host {
-        Host::Claude => crate::claude::config_dir(),
-        Host::Codex => crate::codex::home(),
-        Host::Gemini => crate::gemini::home(),
-        Host::Cursor => crate::cursor::home(),
-        Host::Grok => crate::grok::home(),
-    }
+    (installer(host).config_dir)()
 }
 
 /// The hosts installed on this machine: each whose settings folder exists, Claude Code when
 /// none does.
 pub fn found_hosts() -> Vec<Host> {
-    let found: Vec<Host> = Host::ALL
-        .into_iter()
+    let found: Vec<Host> = crate::all()
         .filter(|&h| config_dir(h).is_some_and(|d| d.is_dir()))
         .collect();
     if found.is_empty() {
-        vec![Host::Claude]
+        vec![crate::claude::HOST]
     } else {
         found
     }
@@ -207,13 +197,7 @@ pub fn found_hosts() -> Vec<Host> {
 
 /// The `hooks` object a host's settings get, for adding by hand.
 pub fn hooks_object(host: Host, program: &str) -> serde_json::Map<String, serde_json::Value> {
-    match host {
-        Host::Claude => claude::hooks_object(program),
-        Host::Codex => hook_groups::object(codex::HOOKS, Host::Codex, program),
-        Host::Gemini => gemini::hooks_object(program),
-        Host::Cursor => cursor::hooks_object(program),
-        Host::Grok => grok::hooks_object(program),
-    }
+    (installer(host).hooks_object)(program)
 }
 
 /// The running binary, absolute and with links resolved: what hooks must call.
@@ -245,7 +229,7 @@ pub fn program_of(command: &str) -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
-pub(super) fn change(path: &Path, action: Action, details: Vec<String>) -> Change {
+pub(crate) fn change(path: &Path, action: Action, details: Vec<String>) -> Change {
     Change {
         path: path.to_path_buf(),
         action,
@@ -254,7 +238,7 @@ pub(super) fn change(path: &Path, action: Action, details: Vec<String>) -> Chang
     }
 }
 
-pub(super) fn remove(path: &Path) -> Result<(), InstallError> {
+pub(crate) fn remove(path: &Path) -> Result<(), InstallError> {
     fs::remove_file(path).map_err(|source| InstallError::Io {
         path: path.to_path_buf(),
         source,

@@ -29,14 +29,14 @@ fn is_our_skill(text: &str) -> bool {
 }
 
 /// The skill file at `path`, when it is Throughline's.
-pub(super) fn our_skill(path: PathBuf) -> Option<PathBuf> {
+pub(crate) fn our_skill(path: PathBuf) -> Option<PathBuf> {
     fs::read_to_string(&path)
         .is_ok_and(|text| is_our_skill(&text))
         .then_some(path)
 }
 
 /// The handoff skill at `path`, run in the host as `command` (`$tl`, `/tl`).
-pub(super) fn install_skill(
+pub(crate) fn install_skill(
     path: &Path,
     program: &str,
     command: &str,
@@ -75,7 +75,7 @@ pub(super) fn install_skill(
     }
 }
 
-pub(super) fn uninstall_skill(path: &Path, command: &str) -> Result<Change, InstallError> {
+pub(crate) fn uninstall_skill(path: &Path, command: &str) -> Result<Change, InstallError> {
     match fs::read_to_string(path) {
         Ok(text) if is_our_skill(&text) => {
             remove(path)?;

@@ -12,19 +12,19 @@ use super::{Action, Change, InstallError};
 /// The command's name: `/tl`.
 pub const SLASH_COMMAND: &str = "tl";
 
-pub(super) fn is_our_slash_command(text: &str) -> bool {
+pub(crate) fn is_our_slash_command(text: &str) -> bool {
     text.contains("throughline") && text.contains(" handoff")
 }
 
 /// The slash command file at `path`, when it is ours.
-pub(super) fn our_slash_command(path: PathBuf) -> Option<PathBuf> {
+pub(crate) fn our_slash_command(path: PathBuf) -> Option<PathBuf> {
     fs::read_to_string(&path)
         .is_ok_and(|text| is_our_slash_command(&text))
         .then_some(path)
 }
 
 /// Puts the `/tl` command file `wanted` at `path`, unless the person has their own there.
-pub(super) fn install_slash_command(path: &Path, wanted: String) -> Result<Change, InstallError> {
+pub(crate) fn install_slash_command(path: &Path, wanted: String) -> Result<Change, InstallError> {
     let change = |action, details: &[&str]| Change {
         path: path.to_path_buf(),
         action,
@@ -53,7 +53,7 @@ pub(super) fn install_slash_command(path: &Path, wanted: String) -> Result<Chang
     }
 }
 
-pub(super) fn uninstall_slash_command(path: &Path) -> Result<Change, InstallError> {
+pub(crate) fn uninstall_slash_command(path: &Path) -> Result<Change, InstallError> {
     let mut change = Change {
         path: path.to_path_buf(),
         action: Action::Unchanged,

@@ -12,7 +12,7 @@ use super::{backup_path, change, remove, Action, Change, InstallError};
 
 /// A host's config.toml as read, edited in place: what Throughline does not touch keeps its
 /// bytes.
-pub(super) struct TomlFile {
+pub(crate) struct TomlFile {
     pub path: PathBuf,
     /// The host whose file it is, as people name it.
     owner: &'static str,
@@ -21,7 +21,7 @@ pub(super) struct TomlFile {
 }
 
 impl TomlFile {
-    pub(super) fn load(path: &Path, owner: &'static str) -> Result<TomlFile, InstallError> {
+    pub(crate) fn load(path: &Path, owner: &'static str) -> Result<TomlFile, InstallError> {
         let path = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
         let original = match fs::read_to_string(&path) {
             Ok(text) => Some(text),
@@ -44,7 +44,7 @@ impl TomlFile {
         })
     }
 
-    pub(super) fn load_for_edit(
+    pub(crate) fn load_for_edit(
         path: &Path,
         owner: &'static str,
     ) -> Result<TomlFile, InstallError> {
@@ -64,7 +64,7 @@ impl TomlFile {
 
     /// Writes the document when it changed, keeping the previous file as the backup; a file
     /// Throughline created and emptied again is removed.
-    pub(super) fn save(&self, details: Vec<String>) -> Result<Change, InstallError> {
+    pub(crate) fn save(&self, details: Vec<String>) -> Result<Change, InstallError> {
         let text = self.doc.to_string();
         let path = &self.path;
         let Some(original) = &self.original else {
@@ -92,7 +92,7 @@ impl TomlFile {
 pub const MCP_SERVER: &str = "throughline";
 
 /// The program `[mcp_servers.throughline]` starts, when it is Throughline.
-pub(super) fn our_mcp_program(config: &TomlFile) -> Option<PathBuf> {
+pub(crate) fn our_mcp_program(config: &TomlFile) -> Option<PathBuf> {
     config
         .doc
         .get("mcp_servers")
@@ -101,7 +101,7 @@ pub(super) fn our_mcp_program(config: &TomlFile) -> Option<PathBuf> {
         .and_then(|entry| entry.get("command")?.as_str().map(PathBuf::from))
 }
 
-pub(super) fn remove_mcp_server(config: &mut TomlFile) -> Vec<String> {
+pub(crate) fn remove_mcp_server(config: &mut TomlFile) -> Vec<String> {
     let Some(servers) = config
         .doc
         .get_mut("mcp_servers")
@@ -126,7 +126,7 @@ fn is_our_mcp_entry(entry: &Item) -> bool {
         .is_some_and(|c| c.contains("throughline"))
 }
 
-pub(super) fn add_mcp_server(
+pub(crate) fn add_mcp_server(
     config: &mut TomlFile,
     binary: &Path,
 ) -> Result<Vec<String>, InstallError> {

@@ -1,7 +1,7 @@
 use super::*;
 use crate::{Cursor, Injection, Trigger};
 use throughline_core::home::Home;
-use throughline_core::model::{DetailKind, Host};
+use throughline_core::model::DetailKind;
 use throughline_core::record::{Back, Record};
 
 /// A word that is in the store only where a test put it.
@@ -27,7 +27,9 @@ fn memory() -> Memory {
     ];
     for (id, project, day, turns) in sessions {
         let w = store.write().unwrap();
-        let mut s = w.session(Host::Claude, id, Some(project), None).unwrap();
+        let mut s = w
+            .session(throughline_hosts::claude::HOST, id, Some(project), None)
+            .unwrap();
         let mut turn = None;
         for n in 1..=turns {
             let at = Some(format!("{day}T1{n}:00:00.000Z"));
@@ -226,7 +228,9 @@ fn a_session_goes_whole_and_its_transcript_is_not_read_back_in() {
 
     // A session captured again after being forgotten starts afresh.
     let w = store.write().unwrap();
-    let mut s = w.session(Host::Claude, "s1", Some("/p"), None).unwrap();
+    let mut s = w
+        .session(throughline_hosts::claude::HOST, "s1", Some("/p"), None)
+        .unwrap();
     let mut turn = None;
     w.apply(
         &mut s,
@@ -289,7 +293,9 @@ fn a_rolled_back_turn_leaves_the_index_pages_too() {
         _dir, mut store, ..
     } = memory();
     let w = store.write().unwrap();
-    let mut s = w.session(Host::Claude, "s3", None, None).unwrap();
+    let mut s = w
+        .session(throughline_hosts::claude::HOST, "s3", None, None)
+        .unwrap();
     let mut turn = None;
     w.apply(
         &mut s,
@@ -305,7 +311,9 @@ fn a_rolled_back_turn_leaves_the_index_pages_too() {
     store.index_pending().unwrap();
     assert_eq!(found_by_search(&store, SECRET), 4);
     let w = store.write().unwrap();
-    let mut s = w.session(Host::Claude, "s3", None, None).unwrap();
+    let mut s = w
+        .session(throughline_hosts::claude::HOST, "s3", None, None)
+        .unwrap();
     w.apply(&mut s, &mut None, &Record::Rollback(Back::Turns(1)))
         .unwrap();
     w.commit().unwrap();

@@ -69,7 +69,7 @@ fn the_working_state_of_a_chain_across_hosts() {
     let again = serde_json::json!({ "input": "*** Begin Patch\n*** Update File: src/main.rs\n@@\n-b\n+c\n*** End Patch" });
     store(
         &mut db,
-        Host::Codex,
+        throughline_hosts::codex::HOST,
         "codex-1",
         "/home/dev/proj/cli",
         &[
@@ -89,7 +89,7 @@ fn the_working_state_of_a_chain_across_hosts() {
     );
     // The Claude Code session's first line, as its transcript writes it.
     let mut first_line = Vec::new();
-    hosts::line_parser(Host::Claude, std::path::Path::new("s.jsonl"))
+    hosts::line_parser(throughline_hosts::claude::HOST, std::path::Path::new("s.jsonl"))
         .parse_line(
             r#"{"type":"user","uuid":"u1","cwd":"/home/dev/proj","version":"2.1.332","gitBranch":"feature/json","message":{"role":"user","content":"add --json"}}"#,
             &mut first_line,
@@ -120,7 +120,13 @@ fn the_working_state_of_a_chain_across_hosts() {
         thinking("[redacted thinking]"),
         call("b2", "Bash", r#"{"command":"cargo test -p throughline\n  --lib","description":"Test"}"#),
     ]);
-    store(&mut db, Host::Claude, "claude-2", PROJECT, &records);
+    store(
+        &mut db,
+        throughline_hosts::claude::HOST,
+        "claude-2",
+        PROJECT,
+        &records,
+    );
 
     let codex = db.session("codex-1").unwrap();
     let claude = db.session("claude-2").unwrap();
@@ -224,7 +230,7 @@ fn todo(text: &str, status: TodoStatus) -> Todo {
 
 /// Stores `records` as a Claude Code session and reads its todo list.
 fn claude_todos(db: &mut Store, id: &str, records: Vec<Record>) -> Vec<Todo> {
-    store(db, Host::Claude, id, PROJECT, &records);
+    store(db, throughline_hosts::claude::HOST, id, PROJECT, &records);
     let session = db.session(id).unwrap();
     db.working_state(&[&session], Some(PROJECT)).unwrap().todos
 }
@@ -289,7 +295,13 @@ fn the_newest_of_a_whole_list_and_the_task_calls_wins() {
     );
     // Across a chain, the newest session that wrote a list has it.
     let older = db.session("tasks-last").unwrap();
-    store(&mut db, Host::Claude, "newer", PROJECT, &[prompt("p1")]);
+    store(
+        &mut db,
+        throughline_hosts::claude::HOST,
+        "newer",
+        PROJECT,
+        &[prompt("p1")],
+    );
     let newer = db.session("newer").unwrap();
     let state = db.working_state(&[&newer, &older], Some(PROJECT)).unwrap();
     assert_eq!(state.todos, [todo("Task last", TodoStatus::InProgress)]);

@@ -5,14 +5,25 @@
 
 use std::path::PathBuf;
 
-use super::hook_groups::{self, spec, HookSpec};
-use super::json_file::saved_json;
-use super::json_file::JsonFile;
-use super::skill::{install_skill, our_skill, uninstall_skill, SKILL};
-use super::toml_file::{add_mcp_server, our_mcp_program, remove_mcp_server, TomlFile};
-use super::{shell_word, Action, InstallError, Options, Registration, Report, Scope};
 use crate::grok as host;
-use throughline_core::model::Host;
+use crate::install::hook_groups::{self, spec, HookSpec};
+use crate::install::json_file::saved_json;
+use crate::install::json_file::JsonFile;
+use crate::install::skill::{install_skill, our_skill, uninstall_skill, SKILL};
+use crate::install::toml_file::{add_mcp_server, our_mcp_program, remove_mcp_server, TomlFile};
+use crate::install::{
+    shell_word, Action, InstallError, Installer, Options, Registration, Report, Scope,
+};
+
+/// What registering Throughline with this host takes, for its spec.
+pub const INSTALLER: Installer = Installer {
+    install,
+    uninstall,
+    inspect,
+    config_dir: host::home,
+    hooks_object,
+    registered: None,
+};
 
 /// Timeouts in seconds (Grok's default is 5). A matcher is a regular expression there, and
 /// none matches every tool, so no hook has one. Stop is the only event whose answer reaches
@@ -53,7 +64,7 @@ fn files(scope: &Scope) -> Result<Files, InstallError> {
 }
 
 pub fn hooks_object(program: &str) -> serde_json::Map<String, serde_json::Value> {
-    hook_groups::object(HOOKS, Host::Grok, program)
+    hook_groups::object(HOOKS, host::HOST, program)
 }
 
 pub fn install(options: &Options) -> Result<Report, InstallError> {
@@ -65,7 +76,7 @@ pub fn install(options: &Options) -> Result<Report, InstallError> {
         Some(path) => Some(TomlFile::load_for_edit(path, "Grok")?),
         None => None,
     };
-    let details = hook_groups::add(&mut hooks, HOOKS, Host::Grok, &program)?;
+    let details = hook_groups::add(&mut hooks, HOOKS, host::HOST, &program)?;
     let mut changes = vec![saved_json(&hooks, details)?];
     changes.push(install_skill(&files.skill, &program, COMMAND)?);
     if let Some(config) = &mut config {
@@ -73,7 +84,7 @@ pub fn install(options: &Options) -> Result<Report, InstallError> {
         changes.push(config.save(details)?);
     }
     Ok(Report {
-        host: Host::Grok,
+        host: host::HOST,
         changes,
     })
 }
@@ -99,7 +110,7 @@ pub fn uninstall(scope: &Scope) -> Result<Report, InstallError> {
         }
     }
     Ok(Report {
-        host: Host::Grok,
+        host: host::HOST,
         changes,
     })
 }

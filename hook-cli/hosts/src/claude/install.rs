@@ -6,21 +6,31 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
 
-use super::hook_groups::{self, spec, HookSpec};
-use super::json_file::{JsonFile, Saved};
-use super::mcp_json::{add_mcp_server, our_mcp_program, remove_mcp_server};
-use super::slash_command::{
+use crate::claude as host;
+use crate::install::hook_groups::{self, spec, HookSpec};
+use crate::install::json_file::{JsonFile, Saved};
+use crate::install::mcp_json::{add_mcp_server, our_mcp_program, remove_mcp_server};
+use crate::install::slash_command::{
     install_slash_command, our_slash_command, uninstall_slash_command, SLASH_COMMAND,
 };
-use super::{
-    backup_path, shell_word, Action, Change, InstallError, Options, Registration, Report, Scope,
+use crate::install::{
+    backup_path, shell_word, Action, Change, InstallError, Installer, Options, Registration,
+    Report, Scope,
 };
-use crate::claude as host;
-use throughline_core::model::Host;
 
 mod autocompact;
 pub use autocompact::{
     autocompact, set_autocompact, AutoCompact, AUTOCOMPACT_ENV, WHOLE_WINDOW, WINDOW_KEY,
+};
+
+/// What registering Throughline with this host takes, for its spec.
+pub const INSTALLER: Installer = Installer {
+    install,
+    uninstall,
+    inspect,
+    config_dir: host::config_dir,
+    hooks_object,
+    registered: None,
 };
 
 /// SessionStart and UserPromptSubmit may inject memory, so the client must wait for them;
@@ -39,7 +49,7 @@ pub const HOOKS: &[HookSpec] = &[
 
 /// The `hooks` object for `program` (a shell word: an absolute path, or `throughline` on PATH).
 pub fn hooks_object(program: &str) -> Map<String, Value> {
-    hook_groups::object(HOOKS, Host::Claude, program)
+    hook_groups::object(HOOKS, host::HOST, program)
 }
 
 /// `commands/tl.md`. The UserPromptSubmit hook answers `/tl` itself (and blocks the prompt, so
@@ -130,7 +140,7 @@ pub fn install(options: &Options) -> Result<Report, InstallError> {
     let mut settings = JsonFile::load_for_edit(&files.settings)?;
     let mut mcp = JsonFile::load_for_edit(&files.mcp)?;
 
-    let mut settings_details = hook_groups::add(&mut settings, HOOKS, Host::Claude, &program)?;
+    let mut settings_details = hook_groups::add(&mut settings, HOOKS, host::HOST, &program)?;
     let mut kept = Vec::new();
     if options.statusline {
         add_statusline(
@@ -157,7 +167,7 @@ pub fn install(options: &Options) -> Result<Report, InstallError> {
     let mcp_details = add_mcp_server(&mut mcp, mcp_entry(&options.binary), "Claude Code")?;
     changes.push(saved(&mcp, mcp_details)?);
     Ok(Report {
-        host: Host::Claude,
+        host: host::HOST,
         changes,
     })
 }
@@ -184,7 +194,7 @@ pub fn uninstall(scope: &Scope) -> Result<Report, InstallError> {
     let mcp_details = remove_mcp_server(&mut mcp);
     changes.push(saved(&mcp, mcp_details)?);
     Ok(Report {
-        host: Host::Claude,
+        host: host::HOST,
         changes,
     })
 }

@@ -8,18 +8,27 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use toml_edit::{DocumentMut, Item, Table};
 
-use super::change;
-use super::hook_groups::{self, spec, HookSpec};
-use super::json_file::saved_json;
-use super::json_file::JsonFile;
-use super::skill::{install_skill, our_skill, uninstall_skill, SKILL};
-use super::toml_file::{add_mcp_server, our_mcp_program, remove_mcp_server, TomlFile};
-use super::{
-    program_of, shell_word, Action, InstallError, Options, RegisteredHook, Registration, Report,
-    Scope,
-};
 use crate::codex as host;
-use throughline_core::model::Host;
+use crate::install::change;
+use crate::install::hook_groups::{self, spec, HookSpec};
+use crate::install::json_file::saved_json;
+use crate::install::json_file::JsonFile;
+use crate::install::skill::{install_skill, our_skill, uninstall_skill, SKILL};
+use crate::install::toml_file::{add_mcp_server, our_mcp_program, remove_mcp_server, TomlFile};
+use crate::install::{
+    program_of, shell_word, Action, InstallError, Installer, Options, RegisteredHook, Registration,
+    Report, Scope,
+};
+
+/// What registering Throughline with this host takes, for its spec.
+pub const INSTALLER: Installer = Installer {
+    install,
+    uninstall,
+    inspect,
+    config_dir: host::home,
+    hooks_object,
+    registered: None,
+};
 
 /// SessionStart and UserPromptSubmit may inject memory; the rest capture (SubagentStop: the
 /// subagent's rollout, whole). Codex runs tool events for every tool without a matcher, and
@@ -54,13 +63,18 @@ fn files(scope: &Scope) -> Result<Files, InstallError> {
     }
 }
 
+/// The `hooks` table's entries as JSON, for adding by hand.
+pub fn hooks_object(program: &str) -> serde_json::Map<String, Value> {
+    hook_groups::object(HOOKS, host::HOST, program)
+}
+
 pub fn install(options: &Options) -> Result<Report, InstallError> {
     let files = files(&options.scope)?;
     let program = shell_word(&options.binary);
     // Read and check every file before writing any, so a refusal changes nothing.
     let mut hooks = JsonFile::load_for_edit(&files.hooks)?;
     let mut config = TomlFile::load_for_edit(&files.config, "Codex")?;
-    let mut details = hook_groups::add(&mut hooks, HOOKS, Host::Codex, &program)?;
+    let mut details = hook_groups::add(&mut hooks, HOOKS, host::HOST, &program)?;
     if !details.is_empty() {
         details.push(
             "trust them in Codex: it asks at start-up (\"Hooks need review\"), or type /hooks \
@@ -82,7 +96,7 @@ pub fn install(options: &Options) -> Result<Report, InstallError> {
     changes.push(config.save(config_details)?);
     changes.extend(kept);
     Ok(Report {
-        host: Host::Codex,
+        host: host::HOST,
         changes,
     })
 }
@@ -98,7 +112,7 @@ pub fn uninstall(scope: &Scope) -> Result<Report, InstallError> {
     mcp_details.extend(remove_own_process_hooks(&mut config));
     changes.push(config.save(mcp_details)?);
     Ok(Report {
-        host: Host::Codex,
+        host: host::HOST,
         changes,
     })
 }

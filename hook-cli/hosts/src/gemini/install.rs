@@ -6,16 +6,25 @@ use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
-use super::hook_groups::{self, spec, HookSpec};
-use super::json_file::saved_json;
-use super::json_file::JsonFile;
-use super::mcp_json::{add_mcp_server, our_mcp_program, remove_mcp_server};
-use super::slash_command::{
+use crate::gemini as host;
+use crate::install::hook_groups::{self, spec, HookSpec};
+use crate::install::json_file::saved_json;
+use crate::install::json_file::JsonFile;
+use crate::install::mcp_json::{add_mcp_server, our_mcp_program, remove_mcp_server};
+use crate::install::slash_command::{
     install_slash_command, our_slash_command, uninstall_slash_command, SLASH_COMMAND,
 };
-use super::{shell_word, InstallError, Options, Registration, Report, Scope};
-use crate::gemini as host;
-use throughline_core::model::Host;
+use crate::install::{shell_word, InstallError, Installer, Options, Registration, Report, Scope};
+
+/// What registering Throughline with this host takes, for its spec.
+pub const INSTALLER: Installer = Installer {
+    install,
+    uninstall,
+    inspect,
+    config_dir: host::home,
+    hooks_object,
+    registered: None,
+};
 
 /// Timeouts are in milliseconds here (0.61.0 waits 60 s by default). BeforeAgent may inject
 /// memory and block `/tl`; AfterTool and AfterAgent capture as the turn goes; SessionEnd sees
@@ -60,14 +69,14 @@ fn files(scope: &Scope) -> Result<Files, InstallError> {
 }
 
 pub fn hooks_object(program: &str) -> serde_json::Map<String, Value> {
-    hook_groups::object(HOOKS, Host::Gemini, program)
+    hook_groups::object(HOOKS, host::HOST, program)
 }
 
 pub fn install(options: &Options) -> Result<Report, InstallError> {
     let files = files(&options.scope)?;
     let program = shell_word(&options.binary);
     let mut settings = JsonFile::load_for_edit(&files.settings)?;
-    let mut details = hook_groups::add(&mut settings, HOOKS, Host::Gemini, &program)?;
+    let mut details = hook_groups::add(&mut settings, HOOKS, host::HOST, &program)?;
     details.extend(add_mcp_server(
         &mut settings,
         mcp_entry(&options.binary),
@@ -79,7 +88,7 @@ pub fn install(options: &Options) -> Result<Report, InstallError> {
         slash_command(&program),
     )?);
     Ok(Report {
-        host: Host::Gemini,
+        host: host::HOST,
         changes,
     })
 }
@@ -94,7 +103,7 @@ pub fn uninstall(scope: &Scope) -> Result<Report, InstallError> {
         uninstall_slash_command(&files.slash_command)?,
     ];
     Ok(Report {
-        host: Host::Gemini,
+        host: host::HOST,
         changes,
     })
 }
@@ -128,6 +137,6 @@ mod tests {
         let doc: toml_edit::DocumentMut = text.parse().unwrap();
         assert_eq!(doc["prompt"].as_str(), Some("/tl {{args}}"));
         assert!(doc["description"].as_str().unwrap().contains("Throughline"));
-        assert!(super::super::slash_command::is_our_slash_command(&text));
+        assert!(crate::install::slash_command::is_our_slash_command(&text));
     }
 }

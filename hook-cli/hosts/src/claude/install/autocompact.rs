@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::super::hook_groups;
-use super::super::json_file::JsonFile;
-use super::super::{Change, InstallError, Scope};
 use super::{files, saved};
+use crate::install::hook_groups;
+use crate::install::json_file::JsonFile;
+use crate::install::{Change, InstallError, Scope};
 
 /// The environment variable that sets the share of the context window at which Claude Code
 /// compacts a session by itself. It can only lower the client's own threshold, which sits

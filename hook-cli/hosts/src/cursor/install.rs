@@ -7,19 +7,28 @@ use std::path::PathBuf;
 
 use serde_json::{json, Map, Value};
 
-use super::hook_groups::malformed;
-use super::json_file::saved_json;
-use super::json_file::{backup_path, JsonFile};
-use super::mcp_json::{add_mcp_server, our_mcp_program, remove_mcp_server};
-use super::slash_command::{
+use crate::cursor as host;
+use crate::install::hook_groups::malformed;
+use crate::install::json_file::saved_json;
+use crate::install::json_file::{backup_path, JsonFile};
+use crate::install::mcp_json::{add_mcp_server, our_mcp_program, remove_mcp_server};
+use crate::install::slash_command::{
     install_slash_command, our_slash_command, uninstall_slash_command, SLASH_COMMAND,
 };
-use super::{
-    is_throughline_hook, program_of, shell_word, InstallError, Options, RegisteredHook,
+use crate::install::{
+    is_throughline_hook, program_of, shell_word, InstallError, Installer, Options, RegisteredHook,
     Registration, Report, Scope,
 };
-use crate::cursor as host;
-use throughline_core::model::Host;
+
+/// What registering Throughline with this host takes, for its spec.
+pub const INSTALLER: Installer = Installer {
+    install,
+    uninstall,
+    inspect,
+    config_dir: host::home,
+    hooks_object,
+    registered: Some(registered),
+};
 
 /// Timeouts are in seconds. sessionStart records the chat and hands a waiting handoff on;
 /// beforeSubmitPrompt stops `/tl`; postToolUse and stop capture as the turn goes; sessionEnd
@@ -182,7 +191,7 @@ pub fn install(options: &Options) -> Result<Report, InstallError> {
         "Cursor",
     )?;
     Ok(Report {
-        host: Host::Cursor,
+        host: host::HOST,
         changes: vec![
             saved_json(&hooks, details)?,
             saved_json(&mcp, mcp_details)?,
@@ -198,7 +207,7 @@ pub fn uninstall(scope: &Scope) -> Result<Report, InstallError> {
     let mut mcp = JsonFile::load_for_edit(&files.mcp)?;
     let mcp_details = remove_mcp_server(&mut mcp);
     Ok(Report {
-        host: Host::Cursor,
+        host: host::HOST,
         changes: vec![
             saved_json(&hooks, details)?,
             saved_json(&mcp, mcp_details)?,
