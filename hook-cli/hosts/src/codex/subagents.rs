@@ -34,22 +34,65 @@ pub fn transcript_of(main: &Path, subagent: &SubagentRef) -> Option<PathBuf> {
         .find(|p| p.to_str().is_some_and(|name| name.ends_with(&suffix)))
 }
 
-/// Every subagent rollout of the session whose rollout is `main` that started the same day,
-/// by name.
+/// Every subagent rollout of the session whose rollout is `main`, by name: those in its day's
+/// folder and in the [`LATER_DAYS`] day folders after it (a subagent started after midnight
+/// sits in the next day's).
 pub fn transcripts_of(main: &Path) -> Vec<PathBuf> {
-    let (Some(session), Some(dir)) = (session_of(main), main.parent()) else {
+    let (Some(session), Some(day)) = (session_of(main), main.parent()) else {
         return Vec::new();
     };
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut found: Vec<PathBuf> = entries
+    let mut found: Vec<PathBuf> = std::iter::once(day.to_path_buf())
+        .chain(days_after(day).into_iter().take(LATER_DAYS))
+        .filter_map(|dir| std::fs::read_dir(dir).ok())
+        .flatten()
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p != main && session_of(p).is_some())
         .filter(|p| meta(p).is_some_and(|m| m.session == session))
         .collect();
     found.sort();
     found
+}
+
+/// How many day folders after a session's own are searched for its subagents: each of their
+/// rollouts has its first line read, and a session runs for days only rarely.
+const LATER_DAYS: usize = 2;
+
+/// The day folders (`sessions/YYYY/MM/DD`) after `day`, oldest first, as far as the first
+/// [`LATER_DAYS`] of them.
+fn days_after(day: &Path) -> Vec<PathBuf> {
+    let Some(month) = day.parent() else {
+        return Vec::new();
+    };
+    let Some(year) = month.parent() else {
+        return Vec::new();
+    };
+    let Some(root) = year.parent() else {
+        return Vec::new();
+    };
+    // Each level's folders after the one the session is in, in order of their names (Codex
+    // names them with leading zeros).
+    let later = |dir: &Path, after: Option<&Path>| -> Vec<PathBuf> {
+        let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default();
+        names.retain(|p| p.is_dir() && after.is_none_or(|after| p.file_name() > after.file_name()));
+        names.sort();
+        names
+    };
+    let mut days = later(month, Some(day));
+    for next_month in later(year, Some(month)) {
+        days.extend(later(&next_month, None));
+    }
+    for next_year in later(root, Some(year)) {
+        for next_month in later(&next_year, None) {
+            days.extend(later(&next_month, None));
+        }
+        if days.len() >= LATER_DAYS {
+            break;
+        }
+    }
+    days.truncate(LATER_DAYS);
+    days
 }
 
 /// What a subagent's rollout says of itself in its first line.
@@ -138,5 +181,27 @@ mod tests {
             };
             assert_eq!(transcript_of(&main, &bad), None);
         }
+    }
+
+    #[test]
+    fn a_subagent_started_after_midnight_is_found_in_the_next_day_s_folder() {
+        let root = tempfile::tempdir().unwrap();
+        let day = |date: &str| {
+            let dir = root.path().join(date);
+            std::fs::create_dir_all(&dir).unwrap();
+            dir
+        };
+        let main = day("2026/12/31").join(format!("rollout-2026-12-31T23-50-00-{SESSION}.jsonl"));
+        std::fs::write(&main, first_line(SESSION, None)).unwrap();
+        let child = day("2027/01/01").join(format!("rollout-2027-01-01T00-10-00-{CHILD}.jsonl"));
+        std::fs::write(&child, first_line(CHILD, Some(SESSION))).unwrap();
+        // Days before the session's, and those past the bound, are not read.
+        let before = day("2026/12/30").join(format!("rollout-2026-12-30T10-00-00-{CHILD}.jsonl"));
+        std::fs::write(before, first_line(CHILD, Some(SESSION))).unwrap();
+        day("2027/01/02");
+        let late = day("2027/01/05").join(format!("rollout-2027-01-05T10-00-00-{CHILD}.jsonl"));
+        std::fs::write(late, first_line(CHILD, Some(SESSION))).unwrap();
+
+        assert_eq!(transcripts_of(&main), vec![child]);
     }
 }
