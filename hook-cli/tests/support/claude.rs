@@ -540,7 +540,11 @@ impl ClaudeEnv {
     /// Raw lines of the hook log, exactly as Claude Code sent them (blank lines dropped).
     pub fn hook_lines(&self) -> Vec<String> {
         let text = fs::read_to_string(&self.hook_log).unwrap_or_default();
-        text.lines()
+        // A payload is whole once the newline after it is written: the recorder appends the
+        // two apart, and a hook may be writing while this reads.
+        let whole = text.rfind('\n').map_or("", |end| &text[..end]);
+        whole
+            .lines()
             .filter(|l| !l.trim().is_empty())
             .map(str::to_string)
             .collect()
