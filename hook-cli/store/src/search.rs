@@ -364,6 +364,71 @@ pub(super) fn unindex_turn(tx: &rusqlite::Transaction, turn: i64) -> Result<()> 
     Ok(())
 }
 
+/// Rewrites rows `ids` of `table` (`messages` or `details`; any other table has no index) with
+/// `rewrite`, keeping each search index that already holds them right: their old text leaves
+/// the index first (an external-content index needs it to find the entries), the new text
+/// enters after. Rows not indexed yet are indexed later as they are then.
+pub(super) fn rewrite_indexed(
+    tx: &rusqlite::Transaction,
+    table: &str,
+    ids: &[i64],
+    rewrite: impl FnOnce() -> Result<()>,
+) -> Result<()> {
+    let mut indexed = Vec::new();
+    for index in indexes().into_iter().filter(|i| i.table == table) {
+        let upto: i64 = tx
+            .prepare_cached("SELECT upto FROM search_progress WHERE layer = ?1")?
+            .query_row([index.layer], |r| r.get(0))?;
+        let held: Vec<i64> = ids.iter().copied().filter(|&id| id <= upto).collect();
+        if held.is_empty() {
+            continue;
+        }
+        let IndexOf {
+            name,
+            fts,
+            text,
+            searchable,
+            ..
+        } = &index;
+        let take_out = if index.counted {
+            let columns = &fts[fts.find('(').unwrap_or(0)..];
+            let columns = columns.trim_start_matches('(');
+            format!(
+                "INSERT INTO {name} ({name}, {columns} SELECT 'delete', id, {text} FROM {table}
+                 WHERE id = ?1 AND {searchable}"
+            )
+        } else {
+            // Contentless: entries go by row id alone.
+            format!("DELETE FROM {name} WHERE rowid = ?1")
+        };
+        let mut stmt = tx.prepare(&take_out)?;
+        for id in &held {
+            stmt.execute([id])?;
+        }
+        indexed.push((index, held));
+    }
+    rewrite()?;
+    for (
+        IndexOf {
+            fts,
+            text,
+            table,
+            searchable,
+            ..
+        },
+        held,
+    ) in indexed
+    {
+        let mut stmt = tx.prepare(&format!(
+            "INSERT INTO {fts} SELECT id, {text} FROM {table} WHERE id = ?1 AND {searchable}"
+        ))?;
+        for id in held {
+            stmt.execute([id])?;
+        }
+    }
+    Ok(())
+}
+
 /// After rows were removed: the next rows may reuse their ids, below what is marked as
 /// indexed; the mark comes down to the rows that are left, so those are indexed too.
 pub(super) fn index_after_removal(tx: &rusqlite::Transaction) -> Result<()> {

@@ -912,6 +912,83 @@ fn a_secret_found_once_is_redacted_wherever_it_comes_again() {
     assert_eq!(kept, 1);
 }
 
+/// A key pasted in prose, where no rule sees it, and named later (`STAGING_KEY=` in a tool's
+/// output): the prompt, its one-liner and the search indexes that held them lose it then,
+/// and the rest of their words stay searchable.
+#[test]
+fn a_secret_found_late_is_redacted_in_what_the_session_stored_before() {
+    let (_dir, _home, mut store) = temp_store();
+    let key = "q8XvT3mKz9Lw2RbN7cYp4HsD";
+    let first = format!("the staging deploy uses {key} from now on");
+    let output = Record::Detail {
+        key: "r:1".into(),
+        kind: DetailKind::ToolResult,
+        name: None,
+        tool_use_id: Some("t1".into()),
+        body: format!("STAGING_KEY={key}\nREGION=eu-west-1"),
+        is_error: false,
+        at: None,
+    };
+    let mut turn = None;
+    let w = store.write().unwrap();
+    let mut s = w
+        .session(throughline_hosts::claude::HOST, "s1", Some("/p"), None)
+        .unwrap();
+    w.apply(&mut s, &mut turn, &prompt("u:1", &first)).unwrap();
+    w.commit().unwrap();
+    assert_eq!(
+        store.turns(&store.session("s1").unwrap()).unwrap()[0].messages[0].text,
+        first,
+        "no rule sees it in prose"
+    );
+    store.index_pending().unwrap();
+
+    let w = store.write().unwrap();
+    let mut s = w
+        .session(throughline_hosts::claude::HOST, "s1", Some("/p"), None)
+        .unwrap();
+    for r in [prompt("u:2", "print the staging env"), output] {
+        w.apply(&mut s, &mut turn, &r).unwrap();
+    }
+    w.commit().unwrap();
+
+    let turns = store.turns(&store.session("s1").unwrap()).unwrap();
+    assert_eq!(
+        turns[0].messages[0].text,
+        "the staging deploy uses [REDACTED:secret-seen-before] from now on"
+    );
+    let stored: Vec<String> = store
+        .conn
+        .prepare("SELECT text FROM summaries UNION ALL SELECT body FROM details")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    assert!(stored.iter().all(|t| !t.contains(key)), "{stored:?}");
+    let matches = |query: &str| -> i64 {
+        store
+            .conn
+            .query_row(
+                "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?1",
+                [query],
+                |r| r.get(0),
+            )
+            .unwrap()
+    };
+    assert_eq!(matches("\"q8XvT3mK\""), 0);
+    assert_eq!(matches("\"staging deploy\""), 1);
+    for index in ["messages_fts", "messages_words"] {
+        store
+            .conn
+            .execute(
+                &format!("INSERT INTO {index} ({index}) VALUES ('integrity-check')"),
+                [],
+            )
+            .unwrap();
+    }
+}
+
 /// A memory handed on after `/clear` (in two parts) is one, with the predecessor's last
 /// request before it and the successor's requests from it on; a compaction's is measured
 /// within its own session.

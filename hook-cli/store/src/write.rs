@@ -70,6 +70,12 @@ pub struct Writer<'c> {
     redactor: &'c Redactor,
     /// The marks of the secrets found so far ([`redact::mark`]), read once when first needed.
     secret_marks: RefCell<Option<HashSet<i64>>>,
+    /// The marks first remembered by this writer: what the session stored before may hold
+    /// their secrets where no rule saw them (see [`Writer::redact_earlier`]).
+    new_marks: RefCell<Vec<i64>>,
+    /// The session those secrets were found in, redacted in its earlier text once per
+    /// transaction (or when the writer moves on to another session).
+    marks_session: Cell<Option<i64>>,
 }
 
 /// Numbers the write transactions of this process.
@@ -129,6 +135,8 @@ impl<'c> Writer<'c> {
             waiters,
             redactor,
             secret_marks: RefCell::new(None),
+            new_marks: RefCell::new(Vec::new()),
+            marks_session: Cell::new(None),
         }
     }
 
@@ -165,6 +173,7 @@ impl<'c> Writer<'c> {
                 self.tx
                     .prepare_cached("INSERT OR IGNORE INTO secret_marks (mark) VALUES (?1)")?
                     .execute([mark])?;
+                self.new_marks.borrow_mut().push(mark);
             }
         }
         if marks.is_empty() {
@@ -176,6 +185,79 @@ impl<'c> Writer<'c> {
                 None => out,
             },
         )
+    }
+
+    /// Replaces the secrets first found since the last call wherever their session stored
+    /// them before, where no rule saw them (a key pasted in prose, then named in a `.env`
+    /// line): its prompts, answers, detail, one-liners and the memories given since it
+    /// started (decision 0110). Work is done only when a secret was first found, which is
+    /// rare, and reads the session's text once for every secret found in the transaction.
+    fn redact_earlier(&self) -> Result<()> {
+        let Some(session) = self.marks_session.take() else {
+            return Ok(());
+        };
+        let marks = std::mem::take(&mut *self.new_marks.borrow_mut());
+        let mut counts = redact::Counts::new();
+        let mut again =
+            |text: &str| redact::redact_remembered(text, |m| marks.contains(&m), &mut counts);
+        // Rows of each table, with the statement that reads them and the one that writes one.
+        let tables: [(&str, &str, &str); 5] = [
+            (
+                "messages",
+                "SELECT id, text FROM messages WHERE session = ?1",
+                "UPDATE messages SET text = ?2 WHERE id = ?1",
+            ),
+            (
+                "details",
+                "SELECT d.id, d.body FROM turns t JOIN details d ON d.turn = t.id
+                 WHERE t.session = ?1",
+                "UPDATE details SET body = ?2 WHERE id = ?1",
+            ),
+            (
+                "summaries",
+                "SELECT s.turn, s.text FROM turns t JOIN summaries s ON s.turn = t.id
+                 WHERE t.session = ?1",
+                "UPDATE summaries SET text = ?2 WHERE turn = ?1",
+            ),
+            (
+                "model_summaries",
+                "SELECT s.turn, s.text FROM turns t JOIN model_summaries s ON s.turn = t.id
+                 WHERE t.session = ?1 AND s.text IS NOT NULL",
+                "UPDATE model_summaries SET text = ?2 WHERE turn = ?1",
+            ),
+            (
+                "injections",
+                "SELECT id, text FROM injections
+                 WHERE at >= (SELECT coalesce(started_at, '') FROM sessions WHERE id = ?1)",
+                "UPDATE injections SET text = ?2 WHERE id = ?1",
+            ),
+        ];
+        for (table, read, write) in tables {
+            let rewritten: Vec<(i64, String)> = {
+                let mut stmt = self.tx.prepare(read)?;
+                let mut rows = stmt.query([session])?;
+                let mut rewritten = Vec::new();
+                while let Some(row) = rows.next()? {
+                    let text: String = row.get(1)?;
+                    if let Some(text) = again(&text) {
+                        rewritten.push((row.get(0)?, text));
+                    }
+                }
+                rewritten
+            };
+            if rewritten.is_empty() {
+                continue;
+            }
+            let ids: Vec<i64> = rewritten.iter().map(|(id, _)| *id).collect();
+            super::search::rewrite_indexed(&self.tx, table, &ids, || {
+                let mut stmt = self.tx.prepare(write)?;
+                for (id, text) in &rewritten {
+                    stmt.execute(params![id, text])?;
+                }
+                Ok(())
+            })?;
+        }
+        self.count_redactions(counts)
     }
 
     /// Adds the secrets replaced to the store's counts (what `doctor` reports).
@@ -221,6 +303,7 @@ impl<'c> Writer<'c> {
     }
 
     pub fn commit(self) -> Result<()> {
+        self.redact_earlier()?;
         let Writer {
             hot,
             tx,
@@ -248,6 +331,7 @@ impl<'c> Writer<'c> {
 
     /// Commits what was written and goes on in a new transaction on the same writer.
     pub fn commit_and_continue(&self) -> Result<()> {
+        self.redact_earlier()?;
         self.conn.execute_batch("COMMIT")?;
         self.pending.set(0);
         self.transaction.set(next_transaction());
@@ -543,6 +627,9 @@ impl<'c> Writer<'c> {
         turn: &mut Option<i64>,
         record: &Record,
     ) -> Result<()> {
+        if self.marks_session.get().is_some_and(|s| s != session.id) {
+            self.redact_earlier()?;
+        }
         match record {
             Record::Summary { text } => {
                 if let Some(id) = *turn {
@@ -692,6 +779,9 @@ impl<'c> Writer<'c> {
                     }
                 }
             }
+        }
+        if !self.new_marks.borrow().is_empty() {
+            self.marks_session.set(Some(session.id));
         }
         Ok(())
     }
