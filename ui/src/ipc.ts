@@ -110,7 +110,7 @@ export function planHistory(): Promise<PlanHistory> {
 export interface SessionUse {
   session_id: string;
   title: string | null;
-  /** Its tokens weighted as they are priced. */
+  /** What its requests would cost at API prices (millionths of a dollar). */
   weight: number;
 }
 

@@ -1,10 +1,11 @@
 //! Which projects and sessions used the plan's current window: each Claude Code session's
-//! requests since the window began, weighted as their tokens are priced, so a person sees
+//! requests since the window began, weighted as their tokens and models are priced, so a person sees
 //! where a five-hour limit went.
 
 use serde::Serialize;
 
 use crate::clock;
+use crate::hosts::claude::pricing;
 use crate::render;
 use crate::store::{Result, Store, UsageSince};
 
@@ -13,7 +14,7 @@ use crate::store::{Result, Store, UsageSince};
 pub struct SessionUse {
     pub session_id: String,
     pub title: Option<String>,
-    /// Its weighted tokens (see [`weighted`]).
+    /// What its requests would cost at API prices (see [`weighted`]).
     pub weight: f64,
 }
 
@@ -26,15 +27,18 @@ pub struct ProjectUse {
     pub sessions: Vec<SessionUse>,
 }
 
-/// Tokens weighted by their price relative to a fresh input token: a cache write costs 1.25
-/// of one, a cache read a tenth, an output token five (the same ratios for every current Claude
-/// model). Counting cache reads whole would hand the window to whichever session re-sent the
-/// longest context, though reads are the cheapest part of a request.
+/// What the requests would cost at the API's prices, in millionths of a dollar: each kind of
+/// token at its multiple of a fresh input token (a cache write 1.25, a cache read a tenth, an
+/// output token five, the same for every Claude model), times the model's input price
+/// (`claude::pricing`). Counting cache reads whole would hand the window to whichever session
+/// re-sent the longest context, though reads are the cheapest part of a request; counting a
+/// Haiku subagent's tokens as an Opus session's would hand it to the cheaper model.
 pub fn weighted(u: &UsageSince) -> f64 {
-    u.input as f64
+    let tokens = u.input as f64
         + 1.25 * u.cache_creation as f64
         + 0.1 * u.cache_read as f64
-        + 5.0 * u.output as f64
+        + 5.0 * u.output as f64;
+    tokens * pricing::input_price(u.model.as_deref())
 }
 
 /// The projects that used the window begun at `starts_at` (seconds since the epoch), largest
@@ -48,22 +52,27 @@ pub fn since(store: &Store, starts_at: u64) -> Result<Vec<ProjectUse>> {
     }
     let mut projects: Vec<ProjectUse> = Vec::new();
     for u in &used {
-        let title = store.first_prompt(&u.session)?.map(|p| render::title(&p));
-        let session = SessionUse {
-            session_id: u.session.session_id.clone(),
-            title,
-            weight: weighted(u),
-        };
-        let share = 100.0 * session.weight / total;
-        match projects.iter_mut().find(|p| p.project == u.session.project) {
-            Some(project) => {
-                project.share += share;
-                project.sessions.push(session);
+        let share = 100.0 * weighted(u) / total;
+        let project = match projects.iter_mut().find(|p| p.project == u.session.project) {
+            Some(project) => project,
+            None => {
+                projects.push(ProjectUse {
+                    project: u.session.project.clone(),
+                    share: 0.0,
+                    sessions: Vec::new(),
+                });
+                projects.last_mut().expect("just pushed")
             }
-            None => projects.push(ProjectUse {
-                project: u.session.project.clone(),
-                share,
-                sessions: vec![session],
+        };
+        project.share += share;
+        // A session that ran several models comes once for each.
+        let id = &u.session.session_id;
+        match project.sessions.iter_mut().find(|s| &s.session_id == id) {
+            Some(session) => session.weight += weighted(u),
+            None => project.sessions.push(SessionUse {
+                session_id: id.clone(),
+                title: store.first_prompt(&u.session)?.map(|p| render::title(&p)),
+                weight: weighted(u),
             }),
         }
     }

@@ -143,6 +143,8 @@ mod tests {
 #[derive(Debug, Clone)]
 pub struct UsageSince {
     pub session: Session,
+    /// The model of these requests (a session's requests come one row per model).
+    pub model: Option<String>,
     pub input: u64,
     pub cache_creation: u64,
     pub cache_read: u64,
@@ -151,16 +153,16 @@ pub struct UsageSince {
 
 impl Store {
     /// The tokens each session of `host` took in its requests at or after `since` (stored
-    /// time), subagents' requests included. Sessions are found by their last activity (an
+    /// time), subagents' requests included, one row per session and model. Sessions are found by their last activity (an
     /// index), then their requests by session, so an old store costs no more than a new one.
     pub fn usage_since(&self, host: &str, since: &str) -> Result<Vec<UsageSince>> {
         // The session's columns, then the sums: the first 17 columns are `session_from`'s.
         let sql = format!(
             "SELECT {SESSION_COLUMNS}, sum(a.input), sum(a.cache_creation), sum(a.cache_read),
-                    sum(a.output)
+                    sum(a.output), a.model
              FROM sessions s JOIN api_calls a ON a.session = s.id
              WHERE s.last_activity >= ?2 AND s.host = ?1 AND a.at >= ?2
-             GROUP BY s.id"
+             GROUP BY s.id, a.model"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let used = stmt.query_map(params![host, since], |r| {
@@ -170,6 +172,7 @@ impl Store {
                 cache_creation: r.get(18)?,
                 cache_read: r.get(19)?,
                 output: r.get(20)?,
+                model: r.get(21)?,
             })
         })?;
         Ok(used.collect::<rusqlite::Result<_>>()?)

@@ -180,7 +180,7 @@ export function renderWindowUse(used: ProjectUse[]): HTMLElement | null {
   return h(
     "div",
     { class: "window-use" },
-    h("p", { class: "hint" }, "This 5-hour window went to (tokens weighted as they are priced):"),
+    h("p", { class: "hint" }, "This 5-hour window went to (tokens weighted as each model prices them):"),
     h(
       "ul",
       {},

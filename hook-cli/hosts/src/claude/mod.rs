@@ -3,6 +3,7 @@
 pub mod install;
 mod payload;
 mod persisted;
+pub mod pricing;
 pub mod process;
 mod status;
 pub mod subagents;
