@@ -26,7 +26,7 @@ const LOCK_WAIT: Duration = Duration::from_millis(500);
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Which agent's hook file runs this: claude, codex, gemini, cursor or grok
+    #[arg(help = format!("Which agent's hook file runs this: {}", super::known_hosts()))]
     host: String,
 }
 

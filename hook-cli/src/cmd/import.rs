@@ -12,8 +12,7 @@ use throughline::store;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Which agent's transcripts: claude, codex, gemini, cursor or grok
-    #[arg(long, default_value = "claude")]
+    #[arg(long, default_value = "claude", help = format!("Which agent's transcripts: {}", super::known_hosts()))]
     host: String,
     /// Folder to read instead of the host's own (~/.claude/projects, ~/.codex/sessions)
     #[arg(long)]

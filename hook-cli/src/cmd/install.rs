@@ -29,8 +29,10 @@ pub struct Args {
 /// Which agent and where: shared by `install`, `uninstall` and `doctor`.
 #[derive(clap::Args)]
 pub struct Target {
-    /// The agent to register with: claude, codex, gemini, cursor, grok, or all (every one found on this machine)
-    #[arg(long, default_value = "all", value_parser = parse_host)]
+    #[arg(long, default_value = "all", value_parser = parse_host, help = format!(
+        "The agent to register with: {}, or all (every one found on this machine)",
+        super::host_names().join(", ")
+    ))]
     pub host: Hosts,
     /// Register for one project only (its `.claude/settings.json`); default: this project
     #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = "")]

@@ -283,6 +283,23 @@ fn write_shown(text: std::fmt::Arguments) -> std::io::Result<()> {
 }
 
 /// The store for reading verbs; says how to get one when there is none yet.
+/// The names of the hosts this build knows, as `--host` takes them.
+fn host_names() -> Vec<&'static str> {
+    throughline::hosts::all()
+        .map(throughline::model::Host::as_str)
+        .collect()
+}
+
+/// The hosts this build knows, for a help text: `claude, codex, gemini, cursor or grok`.
+fn known_hosts() -> String {
+    let names = host_names();
+    match names.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, others)) => format!("{} or {last}", others.join(", ")),
+        None => String::new(),
+    }
+}
+
 fn open_for_reading() -> anyhow::Result<Store> {
     Ok(Store::open_read_only(&Home::locate()?)?)
 }

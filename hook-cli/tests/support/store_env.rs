@@ -1,12 +1,12 @@
 //! A temp store and a host's projects folder, with the real `throughline` run against them
 //! and no client: the payload and transcript tests feed recorded files through it.
 
-use super::throughline::bin;
+use super::throughline::{bin, output_of};
 use serde_json::Value;
 use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 pub struct StoreEnv {
     dir: tempfile::TempDir,
@@ -71,17 +71,7 @@ impl StoreEnv {
     }
 
     pub fn throughline(&self, args: &[&str], stdin: &[u8]) -> Output {
-        let mut child = self
-            .command()
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        // A hook may exit before reading stdin (an unknown host): a closed pipe is fine.
-        let _ = child.stdin.take().unwrap().write_all(stdin);
-        child.wait_with_output().unwrap()
+        output_of(self.command().args(args), stdin)
     }
 
     pub fn json(&self, args: &[&str]) -> Value {
