@@ -591,7 +591,7 @@ fn turn_block(m: Measure, title: &str, turn: &Turn, cap: usize, goal: Option<&st
     let room = cap.saturating_sub(fixed);
     let prompt_room = (room / 5 * 2).max(room.saturating_sub(m.len(&answer)));
     let prompt = cut(m, &prompt, prompt_room, &turn.code);
-    let answer = cut(m, &answer, room.saturating_sub(m.len(&prompt)), &turn.code);
+    let answer = cut_keeping_facts(m, &answer, room.saturating_sub(m.len(&prompt)), &turn.code);
     block.push_str(&format!("Person: {prompt}\nYou: {answer}\n{detail}"));
     block
 }
@@ -608,37 +608,132 @@ fn cut(m: Measure, text: &str, max: usize, code: &str) -> String {
     if total <= max {
         return text.to_string();
     }
-    let marker = |n: usize| cut_marker(n, code);
-    let room = max.saturating_sub(m.len(&marker(total)));
-    let head_room = room * 2 / 3;
-    let head = take_units(m, text, head_room);
-    let tail = take_units_from_end(m, text, room - m.len(&head));
-    let removed = total - m.len(&head) - m.len(&tail);
-    format!("{head}{}{tail}", marker(removed))
+    let room = max.saturating_sub(m.len(&cut_marker(total, code)));
+    let (head, tail) = ends(m, text, room);
+    let removed = total - m.len(head) - m.len(tail);
+    format!("{head}{}{tail}", cut_marker(removed, code))
 }
 
-fn take_units(m: Measure, text: &str, max: usize) -> String {
+/// Share of a cut answer's room the facts of its middle may take, in percent.
+const MIDDLE_FACTS_SHARE: usize = 35;
+
+/// `text` within `max` units as [`cut`] makes it, keeping the sentences of the middle it
+/// drops that state a fact (a decision, finding or correction about something exact,
+/// [`summary::FACT`]), in the order they were said: a long answer says what it found between
+/// its opening and its closing summary. With no such sentence, the same as [`cut`].
+fn cut_keeping_facts(m: Measure, text: &str, max: usize, code: &str) -> String {
+    let total = m.len(text);
+    if total <= max {
+        return text.to_string();
+    }
+    let markers = m.len(&middle_facts_marker(total, code)) + m.len(MIDDLE_FACTS_END);
+    let facts_room = max * MIDDLE_FACTS_SHARE / 100;
+    let (head, tail) = ends(m, text, max.saturating_sub(facts_room + markers));
     let mut used = 0;
-    text.chars()
-        .take_while(|c| {
-            used += m.of_char(*c);
-            used <= max
+    let chosen: Vec<String> = middle_facts(text, head, tail)
+        .into_iter()
+        .filter(|fact| {
+            let cost = m.len(fact) + m.len("- \n");
+            let fits = used + cost <= facts_room;
+            used += if fits { cost } else { 0 };
+            fits
         })
+        .collect();
+    // The room the facts left goes back to the beginning and the end; a fact they now hold is
+    // shown there.
+    let (head, tail) = ends(m, text, max.saturating_sub(used + markers));
+    let facts: String = middle_facts(text, head, tail)
+        .into_iter()
+        .filter(|fact| chosen.contains(fact))
+        .map(|fact| format!("- {fact}\n"))
+        .collect();
+    if facts.is_empty() {
+        return cut(m, text, max, code);
+    }
+    let removed = total - m.len(head) - m.len(tail);
+    format!(
+        "{head}{}{facts}{MIDDLE_FACTS_END}{tail}",
+        middle_facts_marker(removed, code)
+    )
+}
+
+/// The sentences of `text` between its `head` and `tail` that state a fact, outside code
+/// blocks and lines cut in part.
+fn middle_facts(text: &str, head: &str, tail: &str) -> Vec<String> {
+    let middle = &text[head.len()..text.len() - tail.len()];
+    let fence = |line: &str| line.trim_start().starts_with("```");
+    let mut in_code = head.lines().filter(|l| fence(l)).count() % 2 == 1;
+    let mut lines: Vec<&str> = middle.split('\n').collect();
+    // A line the beginning or the end holds part of is not whole here.
+    if !head.is_empty() && !head.ends_with('\n') {
+        lines.remove(0);
+    }
+    if !tail.is_empty() && !middle.ends_with('\n') {
+        lines.pop();
+    }
+    let mut prose = String::new();
+    for line in lines {
+        if fence(line) {
+            in_code = !in_code;
+        } else if !in_code {
+            prose.push_str(line);
+            prose.push('\n');
+        }
+    }
+    let said = summary::Gist::of(&[crate::model::Message {
+        role: Role::Assistant,
+        text: prose,
+        at: None,
+    }]);
+    said.statements()
+        .filter(|s| {
+            s.score >= summary::FACT
+                && facts::is_statement(s.text)
+                && !facts::announces_a_step(s.text)
+        })
+        .map(|s| s.text.to_string())
         .collect()
 }
 
-fn take_units_from_end(m: Measure, text: &str, max: usize) -> String {
+/// What stands for the middle [`cut_keeping_facts`] drops, before the facts it keeps.
+fn middle_facts_marker(n: usize, code: &str) -> String {
+    format!(" […{n} characters cut: throughline detail {code}; what they state:]\n")
+}
+
+/// What ends the facts kept of a cut middle, before the text's end.
+const MIDDLE_FACTS_END: &str = "[…] ";
+
+/// The beginning and the end of `text` that fit `room` units together: two thirds for the
+/// beginning.
+fn ends(m: Measure, text: &str, room: usize) -> (&str, &str) {
+    let head = prefix_within(m, text, room * 2 / 3);
+    let tail = suffix_within(m, &text[head.len()..], room - m.len(head));
+    (head, tail)
+}
+
+fn prefix_within(m: Measure, text: &str, max: usize) -> &str {
     let mut used = 0;
-    let mut tail: Vec<char> = text
-        .chars()
-        .rev()
-        .take_while(|c| {
-            used += m.of_char(*c);
-            used <= max
+    let end = text
+        .char_indices()
+        .find(|&(_, c)| {
+            used += m.of_char(c);
+            used > max
         })
-        .collect();
-    tail.reverse();
-    tail.into_iter().collect()
+        .map_or(text.len(), |(i, _)| i);
+    &text[..end]
+}
+
+fn suffix_within(m: Measure, text: &str, max: usize) -> &str {
+    let mut used = 0;
+    let start = text
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| {
+            used += m.of_char(c);
+            used > max
+        })
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    &text[start..]
 }
 
 /// Builds the memory `receiver` gets from `chain` (nearest first; for a compaction, the

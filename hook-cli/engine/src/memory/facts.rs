@@ -87,6 +87,7 @@ pub fn choose(
             if weight >= least
                 && s.said_in <= 2
                 && is_statement(s.text)
+                && (s.by_person || !announces_a_step(s.text))
                 && !shown.contains(s.text)
                 && seen.insert(s.text)
             {
@@ -132,8 +133,30 @@ pub fn choose(
     Chosen { facts, said }
 }
 
+/// How an assistant says what it is about to do ("Let me check the logs", "让我看看"): the
+/// step, not what it found, which comes after.
+const ANNOUNCING: &[&str] = &[
+    "let me ",
+    "let's ",
+    "now let me ",
+    "now let's ",
+    "next, let me ",
+    "next, let's ",
+    "déjame ",
+    "vamos a ",
+    "让我",
+    "我来",
+    "现在让我",
+];
+
+/// Whether an assistant's sentence only announces its next step.
+pub(super) fn announces_a_step(text: &str) -> bool {
+    let start: String = text.chars().take(16).collect::<String>().to_lowercase();
+    ANNOUNCING.iter().any(|a| start.starts_with(a))
+}
+
 /// A sentence, not a heading or a label: long enough, and ended as a sentence when short.
-fn is_statement(text: &str) -> bool {
+pub(super) fn is_statement(text: &str) -> bool {
     let chars = text.chars().count();
     chars >= SHORTEST && (chars >= 60 || text.ends_with(['.', '!', '?', '。', '！', '？']))
 }
@@ -598,6 +621,23 @@ mod tests {
             "배포가 끝났습니다.",
         ] {
             assert!(!sets_a_rule(free), "{free}");
+        }
+    }
+
+    #[test]
+    fn an_announced_step_is_not_a_fact() {
+        for step in [
+            "Let me check the logs directory for errors.",
+            "Now let's test reprocessing an image with the new detector.",
+            "让我检查一下日志目录。",
+        ] {
+            assert!(announces_a_step(step), "{step}");
+        }
+        for found in [
+            "The MCAO API wasn't populating any data because the field mappings were wrong.",
+            "Letting the cache expire after 300 s fixed the stale reads.",
+        ] {
+            assert!(!announces_a_step(found), "{found}");
         }
     }
 

@@ -360,3 +360,34 @@ fn turns_of_one_shape_share_a_line_and_leave_the_room_to_the_others() {
     let lines = r.text.lines().filter(|l| l.starts_with("- t")).count();
     assert!(lines < 20, "{lines} lines:\n{}", r.text);
 }
+
+/// A long answer cut to fit keeps, between its beginning and its end, the sentences of the
+/// middle that state what it found; code in the middle and lines cut in part are not facts.
+#[test]
+fn a_cut_answer_keeps_the_facts_of_its_middle() {
+    let filler =
+        "We looked at the next part of the pipeline and it behaved as before.\n".repeat(30);
+    let answer = format!(
+        "Here is what I did.\n{filler}```python\n# The cache returns 404 for keys with `/` in them, 3 times.\nprint(1)\n```\n\
+         Root cause: the `fetch_rows` query filtered on created_at in local time instead of UTC.\n\
+         {filler}Everything passes now."
+    );
+    let m = Measure::Utf16;
+    let plain = cut(m, &answer, 1_500, "t1");
+    assert!(!plain.contains("Root cause"));
+    let kept = cut_keeping_facts(m, &answer, 1_500, "t1");
+    assert!(m.len(&kept) <= 1_500, "{}", m.len(&kept));
+    assert!(kept.starts_with("Here is what I did."));
+    assert!(kept.ends_with("Everything passes now."));
+    assert!(
+        kept.contains("; what they state:]\n- Root cause: the `fetch_rows` query filtered on created_at in local time instead of UTC.\n[…] "),
+        "{kept}"
+    );
+    assert!(!kept.contains("404"), "code is not a fact: {kept}");
+    // An answer whose middle states nothing exact is cut as before.
+    let routine = format!("Here is what I did.\n{filler}{filler}Everything passes now.");
+    assert_eq!(
+        cut_keeping_facts(m, &routine, 1_500, "t1"),
+        cut(m, &routine, 1_500, "t1")
+    );
+}
