@@ -134,16 +134,13 @@ pub fn choose(
 }
 
 /// How an assistant says what it is about to do ("Let me check the logs", "让我看看"): the
-/// step, not what it found, which comes after.
+/// step, not what it found, which comes after. "Let's …" is left out: "Let's use the offline
+/// mode instead" is how a decision is said.
 const ANNOUNCING: &[&str] = &[
     "let me ",
-    "let's ",
     "now let me ",
-    "now let's ",
     "next, let me ",
-    "next, let's ",
     "déjame ",
-    "vamos a ",
     "让我",
     "我来",
     "现在让我",
@@ -628,7 +625,7 @@ mod tests {
     fn an_announced_step_is_not_a_fact() {
         for step in [
             "Let me check the logs directory for errors.",
-            "Now let's test reprocessing an image with the new detector.",
+            "Now let me test reprocessing an image with the new detector.",
             "让我检查一下日志目录。",
         ] {
             assert!(announces_a_step(step), "{step}");
@@ -636,6 +633,7 @@ mod tests {
         for found in [
             "The MCAO API wasn't populating any data because the field mappings were wrong.",
             "Letting the cache expire after 300 s fixed the stale reads.",
+            "Let's use the offline mode instead by disabling compile-time checking.",
         ] {
             assert!(!announces_a_step(found), "{found}");
         }
