@@ -52,7 +52,7 @@ pub fn since(store: &Store, starts_at: u64) -> Result<Vec<ProjectUse>> {
     }
     let mut projects: Vec<ProjectUse> = Vec::new();
     for u in &used {
-        let share = 100.0 * weighted(u) / total;
+        let weight = weighted(u);
         let project = match projects.iter_mut().find(|p| p.project == u.session.project) {
             Some(project) => project,
             None => {
@@ -64,15 +64,15 @@ pub fn since(store: &Store, starts_at: u64) -> Result<Vec<ProjectUse>> {
                 projects.last_mut().expect("just pushed")
             }
         };
-        project.share += share;
+        project.share += 100.0 * weight / total;
         // A session that ran several models comes once for each.
         let id = &u.session.session_id;
         match project.sessions.iter_mut().find(|s| &s.session_id == id) {
-            Some(session) => session.weight += weighted(u),
+            Some(session) => session.weight += weight,
             None => project.sessions.push(SessionUse {
                 session_id: id.clone(),
                 title: store.first_prompt(&u.session)?.map(|p| render::title(&p)),
-                weight: weighted(u),
+                weight,
             }),
         }
     }
