@@ -1,19 +1,12 @@
 //! One module per host. Each decodes its hook payloads into a [`HookEvent`], parses its
 //! transcript lines into [`Record`](throughline_core::record::Record)s, knows where its transcripts live
 //! and how it counts what a hook hands it: shared code asks these through [`Agent`], and a new
-//! host is one more module and one more arm in [`agent`].
+//! host is one more folder and one more line in the host table ([`HOSTS`]).
 
-pub mod claude;
-pub mod codex;
-pub mod cursor;
 mod envelope;
-pub mod gemini;
-pub mod grok;
 pub mod install;
 pub mod process;
 pub mod release;
-#[cfg(feature = "sample-host")]
-pub mod sample;
 mod tool_input;
 
 use std::path::{Path, PathBuf};
@@ -196,17 +189,27 @@ pub trait Agent: Sync {
     }
 }
 
-/// Every host this build knows, one line each, in the order people are offered them. A host
-/// that also runs other hosts' hook files comes after them (see [`calling_host`]).
-pub static HOSTS: &[&dyn Agent] = &[
-    &claude::ClaudeCode,
-    &codex::Codex,
-    &gemini::GeminiCli,
-    &cursor::Cursor,
-    &grok::Grok,
-    #[cfg(feature = "sample-host")]
-    &sample::SampleAgent,
-];
+/// Declares each host's module (its folder) and its line in [`HOSTS`] at once, so that a host
+/// is registered by one line naming its folder and its [`Agent`].
+macro_rules! host_table {
+    ($($(#[$cfg:meta])* $module:ident :: $agent:ident,)*) => {
+        $($(#[$cfg])* pub mod $module;)*
+
+        /// Every host this build knows, one line each, in the order people are offered them.
+        /// A host that also runs other hosts' hook files comes after them (see
+        /// [`calling_host`]).
+        pub static HOSTS: &[&dyn Agent] = &[$($(#[$cfg])* &$module::$agent,)*];
+    };
+}
+
+host_table! {
+    claude::ClaudeCode,
+    codex::Codex,
+    gemini::GeminiCli,
+    cursor::Cursor,
+    grok::Grok,
+    #[cfg(feature = "sample-host")] sample::SampleAgent,
+}
 
 /// Every host this build knows, as [`HOSTS`] orders them.
 pub fn all() -> impl DoubleEndedIterator<Item = Host> {
