@@ -987,6 +987,14 @@ fn a_secret_found_late_is_redacted_in_what_the_session_stored_before() {
             )
             .unwrap();
     }
+    // Nor does the file keep a copy: not in the pages rewritten, not in the WAL's older frames.
+    for file in ["", "-wal"] {
+        let mut path = store.path().as_os_str().to_owned();
+        path.push(file);
+        let bytes = std::fs::read(&path).unwrap_or_default();
+        let copies = bytes.windows(key.len()).filter(|w| *w == key.as_bytes()).count();
+        assert_eq!(copies, 0, "{} copies in {path:?}", copies);
+    }
 }
 
 /// A memory handed on after `/clear` (in two parts) is one, with the predecessor's last

@@ -76,6 +76,9 @@ pub struct Writer<'c> {
     /// The session those secrets were found in, redacted in its earlier text once per
     /// transaction (or when the writer moves on to another session).
     marks_session: Cell<Option<i64>>,
+    /// Whether earlier rows lost a secret found late: the WAL's older frames still hold it
+    /// until the WAL is emptied, which [`Writer::commit`] then does.
+    rewrote_earlier: Cell<bool>,
 }
 
 /// Numbers the write transactions of this process.
@@ -137,6 +140,7 @@ impl<'c> Writer<'c> {
             secret_marks: RefCell::new(None),
             new_marks: RefCell::new(Vec::new()),
             marks_session: Cell::new(None),
+            rewrote_earlier: Cell::new(false),
         }
     }
 
@@ -248,6 +252,7 @@ impl<'c> Writer<'c> {
             if rewritten.is_empty() {
                 continue;
             }
+            self.rewrote_earlier.set(true);
             let ids: Vec<i64> = rewritten.iter().map(|(id, _)| *id).collect();
             super::search::rewrite_indexed(&self.tx, table, &ids, || {
                 let mut stmt = self.tx.prepare(write)?;
@@ -313,10 +318,18 @@ impl<'c> Writer<'c> {
         } = self;
         drop(hot);
         tx.commit()?;
-        match copier {
-            Some(copier) => copier.committed(conn),
-            None => Ok(()),
+        if let Some(copier) = copier {
+            copier.committed(conn)?;
         }
+        if self.rewrote_earlier.get() {
+            // Rare (a secret first seen in this transaction, said before), so the fsyncs of
+            // a full copy are paid only then; a reader in the way leaves it for later.
+            if let Some(copier) = copier {
+                copier.wait()?;
+            }
+            super::checkpoint_as(conn, super::EMPTY_WAL)?;
+        }
+        Ok(())
     }
 
     /// Counts `bytes` of transcript as stored; true once a commit is due: every
