@@ -7,7 +7,7 @@ import { disable, enable, isEnabled } from "@tauri-apps/plugin-autostart";
 /** One live session's gauge, as the library's `gauge` module computes it. */
 export interface SessionMeter {
   session_id: string;
-  /** The agent the session runs in: `Claude Code`, `Codex`, `Gemini CLI`, `Cursor`, `Grok`. */
+  /** The agent the session runs in, as people know it (`Claude Code`, `Codex`, ...). */
   host: string;
   project: string | null;
   /** The session's first prompt, cut to a line: which chat this is. */

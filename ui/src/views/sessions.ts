@@ -119,7 +119,7 @@ function renderFirstRun(actions: SessionActions, importing: string | null): HTML
     h(
       "p",
       {},
-      "Throughline records each Claude Code, Codex, Gemini CLI, Cursor or Grok session as it runs, once its hooks are installed (the Installer tab). Sessions from before can be read in from their transcripts: Import past sessions.",
+      "Throughline records each session of an agent as it runs, once its hooks are installed (the Installer tab installs them in every agent it finds). Sessions from before can be read in from their transcripts: Import past sessions.",
     ),
     importing
       ? h("p", { class: "importing", role: "status" }, importing)
