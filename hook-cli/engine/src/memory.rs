@@ -276,7 +276,7 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
     // The accounting above keeps within budget; this only guards against a mistake in it.
     let guard = |text: String| {
         if m.len(&text) > budget {
-            cut(m, &text, budget, &latest.code)
+            cut(m, &text, budget, &latest.code, 0)
         } else {
             text
         }
@@ -576,6 +576,17 @@ fn turn_block(m: Measure, title: &str, turn: &Turn, cap: usize, goal: Option<&st
         said(Role::User, "\n")
     };
     let answer = said(Role::Assistant, "\n\n");
+    // An agent's answer over several messages ends with the one that reports what came of the
+    // turn: a cut keeps it whole when it can.
+    let report = match turn
+        .messages
+        .iter()
+        .filter(|m| m.role == Role::Assistant)
+        .collect::<Vec<_>>()[..]
+    {
+        [_, .., last] => m.len(&blocks::compact(&last.text, &turn.code)),
+        _ => 0,
+    };
     let answer = if answer.is_empty() {
         "(no answer)".to_string()
     } else {
@@ -590,8 +601,14 @@ fn turn_block(m: Measure, title: &str, turn: &Turn, cap: usize, goal: Option<&st
     let fixed = m.len(title) + m.len("Person: \nYou: \n") + m.len(&detail);
     let room = cap.saturating_sub(fixed);
     let prompt_room = (room / 5 * 2).max(room.saturating_sub(m.len(&answer)));
-    let prompt = cut(m, &prompt, prompt_room, &turn.code);
-    let answer = cut_keeping_facts(m, &answer, room.saturating_sub(m.len(&prompt)), &turn.code);
+    let prompt = cut(m, &prompt, prompt_room, &turn.code, 0);
+    let answer = cut_keeping_facts(
+        m,
+        &answer,
+        room.saturating_sub(m.len(&prompt)),
+        &turn.code,
+        report,
+    );
     block.push_str(&format!("Person: {prompt}\nYou: {answer}\n{detail}"));
     block
 }
@@ -602,14 +619,15 @@ fn cut_marker(n: usize, code: &str) -> String {
     format!(" […{n} characters cut: throughline detail {code}] ")
 }
 
-/// `text` within `max` units: its beginning and its end around a marker naming what is cut.
-fn cut(m: Measure, text: &str, max: usize, code: &str) -> String {
+/// `text` within `max` units: its beginning and its end around a marker naming what is cut,
+/// the end holding the last `report` units whole when it can (see [`ends`]).
+fn cut(m: Measure, text: &str, max: usize, code: &str, report: usize) -> String {
     let total = m.len(text);
     if total <= max {
         return text.to_string();
     }
     let room = max.saturating_sub(m.len(&cut_marker(total, code)));
-    let (head, tail) = ends(m, text, room);
+    let (head, tail) = ends(m, text, room, report);
     let removed = total - m.len(head) - m.len(tail);
     format!("{head}{}{tail}", cut_marker(removed, code))
 }
@@ -621,14 +639,14 @@ const MIDDLE_FACTS_SHARE: usize = 35;
 /// drops that state a fact (a decision, finding or correction about something exact,
 /// [`summary::FACT`]), in the order they were said: a long answer says what it found between
 /// its opening and its closing summary. With no such sentence, the same as [`cut`].
-fn cut_keeping_facts(m: Measure, text: &str, max: usize, code: &str) -> String {
+fn cut_keeping_facts(m: Measure, text: &str, max: usize, code: &str, report: usize) -> String {
     let total = m.len(text);
     if total <= max {
         return text.to_string();
     }
     let markers = m.len(&middle_facts_marker(total, code)) + m.len(MIDDLE_FACTS_END);
     let facts_room = max * MIDDLE_FACTS_SHARE / 100;
-    let (head, tail) = ends(m, text, max.saturating_sub(facts_room + markers));
+    let (head, tail) = ends(m, text, max.saturating_sub(facts_room + markers), report);
     let mut used = 0;
     let chosen: Vec<String> = middle_facts(text, head, tail)
         .into_iter()
@@ -641,14 +659,14 @@ fn cut_keeping_facts(m: Measure, text: &str, max: usize, code: &str) -> String {
         .collect();
     // The room the facts left goes back to the beginning and the end; a fact they now hold is
     // shown there.
-    let (head, tail) = ends(m, text, max.saturating_sub(used + markers));
+    let (head, tail) = ends(m, text, max.saturating_sub(used + markers), report);
     let facts: String = middle_facts(text, head, tail)
         .into_iter()
         .filter(|fact| chosen.contains(fact))
         .map(|fact| format!("- {fact}\n"))
         .collect();
     if facts.is_empty() {
-        return cut(m, text, max, code);
+        return cut(m, text, max, code, report);
     }
     let removed = total - m.len(head) - m.len(tail);
     format!(
@@ -703,12 +721,46 @@ fn middle_facts_marker(n: usize, code: &str) -> String {
 /// What ends the facts kept of a cut middle, before the text's end.
 const MIDDLE_FACTS_END: &str = "[…] ";
 
-/// The beginning and the end of `text` that fit `room` units together: two thirds for the
-/// beginning.
-fn ends(m: Measure, text: &str, room: usize) -> (&str, &str) {
-    let head = prefix_within(m, text, room * 2 / 3);
-    let tail = suffix_within(m, &text[head.len()..], room - m.len(head));
+/// The beginning and the end of `text` that fit `room` units together, each cut at a line
+/// break where one is near. The end gets a third, or up to two thirds to hold the last
+/// `report` units whole: the message that says what came of an agent's turn.
+fn ends(m: Measure, text: &str, room: usize, report: usize) -> (&str, &str) {
+    let end_room = report.clamp(room / 3, room * 2 / 3);
+    let head = prefix_within(m, text, room - end_room);
+    let head = if text[head.len()..].starts_with('\n') {
+        head
+    } else {
+        to_line_end(head)
+    };
+    let rest = &text[head.len()..];
+    let tail = suffix_within(m, rest, room - m.len(head));
+    let tail = if rest[..rest.len() - tail.len()].ends_with('\n') {
+        tail
+    } else {
+        from_line_start(tail)
+    };
     (head, tail)
+}
+
+/// How much of a beginning or an end a cut at a line break may give up, in percent.
+const LINE_SNAP: usize = 30;
+
+/// `head` up to its last line break, when that keeps most of it.
+fn to_line_end(head: &str) -> &str {
+    match head.rfind('\n') {
+        Some(at) if (at + 1) * 100 >= head.len() * (100 - LINE_SNAP) => &head[..=at],
+        _ => head,
+    }
+}
+
+/// `tail` from its first whole line, when that keeps most of it.
+fn from_line_start(tail: &str) -> &str {
+    match tail.find('\n') {
+        Some(at) if (tail.len() - at - 1) * 100 >= tail.len() * (100 - LINE_SNAP) => {
+            &tail[at + 1..]
+        }
+        _ => tail,
+    }
 }
 
 fn prefix_within(m: Measure, text: &str, max: usize) -> &str {

@@ -373,9 +373,9 @@ fn a_cut_answer_keeps_the_facts_of_its_middle() {
          {filler}Everything passes now."
     );
     let m = Measure::Utf16;
-    let plain = cut(m, &answer, 1_500, "t1");
+    let plain = cut(m, &answer, 1_500, "t1", 0);
     assert!(!plain.contains("Root cause"));
-    let kept = cut_keeping_facts(m, &answer, 1_500, "t1");
+    let kept = cut_keeping_facts(m, &answer, 1_500, "t1", 0);
     assert!(m.len(&kept) <= 1_500, "{}", m.len(&kept));
     assert!(kept.starts_with("Here is what I did."));
     assert!(kept.ends_with("Everything passes now."));
@@ -387,7 +387,41 @@ fn a_cut_answer_keeps_the_facts_of_its_middle() {
     // An answer whose middle states nothing exact is cut as before.
     let routine = format!("Here is what I did.\n{filler}{filler}Everything passes now.");
     assert_eq!(
-        cut_keeping_facts(m, &routine, 1_500, "t1"),
-        cut(m, &routine, 1_500, "t1")
+        cut_keeping_facts(m, &routine, 1_500, "t1", 0),
+        cut(m, &routine, 1_500, "t1", 0)
     );
+}
+
+/// An agent's answer over several messages is cut keeping its last message, the report of
+/// what came of the turn, whole; the beginning and the end are cut at line breaks.
+#[test]
+fn a_cut_answer_keeps_its_closing_report_whole() {
+    let plan = "Looking deeper, here is the plan.\n".to_string()
+        + &"- Try the next guess about the response format and see whether it holds.\n".repeat(20);
+    let narration = (0..15).map(|i| format!("Now let me check step {i}:"));
+    let report = "## Done\nThe API returns `Owner.OwnerID` not `owner.id`; the mapping now uses \
+                  the real names.\n- 45 of 84 fields are filled.\n- Run `scripts/check.py` to \
+                  see them.\n- The 6 endpoints share one client in `mcao_client.py`.\n- Empty \
+                  fields are residential properties' missing data, not a mapping error.\n- The \
+                  public GIS endpoints need no key; the parcel API reads `MCAO_API_KEY`.\n- \
+                  Files older than March still hold the old column names and need a rerun.\n- \
+                  The discovery script `scripts/discover_api.py` prints a raw response.\n- The \
+                  validation step keeps a record when at least the APN and the owner are set.\n\
+                  - Next: rerun the three months of March to May with `--force`.";
+    let answers: Vec<String> = std::iter::once(plan)
+        .chain(narration)
+        .chain(std::iter::once(report.to_string()))
+        .collect();
+    let t = turn("t1", "sess-aaaa", "Make the mapping work.", &answers);
+    let m = Measure::Utf16;
+    let block = turn_block(m, "## Latest exchange\n", &t, 1_500, None);
+    let guesses = |block: &str| block.matches("- Try the next guess").count();
+    assert!(m.len(&block) <= 1_500, "{}", m.len(&block));
+    assert!(block.contains(report), "{block}");
+    let beginning = block.split(" […").next().unwrap();
+    assert!(beginning.ends_with('\n'), "cut inside a line: {beginning:?}");
+    // A single answer keeps more of its beginning, as before.
+    let one = turn("t2", "sess-aaaa", "Make it work.", &[answers.join("\n")]);
+    let single = turn_block(m, "## Latest exchange\n", &one, 1_500, None);
+    assert!(guesses(&single) > guesses(&block), "{single}\n{block}");
 }
