@@ -992,8 +992,11 @@ fn a_secret_found_late_is_redacted_in_what_the_session_stored_before() {
         let mut path = store.path().as_os_str().to_owned();
         path.push(file);
         let bytes = std::fs::read(&path).unwrap_or_default();
-        let copies = bytes.windows(key.len()).filter(|w| *w == key.as_bytes()).count();
-        assert_eq!(copies, 0, "{} copies in {path:?}", copies);
+        let copies = bytes
+            .windows(key.len())
+            .filter(|w| *w == key.as_bytes())
+            .count();
+        assert_eq!(copies, 0, "{copies} copies in {path:?}");
     }
 }
 
