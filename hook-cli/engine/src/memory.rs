@@ -276,7 +276,7 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
     // The accounting above keeps within budget; this only guards against a mistake in it.
     let guard = |text: String| {
         if m.len(&text) > budget {
-            cut(m, &text, budget, &latest.code, 0)
+            cut(m, &text, budget, &latest.code, &[])
         } else {
             text
         }
@@ -576,17 +576,13 @@ fn turn_block(m: Measure, title: &str, turn: &Turn, cap: usize, goal: Option<&st
         said(Role::User, "\n")
     };
     let answer = said(Role::Assistant, "\n\n");
-    // An agent's answer over several messages ends with the one that reports what came of the
-    // turn: a cut keeps it whole when it can.
-    let report = match turn
-        .messages
-        .iter()
-        .filter(|m| m.role == Role::Assistant)
-        .collect::<Vec<_>>()[..]
-    {
-        [_, .., last] => m.len(&blocks::compact(&last.text, &turn.code)),
-        _ => 0,
-    };
+    // An answer ends with what came of the turn: an agent's last message, or its closing
+    // sections. A cut keeps them whole when it can.
+    let mut reports = section_starts(&answer);
+    let messages = turn.messages.iter().filter(|m| m.role == Role::Assistant);
+    if let Some(last) = messages.skip(1).last() {
+        reports.push(answer.len() - blocks::compact(&last.text, &turn.code).len());
+    }
     let answer = if answer.is_empty() {
         "(no answer)".to_string()
     } else {
@@ -601,13 +597,13 @@ fn turn_block(m: Measure, title: &str, turn: &Turn, cap: usize, goal: Option<&st
     let fixed = m.len(title) + m.len("Person: \nYou: \n") + m.len(&detail);
     let room = cap.saturating_sub(fixed);
     let prompt_room = (room / 5 * 2).max(room.saturating_sub(m.len(&answer)));
-    let prompt = cut(m, &prompt, prompt_room, &turn.code, 0);
+    let prompt = cut(m, &prompt, prompt_room, &turn.code, &[]);
     let answer = cut_keeping_facts(
         m,
         &answer,
         room.saturating_sub(m.len(&prompt)),
         &turn.code,
-        report,
+        &reports,
     );
     block.push_str(&format!("Person: {prompt}\nYou: {answer}\n{detail}"));
     block
@@ -620,14 +616,14 @@ fn cut_marker(n: usize, code: &str) -> String {
 }
 
 /// `text` within `max` units: its beginning and its end around a marker naming what is cut,
-/// the end holding the last `report` units whole when it can (see [`ends`]).
-fn cut(m: Measure, text: &str, max: usize, code: &str, report: usize) -> String {
+/// the end holding a report whole when it can (see [`ends`]).
+fn cut(m: Measure, text: &str, max: usize, code: &str, reports: &[usize]) -> String {
     let total = m.len(text);
     if total <= max {
         return text.to_string();
     }
     let room = max.saturating_sub(m.len(&cut_marker(total, code)));
-    let (head, tail) = ends(m, text, room, report);
+    let (head, tail) = ends(m, text, room, reports);
     let removed = total - m.len(head) - m.len(tail);
     format!("{head}{}{tail}", cut_marker(removed, code))
 }
@@ -639,14 +635,14 @@ const MIDDLE_FACTS_SHARE: usize = 35;
 /// drops that state a fact (a decision, finding or correction about something exact,
 /// [`summary::FACT`]), in the order they were said: a long answer says what it found between
 /// its opening and its closing summary. With no such sentence, the same as [`cut`].
-fn cut_keeping_facts(m: Measure, text: &str, max: usize, code: &str, report: usize) -> String {
+fn cut_keeping_facts(m: Measure, text: &str, max: usize, code: &str, reports: &[usize]) -> String {
     let total = m.len(text);
     if total <= max {
         return text.to_string();
     }
     let markers = m.len(&middle_facts_marker(total, code)) + m.len(MIDDLE_FACTS_END);
     let facts_room = max * MIDDLE_FACTS_SHARE / 100;
-    let (head, tail) = ends(m, text, max.saturating_sub(facts_room + markers), report);
+    let (head, tail) = ends(m, text, max.saturating_sub(facts_room + markers), reports);
     let mut used = 0;
     let chosen: Vec<String> = middle_facts(text, head, tail)
         .into_iter()
@@ -659,14 +655,14 @@ fn cut_keeping_facts(m: Measure, text: &str, max: usize, code: &str, report: usi
         .collect();
     // The room the facts left goes back to the beginning and the end; a fact they now hold is
     // shown there.
-    let (head, tail) = ends(m, text, max.saturating_sub(used + markers), report);
+    let (head, tail) = ends(m, text, max.saturating_sub(used + markers), reports);
     let facts: String = middle_facts(text, head, tail)
         .into_iter()
         .filter(|fact| chosen.contains(fact))
         .map(|fact| format!("- {fact}\n"))
         .collect();
     if facts.is_empty() {
-        return cut(m, text, max, code, report);
+        return cut(m, text, max, code, reports);
     }
     let removed = total - m.len(head) - m.len(tail);
     format!(
@@ -722,10 +718,17 @@ fn middle_facts_marker(n: usize, code: &str) -> String {
 const MIDDLE_FACTS_END: &str = "[…] ";
 
 /// The beginning and the end of `text` that fit `room` units together, each cut at a line
-/// break where one is near. The end gets a third, or up to two thirds to hold the last
-/// `report` units whole: the message that says what came of an agent's turn.
-fn ends(m: Measure, text: &str, room: usize, report: usize) -> (&str, &str) {
-    let end_room = report.clamp(room / 3, room * 2 / 3);
+/// break where one is near. The end gets a third, or up to two thirds to hold whole the
+/// longest report that fits: the text from one of the offsets `reports` to its end.
+fn ends<'t>(m: Measure, text: &'t str, room: usize, reports: &[usize]) -> (&'t str, &'t str) {
+    let most = room * 2 / 3;
+    let end_room = reports
+        .iter()
+        .map(|&start| m.len(&text[start..]))
+        .filter(|&len| len <= most)
+        .max()
+        .unwrap_or(0)
+        .max(room / 3);
     let head = prefix_within(m, text, room - end_room);
     let head = if text[head.len()..].starts_with('\n') {
         head
@@ -740,6 +743,33 @@ fn ends(m: Measure, text: &str, room: usize, report: usize) -> (&str, &str) {
         from_line_start(tail)
     };
     (head, tail)
+}
+
+/// Where a section of `text` opens, outside code: a markdown heading (`## Summary`) or a line
+/// in bold alone (`**What changed:**`). A long answer's closing sections say what came of it.
+fn section_starts(text: &str) -> Vec<usize> {
+    let mut starts = Vec::new();
+    let mut in_code = false;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim();
+        if trimmed.starts_with("```") {
+            in_code = !in_code;
+        } else if !in_code && is_heading(trimmed) {
+            starts.push(at);
+        }
+        at += line.len();
+    }
+    starts
+}
+
+fn is_heading(line: &str) -> bool {
+    let hashes = line.chars().take_while(|&c| c == '#').count();
+    let bold = line.len() > 4
+        && line.starts_with("**")
+        && (line.ends_with("**") || line.ends_with("**:"))
+        && !line[2..line.len() - 2].contains("**");
+    ((1..=6).contains(&hashes) && line[hashes..].starts_with(' ')) || bold
 }
 
 /// How much of a beginning or an end a cut at a line break may give up, in percent.

@@ -373,9 +373,9 @@ fn a_cut_answer_keeps_the_facts_of_its_middle() {
          {filler}Everything passes now."
     );
     let m = Measure::Utf16;
-    let plain = cut(m, &answer, 1_500, "t1", 0);
+    let plain = cut(m, &answer, 1_500, "t1", &[]);
     assert!(!plain.contains("Root cause"));
-    let kept = cut_keeping_facts(m, &answer, 1_500, "t1", 0);
+    let kept = cut_keeping_facts(m, &answer, 1_500, "t1", &[]);
     assert!(m.len(&kept) <= 1_500, "{}", m.len(&kept));
     assert!(kept.starts_with("Here is what I did."));
     assert!(kept.ends_with("Everything passes now."));
@@ -387,19 +387,20 @@ fn a_cut_answer_keeps_the_facts_of_its_middle() {
     // An answer whose middle states nothing exact is cut as before.
     let routine = format!("Here is what I did.\n{filler}{filler}Everything passes now.");
     assert_eq!(
-        cut_keeping_facts(m, &routine, 1_500, "t1", 0),
-        cut(m, &routine, 1_500, "t1", 0)
+        cut_keeping_facts(m, &routine, 1_500, "t1", &[]),
+        cut(m, &routine, 1_500, "t1", &[])
     );
 }
 
 /// An agent's answer over several messages is cut keeping its last message, the report of
-/// what came of the turn, whole; the beginning and the end are cut at line breaks.
+/// what came of the turn, whole; so is a single answer's closing section under a heading. The
+/// beginning and the end are cut at line breaks.
 #[test]
 fn a_cut_answer_keeps_its_closing_report_whole() {
     let plan = "Looking deeper, here is the plan.\n".to_string()
         + &"- Try the next guess about the response format and see whether it holds.\n".repeat(20);
     let narration = (0..15).map(|i| format!("Now let me check step {i}:"));
-    let report = "## Done\nThe API returns `Owner.OwnerID` not `owner.id`; the mapping now uses \
+    let findings = "The API returns `Owner.OwnerID` not `owner.id`; the mapping now uses \
                   the real names.\n- 45 of 84 fields are filled.\n- Run `scripts/check.py` to \
                   see them.\n- The 6 endpoints share one client in `mcao_client.py`.\n- Empty \
                   fields are residential properties' missing data, not a mapping error.\n- The \
@@ -408,20 +409,46 @@ fn a_cut_answer_keeps_its_closing_report_whole() {
                   The discovery script `scripts/discover_api.py` prints a raw response.\n- The \
                   validation step keeps a record when at least the APN and the owner are set.\n\
                   - Next: rerun the three months of March to May with `--force`.";
-    let answers: Vec<String> = std::iter::once(plan)
-        .chain(narration)
-        .chain(std::iter::once(report.to_string()))
+    let report = format!("## Done\n{findings}");
+    let answers: Vec<String> = std::iter::once(plan.clone())
+        .chain(narration.clone())
+        .chain(std::iter::once(report.clone()))
         .collect();
-    let t = turn("t1", "sess-aaaa", "Make the mapping work.", &answers);
     let m = Measure::Utf16;
-    let block = turn_block(m, "## Latest exchange\n", &t, 1_500, None);
+    let block_of = |answers: &[String]| {
+        let t = turn("t1", "sess-aaaa", "Make the mapping work.", answers);
+        let block = turn_block(m, "## Latest exchange\n", &t, 1_500, None);
+        assert!(m.len(&block) <= 1_500, "{}", m.len(&block));
+        block
+    };
     let guesses = |block: &str| block.matches("- Try the next guess").count();
-    assert!(m.len(&block) <= 1_500, "{}", m.len(&block));
-    assert!(block.contains(report), "{block}");
-    let beginning = block.split(" […").next().unwrap();
-    assert!(beginning.ends_with('\n'), "cut inside a line: {beginning:?}");
-    // A single answer keeps more of its beginning, as before.
-    let one = turn("t2", "sess-aaaa", "Make it work.", &[answers.join("\n")]);
-    let single = turn_block(m, "## Latest exchange\n", &one, 1_500, None);
-    assert!(guesses(&single) > guesses(&block), "{single}\n{block}");
+    let messages = block_of(&answers);
+    assert!(messages.contains(&report), "{messages}");
+    let beginning = messages.split(" […").next().unwrap();
+    assert!(
+        beginning.ends_with('\n'),
+        "cut inside a line: {beginning:?}"
+    );
+    // One message: its closing section, under a heading, is kept whole too.
+    let one = block_of(&[answers.join("\n")]);
+    assert!(one.contains(&report), "{one}");
+    // One message with no heading keeps more of its beginning, as before.
+    let plain: Vec<String> = std::iter::once(plan)
+        .chain(narration)
+        .chain(std::iter::once(findings.to_string()))
+        .collect();
+    let plain = block_of(&[plain.join("\n")]);
+    assert!(!plain.contains(findings), "{plain}");
+    assert!(guesses(&plain) > guesses(&messages), "{plain}\n{messages}");
+}
+
+/// A section opens at a heading or a bold line alone, never at a comment inside code.
+#[test]
+fn sections_open_at_headings_outside_code() {
+    let text = "Intro.\n```python\n# a comment\n```\n## Summary\nDone.\n**What changed:**\n- x\n#hashtag\n";
+    let starts: Vec<&str> = section_starts(text)
+        .into_iter()
+        .map(|at| text[at..].lines().next().unwrap())
+        .collect();
+    assert_eq!(starts, ["## Summary", "**What changed:**"]);
 }
