@@ -2,7 +2,8 @@
 //! the real `throughline hook claude`: after `/clear` the first request of the next session
 //! holds the goal, the files the work changed, the open todos, the call that was running
 //! when the person stopped the last turn, how that turn ended, the facts of older turns as
-//! whole sentences, every turn once, and no list debris.
+//! whole sentences, every turn once, no list debris, and a long last answer's closing report
+//! whole.
 //!
 //! Needs the pinned client (`npm ci --prefix hook-cli/tests/claude-code`) and `tmux`.
 
@@ -251,4 +252,84 @@ fn after_a_finished_turn_the_briefing_says_it_finished() {
         "{memory}"
     );
     assert!(!memory.contains("stopped before it was done"), "{memory}");
+}
+
+const MAPPING: &str = "Make the parcel mapping work end to end.";
+
+/// The report that closes the mapping turn, after its tool calls: longer than the third of
+/// its room a cut used to keep of an answer's end.
+fn report() -> String {
+    let mut report = String::from(
+        "## Mapping fixed\nThe parcel API returns `Owner.OwnerID` not `owner.id`, so every \
+         nested lookup came back empty.\n",
+    );
+    for (i, county) in ["Maricopa", "Pima", "Pinal", "Yavapai", "Mohave", "Cochise"]
+        .iter()
+        .enumerate()
+    {
+        report.push_str(&format!(
+            "- {county}: `map_to_max_headers()` reads the real field names; {} of 84 columns \
+             are filled, the rest are fields its residential parcels do not have.\n\
+             - {county}: files written before March keep the old names; rerun them with \
+             `--county {} --force`.\n",
+            40 + i,
+            county.to_lowercase()
+        ));
+    }
+    report.push_str("- `scripts/discover.py` prints one raw response when a field looks wrong.");
+    report
+}
+
+/// A long opening plan, each line its own guess: the part of the answer a cut gives up.
+/// Nothing in it is exact enough to be a fact.
+fn opening_plan() -> String {
+    let mut plan = String::from("Here is the plan before looking at a real response:\n");
+    for first in 'a'..='j' {
+        for second in 'a'..='l' {
+            plan.push_str(&format!(
+                "- Guess {first}{second}: perhaps the owner field sits one level deeper than we think.\n"
+            ));
+        }
+    }
+    plan
+}
+
+#[test]
+fn a_long_last_answer_keeps_its_closing_report_whole() {
+    let world = World::build(Script::new(), &[], files());
+    let mut steps = vec![Step::new().text(opening_plan()).tool(
+        "Bash",
+        json!({"command": "wc -l src/ledger.rs", "description": "Count lines"}),
+    )];
+    for i in 0..6 {
+        steps.push(
+            Step::new()
+                .text(format!("Now let me check response {i}:"))
+                .tool(
+                    "Bash",
+                    json!({"command": "cat src/lib.rs", "description": "Show the module list"}),
+                ),
+        );
+    }
+    steps.push(Step::new().text(report()));
+    world.server.set_script(
+        Script::new()
+            .on_prompt(MAPPING, steps)
+            .on_prompt(NEXT, vec![Step::new().text("The mapping is fixed.")]),
+    );
+    let mut ui = Tmux::start(&world.env);
+    world.ask(&mut ui, MAPPING);
+    let mains = world.server.main_requests().len();
+    ui.clear();
+    world.ask(&mut ui, NEXT);
+    let memory = texts(&world.first_request_for(mains, NEXT));
+    assert!(
+        memory.contains("characters cut"),
+        "the answer fits whole:\n{memory}"
+    );
+    assert!(memory.contains(&report()), "the report is cut:\n{memory}");
+    assert!(
+        memory.contains("Here is the plan before looking at a real response:"),
+        "{memory}"
+    );
 }
