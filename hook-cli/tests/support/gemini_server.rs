@@ -6,12 +6,12 @@
 //! prompt, and the function responses after it tell which step of that prompt's script comes
 //! next.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
-use std::thread;
 
 use serde_json::{json, Value};
+
+use super::http::{self, Answer, Request};
 
 /// One model response.
 #[derive(Clone, Debug)]
@@ -51,19 +51,12 @@ pub struct GeminiServer {
 impl GeminiServer {
     /// Serves on `127.0.0.1:0`; `turns` pairs a text the prompt contains with its replies.
     pub fn start(turns: Vec<(&str, Vec<Reply>)>) -> GeminiServer {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-        let addr = listener.local_addr().unwrap();
         let state = Arc::new(Mutex::new(State {
             turns: turns.into_iter().map(|(p, r)| (p.to_string(), r)).collect(),
             ..State::default()
         }));
         let shared = Arc::clone(&state);
-        thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let state = Arc::clone(&shared);
-                thread::spawn(move || serve(stream, &state));
-            }
-        });
+        let addr = http::serve(move |request| answer(&shared, request));
         GeminiServer { addr, state }
     }
 
@@ -83,57 +76,21 @@ impl GeminiServer {
     }
 }
 
-fn serve(stream: TcpStream, state: &Mutex<State>) {
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
-    let mut stream = stream;
-    loop {
-        let mut request_line = String::new();
-        if reader.read_line(&mut request_line).unwrap_or(0) == 0 {
-            return;
-        }
-        let mut length = 0;
-        loop {
-            let mut header = String::new();
-            if reader.read_line(&mut header).unwrap_or(0) == 0 {
-                return;
-            }
-            let header = header.trim_end();
-            if header.is_empty() {
-                break;
-            }
-            if let Some((name, value)) = header.split_once(':') {
-                if name.eq_ignore_ascii_case("content-length") {
-                    length = value.trim().parse().unwrap_or(0);
-                }
-            }
-        }
-        let mut body = vec![0; length];
-        if reader.read_exact(&mut body).is_err() {
-            return;
-        }
-        let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-        let (kind, answer) = if request_line.contains(":streamGenerateContent") {
-            ("text/event-stream", stream_answer(state, request))
-        } else if request_line.contains(":generateContent") {
-            // The router asks how hard the prompt is, as JSON text.
-            let verdict = json!({"complexity_reasoning": "scripted", "complexity_score": 10});
-            let answer = json!({"candidates": [{"content": {"role": "model",
-                "parts": [{"text": verdict.to_string()}]}, "finishReason": "STOP"}]});
-            ("application/json", answer.to_string())
-        } else if request_line.contains(":countTokens") {
-            ("application/json", json!({"totalTokens": 100}).to_string())
-        } else {
-            ("application/json", "{}".to_string())
-        };
-        let head = format!(
-            "HTTP/1.1 200 OK\r\ncontent-type: {kind}\r\ncontent-length: {}\r\n\r\n",
-            answer.len()
-        );
-        if stream.write_all(head.as_bytes()).is_err()
-            || stream.write_all(answer.as_bytes()).is_err()
-        {
-            return;
-        }
+fn answer(state: &Mutex<State>, request: &Request) -> Answer {
+    let line = &request.line;
+    if line.contains(":streamGenerateContent") {
+        let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+        ("text/event-stream", stream_answer(state, body))
+    } else if line.contains(":generateContent") {
+        // The router asks how hard the prompt is, as JSON text.
+        let verdict = json!({"complexity_reasoning": "scripted", "complexity_score": 10});
+        let answer = json!({"candidates": [{"content": {"role": "model",
+            "parts": [{"text": verdict.to_string()}]}, "finishReason": "STOP"}]});
+        ("application/json", answer.to_string())
+    } else if line.contains(":countTokens") {
+        ("application/json", json!({"totalTokens": 100}).to_string())
+    } else {
+        ("application/json", "{}".to_string())
     }
 }
 

@@ -7,6 +7,7 @@
 //! * [`throughline`]: the real `throughline` as every hook, on a temp store.
 //! * [`responses_server`] and [`codex`]: the same for the real Codex CLI (`codex exec`).
 //! * [`gemini_server`] and [`gemini`]: the same for the real Gemini CLI, headless and in its TUI.
+//! * [`http`]: the loopback HTTP/1.1 server those scripted APIs answer through.
 //! * [`scenario`]: a long, realistic coding session with facts planted in it.
 //! * [`facts`]: when a memory keeps a planted fact (its sentence, not a key token).
 //! * [`store_env`]: a temp store and projects folder for recorded payloads and transcripts.
@@ -23,6 +24,7 @@ pub mod codex;
 pub mod facts;
 pub mod gemini;
 pub mod gemini_server;
+pub mod http;
 pub mod model_server;
 pub mod responses_server;
 pub mod scenario;

@@ -4,12 +4,12 @@
 //! any `GET` with `{}`. What to answer: the latest `user` message of the request is the prompt,
 //! and the function call outputs after it tell which step of that prompt's script comes next.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
-use std::thread;
 
 use serde_json::{json, Value};
+
+use super::http::{self, Answer, Request};
 
 /// One model response.
 #[derive(Clone, Debug)]
@@ -49,8 +49,6 @@ pub struct ResponsesServer {
 impl ResponsesServer {
     /// Serves on `127.0.0.1:0`; `turns` pairs a text the prompt contains with its replies.
     pub fn start(turns: Vec<(&str, Vec<Reply>)>) -> ResponsesServer {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-        let addr = listener.local_addr().unwrap();
         let state = Arc::new(Mutex::new(State {
             script: Script {
                 turns: turns.into_iter().map(|(p, r)| (p.to_string(), r)).collect(),
@@ -58,12 +56,7 @@ impl ResponsesServer {
             ..State::default()
         }));
         let shared = Arc::clone(&state);
-        thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let state = Arc::clone(&shared);
-                thread::spawn(move || serve(stream, &state));
-            }
-        });
+        let addr = http::serve(move |request| answer(&shared, request));
         ResponsesServer { addr, state }
     }
 
@@ -78,50 +71,12 @@ impl ResponsesServer {
     }
 }
 
-fn serve(stream: TcpStream, state: &Mutex<State>) {
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
-    let mut stream = stream;
-    loop {
-        let mut request_line = String::new();
-        if reader.read_line(&mut request_line).unwrap_or(0) == 0 {
-            return;
-        }
-        let mut length = 0;
-        loop {
-            let mut header = String::new();
-            if reader.read_line(&mut header).unwrap_or(0) == 0 {
-                return;
-            }
-            let header = header.trim_end();
-            if header.is_empty() {
-                break;
-            }
-            if let Some((name, value)) = header.split_once(':') {
-                if name.eq_ignore_ascii_case("content-length") {
-                    length = value.trim().parse().unwrap_or(0);
-                }
-            }
-        }
-        let mut body = vec![0; length];
-        if reader.read_exact(&mut body).is_err() {
-            return;
-        }
-        let (kind, answer) =
-            if request_line.starts_with("POST") && request_line.contains("/responses") {
-                let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-                ("text/event-stream", events(state, request))
-            } else {
-                ("application/json", "{}".to_string())
-            };
-        let head = format!(
-            "HTTP/1.1 200 OK\r\ncontent-type: {kind}\r\ncontent-length: {}\r\n\r\n",
-            answer.len()
-        );
-        if stream.write_all(head.as_bytes()).is_err()
-            || stream.write_all(answer.as_bytes()).is_err()
-        {
-            return;
-        }
+fn answer(state: &Mutex<State>, request: &Request) -> Answer {
+    if request.line.starts_with("POST") && request.line.contains("/responses") {
+        let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+        ("text/event-stream", events(state, body))
+    } else {
+        ("application/json", "{}".to_string())
     }
 }
 
