@@ -169,9 +169,27 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
     let heading = "## Recent turns, verbatim (oldest first)\n";
     let mut blocks: Vec<String> = Vec::new();
     let mut used = m.len(heading);
-    for entry in older.iter().take(wanted) {
-        let title = format!("### Turn {}{}\n", entry.code, detail_note(entry));
+    for (i, entry) in older.iter().enumerate() {
+        let from = if entry.session_id == latest.session_id {
+            String::new()
+        } else {
+            format!(" (earlier session {})", short(&entry.session_id))
+        };
+        let title = format!("### Turn {}{from}{}\n", entry.code, detail_note(entry));
         let whole = turn_block(m, &title, entry, usize::MAX, goal_code);
+        if i >= wanted {
+            // Room the recent turns leave (a short session) gives older turns verbatim too,
+            // whole, while the one-liners of the turns before them still fit.
+            let spare = if split { *pool } else { verbatim_budget };
+            let lines_left = (older.len() - i - 1) * ONE_LINER_ROOM;
+            if used + m.len(&whole) + lines_left > spare {
+                break;
+            }
+            used += m.len(&whole);
+            blocks.push(whole);
+            verbatim.push(entry.code.clone());
+            continue;
+        }
         let block = if used + m.len(&whole) <= verbatim_budget {
             whole
         } else {
@@ -609,6 +627,9 @@ fn turn_block(m: Measure, title: &str, turn: &Turn, cap: usize, goal: Option<&st
     block
 }
 
+/// Room kept for each older turn's one-liner when spare room gives older turns verbatim.
+const ONE_LINER_ROOM: usize = 240;
+
 /// What stands for `n` characters cut from the middle of a text of turn `code`: the command
 /// that shows them.
 fn cut_marker(n: usize, code: &str) -> String {
@@ -831,7 +852,9 @@ pub fn build(
     let verbatim_turns = config.verbatim_turns.max(1) as usize;
     let limit = hosts::agent(receiver.host).spec().injection_limit;
     let newest = chain.first().copied().unwrap_or(receiver);
-    let mut turns = store.recent_turns(chain, TURNS_READ, verbatim_turns)?;
+    // Spare room may give older turns verbatim too (see `render`): their titles name their
+    // tool calls as the recent turns' do.
+    let mut turns = store.recent_turns(chain, TURNS_READ, verbatim_turns * 3)?;
     // A host that cannot block a prompt (Grok) lets its handoff command through as a turn of
     // its own: that turn is the handoff, not work to carry on from.
     let command = hosts::agent(newest.host).spec().handoff_command;

@@ -402,9 +402,11 @@ fn a_bad_line_falls_back_for_its_turn_alone() {
     let server = SummaryServer::start(Behaviour::HalfBroken);
     let env = Env::new();
     env.session("sess-half", 16);
+    // A memory of one small part: the older turns are one-liners, not verbatim in spare room.
     env.config(
         json!({"summary_backend": "openai", "summary_url": server.url(),
-        "summary_model": "llama3.2", "summary_batch_turns": 10}),
+        "summary_model": "llama3.2", "summary_batch_turns": 10, "memory_total": 4000,
+        "budget": 4000}),
     );
     let (ok, run) = env.summarize();
     assert!(ok, "{run}");
@@ -415,6 +417,13 @@ fn a_bad_line_falls_back_for_its_turn_alone() {
     let injection = handed_over(&env, "sess-half");
     let text = injection["text"].as_str().unwrap();
     let codes = env.codes("sess-half");
+    let lines: Vec<&str> = injection["one_liners"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(codes[..10].iter().all(|c| lines.contains(&c.as_str())), "{text}");
     for (i, code) in codes[..10].iter().enumerate() {
         let model_line = format!("- {code}: {}", summary_server::line(code));
         assert_eq!(text.contains(&model_line), i % 2 == 0, "{code}");

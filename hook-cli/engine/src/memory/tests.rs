@@ -452,3 +452,25 @@ fn sections_open_at_headings_outside_code() {
         .collect();
     assert_eq!(starts, ["## Summary", "**What changed:**"]);
 }
+
+/// A short session's older turns go verbatim too when the recent ones leave room, whole,
+/// while the one-liners of the turns before them still fit.
+#[test]
+fn spare_room_gives_older_turns_verbatim() {
+    let e = entries(12, |i| {
+        (
+            format!("Step {i}: look at the parser again."),
+            vec![format!(
+                "The parser in src/parser_{i}.rs is fine; nothing to change."
+            )],
+        )
+    });
+    let r = render(&ctx(12, 9_500), &e);
+    assert_eq!(r.verbatim.len(), 12, "{}", r.text);
+    assert!(r.one_liners.is_empty(), "{}", r.text);
+    assert!(r.text.contains("src/parser_0.rs is fine"), "{}", r.text);
+    // With room for a few only, the oldest stay one-liners.
+    let r = render(&ctx(12, 2_000), &e);
+    assert!(r.verbatim.len() < 12, "{}", r.text);
+    assert_eq!(r.verbatim.len() + r.one_liners.len(), 12, "{}", r.text);
+}
