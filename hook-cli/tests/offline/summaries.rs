@@ -204,6 +204,15 @@ fn wait_until(what: &str, timeout: Duration, mut done: impl FnMut() -> bool) {
 }
 
 /// The memory a new session of the project gets after a handoff of `from`.
+/// The strings of a logged injection's list (`one_liners`, `one_liners_by`).
+fn strings(list: &Value) -> Vec<&str> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect()
+}
+
 fn handed_over(env: &Env, from: &str) -> Value {
     env.ok(&["handoff", "--session", from]);
     // The host runs the hook before it writes the prompt to the transcript.
@@ -267,18 +276,8 @@ fn openai_compatible_batches_turns_that_left_the_window_within_the_daily_cap() {
     // The memory uses the model's lines and the log says who wrote each.
     let injection = handed_over(&env, "sess-long");
     let text = injection["text"].as_str().unwrap();
-    let by: Vec<&str> = injection["one_liners_by"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
-    let lines: Vec<&str> = injection["one_liners"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
+    let by = strings(&injection["one_liners_by"]);
+    let lines = strings(&injection["one_liners"]);
     assert_eq!(by.len(), lines.len());
     assert!(by.contains(&"openai:qwen3:4b"), "{by:?}");
     for (code, by) in lines.iter().zip(&by) {
@@ -417,13 +416,11 @@ fn a_bad_line_falls_back_for_its_turn_alone() {
     let injection = handed_over(&env, "sess-half");
     let text = injection["text"].as_str().unwrap();
     let codes = env.codes("sess-half");
-    let lines: Vec<&str> = injection["one_liners"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
-    assert!(codes[..10].iter().all(|c| lines.contains(&c.as_str())), "{text}");
+    let lines = strings(&injection["one_liners"]);
+    assert!(
+        codes[..10].iter().all(|c| lines.contains(&c.as_str())),
+        "{text}"
+    );
     for (i, code) in codes[..10].iter().enumerate() {
         let model_line = format!("- {code}: {}", summary_server::line(code));
         assert_eq!(text.contains(&model_line), i % 2 == 0, "{code}");
