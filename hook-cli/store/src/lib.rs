@@ -324,10 +324,7 @@ impl Store {
     /// Moves everything in the WAL into the database and empties it. Never waits for another
     /// connection: with a reader in the way (the app) it is left for a later call.
     pub fn checkpoint(&self) -> Result<()> {
-        if let Some(copier) = &self.copier {
-            copier.wait()?;
-        }
-        checkpoint_as(&self.conn, EMPTY_WAL)
+        empty_wal(&self.conn, self.copier.as_ref())
     }
 
     /// For a bulk writer (`import`): from now on each commit is copied from the WAL into the
@@ -402,6 +399,15 @@ fn use_wal(conn: &Connection) -> Result<()> {
 
 /// Copies the whole WAL into the database and truncates it.
 const EMPTY_WAL: &str = "PRAGMA wal_checkpoint(TRUNCATE)";
+
+/// Copies the whole WAL into the database and truncates it, once a background copy running
+/// on `copier` is done; a reader in the way leaves it for later.
+fn empty_wal(conn: &Connection, copier: Option<&Checkpointer>) -> Result<()> {
+    if let Some(copier) = copier {
+        copier.wait()?;
+    }
+    checkpoint_as(conn, EMPTY_WAL)
+}
 
 /// Runs `pragma` (a `wal_checkpoint`) without waiting: a busy database is left for later.
 fn checkpoint_as(conn: &Connection, pragma: &str) -> Result<()> {

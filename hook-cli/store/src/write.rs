@@ -323,11 +323,8 @@ impl<'c> Writer<'c> {
         }
         if self.rewrote_earlier.get() {
             // Rare (a secret first seen in this transaction, said before), so the fsyncs of
-            // a full copy are paid only then; a reader in the way leaves it for later.
-            if let Some(copier) = copier {
-                copier.wait()?;
-            }
-            super::checkpoint_as(conn, super::EMPTY_WAL)?;
+            // a full copy are paid only then.
+            super::empty_wal(conn, copier)?;
         }
         Ok(())
     }
