@@ -580,26 +580,25 @@ fn detail_note(turn: &Turn) -> String {
 /// end and says how to read the whole. The goal's turn points at the goal instead of saying
 /// it again.
 fn turn_block(m: Measure, title: &str, turn: &Turn, cap: usize, goal: Option<&str>) -> String {
-    let said = |role: Role, sep: &str| {
+    let said = |role: Role| -> Vec<std::borrow::Cow<str>> {
         turn.messages
             .iter()
             .filter(|m| m.role == role)
             .map(|m| blocks::compact(&m.text, &turn.code))
-            .collect::<Vec<_>>()
-            .join(sep)
+            .collect()
     };
     let prompt = if goal == Some(turn.code.as_str()) {
         "(the goal above)".to_string()
     } else {
-        said(Role::User, "\n")
+        said(Role::User).join("\n")
     };
-    let answer = said(Role::Assistant, "\n\n");
+    let answers = said(Role::Assistant);
+    let answer = answers.join("\n\n");
     // An answer ends with what came of the turn: an agent's last message, or its closing
     // sections. A cut keeps them whole when it can.
     let mut reports = section_starts(&answer);
-    let messages = turn.messages.iter().filter(|m| m.role == Role::Assistant);
-    if let Some(last) = messages.skip(1).last() {
-        reports.push(answer.len() - blocks::compact(&last.text, &turn.code).len());
+    if let [_, .., last] = answers.as_slice() {
+        reports.push(answer.len() - last.len());
     }
     let answer = if answer.is_empty() {
         "(no answer)".to_string()
@@ -784,6 +783,7 @@ fn section_starts(text: &str) -> Vec<usize> {
     starts
 }
 
+/// A markdown heading, or a line in bold alone.
 fn is_heading(line: &str) -> bool {
     let hashes = line.chars().take_while(|&c| c == '#').count();
     let bold = line.len() > 4
