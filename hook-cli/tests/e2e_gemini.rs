@@ -428,6 +428,18 @@ fn a_subagent_s_work_is_detail_of_the_turn_that_called_it() {
     let bin = support::throughline::bin();
     let env = GeminiEnv::new(&server, &bin);
     env.headless(ASK);
+    // The resume starts a file of the current minute before it goes on in the session's own:
+    // dated an hour back, the session's file is always another one, as after any real pause.
+    let [first] = env.chats().try_into().unwrap();
+    let name = first.path.file_name().unwrap().to_str().unwrap();
+    let hour: u32 = name["session-YYYY-MM-DDT".len()..][..2].parse().unwrap();
+    let earlier = format!(
+        "{}{:02}{}",
+        &name[.."session-YYYY-MM-DDT".len()],
+        (hour + 23) % 24,
+        &name["session-YYYY-MM-DDTHH".len()..]
+    );
+    std::fs::rename(&first.path, first.path.with_file_name(earlier)).unwrap();
     env.headless_resumed(THANKS);
 
     let chats = env.chats();

@@ -7,6 +7,7 @@ mod payload;
 mod subagents;
 mod tools;
 
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -92,7 +93,21 @@ impl Agent for GeminiCli {
                 found.add(session_of(&path), path);
             }
         }
-        Ok(found.oldest_first())
+        let mut transcripts = found.oldest_first();
+        // `--resume` (0.61.0) first starts a file of the current minute for the resumed id,
+        // holding only the session context, then goes on in the session's own file: in
+        // another minute that start is a file of its own, one with no message.
+        let mut files_per_session: HashMap<&str, usize> = HashMap::new();
+        for t in &transcripts {
+            *files_per_session.entry(t.session_id.as_str()).or_default() += 1;
+        }
+        let shared: HashSet<String> = files_per_session
+            .into_iter()
+            .filter(|&(_, files)| files > 1)
+            .map(|(id, _)| id.to_owned())
+            .collect();
+        transcripts.retain(|t| !shared.contains(&t.session_id) || holds_messages(&t.path));
+        Ok(transcripts)
     }
     /// The CLI's node process nearest above the hook: `/clear` stays in it, another window is
     /// another one.
@@ -166,6 +181,25 @@ fn session_of(path: &Path) -> Option<String> {
         .filter(|id| !id.is_empty())
 }
 
+/// Whether a chat file has a message line of its own: a prompt or an answer, beyond the
+/// header and the `$set` patches.
+fn holds_messages(path: &Path) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Message {
+        id: Option<serde::de::IgnoredAny>,
+        #[serde(rename = "type")]
+        kind: Option<String>,
+    }
+    let Ok(file) = throughline_core::regular_file::open(path) else {
+        return false;
+    };
+    BufReader::new(file)
+        .split(b'\n')
+        .map_while(Result::ok)
+        .filter_map(|line| serde_json::from_slice::<Message>(&line).ok())
+        .any(|m| m.id.is_some() && matches!(m.kind.as_deref(), Some("user" | "gemini")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -208,5 +242,36 @@ mod tests {
             .find_transcripts(Some(dir.path().join("none")))
             .unwrap()
             .is_empty());
+    }
+
+    #[test]
+    fn the_start_a_resume_leaves_in_another_minute_is_no_second_transcript() {
+        let dir = tempfile::tempdir().unwrap();
+        let chats = dir.path().join("proj/chats");
+        fs::create_dir_all(&chats).unwrap();
+        let id = "59a4cafb-6221-4461-badb-15eab99d046e";
+        let header = format!("{{\"sessionId\":\"{id}\",\"kind\":\"main\"}}\n");
+        let context = r#"{"$set":{"messages":[{"id":"c","type":"user","content":[{"text":"<session_context>"}]}]}}"#;
+        let own = chats.join("session-2026-12-03T18-20-59a4cafb.jsonl");
+        fs::write(
+            &own,
+            format!(
+                "{header}{context}\n{}\n",
+                r#"{"id":"p","type":"user","content":[{"text":"Count the lines"}]}"#
+            ),
+        )
+        .unwrap();
+        fs::write(
+            chats.join("session-2026-12-03T18-21-59a4cafb.jsonl"),
+            format!("{header}{context}\n"),
+        )
+        .unwrap();
+        let found = GeminiCli.find_transcripts(Some(dir.path().into())).unwrap();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].path, own);
+        // A session's only file is found before its first message is written.
+        fs::remove_file(&own).unwrap();
+        let found = GeminiCli.find_transcripts(Some(dir.path().into())).unwrap();
+        assert_eq!(found.len(), 1, "{found:?}");
     }
 }
