@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use super::pane::{sh, Pane};
 use super::responses_server::ResponsesServer;
 
 /// The `codex` launcher: `THROUGHLINE_CODEX_BIN`, else the one `npm ci --prefix
@@ -113,10 +114,7 @@ pub fn one_tui_at_a_time() -> std::sync::MutexGuard<'static, ()> {
 }
 
 /// The interactive Codex TUI in a tmux server of its own, killed when dropped.
-pub struct CodexTui {
-    socket: String,
-    root: PathBuf,
-}
+pub struct CodexTui(Pane);
 
 impl CodexTui {
     /// Starts `codex` in `env`'s project (trusted up front, hooks run without review) and
@@ -164,10 +162,6 @@ impl CodexTui {
             text += &format!("\n{trust}\ntrust_level = \"trusted\"\n");
             std::fs::write(&config, text).unwrap();
         }
-        let tui = CodexTui {
-            socket: format!("tl-codex-{}-{name}", std::process::id()),
-            root: env.home.path().to_path_buf(),
-        };
         let command = format!(
             "env HOME={} SCRIPTED_KEY=test THROUGHLINE_HOME={} {} --no-alt-screen {}",
             sh(env.home.path()),
@@ -175,47 +169,16 @@ impl CodexTui {
             sh(&codex_bin()),
             args.join(" ")
         );
-        let out = tui
-            .tmux()
-            .args([
-                "new-session",
-                "-d",
-                "-s",
-                "cx",
-                "-x",
-                "200",
-                "-y",
-                "50",
-                "-c",
-            ])
-            .arg(env.project.path())
-            .arg(command)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let tui = CodexTui(Pane::start(
+            &format!("tl-codex-{name}"),
+            env.home.path(),
+            env.project.path(),
+            200,
+            &command,
+            TUI_TIMEOUT,
+        ));
         tui.wait_screen("Ask Codex");
         tui
-    }
-
-    fn tmux(&self) -> Command {
-        let mut cmd = Command::new("tmux");
-        cmd.env("TMUX_TMPDIR", &self.root)
-            .arg("-L")
-            .arg(&self.socket);
-        cmd
-    }
-
-    pub fn screen(&self) -> String {
-        let out = self
-            .tmux()
-            .args(["capture-pane", "-p", "-t", "cx"])
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
     /// Types `text` and submits it. Keys that follow typing closely are taken as part of a
@@ -228,21 +191,6 @@ impl CodexTui {
         std::thread::sleep(std::time::Duration::from_millis(1000));
         self.keys(&["Enter"]);
     }
-}
-
-impl CodexTui {
-    /// Waits until the screen shows `needle`; on time-out the error shows the screen.
-    pub fn wait_screen(&self, needle: &str) {
-        let deadline = std::time::Instant::now() + TUI_TIMEOUT;
-        while !self.screen().contains(needle) {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "timed out waiting for {needle:?} on the screen:\n{}",
-                self.screen()
-            );
-            std::thread::sleep(std::time::Duration::from_millis(100));
-        }
-    }
 
     /// Types a `$skill` mention, picks it from the list the TUI opens, and submits it.
     pub fn submit_skill(&self, mention: &str) {
@@ -254,24 +202,14 @@ impl CodexTui {
         std::thread::sleep(std::time::Duration::from_millis(1000));
         self.keys(&["Enter"]);
     }
-
-    fn keys(&self, keys: &[&str]) {
-        self.tmux()
-            .args(["send-keys", "-t", "cx"])
-            .args(keys)
-            .status()
-            .unwrap();
-    }
 }
 
-impl Drop for CodexTui {
-    fn drop(&mut self) {
-        let _ = self.tmux().arg("kill-server").status();
+/// The screen, keys and waits of the pane the TUI runs in.
+impl std::ops::Deref for CodexTui {
+    type Target = Pane;
+    fn deref(&self) -> &Pane {
+        &self.0
     }
-}
-
-fn sh(path: &Path) -> String {
-    format!("'{}'", path.display().to_string().replace('\'', "'\\''"))
 }
 
 /// Ends the shared background server the TUI starts in `env`'s HOME (it outlives the TUI) when

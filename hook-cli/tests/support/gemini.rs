@@ -8,6 +8,7 @@ use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 use super::gemini_server::GeminiServer;
+use super::pane::{sh, Pane};
 
 /// The release the tests are written against.
 pub const VERSION: &str = "0.61.0";
@@ -149,10 +150,7 @@ pub fn one_tui_at_a_time() -> std::sync::MutexGuard<'static, ()> {
 }
 
 /// The interactive TUI in a tmux server of its own, killed when dropped.
-pub struct GeminiTui {
-    socket: String,
-    root: PathBuf,
-}
+pub struct GeminiTui(Pane);
 
 /// On the screen whenever the TUI waits for a prompt.
 const READY: &str = "Type your message";
@@ -160,10 +158,6 @@ const READY: &str = "Type your message";
 impl GeminiTui {
     /// Starts `gemini` in `env`'s project and waits for its prompt.
     pub fn start(env: &GeminiEnv, name: &str) -> GeminiTui {
-        let tui = GeminiTui {
-            socket: format!("tl-gemini-{}-{name}", std::process::id()),
-            root: env.home.path().to_path_buf(),
-        };
         let vars: Vec<String> = env
             .env_vars()
             .into_iter()
@@ -171,85 +165,24 @@ impl GeminiTui {
             .collect();
         // Not in CI's environment: with `CI` set the TUI's renderer draws nothing until exit.
         let command = format!("env -u CI {} {}", vars.join(" "), sh(&gemini_bin()));
-        let out = tui
-            .tmux()
-            .args([
-                "new-session",
-                "-d",
-                "-s",
-                "gm",
-                "-x",
-                "160",
-                "-y",
-                "50",
-                "-c",
-            ])
-            .arg(env.project.path())
-            .arg(command)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let tui = GeminiTui(Pane::start(
+            &format!("tl-gemini-{name}"),
+            env.home.path(),
+            env.project.path(),
+            160,
+            &command,
+            TUI_TIMEOUT,
+        ));
         tui.wait_screen(READY);
         // The prompt shows before the input takes pastes.
         std::thread::sleep(Duration::from_millis(1000));
         tui
     }
 
-    fn tmux(&self) -> Command {
-        let mut cmd = Command::new("tmux");
-        cmd.env("TMUX_TMPDIR", &self.root)
-            .env_remove("CI")
-            .arg("-L")
-            .arg(&self.socket);
-        cmd
-    }
-
-    pub fn screen(&self) -> String {
-        let out = self
-            .tmux()
-            .args(["capture-pane", "-p", "-t", "gm"])
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    /// Waits until the screen shows `needle`; on time-out the error shows the screen.
-    pub fn wait_screen(&self, needle: &str) {
-        self.wait(|screen| screen.contains(needle), needle);
-    }
-
-    fn wait(&self, done: impl Fn(&str) -> bool, what: &str) {
-        if !self.shows_within(&done, TUI_TIMEOUT) {
-            panic!(
-                "timed out waiting for {what:?} on the screen:\n{}",
-                self.screen()
-            );
-        }
-    }
-
-    fn shows_within(&self, done: &impl Fn(&str) -> bool, limit: Duration) -> bool {
-        let deadline = Instant::now() + limit;
-        while Instant::now() < deadline {
-            if done(&self.screen()) {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        false
-    }
-
     /// Pastes `text` (typed keys lose characters in this TUI) and submits it once it shows.
     /// A `?` that arrives in an empty prompt opens the shortcuts instead: prompts end without
     /// one.
     pub fn submit(&self, text: &str) {
-        self.tmux()
-            .args(["set-buffer", "--", text])
-            .status()
-            .unwrap();
         let shown: String = text.chars().take(30).collect();
         let in_the_input = |s: &str| s.contains(&shown) && !s.contains(READY);
         // A paste that lands while the TUI redraws (right after /clear) is dropped: paste
@@ -257,11 +190,8 @@ impl GeminiTui {
         let mut pasted = false;
         for _ in 0..4 {
             self.wait_screen(READY);
-            self.tmux()
-                .args(["paste-buffer", "-p", "-t", "gm"])
-                .status()
-                .unwrap();
-            if self.shows_within(&in_the_input, Duration::from_secs(10)) {
+            self.paste(text);
+            if self.shows_within(in_the_input, Duration::from_secs(10)) {
                 pasted = true;
                 break;
             }
@@ -276,28 +206,12 @@ impl GeminiTui {
         // is empty.
         for _ in 0..5 {
             std::thread::sleep(Duration::from_millis(500));
-            self.tmux()
-                .args(["send-keys", "-t", "gm", "Enter"])
-                .status()
-                .unwrap();
-            let deadline = Instant::now() + Duration::from_secs(5);
-            while Instant::now() < deadline {
-                if self.screen().contains(READY) {
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(100));
+            self.keys(&["Enter"]);
+            if self.shows_within(|s| s.contains(READY), Duration::from_secs(5)) {
+                return;
             }
         }
         panic!("{text:?} was never submitted:\n{}", self.screen());
-    }
-
-    /// Presses `keys` (tmux key names: `Up`, `Enter`, `Escape`, or text) in the TUI.
-    pub fn keys(&self, keys: &[&str]) {
-        self.tmux()
-            .args(["send-keys", "-t", "gm"])
-            .args(keys)
-            .status()
-            .unwrap();
     }
 
     /// Submits `text` and waits until `server` has ended one more turn and the TUI is ready.
@@ -317,29 +231,10 @@ impl GeminiTui {
     }
 }
 
-impl Drop for GeminiTui {
-    /// The CLI outlives its tmux server (and keeps its MCP server running): its process group,
-    /// led by the pane's process, goes first.
-    fn drop(&mut self) {
-        let pane = self
-            .tmux()
-            .args(["list-panes", "-t", "gm", "-F", "#{pane_pid}"])
-            .output();
-        let leader = pane.ok().and_then(|out| {
-            String::from_utf8_lossy(&out.stdout)
-                .trim()
-                .parse::<u32>()
-                .ok()
-        });
-        if let Some(pid) = leader {
-            let _ = Command::new("kill")
-                .args(["-TERM", "--", &format!("-{pid}")])
-                .status();
-        }
-        let _ = self.tmux().arg("kill-server").status();
+/// The screen, keys and waits of the pane the TUI runs in.
+impl std::ops::Deref for GeminiTui {
+    type Target = Pane;
+    fn deref(&self) -> &Pane {
+        &self.0
     }
-}
-
-fn sh(path: &Path) -> String {
-    format!("'{}'", path.display().to_string().replace('\'', "'\\''"))
 }

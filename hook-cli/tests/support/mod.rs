@@ -7,6 +7,7 @@
 //! * [`throughline`]: the real `throughline` as every hook, on a temp store.
 //! * [`responses_server`] and [`codex`]: the same for the real Codex CLI (`codex exec`).
 //! * [`gemini_server`] and [`gemini`]: the same for the real Gemini CLI, headless and in its TUI.
+//! * [`pane`]: a TUI in a tmux server of its own, for the Codex and Gemini drivers.
 //! * [`http`]: the loopback HTTP/1.1 server those scripted APIs answer through.
 //! * [`scenario`]: a long, realistic coding session with facts planted in it.
 //! * [`facts`]: when a memory keeps a planted fact (its sentence, not a key token).
@@ -26,6 +27,7 @@ pub mod gemini;
 pub mod gemini_server;
 pub mod http;
 pub mod model_server;
+pub mod pane;
 pub mod responses_server;
 pub mod scenario;
 pub mod store_env;
