@@ -84,10 +84,15 @@ pub const MIN_BUDGET: usize = 1_500;
 /// Turns read for one rendering: more than any budget can show as one-liners.
 const TURNS_READ: u32 = 400;
 
+/// Units a turn given verbatim takes at the least in practice (its title, a line of prompt,
+/// one of answer, its detail line): a part shows at most its budget over this many turns.
+const SMALLEST_TURN_BLOCK: usize = 80;
+
 /// Renders `turns` (newest first) into at most `ctx.budget` per part, counted in
 /// `ctx.measure`. In one part: the briefing, facts, one-liners, recent turns and the latest
 /// exchange. In two (a host that passes two hooks' context into the first request): the
-/// briefing, facts and latest exchange first; the recent turns and one-liners second.
+/// briefing, facts, one-liners and latest exchange first; the recent turns verbatim second,
+/// in all of its room.
 pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
     let m = ctx.measure;
     let budget = ctx.budget.max(MIN_BUDGET);
@@ -119,17 +124,18 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
     let foot = pull_more(ctx, turns);
     let second_head = format!(
         "# Throughline memory, part 2 of 2\nThe rest of the memory of your earlier work in {}: \
-         the turns before the latest exchange (part 1 holds it, with the goal and the facts).\n\n",
+         the turns just before the latest exchange, verbatim (part 1 holds the goal, the facts, \
+         the older turns one line each, and the latest exchange).\n\n",
         ctx.project
     );
     // Room for the "not shown" line, so it always fits.
     let left_out_line = 160 + ctx.chain.first().map_or(0, String::len);
     let fixed = m.len(&head) + m.len(&goal) + m.len(&state) + m.len(&foot);
-    // What the latest exchange and the facts share; then what the recent turns and the
-    // one-liners share (the same room in one part).
-    let mut first = budget.saturating_sub(fixed + if split { 0 } else { left_out_line });
+    // What the latest exchange, the facts and the one-liners share; then what the recent
+    // turns have (the same room in one part).
+    let mut first = budget.saturating_sub(fixed + left_out_line);
     let mut second = if split {
-        budget.saturating_sub(m.len(&second_head) + left_out_line)
+        budget.saturating_sub(m.len(&second_head))
     } else {
         0
     };
@@ -144,7 +150,7 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
     // Shares of the latest exchange and the recent turns: after a compaction the session goes
     // on, and its recent turns verbatim are what it lost.
     let (latest_share, recent_share) = match (split, ctx.trigger) {
-        (true, _) => (45, 55),
+        (true, _) => (45, 100),
         (false, Trigger::Compact) => (45, 60),
         (false, _) => (30, 40),
     };
@@ -179,10 +185,14 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
         let whole = turn_block(m, &title, entry, usize::MAX, goal_code);
         if i >= wanted {
             // Room the recent turns leave (a short session) gives older turns verbatim too,
-            // whole, while the one-liners of the turns before them still fit.
-            let spare = if split { *pool } else { verbatim_budget };
-            let lines_left = (older.len() - i - 1) * ONE_LINER_ROOM;
-            if used + m.len(&whole) + lines_left > spare {
+            // whole, while the one-liners of the turns before them still fit (in part 1 when
+            // the memory is split).
+            let lines_left = if split {
+                0
+            } else {
+                (older.len() - i - 1) * ONE_LINER_ROOM
+            };
+            if used + m.len(&whole) + lines_left > verbatim_budget {
                 break;
             }
             used += m.len(&whole);
@@ -232,7 +242,12 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
             .as_ref()
             .filter(|_| goal_code.is_some())
             .map_or("", |g| g.text.as_str());
-        let facts_room = if split { first } else { first * 45 / 100 };
+        // Split, the facts leave the one-liners their room, up to 40% of the part.
+        let facts_room = if split {
+            first.saturating_sub((rest.len() * ONE_LINER_ROOM).min(first * 40 / 100))
+        } else {
+            first * 45 / 100
+        };
         // A correction shown verbatim still takes back what it corrects in older turns.
         let newer: Vec<summary::Gist> = std::iter::once(latest)
             .chain(&older[..verbatim.len() - 1])
@@ -252,8 +267,7 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
         for gist in &mut gists {
             gist.drop_sentences(&|s| chosen.said.contains(s) || goal_text.contains(s));
         }
-        let room = if split { second } else { first };
-        let (text, codes, by) = one_liner_lines(ctx, rest, &gists, room);
+        let (text, codes, by) = one_liner_lines(ctx, rest, &gists, first);
         lines = text;
         one_liners = codes;
         one_liners_by = by;
@@ -274,15 +288,15 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
     }
 
     let (text, more) = if split {
-        let part2 = format!("{second_head}{lines}{recent}");
+        let part2 = format!("{second_head}{recent}");
         let more = (m.len(&part2) > m.len(&second_head)).then_some(part2);
         let note = if more.is_some() {
-            "(Part 2 of this memory, with the earlier turns, comes with the person's first prompt.)\n\n"
+            "(Part 2 of this memory, the recent turns verbatim, comes with the person's first prompt.)\n\n"
         } else {
             ""
         };
         (
-            format!("{head}{goal}{state}{facts_text}{latest_block}\n{note}{foot}"),
+            format!("{head}{goal}{state}{facts_text}{lines}{latest_block}\n{note}{foot}"),
             more,
         )
     } else {
@@ -852,9 +866,18 @@ pub fn build(
     let verbatim_turns = config.verbatim_turns.max(1) as usize;
     let limit = hosts::agent(receiver.host).spec().injection_limit;
     let newest = chain.first().copied().unwrap_or(receiver);
-    // Spare room may give older turns verbatim too (see `render`): their titles name their
-    // tool calls as the recent turns' do.
-    let mut turns = store.recent_turns(chain, TURNS_READ, verbatim_turns * 3)?;
+    let (parts, budget) = parts_and_budget(
+        config,
+        limit.max,
+        match trigger {
+            Trigger::Clear => hosts::agent(receiver.host).spec().memory_parts_after_clear,
+            Trigger::Handoff | Trigger::Compact => 1,
+        },
+    );
+    // Spare room may give older turns verbatim too, a whole part of them (see `render`):
+    // their titles name their tool calls as the recent turns' do.
+    let detailed = (budget / SMALLEST_TURN_BLOCK).max(verbatim_turns);
+    let mut turns = store.recent_turns(chain, TURNS_READ, detailed)?;
     // A host that cannot block a prompt (Grok) lets its handoff command through as a turn of
     // its own: that turn is the handoff, not work to carry on from.
     let command = hosts::agent(newest.host).spec().handoff_command;
@@ -878,14 +901,6 @@ pub fn build(
         model: newest.model.clone().or_else(|| newest.start_model.clone()),
     };
     let state = store.working_state(chain, newest.project.as_deref())?;
-    let (parts, budget) = parts_and_budget(
-        config,
-        limit.max,
-        match trigger {
-            Trigger::Clear => hosts::agent(receiver.host).spec().memory_parts_after_clear,
-            Trigger::Handoff | Trigger::Compact => 1,
-        },
-    );
     let ctx = Context {
         trigger,
         project: receiver

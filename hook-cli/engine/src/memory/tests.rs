@@ -474,3 +474,44 @@ fn spare_room_gives_older_turns_verbatim() {
     assert!(r.verbatim.len() < 12, "{}", r.text);
     assert_eq!(r.verbatim.len() + r.one_liners.len(), 12, "{}", r.text);
 }
+
+/// Split in two, the first part holds the briefing, the older turns one line each and the
+/// latest exchange; the second is all recent turns, verbatim. No turn is in both.
+#[test]
+fn split_the_second_part_is_all_recent_turns_verbatim() {
+    let e = entries(60, |i| {
+        (
+            format!("Step {i}: update the parser for case {i}."),
+            vec![format!(
+                "Updated src/parser_{i}.rs; {} tests pass. {}",
+                i * 3,
+                "More narration here. ".repeat(20)
+            )],
+        )
+    });
+    let one_part = render(&ctx(60, 9_500), &e);
+    let r = render(
+        &Context {
+            parts: 2,
+            ..ctx(60, 9_500)
+        },
+        &e,
+    );
+    let second = r.more.as_deref().expect("a second part");
+    assert!(units(&r.text) <= 9_500 && units(second) <= 9_500);
+    assert!(r.verbatim.len() > one_part.verbatim.len(), "{second}");
+    assert!(second.contains("## Recent turns, verbatim"));
+    assert!(!second.contains("## Earlier turns"), "{second}");
+    let first = &r.text;
+    let pos = |s: &str| first.find(s).unwrap();
+    assert!(pos("## Earlier turns, one line each") < pos("## Latest exchange (turn t000000)"));
+    for code in &r.verbatim[1..] {
+        assert!(second.contains(&format!("### Turn {code}")), "{code}");
+        assert!(!first.contains(&format!("- {code}:")), "{code}");
+    }
+    for code in &r.one_liners {
+        assert!(first.contains(&format!("- {code}:")), "{code}");
+        assert!(!second.contains(code.as_str()), "{code}");
+    }
+    assert_eq!(r.verbatim.len() + r.one_liners.len(), 60, "{first}");
+}
