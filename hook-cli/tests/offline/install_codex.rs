@@ -1,11 +1,10 @@
 //! `install --host codex`, `uninstall` and `doctor` with the real binary in a temporary HOME
 //! that holds a person's own Codex configuration.
 
-use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
 use serde_json::Value;
+use std::fs;
+
+use crate::support::throughline::{files_under, in_home, ok_in_home};
 
 const BIN: &str = env!("CARGO_BIN_EXE_throughline");
 
@@ -37,46 +36,6 @@ const HOOKS: &str = r#"{
 }
 "#;
 
-fn run(home: &Path, args: &[&str]) -> Output {
-    let out = Command::new(BIN)
-        .args(args)
-        .env("HOME", home)
-        .env_remove("CODEX_HOME")
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .env("THROUGHLINE_HOME", home.join("memory"))
-        .output()
-        .unwrap();
-    out
-}
-
-fn ok(out: Output) -> String {
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    text
-}
-
-/// Every file under `dir` with its bytes, backups left out.
-fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut files = Vec::new();
-    let mut dirs = vec![dir.to_path_buf()];
-    while let Some(dir) = dirs.pop() {
-        for entry in fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if !path.to_string_lossy().ends_with(".throughline-backup") {
-                files.push((path.clone(), fs::read(&path).unwrap()));
-            }
-        }
-    }
-    files.sort();
-    files
-}
-
 #[test]
 fn install_keeps_the_person_s_files_a_second_run_changes_nothing_uninstall_restores_them() {
     let dir = tempfile::tempdir().unwrap();
@@ -84,9 +43,9 @@ fn install_keeps_the_person_s_files_a_second_run_changes_nothing_uninstall_resto
     fs::create_dir_all(&codex).unwrap();
     fs::write(codex.join("config.toml"), CONFIG).unwrap();
     fs::write(codex.join("hooks.json"), HOOKS).unwrap();
-    let before = snapshot(&codex);
+    let before = files_under(&codex);
 
-    let text = ok(run(dir.path(), &["install", "--host", "codex"]));
+    let text = ok_in_home(dir.path(), &["install", "--host", "codex"]);
     assert!(text.contains("registered with Codex"), "{text}");
     assert!(
         text.contains("/hooks"),
@@ -138,22 +97,22 @@ fn install_keeps_the_person_s_files_a_second_run_changes_nothing_uninstall_resto
     assert!(skill.contains("name: tl"), "{skill}");
 
     // Untrusted hooks are what doctor reports first.
-    let doctor = run(dir.path(), &["doctor", "--host", "codex"]);
+    let doctor = in_home(dir.path(), &["doctor", "--host", "codex"], b"");
     let report = String::from_utf8_lossy(&doctor.stdout);
     assert!(report.contains("not trusted yet"), "{report}");
     assert!(!doctor.status.success());
 
-    let installed = snapshot(dir.path());
-    let again = ok(run(dir.path(), &["install", "--host", "codex"]));
+    let installed = files_under(dir.path());
+    let again = ok_in_home(dir.path(), &["install", "--host", "codex"]);
     assert!(again.contains("nothing changed"), "{again}");
     assert_eq!(
-        snapshot(dir.path()),
+        files_under(dir.path()),
         installed,
         "a second install changed a byte"
     );
 
-    ok(run(dir.path(), &["uninstall", "--host", "codex"]));
-    assert_eq!(snapshot(&codex), before);
+    ok_in_home(dir.path(), &["uninstall", "--host", "codex"]);
+    assert_eq!(files_under(&codex), before);
     assert!(!codex.join("skills").exists());
 }
 
@@ -163,7 +122,7 @@ fn trusted_hooks_pass_the_doctor_and_a_fresh_home_is_left_empty() {
     let codex = dir.path().join(".codex");
     fs::create_dir_all(&codex).unwrap();
     // `--host all` finds Codex by its folder.
-    let text = ok(run(dir.path(), &["install"]));
+    let text = ok_in_home(dir.path(), &["install"]);
     assert!(text.contains("registered with Codex"), "{text}");
     let hooks_json = fs::canonicalize(codex.join("hooks.json")).unwrap();
     let hooks: Value = serde_json::from_slice(&fs::read(&hooks_json).unwrap()).unwrap();
@@ -190,7 +149,7 @@ fn trusted_hooks_pass_the_doctor_and_a_fresh_home_is_left_empty() {
         );
     }
     fs::write(codex.join("config.toml"), config).unwrap();
-    let doctor = run(dir.path(), &["doctor", "--host", "codex"]);
+    let doctor = in_home(dir.path(), &["doctor", "--host", "codex"], b"");
     let report = String::from_utf8_lossy(&doctor.stdout);
     assert!(
         report.contains("hooks in") && report.contains("run this binary"),
@@ -203,8 +162,8 @@ fn trusted_hooks_pass_the_doctor_and_a_fresh_home_is_left_empty() {
     let config = fs::read_to_string(codex.join("config.toml")).unwrap();
     let ours = config[..config.find("\n[hooks.state").unwrap()].to_string();
     fs::write(codex.join("config.toml"), ours).unwrap();
-    ok(run(dir.path(), &["uninstall"]));
-    assert_eq!(snapshot(&codex), Vec::new());
+    ok_in_home(dir.path(), &["uninstall"]);
+    assert_eq!(files_under(&codex), Vec::new());
 }
 
 #[test]
@@ -212,22 +171,22 @@ fn a_codex_folder_left_after_uninstall_is_a_note_not_a_failure() {
     let dir = tempfile::tempdir().unwrap();
     fs::create_dir_all(dir.path().join(".claude")).unwrap();
     fs::create_dir_all(dir.path().join(".codex")).unwrap();
-    ok(run(dir.path(), &["install"]));
-    ok(run(dir.path(), &["uninstall", "--host", "codex"]));
+    ok_in_home(dir.path(), &["install"]);
+    ok_in_home(dir.path(), &["uninstall", "--host", "codex"]);
     // Claude Code still has it; the empty ~/.codex is a client not set up.
-    let report = ok(run(dir.path(), &["doctor"]));
+    let report = ok_in_home(dir.path(), &["doctor"]);
     assert!(
         report.contains("note  hooks     Codex is not set up"),
         "{report}"
     );
     assert!(report.contains("Everything is in place."), "{report}");
     // Named, it is what the person asked about: a problem, with its fix.
-    let named = run(dir.path(), &["doctor", "--host", "codex"]);
+    let named = in_home(dir.path(), &["doctor", "--host", "codex"], b"");
     assert!(!named.status.success());
     assert!(String::from_utf8_lossy(&named.stdout).contains("FAIL  hooks"));
     // With no client set up at all, nothing is in place.
-    ok(run(dir.path(), &["uninstall"]));
-    assert!(!run(dir.path(), &["doctor"]).status.success());
+    ok_in_home(dir.path(), &["uninstall"]);
+    assert!(!in_home(dir.path(), &["doctor"], b"").status.success());
 }
 
 #[test]
@@ -236,12 +195,12 @@ fn a_config_toml_that_does_not_parse_is_refused_untouched() {
     let codex = dir.path().join(".codex");
     fs::create_dir_all(&codex).unwrap();
     fs::write(codex.join("config.toml"), "model = \n[broken").unwrap();
-    let before = snapshot(&codex);
-    let out = run(dir.path(), &["install", "--host", "codex"]);
+    let before = files_under(&codex);
+    let out = in_home(dir.path(), &["install", "--host", "codex"], b"");
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("not valid TOML"), "{err}");
-    assert_eq!(snapshot(&codex), before);
+    assert_eq!(files_under(&codex), before);
 }
 
 #[test]
@@ -252,7 +211,7 @@ fn the_person_s_own_daemon_setting_is_kept_and_survives_uninstall() {
         fs::create_dir_all(&codex).unwrap();
         let mine = format!("[features]\ndaemon_auto_start = {setting}\n");
         fs::write(codex.join("config.toml"), &mine).unwrap();
-        let text = ok(run(dir.path(), &["install", "--host", "codex"]));
+        let text = ok_in_home(dir.path(), &["install", "--host", "codex"]);
         assert_eq!(
             text.contains("kept your [features] daemon_auto_start = true"),
             setting == "true",
@@ -260,7 +219,7 @@ fn the_person_s_own_daemon_setting_is_kept_and_survives_uninstall() {
         );
         let config = fs::read_to_string(codex.join("config.toml")).unwrap();
         assert!(config.starts_with(&mine), "{config}");
-        ok(run(dir.path(), &["uninstall", "--host", "codex"]));
+        ok_in_home(dir.path(), &["uninstall", "--host", "codex"]);
         assert_eq!(fs::read_to_string(codex.join("config.toml")).unwrap(), mine);
     }
 }

@@ -1,11 +1,10 @@
 //! `install --host gemini`, `uninstall` and `doctor` with the real binary in a temporary HOME
 //! that holds a person's own Gemini CLI settings.
 
-use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
 use serde_json::Value;
+use std::fs;
+
+use crate::support::throughline::{files_under, in_home, ok_in_home};
 
 const BIN: &str = env!("CARGO_BIN_EXE_throughline");
 
@@ -22,55 +21,15 @@ const SETTINGS: &str = r#"{
 }
 "#;
 
-fn run(home: &Path, args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .env("HOME", home)
-        .env_remove("GEMINI_CLI_HOME")
-        .env_remove("CODEX_HOME")
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .env("THROUGHLINE_HOME", home.join("memory"))
-        .output()
-        .unwrap()
-}
-
-fn ok(out: Output) -> String {
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    text
-}
-
-/// Every file under `dir` with its bytes, backups left out.
-fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut files = Vec::new();
-    let mut dirs = vec![dir.to_path_buf()];
-    while let Some(dir) = dirs.pop() {
-        for entry in fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if !path.to_string_lossy().ends_with(".throughline-backup") {
-                files.push((path.clone(), fs::read(&path).unwrap()));
-            }
-        }
-    }
-    files.sort();
-    files
-}
-
 #[test]
 fn install_keeps_the_person_s_settings_a_second_run_changes_nothing_uninstall_restores_them() {
     let dir = tempfile::tempdir().unwrap();
     let gemini = dir.path().join(".gemini");
     fs::create_dir_all(&gemini).unwrap();
     fs::write(gemini.join("settings.json"), SETTINGS).unwrap();
-    let before = snapshot(&gemini);
+    let before = files_under(&gemini);
 
-    let text = ok(run(dir.path(), &["install", "--host", "gemini"]));
+    let text = ok_in_home(dir.path(), &["install", "--host", "gemini"]);
     assert!(text.contains("registered with Gemini CLI"), "{text}");
     let binary = fs::canonicalize(BIN).unwrap();
     let settings: Value =
@@ -108,21 +67,21 @@ fn install_keeps_the_person_s_settings_a_second_run_changes_nothing_uninstall_re
     let command = fs::read_to_string(gemini.join("commands/tl.toml")).unwrap();
     assert!(command.contains("prompt = \"/tl {{args}}\""), "{command}");
 
-    let doctor = run(dir.path(), &["doctor", "--host", "gemini"]);
+    let doctor = in_home(dir.path(), &["doctor", "--host", "gemini"], b"");
     let report = String::from_utf8_lossy(&doctor.stdout);
     assert!(report.contains("run this binary"), "{report}");
 
-    let installed = snapshot(dir.path());
-    let again = ok(run(dir.path(), &["install", "--host", "gemini"]));
+    let installed = files_under(dir.path());
+    let again = ok_in_home(dir.path(), &["install", "--host", "gemini"]);
     assert!(again.contains("nothing changed"), "{again}");
     assert_eq!(
-        snapshot(dir.path()),
+        files_under(dir.path()),
         installed,
         "a second install changed a byte"
     );
 
-    ok(run(dir.path(), &["uninstall", "--host", "gemini"]));
-    assert_eq!(snapshot(&gemini), before);
+    ok_in_home(dir.path(), &["uninstall", "--host", "gemini"]);
+    assert_eq!(files_under(&gemini), before);
     assert!(!gemini.join("commands").exists());
 }
 
@@ -131,11 +90,11 @@ fn a_fresh_home_is_found_by_its_folder_and_left_empty() {
     let dir = tempfile::tempdir().unwrap();
     let gemini = dir.path().join(".gemini");
     fs::create_dir_all(&gemini).unwrap();
-    let text = ok(run(dir.path(), &["install"]));
+    let text = ok_in_home(dir.path(), &["install"]);
     assert!(text.contains("registered with Gemini CLI"), "{text}");
     assert!(gemini.join("settings.json").exists());
-    ok(run(dir.path(), &["uninstall"]));
-    assert_eq!(snapshot(&gemini), Vec::new());
+    ok_in_home(dir.path(), &["uninstall"]);
+    assert_eq!(files_under(&gemini), Vec::new());
 }
 
 #[test]
@@ -148,10 +107,10 @@ fn settings_with_comments_are_refused_untouched() {
         "{\n  // mine\n  \"ui\": {}\n}\n",
     )
     .unwrap();
-    let before = snapshot(&gemini);
-    let out = run(dir.path(), &["install", "--host", "gemini"]);
+    let before = files_under(&gemini);
+    let out = in_home(dir.path(), &["install", "--host", "gemini"], b"");
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("comments"), "{err}");
-    assert_eq!(snapshot(&gemini), before);
+    assert_eq!(files_under(&gemini), before);
 }

@@ -6,7 +6,7 @@ use super::model_server::{ModelServer, RecordedRequest, Script};
 use super::tmux::{Tmux, UI_TIMEOUT};
 use serde_json::Value;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 /// The binary under test: `THROUGHLINE_BIN` (the CLI as installed, see `scripts/test`), else
@@ -55,6 +55,38 @@ pub fn output_of(command: &mut Command, stdin: &[u8]) -> Output {
 /// `throughline <args>` in `home` (see [`isolate`]).
 pub fn in_home(home: &Path, args: &[&str], stdin: &[u8]) -> Output {
     output_of(isolate(Command::new(bin()).args(args), home), stdin)
+}
+
+/// `throughline <args>` in `home` with nothing on its input, once it succeeded: what it
+/// printed.
+pub fn ok_in_home(home: &Path, args: &[&str]) -> String {
+    let out = in_home(home, args, b"");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "throughline {args:?}: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
+/// Every file under `dir` with its bytes, the backups `install` makes left out: what an
+/// uninstall must give back byte for byte.
+pub fn files_under(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if !path.to_string_lossy().ends_with(".throughline-backup") {
+                files.push((path.clone(), std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    files.sort();
+    files
 }
 
 /// A command's standard output as JSON, once it succeeded.
