@@ -19,6 +19,10 @@ pub struct Args {
     /// Print the memory the next chat would get, and hand nothing on
     #[arg(long, conflicts_with = "cancel")]
     pub(super) preview: bool,
+    /// With --preview: the memory a `/clear` gives instead, in as many parts as the host takes
+    /// then (two on Claude Code: the second comes with the first prompt)
+    #[arg(long, requires = "preview")]
+    clear: bool,
     /// Print JSON
     #[arg(long)]
     json: bool,
@@ -47,12 +51,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let effective = config::load(&home);
     if args.preview {
-        let memory = handoff::preview(
-            &store,
-            &session.session_id,
-            Trigger::Handoff,
-            &effective.config,
-        )?;
+        let trigger = if args.clear {
+            Trigger::Clear
+        } else {
+            Trigger::Handoff
+        };
+        let memory = handoff::preview(&store, &session.session_id, trigger, &effective.config)?;
         if args.json {
             return super::print_json(&memory);
         }
@@ -60,20 +64,30 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             outln!("session {} holds no turn to hand on", session.session_id)?;
             return Ok(());
         };
+        let spec = hosts::agent(session.host).spec();
+        let unit = match spec.injection_limit.measure {
+            throughline::record::Measure::Utf16 => "characters (UTF-16 code units)",
+            throughline::record::Measure::Utf8 => "bytes",
+        };
+        // Each part's size as the host measures it, for the person reading; a pipe gets the
+        // text alone.
+        let size_line = |size: usize| {
+            format!(
+                "\n── {size} of the {} {unit} a memory may take in {}",
+                memory.budget, spec.name
+            )
+        };
+        let terminal = super::stdout_is_terminal();
         out!("{}", memory.text)?;
-        // Its size as the host measures it, for the person reading; a pipe gets the text alone.
-        if super::stdout_is_terminal() {
-            let spec = hosts::agent(session.host).spec();
-            let unit = match spec.injection_limit.measure {
-                throughline::record::Measure::Utf16 => "characters (UTF-16 code units)",
-                throughline::record::Measure::Utf8 => "bytes",
-            };
-            outln!(
-                "\n── {} of the {} {unit} a memory may take in {}",
-                memory.size,
-                memory.budget,
-                spec.name
-            )?;
+        if terminal {
+            outln!("{}", size_line(memory.size as usize))?;
+        }
+        if let Some(more) = &memory.more {
+            outln!("\n── part 2, given with the person's first prompt ──\n")?;
+            out!("{more}")?;
+            if terminal {
+                outln!("{}", size_line(spec.injection_limit.measure.len(more)))?;
+            }
         }
         return Ok(());
     }

@@ -105,6 +105,11 @@ fn what_each_reading_verb_prints() {
         "handoff_preview",
         &["handoff", "--preview", "--session", SESSION],
     );
+    both(
+        &memory,
+        "handoff_preview_clear",
+        &["handoff", "--preview", "--clear", "--session", SESSION],
+    );
 }
 
 #[test]
