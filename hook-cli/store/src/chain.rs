@@ -308,7 +308,7 @@ fn fresh(conn: &rusqlite::Connection, session_id: &str, turns: u32) -> Result<bo
 }
 
 /// Predecessors are followed at most this deep (a chain of /clears in one long day).
-const MAX_CHAIN: usize = 32;
+pub(super) const MAX_CHAIN: usize = 32;
 
 impl Store {
     /// [`Writer::is_fresh`] without taking the write lock: most prompts are not a session's first.

@@ -1000,6 +1000,58 @@ fn a_secret_found_late_is_redacted_in_what_the_session_stored_before() {
     }
 }
 
+/// The same, across a `/clear`: the key pasted before it is lost from the session the new one
+/// continues, and from the memory that session handed on.
+#[test]
+fn a_secret_found_late_is_redacted_in_the_sessions_this_one_continues() {
+    let (_dir, _home, mut store) = temp_store();
+    let key = "Hq7ZmR2xVb9TkW4nLc8PsY3d";
+    let first = format!("the staging deploy uses {key} from now on");
+    let mut turn = None;
+    let w = store.write().unwrap();
+    let mut old = w
+        .session(throughline_hosts::claude::HOST, "s1", Some("/p"), None)
+        .unwrap();
+    w.apply(&mut old, &mut turn, &prompt("u:1", &first))
+        .unwrap();
+    w.commit().unwrap();
+
+    let mut turn = None;
+    let w = store.write().unwrap();
+    let mut new = w
+        .session(throughline_hosts::claude::HOST, "s2", Some("/p"), None)
+        .unwrap();
+    w.link(new.id, old.id, Trigger::Clear, "t").unwrap();
+    let output = Record::Detail {
+        key: "r:1".into(),
+        kind: DetailKind::ToolResult,
+        name: None,
+        tool_use_id: Some("t1".into()),
+        body: format!("STAGING_KEY={key}"),
+        is_error: false,
+        at: None,
+    };
+    for r in [prompt("u:2", "print the staging env"), output] {
+        w.apply(&mut new, &mut turn, &r).unwrap();
+    }
+    w.commit().unwrap();
+
+    let turns = store.turns(&store.session("s1").unwrap()).unwrap();
+    assert_eq!(
+        turns[0].messages[0].text,
+        "the staging deploy uses [REDACTED:secret-seen-before] from now on"
+    );
+    for file in ["", "-wal"] {
+        let mut path = store.path().as_os_str().to_owned();
+        path.push(file);
+        let bytes = std::fs::read(&path).unwrap_or_default();
+        assert!(
+            !bytes.windows(key.len()).any(|w| w == key.as_bytes()),
+            "a copy in {path:?}"
+        );
+    }
+}
+
 /// A memory handed on after `/clear` (in two parts) is one, with the predecessor's last
 /// request before it and the successor's requests from it on; a compaction's is measured
 /// within its own session.

@@ -191,11 +191,12 @@ impl<'c> Writer<'c> {
         )
     }
 
-    /// Replaces the secrets first found since the last call wherever their session stored
-    /// them before, where no rule saw them (a key pasted in prose, then named in a `.env`
-    /// line): its prompts, answers, detail, one-liners and the memories given since it
-    /// started (decision 0110). Work is done only when a secret was first found, which is
-    /// rare, and reads the session's text once for every secret found in the transaction.
+    /// Replaces the secrets first found since the last call wherever their session, and the
+    /// sessions it continues (`/clear`, a handoff), stored them before, where no rule saw them
+    /// (a key pasted in prose, then named in a `.env` line): their prompts, answers, detail,
+    /// one-liners and the memories given since the first of them started (decision 0110).
+    /// Work is done only when a secret was first found, which is rare, and reads the chain's
+    /// text once for every secret found in the transaction.
     fn redact_earlier(&self) -> Result<()> {
         let Some(session) = self.marks_session.take() else {
             return Ok(());
@@ -204,41 +205,51 @@ impl<'c> Writer<'c> {
         let mut counts = redact::Counts::new();
         let mut again =
             |text: &str| redact::redact_remembered(text, |m| marks.contains(&m), &mut counts);
+        // The session and its predecessors, as `Store::predecessors` follows them.
+        let chain = format!(
+            "WITH RECURSIVE chain (id, depth) AS (
+                 SELECT ?1, 0
+                 UNION SELECT l.predecessor, c.depth + 1 FROM links l
+                       JOIN chain c ON l.successor = c.id WHERE c.depth < {}
+             )",
+            super::chain::MAX_CHAIN
+        );
         // Rows of each table, with the statement that reads them and the one that writes one.
         let tables: [(&str, &str, &str); 5] = [
             (
                 "messages",
-                "SELECT id, text FROM messages WHERE session = ?1",
+                "SELECT id, text FROM messages WHERE session IN (SELECT id FROM chain)",
                 "UPDATE messages SET text = ?2 WHERE id = ?1",
             ),
             (
                 "details",
                 "SELECT d.id, d.body FROM turns t JOIN details d ON d.turn = t.id
-                 WHERE t.session = ?1",
+                 WHERE t.session IN (SELECT id FROM chain)",
                 "UPDATE details SET body = ?2 WHERE id = ?1",
             ),
             (
                 "summaries",
                 "SELECT s.turn, s.text FROM turns t JOIN summaries s ON s.turn = t.id
-                 WHERE t.session = ?1",
+                 WHERE t.session IN (SELECT id FROM chain)",
                 "UPDATE summaries SET text = ?2 WHERE turn = ?1",
             ),
             (
                 "model_summaries",
                 "SELECT s.turn, s.text FROM turns t JOIN model_summaries s ON s.turn = t.id
-                 WHERE t.session = ?1 AND s.text IS NOT NULL",
+                 WHERE t.session IN (SELECT id FROM chain) AND s.text IS NOT NULL",
                 "UPDATE model_summaries SET text = ?2 WHERE turn = ?1",
             ),
             (
                 "injections",
                 "SELECT id, text FROM injections
-                 WHERE at >= (SELECT coalesce(started_at, '') FROM sessions WHERE id = ?1)",
+                 WHERE at >= (SELECT min(coalesce(started_at, '')) FROM sessions
+                              WHERE id IN (SELECT id FROM chain))",
                 "UPDATE injections SET text = ?2 WHERE id = ?1",
             ),
         ];
         for (table, read, write) in tables {
             let rewritten: Vec<(i64, String)> = {
-                let mut stmt = self.tx.prepare(read)?;
+                let mut stmt = self.tx.prepare(&format!("{chain} {read}"))?;
                 let mut rows = stmt.query([session])?;
                 let mut rewritten = Vec::new();
                 while let Some(row) = rows.next()? {
