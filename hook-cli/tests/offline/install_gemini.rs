@@ -1,8 +1,9 @@
 //! `install --host gemini`, `uninstall` and `doctor` with the real binary in a temporary HOME
 //! that holds a person's own Gemini CLI settings.
 
-use serde_json::Value;
 use std::fs;
+
+use serde_json::Value;
 
 use crate::support::throughline::{files_under, in_home, ok_in_home};
 

@@ -7,7 +7,7 @@ mod payload;
 mod subagents;
 mod tools;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fs;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -97,16 +97,11 @@ impl Agent for GeminiCli {
         // `--resume` (0.61.0) first starts a file of the current minute for the resumed id,
         // holding only the session context, then goes on in the session's own file: in
         // another minute that start is a file of its own, one with no message.
-        let mut files_per_session: HashMap<&str, usize> = HashMap::new();
+        let mut files_per_session: HashMap<String, usize> = HashMap::new();
         for t in &transcripts {
-            *files_per_session.entry(t.session_id.as_str()).or_default() += 1;
+            *files_per_session.entry(t.session_id.clone()).or_default() += 1;
         }
-        let shared: HashSet<String> = files_per_session
-            .into_iter()
-            .filter(|&(_, files)| files > 1)
-            .map(|(id, _)| id.to_owned())
-            .collect();
-        transcripts.retain(|t| !shared.contains(&t.session_id) || holds_messages(&t.path));
+        transcripts.retain(|t| files_per_session[&t.session_id] == 1 || holds_messages(&t.path));
         Ok(transcripts)
     }
     /// The CLI's node process nearest above the hook: `/clear` stays in it, another window is
