@@ -45,6 +45,17 @@ pub fn compact<'t>(text: &'t str, code: &str) -> Cow<'t, str> {
     out.into()
 }
 
+/// A markdown heading (`## Summary`), or a line in bold alone (`**What changed:**`): it names
+/// a section; what the section says follows it.
+pub fn is_heading(line: &str) -> bool {
+    let hashes = line.chars().take_while(|&c| c == '#').count();
+    let bold = line.len() > 4
+        && line.starts_with("**")
+        && (line.ends_with("**") || line.ends_with("**:"))
+        && !line[2..line.len() - 2].contains("**");
+    ((1..=6).contains(&hashes) && line[hashes..].starts_with(' ')) || bold
+}
+
 /// A run of at least this many lines that are not prose is a paste, not a sentence's line.
 const PASTED: usize = 3;
 

@@ -192,9 +192,15 @@ impl Gist {
                 .join(sep);
             sentences(&bounded(&text))
                 .into_iter()
-                .map(|text| Scored {
+                .map(|Sentence { text, heading }| Scored {
                     chars: text.chars().count(),
-                    score: salience(&text),
+                    score: if heading && !labelled_as_fact(&text) {
+                        // A heading names what its section says; the section's sentences
+                        // say it.
+                        salience(&text).min(1)
+                    } else {
+                        salience(&text)
+                    },
                     repeated: false,
                     said_in: 1,
                     text,
@@ -366,9 +372,14 @@ impl Gist {
 
         let mut chosen: Vec<Pick> = Vec::new();
         let take = |pick: Pick, chosen: &mut Vec<Pick>, room: &mut usize| {
-            // One space joins it to a sentence of the same part.
-            let cost =
-                self.sentence(pick).chars + usize::from(chosen.iter().any(|c| c.0 == pick.0));
+            let sentence = self.sentence(pick);
+            // What joins it to a sentence of the same part (see [`joined`]).
+            let cost = sentence.chars
+                + if chosen.iter().any(|c| c.0 == pick.0) {
+                    separator_after(&sentence.text).chars().count()
+                } else {
+                    0
+                };
             if cost <= *room {
                 *room -= cost;
                 chosen.push(pick);
@@ -430,16 +441,33 @@ impl Gist {
 }
 
 /// Sentences one after another as they were written: a space after a Latin stop, none after
-/// a CJK one (`。`), which carries its own.
+/// a CJK one (`。`), which carries its own. A heading or a line that ends without a stop gets
+/// one, so lines taken from a list or from under headings do not run into one another
+/// ("Issue Fixed Verification Completed All tests pass").
 pub fn joined(sentences: &[&str]) -> String {
     let mut out = String::new();
     for sentence in sentences {
-        if !out.is_empty() && !out.ends_with(['。', '！', '？', '：', '，']) {
-            out.push(' ');
+        if !out.is_empty() {
+            out.push_str(separator_after(&out));
         }
         out.push_str(sentence);
     }
     out
+}
+
+/// What follows `text` before another sentence (see [`joined`]).
+fn separator_after(text: &str) -> &'static str {
+    match text.chars().next_back() {
+        Some('。' | '！' | '？' | '：' | '，' | '；') => "",
+        Some(c) if is_cjk(c) || matches!(c, '）' | '」' | '』' | '】') => "。",
+        Some(c) if c.is_alphanumeric() || matches!(c, ')' | ']' | '`' | '"' | '\'' | '*') => ". ",
+        _ => " ",
+    }
+}
+
+/// A Chinese or Japanese character: its sentences end with `。` and no space.
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF)
 }
 
 /// Cuts a one-liner to `max` characters, marking the cut, at the end of a word when one ends
@@ -484,7 +512,7 @@ pub fn head_and_tail(text: &str, head: usize, tail: usize) -> std::borrow::Cow<'
 /// Sentences with markdown noise and runs of white space removed: list numbers and bullets,
 /// table rules, tree drawings and the emoji that mark a line go, and so do fragments with no
 /// word in them, which tell a reader nothing (`1.`, `|---|`, `├──`).
-fn sentences(text: &str) -> Vec<String> {
+fn sentences(text: &str) -> Vec<Sentence> {
     let mut out = Vec::new();
     let pasted = blocks::pasted_lines(text);
     for (line, pasted) in text.lines().zip(pasted) {
@@ -493,6 +521,7 @@ fn sentences(text: &str) -> Vec<String> {
         if pasted || is_drawing(trimmed) {
             continue;
         }
+        let heading = blocks::is_heading(trimmed);
         let line = prose_of(trimmed);
         if line.is_empty() {
             continue;
@@ -506,11 +535,11 @@ fn sentences(text: &str) -> Vec<String> {
                     && !(c == '.' && is_list_number(&line[start..i])));
             if ends {
                 let end = i + c.len_utf8();
-                push_sentence(&mut out, &line[start..end]);
+                push_sentence(&mut out, &line[start..end], heading);
                 start = end;
             }
         }
-        push_sentence(&mut out, &line[start..]);
+        push_sentence(&mut out, &line[start..], heading);
     }
     out
 }
@@ -601,7 +630,15 @@ fn is_pictograph(c: char) -> bool {
         0x1F000..=0x1FAFF | 0x2600..=0x27BF | 0x2B00..=0x2BFF | 0xFE0E | 0xFE0F | 0x200D)
 }
 
-fn push_sentence(out: &mut Vec<String>, s: &str) {
+/// A sentence of a turn's text, as [`sentences`] finds it.
+#[derive(Debug, PartialEq)]
+struct Sentence {
+    text: String,
+    /// Said in a heading (see [`blocks::is_heading`]).
+    heading: bool,
+}
+
+fn push_sentence(out: &mut Vec<Sentence>, s: &str, heading: bool) {
     if !has_word(s) {
         return;
     }
@@ -613,7 +650,10 @@ fn push_sentence(out: &mut Vec<String>, s: &str) {
         joined.push_str(word);
     }
     if !joined.is_empty() {
-        out.push(joined);
+        out.push(Sentence {
+            text: joined,
+            heading,
+        });
     }
 }
 
@@ -951,7 +991,7 @@ mod tests {
                      | Name | Port |\n|------|------|\n| api | 8443 |\n├── src/\n│   └── main.rs\n\
                      ✅ **Done**: the build is green 🚀\n- [ ] Ship it on Friday.\n\
                      I thought we merged 🔍 CI Results & ✅ Test Results into one.";
-        let said: Vec<String> = sentences(prose);
+        let said: Vec<String> = sentences(prose).into_iter().map(|s| s.text).collect();
         assert_eq!(
             said,
             [
@@ -965,13 +1005,47 @@ mod tests {
                 "I thought we merged 🔍 CI Results & ✅ Test Results into one."
             ]
         );
+        let said: Vec<String> = sentences("The fix: 1. Relax the tongue. 2. Practice the audio.")
+            .into_iter()
+            .map(|s| s.text)
+            .collect();
         assert_eq!(
-            sentences("The fix: 1. Relax the tongue. 2. Practice the audio."),
+            said,
             ["The fix: 1. Relax the tongue.", "2. Practice the audio."]
         );
         let line = one_liner(&turn(prose, &["On it."]), MAX_CHARS);
         assert!(!line.contains("1."), "{line}");
         assert!(line.contains("Fix the login bug"), "{line}");
+    }
+
+    #[test]
+    fn headings_give_way_to_what_their_sections_say() {
+        let answer = "## Fixed port 8443 in config/dev.toml\n\
+             The dev server now listens on 8443 because the office firewall blocks 8080.\n\
+             ### Checks\n- All 312 unit tests pass";
+        let line = one_liner(&turn("Move the dev server off 8080.", &[answer]), 110);
+        assert!(
+            line.ends_with(
+                "→ The dev server now listens on 8443 because the office firewall blocks 8080."
+            ),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn lines_without_a_stop_do_not_run_into_one_another() {
+        assert_eq!(
+            joined(&["All 312 unit tests pass", "No lint warnings left."]),
+            "All 312 unit tests pass. No lint warnings left."
+        );
+        assert_eq!(
+            joined(&["Done.", "Shipped `v2.4`", "next…", "then"]),
+            "Done. Shipped `v2.4`. next… then"
+        );
+        assert_eq!(
+            joined(&["Split-K 的内存层次", "为什么必须是全局内存？", "缓存利用"]),
+            "Split-K 的内存层次。为什么必须是全局内存？缓存利用"
+        );
     }
 
     #[test]

@@ -789,22 +789,12 @@ fn section_starts(text: &str) -> Vec<usize> {
         let trimmed = line.trim();
         if trimmed.starts_with("```") {
             in_code = !in_code;
-        } else if !in_code && is_heading(trimmed) {
+        } else if !in_code && blocks::is_heading(trimmed) {
             starts.push(at);
         }
         at += line.len();
     }
     starts
-}
-
-/// A markdown heading, or a line in bold alone.
-fn is_heading(line: &str) -> bool {
-    let hashes = line.chars().take_while(|&c| c == '#').count();
-    let bold = line.len() > 4
-        && line.starts_with("**")
-        && (line.ends_with("**") || line.ends_with("**:"))
-        && !line[2..line.len() - 2].contains("**");
-    ((1..=6).contains(&hashes) && line[hashes..].starts_with(' ')) || bold
 }
 
 /// How much of a beginning or an end a cut at a line break may give up, in percent.
