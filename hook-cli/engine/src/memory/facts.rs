@@ -92,9 +92,10 @@ pub fn choose(
                 && seen.insert(s.text)
             {
                 // A short decision reads with the sentence after it, which says why (CJK
-                // sentences are short: `決定：…。…ためです。`).
+                // sentences are short: `決定：…。…ためです。`), unless that sentence only
+                // announces the next step ("Let me fix that:").
                 let said: Vec<String> = match s.next {
-                    Some(next) if s.text.chars().count() < WITH_NEXT => {
+                    Some(next) if s.text.chars().count() < WITH_NEXT && !announces_a_step(next) => {
                         vec![s.text.to_string(), next.to_string()]
                     }
                     _ => vec![s.text.to_string()],
@@ -146,10 +147,11 @@ const ANNOUNCING: &[&str] = &[
     "现在让我",
 ];
 
-/// Whether an assistant's sentence only announces its next step.
+/// Whether an assistant's sentence only announces its next step. "Let me know …" asks the
+/// person for something instead.
 pub(super) fn announces_a_step(text: &str) -> bool {
     let start: String = text.chars().take(16).collect::<String>().to_lowercase();
-    ANNOUNCING.iter().any(|a| start.starts_with(a))
+    ANNOUNCING.iter().any(|a| start.starts_with(a)) && !start.contains("let me know")
 }
 
 /// A sentence, not a heading or a label: long enough, and ended as a sentence when short.
@@ -634,9 +636,33 @@ mod tests {
             "The MCAO API wasn't populating any data because the field mappings were wrong.",
             "Letting the cache expire after 300 s fixed the stale reads.",
             "Let's use the offline mode instead by disabling compile-time checking.",
+            "Let me know once you have authorized the app in the browser.",
         ] {
             assert!(!announces_a_step(found), "{found}");
         }
+    }
+
+    #[test]
+    fn a_short_fact_reads_with_its_reason_not_with_the_next_step() {
+        let turns = vec![turn(
+            "a",
+            "Why does the build fail?",
+            &[
+                "Decided: pin serde to 1.0.210. Newer releases break our MSRV of 1.70.",
+                "The Db struct needs Clone in src/db.rs. Let me fix that:",
+            ],
+        )];
+        let chosen = facts_of(&turns, &[], 2_000);
+        let texts: Vec<&str> = chosen.facts.iter().map(|f| f.text.as_str()).collect();
+        assert!(
+            texts
+                .contains(&"Decided: pin serde to 1.0.210. Newer releases break our MSRV of 1.70."),
+            "{texts:?}"
+        );
+        assert!(
+            texts.contains(&"The Db struct needs Clone in src/db.rs."),
+            "{texts:?}"
+        );
     }
 
     #[test]
