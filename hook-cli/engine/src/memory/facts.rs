@@ -134,10 +134,13 @@ pub fn choose(
     Chosen { facts, said }
 }
 
-/// How an assistant says what it is about to do ("Let me check the logs", "让我看看"): the
-/// step, not what it found, which comes after. "Let's …" is left out: "Let's use the offline
-/// mode instead" is how a decision is said.
+/// How an assistant says what it is about to do ("Let me check the logs", "让我看看", "I'll
+/// help you deploy …", which says the request again): the step, not what it found, which
+/// comes after. "Let's …" is left out: "Let's use the offline mode instead" is how a decision
+/// is said.
 const ANNOUNCING: &[&str] = &[
+    "i'll help you ",
+    "i’ll help you ",
     "let me ",
     "now let me ",
     "next, let me ",
@@ -628,6 +631,7 @@ mod tests {
         for step in [
             "Let me check the logs directory for errors.",
             "Now let me test reprocessing an image with the new detector.",
+            "I'll help you deploy the API to the staging cluster.",
             "让我检查一下日志目录。",
         ] {
             assert!(announces_a_step(step), "{step}");
