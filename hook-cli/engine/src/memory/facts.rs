@@ -136,13 +136,15 @@ pub fn choose(
 
 /// How an assistant says what it is about to do ("Let me check the logs", "让我看看", "I'll
 /// help you deploy …", which says the request again): the step, not what it found, which
-/// comes after. "Let's …" is left out: "Let's use the offline mode instead" is how a decision
-/// is said.
+/// comes after. "Let's …" alone is left out: "Let's use the offline mode instead" is how a
+/// decision is said; "Now let's fix …" goes on with the work.
 const ANNOUNCING: &[&str] = &[
     "i'll help you ",
     "i’ll help you ",
     "let me ",
     "now let me ",
+    "now let's ",
+    "now let’s ",
     "next, let me ",
     "déjame ",
     "让我",
@@ -632,6 +634,7 @@ mod tests {
             "Let me check the logs directory for errors.",
             "Now let me test reprocessing an image with the new detector.",
             "I'll help you deploy the API to the staging cluster.",
+            "Now let's fix the ORT v2.0 API changes in the detector module:",
             "让我检查一下日志目录。",
         ] {
             assert!(announces_a_step(step), "{step}");
