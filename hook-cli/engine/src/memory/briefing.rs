@@ -66,11 +66,22 @@ pub fn framing(ctx: &Context, latest: &Turn, ending: Ending) -> String {
         (None, None) => String::new(),
     };
     let when = last_said(latest).map_or(String::new(), |at| format!(" at {}", readable(at)));
+    // Point at open todos only where the memory lists some.
+    let open_todos = ctx
+        .state
+        .todos
+        .iter()
+        .any(|t| t.status != TodoStatus::Completed);
+    let carry_on = if open_todos {
+        "the todos still open (below)"
+    } else {
+        "there"
+    };
     let status = match (ctx.trigger, ending) {
         (Trigger::Compact, _) => format!("The turn in progress is {}{on}.", latest.code),
         (_, Ending::Finished) => format!(
-            "The last turn ({}) finished{when}{on}: what it did is done; carry on from the \
-             open items, not from the start.",
+            "The last turn ({}) finished{when}{on}: what it did is done; carry on from \
+             {carry_on}, not from the start.",
             latest.code
         ),
         (_, Ending::Interrupted) => format!(

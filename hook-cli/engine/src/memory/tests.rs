@@ -1,6 +1,7 @@
 use proptest::prelude::*;
 
 use super::*;
+use crate::model::{Todo, TodoStatus};
 
 fn turn(code: &str, session: &str, prompt: &str, answers: &[String]) -> Turn {
     Turn {
@@ -514,4 +515,33 @@ fn split_the_second_part_is_all_recent_turns_verbatim() {
         assert!(!second.contains(code.as_str()), "{code}");
     }
     assert_eq!(r.verbatim.len() + r.one_liners.len(), 60, "{first}");
+}
+
+#[test]
+fn a_finished_turn_points_at_open_todos_only_where_there_are_some() {
+    let e = entries(3, |i| (format!("prompt {i}"), vec![format!("answer {i}")]));
+    let none = render(&ctx(3, 9_500), &e);
+    assert!(
+        none.text
+            .contains("what it did is done; carry on from there, not from the start."),
+        "{}",
+        none.text
+    );
+    let todo = |text: &str, status| Todo {
+        text: text.into(),
+        status,
+    };
+    let mut with_todos = ctx(3, 9_500);
+    with_todos.state.todos = vec![
+        todo("Write the migration", TodoStatus::Completed),
+        todo("Run it on staging", TodoStatus::Pending),
+    ];
+    let open = render(&with_todos, &e);
+    assert!(
+        open.text
+            .contains("carry on from the todos still open (below), not from the start."),
+        "{}",
+        open.text
+    );
+    assert!(open.text.contains("  - [ ] Run it on staging"), "{}", open.text);
 }
