@@ -195,6 +195,8 @@ fn is_prose(line: &str) -> bool {
         || t.starts_with("Traceback")
         || starts_with_time(t)
         || t.chars().any(|c| matches!(c, '│' | '├' | '└' | '─'))
+        || is_progress(t)
+        || is_aligned_field(t)
     {
         return false;
     }
@@ -203,6 +205,27 @@ fn is_prose(line: &str) -> bool {
     }
     let letters = t.chars().filter(|c| c.is_alphabetic() || *c == ' ').count();
     letters * 10 >= t.chars().count() * 6
+}
+
+/// Words at most in a line a program prints to say what it is doing.
+const PROGRESS_WORDS: usize = 8;
+
+/// A line a program prints while it works: a few words trailing off (`Starting the API
+/// backend...`, `Waiting for the database…`). Inside a pasted log it would otherwise read as
+/// a sentence and split the log into pieces too short to cut.
+fn is_progress(t: &str) -> bool {
+    (t.ends_with("...") || t.ends_with('…'))
+        && t.split_whitespace().count() <= PROGRESS_WORDS
+        && ![". ", "? ", "! "]
+            .iter()
+            .any(|stop| t.trim_end_matches(['.', '…']).contains(stop))
+}
+
+/// A field a program aligned in columns (`Dashboard:        http://localhost:9000`). A name and
+/// an address with one space (`GitHub Repo: https://…`) is how people list what they made.
+fn is_aligned_field(t: &str) -> bool {
+    t.find(":  ")
+        .is_some_and(|at| t[..at].split_whitespace().count() <= 3)
 }
 
 /// A line of code: it ends as code does, holds an arrow or a call's end, or opens with a
@@ -295,6 +318,35 @@ mod tests {
             .collect();
         // A single log line in prose is the person's to quote; a table reads as phrases.
         assert_eq!(pasted, [1, 2, 3, 8, 9, 10]);
+    }
+
+    #[test]
+    fn a_log_with_progress_lines_is_cut_as_one_block() {
+        let text = "the dev server still fails, look:\n\
+                    $ ./scripts/dev.sh\n\
+                    Starting the API backend...\n\
+                    Waiting for the database to initialize...\n\
+                    ✔ 09:12:01 API ready (1.2s)\n\
+                    Starting the Vite frontend…\n\
+                    ⚠ Port 5173 is in use, trying 5174 instead.\n\
+                    Dashboard:        http://localhost:9000\n\
+                    Press Ctrl+C to stop all services...\n\
+                    ✓ Compiled /checkout in 412ms\n\
+                    ⨯ [TypeError: cannot read properties of undefined (reading 'total')]\n\
+                    GET /checkout 500 in 38ms\n\
+                    What is wrong? I tried a restart...";
+        let cut = compact(text, "t1");
+        assert_eq!(
+            cut,
+            "the dev server still fails, look:\n\
+             $ ./scripts/dev.sh\n\
+             Starting the API backend...\n\
+             Waiting for the database to initialize...\n\
+             [… 6 lines cut: throughline detail t1]\n\
+             ⨯ [TypeError: cannot read properties of undefined (reading 'total')]\n\
+             GET /checkout 500 in 38ms\n\
+             What is wrong? I tried a restart..."
+        );
     }
 
     #[test]
