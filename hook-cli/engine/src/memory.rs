@@ -594,10 +594,12 @@ fn detail_note(turn: &Turn) -> String {
 /// end and says how to read the whole. The goal's turn points at the goal instead of saying
 /// it again.
 fn turn_block(m: Measure, title: &str, turn: &Turn, cap: usize, goal: Option<&str>) -> String {
+    // A message with no words (a model's empty reply between tool calls) says nothing: it
+    // must not show as a blank answer.
     let said = |role: Role| -> Vec<std::borrow::Cow<str>> {
         turn.messages
             .iter()
-            .filter(|m| m.role == role)
+            .filter(|m| m.role == role && !m.text.trim().is_empty())
             .map(|m| blocks::compact(&m.text, &turn.code))
             .collect()
     };

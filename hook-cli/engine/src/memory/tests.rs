@@ -543,5 +543,40 @@ fn a_finished_turn_points_at_open_todos_only_where_there_are_some() {
         "{}",
         open.text
     );
-    assert!(open.text.contains("  - [ ] Run it on staging"), "{}", open.text);
+    assert!(
+        open.text.contains("  - [ ] Run it on staging"),
+        "{}",
+        open.text
+    );
+}
+
+#[test]
+fn an_answer_of_empty_messages_shows_as_no_answer() {
+    let e = vec![
+        turn(
+            "t2",
+            "sess-aaaa",
+            "Is it fixed now?",
+            &["Yes: the build is green.".into()],
+        ),
+        turn(
+            "t1",
+            "sess-aaaa",
+            "Deploy it to staging.",
+            &[String::new(), " \n".into()],
+        ),
+        turn(
+            "t0",
+            "sess-aaaa",
+            "Read the deploy script.",
+            &["It pushes to staging.".into()],
+        ),
+    ];
+    let r = render(&ctx(3, 9_500), &e);
+    assert!(
+        r.text
+            .contains("Person: Deploy it to staging.\nYou: (no answer)\n"),
+        "{}",
+        r.text
+    );
 }
