@@ -13,8 +13,20 @@ thread_local! {
     static STORE: RefCell<Option<Store>> = const { RefCell::new(None) };
 }
 
+/// The scratch folders are named by process: the fuzzer ends a run with `exit`, which runs no
+/// destructor, so each run removes those of runs that are over.
+const SCRATCH: &str = "tl-fuzz-search-";
+
 fn sample_store() -> Store {
-    let dir = std::env::temp_dir().join(format!("tl-fuzz-search-{}", std::process::id()));
+    let tmp = std::env::temp_dir();
+    for entry in std::fs::read_dir(&tmp).into_iter().flatten().flatten() {
+        let name = entry.file_name();
+        let pid = name.to_str().and_then(|n| n.strip_prefix(SCRATCH));
+        if pid.is_some_and(|pid| !std::path::Path::new("/proc").join(pid).exists()) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+    let dir = tmp.join(format!("{SCRATCH}{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let replay = throughline_engine::demo::replay(&dir).expect("the sample session replays");
     throughline_engine::open_store(&replay.home).expect("the sample memory opens")

@@ -124,12 +124,42 @@ impl Drop for Pane {
                 .ok()
         });
         if let Some(pid) = leader {
-            let _ = Command::new("kill")
-                .args(["-TERM", "--", &format!("-{pid}")])
-                .status();
+            end_process_group(pid);
         }
         let _ = self.tmux().arg("kill-server").status();
     }
+}
+
+/// How long a client gets to exit once asked.
+const EXIT_GRACE: Duration = Duration::from_secs(5);
+
+/// Asks the process group led by `leader` to end and waits, a few seconds at most, for all of
+/// it to be gone: a client writes its settings as it exits, and must not do so into a test's
+/// folder after the folder was removed.
+pub fn end_process_group(leader: u32) {
+    let _ = Command::new("kill")
+        .args(["-TERM", "--", &format!("-{leader}")])
+        .status();
+    let deadline = Instant::now() + EXIT_GRACE;
+    while Instant::now() < deadline && group_running(leader) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Whether a process of group `group` has not exited yet (a zombie has).
+fn group_running(group: u32) -> bool {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    entries.flatten().any(|entry| {
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        // After the command name (in parentheses): state, parent, process group.
+        let fields: Vec<&str> = stat
+            .rsplit_once(") ")
+            .map_or(Vec::new(), |(_, rest)| rest.split(' ').take(3).collect());
+        matches!(fields.as_slice(), [state, _, pgrp]
+            if *pgrp == group.to_string() && !matches!(*state, "Z" | "X"))
+    })
 }
 
 /// `path` quoted for a shell line.

@@ -5,6 +5,7 @@
 //! the `end_turn` answer) and the hook log (the `Stop` hook has finished), never by sleeping.
 
 use super::claude::{event_name, ClaudeEnv};
+use super::pane::end_process_group;
 use serde_json::Value;
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -341,7 +342,12 @@ impl<'a> Tmux<'a> {
 }
 
 impl Drop for Tmux<'_> {
+    /// The client ends before the test's folder is removed (see [`end_process_group`]).
     fn drop(&mut self) {
+        let out = self.tmux(&["display-message", "-p", "-t", TARGET, "#{pane_pid}"]);
+        if let Ok(pid) = String::from_utf8_lossy(&out.stdout).trim().parse::<u32>() {
+            end_process_group(pid);
+        }
         let _ = self.tmux(&["kill-server"]);
     }
 }
