@@ -21,6 +21,9 @@ mod claude;
 #[path = "../../hook-cli/tests/support/model_server.rs"]
 mod model_server;
 #[allow(dead_code)]
+#[path = "../../hook-cli/tests/support/pane.rs"]
+mod pane;
+#[allow(dead_code)]
 #[path = "../../hook-cli/tests/support/tmux.rs"]
 mod tmux;
 // The desktop's notification server, played by the test.
@@ -37,7 +40,6 @@ use fantoccini::Locator;
 use support::{capture, session_id, transcripts, SOON_AFTER};
 use throughline_engine::home::Home;
 use throughline_engine::install::{self, Scope};
-use throughline_engine::model::Host;
 use throughline_engine::plan::history;
 
 /// The real session's prompt: it plants the fact the next chat must receive.
