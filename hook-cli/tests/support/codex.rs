@@ -102,6 +102,11 @@ impl CodexEnv {
     }
 }
 
+/// What the TUI's prompt shows when it waits for a person.
+const PROMPT: &str = "Ask Codex";
+/// The title of the dialog that asks to review new or changed hooks.
+const REVIEW: &str = "Hooks need review";
+
 /// How long the TUI may take to come up or to finish a turn.
 pub const TUI_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
@@ -120,7 +125,9 @@ impl CodexTui {
     /// Starts `codex` in `env`'s project (trusted up front, hooks run without review) and
     /// waits for its prompt.
     pub fn start(env: &CodexEnv, name: &str) -> CodexTui {
-        Self::launch(env, name, &["--dangerously-bypass-hook-trust"])
+        let tui = Self::launch(env, name, &["--dangerously-bypass-hook-trust"]);
+        tui.wait_screen(PROMPT);
+        tui
     }
 
     /// Starts `codex` as a person does. The first window after install asks to review the
@@ -128,31 +135,46 @@ impl CodexTui {
     pub fn start_reviewed(env: &CodexEnv, name: &str, review: bool) -> CodexTui {
         let tui = Self::launch(env, name, &[]);
         if review {
-            tui.wait_screen("Hooks need review");
-            // Option 2 trusts them all. On a loaded machine the dialog may take its first key
-            // before it is ready: Enter then opens the review list (option 1), where `t`
-            // trusts them all too, and Esc closes it.
-            std::thread::sleep(std::time::Duration::from_millis(1000));
-            tui.keys(&["2"]);
-            std::thread::sleep(std::time::Duration::from_millis(1000));
-            tui.keys(&["Enter"]);
-            std::thread::sleep(std::time::Duration::from_millis(1000));
-            if tui.screen().contains("t trust all") {
-                tui.keys(&["t"]);
-                std::thread::sleep(std::time::Duration::from_millis(1000));
-                tui.keys(&["Escape"]);
-            }
-            tui.wait_screen("Ask Codex");
-            let screen = tui.screen();
-            assert!(
-                !screen.contains("need review") && !screen.contains("t trust all"),
-                "the hook review is still open:\n{screen}"
-            );
+            tui.wait_screen(REVIEW);
+            tui.trust_all_hooks();
+        } else {
+            tui.wait_screen(PROMPT);
         }
         tui
     }
 
-    /// Starts `codex ARGS` and waits for its prompt.
+    /// Answers the hook review as a person does until the prompt is back. On a loaded machine
+    /// the dialog may drop keys that come before it is ready, so the answer is given again
+    /// while the dialog stays: option 2 trusts them all; if an Enter opened the review list
+    /// (option 1) instead, `t` trusts them all there and Esc closes it.
+    fn trust_all_hooks(&self) {
+        let pause = || std::thread::sleep(std::time::Duration::from_millis(1000));
+        let deadline = std::time::Instant::now() + TUI_TIMEOUT;
+        loop {
+            pause();
+            let screen = self.screen();
+            let list_open = screen.contains("t trust all");
+            if screen.contains(PROMPT) && !screen.contains(REVIEW) && !list_open {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the hook review is still open:\n{screen}"
+            );
+            if list_open {
+                self.keys(&["t"]);
+                pause();
+                self.keys(&["Escape"]);
+            } else if screen.contains(REVIEW) {
+                self.keys(&["2"]);
+                pause();
+                self.keys(&["Enter"]);
+            }
+        }
+    }
+
+    /// Starts `codex ARGS` and waits for its prompt, or for the hook review that comes
+    /// before it (which may cover the prompt before it was ever drawn).
     fn launch(env: &CodexEnv, name: &str, args: &[&str]) -> CodexTui {
         let config = env.home.path().join(".codex/config.toml");
         let mut text = std::fs::read_to_string(&config).unwrap();
@@ -177,7 +199,11 @@ impl CodexTui {
             &command,
             TUI_TIMEOUT,
         ));
-        tui.wait_screen("Ask Codex");
+        let up = tui.shows_within(
+            |screen| screen.contains(PROMPT) || screen.contains(REVIEW),
+            TUI_TIMEOUT,
+        );
+        assert!(up, "codex did not come up:\n{}", tui.screen());
         tui
     }
 
