@@ -150,6 +150,7 @@ pub fn of_messages(messages: &[Message], max: usize) -> String {
 }
 
 /// A sentence that may go into a one-liner, with what it carries.
+#[derive(Clone)]
 struct Scored {
     text: String,
     chars: usize,
@@ -422,6 +423,27 @@ impl Gist {
             _ => format!("{asked} → {answered}"),
         };
         fit(&line, max)
+    }
+
+    /// What the answers say, as a one-liner of the answers alone would say it in `max`
+    /// characters, with the answers' sentences it holds whole (so nothing says them again).
+    /// `None` for a turn with no answer.
+    pub fn answered(&self, max: usize) -> Option<(String, Vec<String>)> {
+        let answers = Gist {
+            prompt: Vec::new(),
+            answer: self.answer.clone(),
+        };
+        let line = answers.one_liner(max);
+        if line.is_empty() {
+            return None;
+        }
+        let held = self
+            .answer
+            .iter()
+            .filter(|s| line.contains(&s.text))
+            .map(|s| s.text.clone())
+            .collect();
+        Some((line, held))
     }
 
     /// The chosen sentences of one part, in their original order.

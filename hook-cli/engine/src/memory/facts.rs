@@ -91,19 +91,45 @@ pub fn choose(
                 && !shown.contains(s.text)
                 && seen.insert(s.text)
             {
-                // A short decision reads with the sentence after it, which says why (CJK
-                // sentences are short: `決定：…。…ためです。`), unless that sentence only
-                // announces the next step ("Let me fix that:").
-                let said: Vec<String> = match s.next {
-                    Some(next) if s.text.chars().count() < WITH_NEXT && !announces_a_step(next) => {
-                        vec![s.text.to_string(), next.to_string()]
-                    }
-                    _ => vec![s.text.to_string()],
+                // The person's question reads with what the answer said: alone it looks
+                // open, and the next agent would take it up again.
+                let answered = (s.by_person && is_question(s.text))
+                    .then(|| gist.answered(answer_room(s.text)))
+                    .flatten();
+                let (text, said) = if let Some((answer, held)) = answered {
+                    // A long question gives way to its answer.
+                    let asked = LONGEST.saturating_sub(answer.chars().count() + 3);
+                    let text = format!("{} → {answer}", summary::fit(s.text, asked));
+                    (
+                        text,
+                        std::iter::once(s.text.to_string()).chain(held).collect(),
+                    )
+                } else {
+                    // A short decision reads with the sentence after it, which says why (CJK
+                    // sentences are short: `決定：…。…ためです。`), unless that sentence
+                    // only announces the next step ("Let me fix that:").
+                    let said: Vec<String> = match s.next {
+                        Some(next)
+                            if s.text.chars().count() < WITH_NEXT && !announces_a_step(next) =>
+                        {
+                            vec![s.text.to_string(), next.to_string()]
+                        }
+                        _ => vec![s.text.to_string()],
+                    };
+                    let parts: Vec<&str> = said.iter().map(String::as_str).collect();
+                    (summary::joined(&parts), said)
                 };
-                let parts: Vec<&str> = said.iter().map(String::as_str).collect();
+                // What the line cuts off is not said: it may still be a fact of its own.
+                let line = summary::fit(&text, LONGEST);
+                let said: Vec<String> = said
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(n, s)| *n == 0 || line.contains(s.as_str()))
+                    .map(|(_, s)| s)
+                    .collect();
                 candidates.push(Fact {
                     turn: i,
-                    text: summary::joined(&parts),
+                    text,
                     said,
                     by_person: s.by_person,
                     score: weight + i32::from(s.by_person),
@@ -121,7 +147,15 @@ pub fn choose(
     let mut kept: Vec<usize> = Vec::new();
     for i in ranked {
         let cost = m.len(&candidates[i].line(&turns[candidates[i].turn].code));
-        if used + cost > room {
+        // A question's answer may be a fact of its own: a fact that says nothing a kept one
+        // does not is left out.
+        let again = || {
+            candidates[i]
+                .said
+                .iter()
+                .all(|s| kept.iter().any(|&k| candidates[k].said.contains(s)))
+        };
+        if used + cost > room || again() {
             continue;
         }
         used += cost;
@@ -157,6 +191,19 @@ const ANNOUNCING: &[&str] = &[
 pub(super) fn announces_a_step(text: &str) -> bool {
     let start: String = text.chars().take(16).collect::<String>().to_lowercase();
     ANNOUNCING.iter().any(|a| start.starts_with(a)) && !start.contains("let me know")
+}
+
+/// A question, by how it ends.
+fn is_question(text: &str) -> bool {
+    text.trim_end().ends_with(['?', '？'])
+}
+
+/// The room for the answer to a question of the person's: what [`LONGEST`] leaves beside the
+/// question and the arrow, but never so little that the answer says nothing.
+fn answer_room(question: &str) -> usize {
+    LONGEST
+        .saturating_sub(question.chars().count() + 3)
+        .clamp(80, 200)
 }
 
 /// A sentence, not a heading or a label: long enough, and ended as a sentence when short.
@@ -670,6 +717,35 @@ mod tests {
             texts.contains(&"The Db struct needs Clone in src/db.rs."),
             "{texts:?}"
         );
+    }
+
+    #[test]
+    fn a_question_of_the_persons_reads_with_its_answer_and_says_nothing_twice() {
+        let turns = vec![
+            turn(
+                "b",
+                "Should merge_couriers in src/couriers.rs take a slice instead of a Vec?",
+                &["It holds no state of its own; I would leave its signature as it is."],
+            ),
+            turn(
+                "a",
+                "Can replay_journal in src/journal.rs run twice on one WAL file?",
+                &["Decision: replay_journal takes the WAL lock first, so a second run waits for 30 seconds and then exits."],
+            ),
+        ];
+        let chosen = facts_of(&turns, &[], 2_000);
+        let texts: Vec<&str> = chosen.facts.iter().map(|f| f.text.as_str()).collect();
+        assert!(
+            texts.contains(
+                &"Should merge_couriers in src/couriers.rs take a slice instead of a Vec? → It holds no state of its own; I would leave its signature as it is."
+            ),
+            "{texts:?}"
+        );
+        let lock = texts
+            .iter()
+            .filter(|t| t.contains("takes the WAL lock"))
+            .count();
+        assert_eq!(lock, 1, "{texts:?}");
     }
 
     #[test]
