@@ -707,7 +707,7 @@ fn salience(sentence: &str) -> i32 {
 /// A sentence with every word that holds a digit taken out, in lower case: sentences equal
 /// under it fill one template ("Run 38 agrees", "Run 39 agrees"; "Replaced the TODO in
 /// audit_step_6", "… in ledger_step_0").
-fn template_key(sentence: &str) -> String {
+pub fn template_key(sentence: &str) -> String {
     let mut key = String::with_capacity(sentence.len());
     for word in sentence.split_whitespace() {
         if word.chars().any(|c| c.is_ascii_digit()) {

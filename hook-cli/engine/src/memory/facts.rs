@@ -72,7 +72,7 @@ pub fn choose(
 ) -> Chosen {
     let least = if fill { NAMES_SEVERAL } else { FACT };
     let mut candidates: Vec<Fact> = Vec::new();
-    let mut seen: HashSet<&str> = HashSet::new();
+    let mut seen: HashSet<String> = HashSet::new();
     for (i, gist) in gists.iter().enumerate() {
         for s in gist.statements() {
             // Said again (a constraint repeated) it still counts; said in many turns it is a
@@ -89,7 +89,14 @@ pub fn choose(
                 && is_statement(s.text)
                 && (s.by_person || !announces_a_step(s.text))
                 && !shown.contains(s.text)
-                && seen.insert(s.text)
+                // Of a report the assistant filled in twice ("One failure against 454
+                // passes …"), the newer (met first) is the fact; the person's words are
+                // theirs (two pasted errors alike but for their versions are two).
+                && seen.insert(if s.by_person {
+                    s.text.to_string()
+                } else {
+                    summary::template_key(s.text)
+                })
             {
                 // The person's question reads with what the answer said: alone it looks
                 // open, and the next agent would take it up again.
@@ -271,9 +278,26 @@ const RULES: &[&str] = &[
     "금지",
 ];
 
+/// How a standing instruction opens, as the person gives it ("Keep the log level at INFO in
+/// production", "Leave the public API as it is"): what to keep doing, not a task ("Ask more
+/// clarifying questions" is one, for now).
+const STANDING_ORDERS: &[&str] = &[
+    "keep ",
+    "leave ",
+    "avoid ",
+    "make sure ",
+    "stick to ",
+    "stick with ",
+    "remember ",
+];
+
 /// Whether `text` says what must or must not be done.
 fn sets_a_rule(text: &str) -> bool {
     let lower = text.to_lowercase();
+    let order = lower.strip_prefix("please ").unwrap_or(&lower);
+    if STANDING_ORDERS.iter().any(|o| order.starts_with(o)) {
+        return true;
+    }
     // A letter of an alphabet with spaces between words: CJK and Hangul words stand bare.
     let latin = |c: char| c.is_alphabetic() && (c as u32) < 0x2E80;
     RULES.iter().any(|w| {
@@ -663,6 +687,8 @@ mod tests {
             "Die Tests müssen grün sein, und du musst vorher fragen.",
             "배포 전에 반드시 테스트를 실행해야 합니다.",
             "生产环境的配置只能通过环境变量传入。",
+            "Keep the log level at INFO in production; DEBUG doubled the bill.",
+            "Please leave the CRDT code in src/merge.rs to Omar, he is rewriting it.",
         ] {
             assert!(sets_a_rule(rule), "{rule}");
         }
@@ -670,6 +696,9 @@ mod tests {
             "Let me develop the device driver first.",
             "The simmering bug was in the immersive view.",
             "배포가 끝났습니다.",
+            "We keep the log level at INFO.",
+            "Fix the flaky test in tests/merge.rs.",
+            "Ask more clarifying questions so I am sure that you understand this.",
         ] {
             assert!(!sets_a_rule(free), "{free}");
         }
@@ -717,6 +746,20 @@ mod tests {
             texts.contains(&"The Db struct needs Clone in src/db.rs."),
             "{texts:?}"
         );
+    }
+
+    #[test]
+    fn a_report_filled_in_again_is_one_fact_with_the_newer_numbers() {
+        let report = |n: u32| {
+            format!("Root cause: {n} of the 2000 imports fail because orders.csv has a BOM in its header.")
+        };
+        let turns = vec![
+            turn("b", "Run the import again.", &[&report(454)]),
+            turn("a", "Run the import.", &[&report(432)]),
+        ];
+        let chosen = facts_of(&turns, &[], 2_000);
+        let texts: Vec<&str> = chosen.facts.iter().map(|f| f.text.as_str()).collect();
+        assert_eq!(texts, [report(454).as_str()]);
     }
 
     #[test]
