@@ -258,8 +258,14 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
             facts_text.push_str(
                 "## Facts from earlier turns (in the order they were said; later ones win)\n",
             );
+            // The turn after each: the older turns are newest first, and the verbatim ones
+            // (the latest exchange first) come after all of them.
+            let after = |i: usize| match i.checked_sub(1) {
+                Some(newer) => &rest[newer].code,
+                None => verbatim.last().expect("the latest turn is shown"),
+            };
             for fact in &chosen.facts {
-                facts_text.push_str(&fact.line(&rest[fact.turn].code));
+                facts_text.push_str(&fact.line(&rest[fact.turn].code, after(fact.turn)));
             }
             facts_text.push('\n');
             first = first.saturating_sub(m.len(&facts_text));

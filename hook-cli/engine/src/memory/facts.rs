@@ -43,9 +43,22 @@ pub struct Fact {
 }
 
 impl Fact {
-    pub fn line(&self, code: &str) -> String {
+    /// The fact as the memory prints it, from the turn `code`. A question of yours names
+    /// the turn whose prompt came after it, `reply`: it was put to the person, and what they
+    /// said is there, not still to be asked.
+    pub fn line(&self, code: &str, reply: &str) -> String {
         let who = if self.by_person { "person" } else { "you" };
-        format!("- {code}, {who}: {}\n", summary::fit(&self.text, LONGEST))
+        let text = summary::fit(&self.text, LONGEST);
+        if self.asks() {
+            format!("- {code}, {who}: {text} (the person's reply: turn {reply})\n")
+        } else {
+            format!("- {code}, {who}: {text}\n")
+        }
+    }
+
+    /// Whether it is a question of the assistant's to the person.
+    fn asks(&self) -> bool {
+        !self.by_person && self.said.iter().any(|s| is_question(s))
     }
 }
 
@@ -153,7 +166,9 @@ pub fn choose(
     let mut used = 0;
     let mut kept: Vec<usize> = Vec::new();
     for i in ranked {
-        let cost = m.len(&candidates[i].line(&turns[candidates[i].turn].code));
+        // A reply's turn code is as long as any.
+        let code = &turns[candidates[i].turn].code;
+        let cost = m.len(&candidates[i].line(code, code));
         // A question's answer may be a fact of its own: a fact that says nothing a kept one
         // does not is left out.
         let again = || {
@@ -746,6 +761,27 @@ mod tests {
             texts.contains(&"The Db struct needs Clone in src/db.rs."),
             "{texts:?}"
         );
+    }
+
+    #[test]
+    fn a_question_of_yours_names_the_turn_that_replied() {
+        let turns = vec![turn(
+            "a",
+            "Add the MCAO export.",
+            &["Should MCAO_Complete.xlsx use the same timestamp as APN_Complete.xlsx, or a new one?"],
+        )];
+        let chosen = facts_of(&turns, &[], 2_000);
+        assert_eq!(
+            chosen.facts[0].line("a", "b"),
+            "- a, you: Should MCAO_Complete.xlsx use the same timestamp as APN_Complete.xlsx, or a new one? (the person's reply: turn b)\n"
+        );
+        let turns = vec![turn(
+            "a",
+            "Should MCAO_Complete.xlsx use the same timestamp as APN_Complete.xlsx?",
+            &[] as &[&str],
+        )];
+        let chosen = facts_of(&turns, &[], 2_000);
+        assert!(!chosen.facts[0].line("a", "b").contains("reply"));
     }
 
     #[test]
