@@ -183,6 +183,18 @@ pub fn choose(
         used += cost;
         kept.push(i);
     }
+    // A fact kept before a later one that prints it too (a question's answer) is left out,
+    // the least weighty first.
+    for at in (0..kept.len()).rev() {
+        let others = || kept.iter().enumerate().filter(|&(o, _)| o != at);
+        let covered = candidates[kept[at]]
+            .said
+            .iter()
+            .all(|s| others().any(|(_, &k)| candidates[k].said.contains(s)));
+        if covered {
+            kept.remove(at);
+        }
+    }
     // In the order they were said: oldest turn first, in the turn as written.
     kept.sort_by_key(|&i| (std::cmp::Reverse(candidates[i].turn), i));
     let facts: Vec<Fact> = kept.into_iter().map(|i| candidates[i].clone()).collect();
@@ -808,7 +820,7 @@ mod tests {
             ),
             turn(
                 "a",
-                "Can replay_journal in src/journal.rs run twice on one WAL file?",
+                "Should replay_journal run twice on one file?",
                 &["Decision: replay_journal takes the WAL lock first, so a second run waits for 30 seconds and then exits."],
             ),
         ];
@@ -817,6 +829,13 @@ mod tests {
         assert!(
             texts.contains(
                 &"Should merge_couriers in src/couriers.rs take a slice instead of a Vec? → It holds no state of its own; I would leave its signature as it is."
+            ),
+            "{texts:?}"
+        );
+        // The decision, weightier than the question, was kept first; the question prints it.
+        assert!(
+            texts.contains(
+                &"Should replay_journal run twice on one file? → Decision: replay_journal takes the WAL lock first, so a second run waits for 30 seconds and then exits."
             ),
             "{texts:?}"
         );
