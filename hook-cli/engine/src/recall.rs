@@ -203,7 +203,7 @@ mod tests {
             "{short}"
         );
         let full = render(&r, false, Pointer::Mcp);
-        assert!(full.contains("you: first\nsecond line"), "{full}");
+        assert!(full.contains("person: first\nsecond line"), "{full}");
         assert!(
             full.contains(&format!("detail {{\"turn\":\"{}\"}}", r.turns[0].code)),
             "{full}"

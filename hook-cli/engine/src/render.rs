@@ -156,9 +156,11 @@ pub fn page(text: &str, offset: usize, max: usize) -> (String, Option<usize>) {
     (part, more.then_some(end))
 }
 
+/// Who said it, in the memory's words: an agent reads these after a handoff, and to it "you"
+/// is itself.
 fn speaker(role: Role) -> &'static str {
     match role {
-        Role::User => "you",
+        Role::User => "person",
         Role::Assistant => "assistant",
     }
 }
@@ -437,7 +439,7 @@ pub fn hit_pointer(hit: &Hit, style: Pointer) -> String {
 pub fn hit(hit: &Hit, pointer: Pointer, paint: Paint) -> String {
     let e = &hit.entry;
     let who = match (e.role.as_str(), &e.tool) {
-        ("user", _) => "you".to_string(),
+        ("user", _) => speaker(Role::User).to_string(),
         ("tool_call", Some(tool)) => format!("{tool} call"),
         ("tool_result", Some(tool)) => format!("{tool} output"),
         ("tool_result", None) => "tool output".to_string(),
