@@ -197,6 +197,8 @@ fn is_prose(line: &str) -> bool {
         || t.chars().any(|c| matches!(c, '│' | '├' | '└' | '─'))
         || is_progress(t)
         || is_aligned_field(t)
+        || is_output_in_columns(t)
+        || is_bare_name(t)
     {
         return false;
     }
@@ -226,6 +228,33 @@ fn is_progress(t: &str) -> bool {
 fn is_aligned_field(t: &str) -> bool {
     t.find(":  ")
         .is_some_and(|at| t[..at].split_whitespace().count() <= 3)
+}
+
+/// A line that is one name alone (`docker.io/kubeedge/cloudcore:v1.17.5`, a path, an
+/// address): what a program prints between its log lines, no sentence.
+fn is_bare_name(t: &str) -> bool {
+    // Chinese and Japanese sentences have no spaces either.
+    t.is_ascii() && !t.contains(' ') && t.contains(['/', ':', '_']) && !t.ends_with([':', '?', '!'])
+}
+
+/// A row a program printed in columns (`kube-system   etcd-node-1   1/1   Running   0   124m`):
+/// fields apart by wide gaps, most of them no words, or all in capitals. A table of words
+/// typed that way stays.
+fn is_output_in_columns(t: &str) -> bool {
+    if t.split("   ")
+        .filter(|field| !field.trim().is_empty())
+        .count()
+        < 3
+    {
+        return false;
+    }
+    let fields: Vec<&str> = t.split_whitespace().collect();
+    let words = fields
+        .iter()
+        .filter(|f| f.chars().all(char::is_alphabetic))
+        .count();
+    // A header in capitals (`NAMESPACE   NAME   READY`) is the program's too.
+    words * 2 < fields.len() || !t.chars().any(char::is_lowercase)
 }
 
 /// A line of code: it ends as code does, holds an arrow or a call's end, or opens with a
@@ -277,14 +306,22 @@ fn is_call(t: &str) -> bool {
     })
 }
 
-/// A line a program logged: a level, a status mark, a prompt of a tool's output.
+/// A line a program logged: a level, a status mark, a prompt of a tool's output, or a
+/// command typed at a shell prompt (`(base) ➜  ~ sudo ctr …`).
 fn is_log(t: &str) -> bool {
     const MARKS: &[&str] = &[
         "INFO", "WARN", "ERROR", "DEBUG", "TRACE", "FATAL", "==>", "✓", "✔", "⨯", "✗", "✘", "○",
-        "▲", "⚠", "➜", "❯", "$ ", "at ", "npm ", "error:", "warning:", "GET /", "POST /", "PUT /",
-        "DELETE /",
+        "▲", "⚠", "➜", "❯", "$ ", "at ", "npm ", "sudo ", "kubectl ", "docker ", "error:",
+        "warning:", "GET /", "POST /", "PUT /", "DELETE /",
     ];
-    MARKS.iter().any(|m| t.starts_with(m))
+    // A shell prompt after the name of an environment: `(base) ➜`, `(.venv) $`.
+    let prompt = t
+        .strip_prefix('(')
+        .and_then(|rest| rest.split_once(") "))
+        .is_some_and(|(env, rest)| {
+            !env.contains(' ') && (rest.starts_with('➜') || rest.starts_with("$ "))
+        });
+    prompt || MARKS.iter().any(|m| t.starts_with(m))
 }
 
 /// `2026-12-01`, `12:04:33`, `[12:04`: a log line's stamp.
@@ -395,6 +432,27 @@ mod tests {
                 "then tell me what x < 5 does."
             ]
         );
+    }
+
+    #[test]
+    fn output_in_columns_is_pasted_and_a_table_of_words_is_not() {
+        let text = "The pods after the restart:\n\
+                    (base) ➜  ~ sudo kubectl delete pod -n kubeedge --all\n\
+                    docker.io/kubeedge/cloudcore:v1.17.5\n\
+                    \x20 kubectl get pods -A\n\
+                    NAMESPACE     NAME                         READY   STATUS    RESTARTS   AGE\n\
+                    kube-system   etcd-node-1                  1/1     Running   0          124m\n\
+                    kube-system   kube-scheduler-node-1        1/1     Running   0          124m\n\
+                    kubeedge      cloudcore-857d998c64-47qck   1/1     Running   0          5s\n\
+                    A3    Person detection    Add YOLOv8n with the person class only    allowed\n\
+                    Why is cloudcore restarting?";
+        let pasted: Vec<usize> = pasted_lines(text)
+            .iter()
+            .enumerate()
+            .filter(|(_, &p)| p)
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(pasted, [1, 2, 3, 4, 5, 6, 7]);
     }
 
     #[test]
