@@ -183,7 +183,8 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
         };
         let title = format!("### Turn {}{from}{}\n", entry.code, detail_note(entry));
         let whole = turn_block(m, &title, entry, usize::MAX, goal_code);
-        if i >= wanted {
+        let left = verbatim_budget.saturating_sub(used);
+        let block = if i >= wanted {
             // Room the recent turns leave (a short session) gives older turns verbatim too,
             // whole, while the one-liners of the turns before them still fit (in part 1 when
             // the memory is split).
@@ -192,23 +193,23 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
             } else {
                 (older.len() - i - 1) * ONE_LINER_ROOM
             };
-            if used + m.len(&whole) + lines_left > verbatim_budget {
-                break;
-            }
-            used += m.len(&whole);
-            blocks.push(whole);
-            verbatim.push(entry.code.clone());
-            continue;
-        }
-        let block = if used + m.len(&whole) <= verbatim_budget {
-            whole
+            (m.len(&whole) + lines_left <= left).then_some(whole)
+        } else if m.len(&whole) <= left {
+            Some(whole)
         } else {
             // A long turn is cut (and marked) rather than pushing out all the others.
             let cut = turn_block(m, &title, entry, verbatim_budget / 3, goal_code);
-            if used + m.len(&cut) > verbatim_budget {
-                break;
-            }
-            cut
+            (m.len(&cut) <= left).then_some(cut)
+        };
+        // Part 2 holds nothing else: the first turn that does not fit takes the room left,
+        // cut, when that is room enough to say something.
+        let block = block.or_else(|| {
+            (split && left >= verbatim_budget / 6)
+                .then(|| turn_block(m, &title, entry, left, goal_code))
+                .filter(|cut| m.len(cut) <= left)
+        });
+        let Some(block) = block else {
+            break;
         };
         used += m.len(&block);
         blocks.push(block);

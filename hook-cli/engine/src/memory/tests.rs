@@ -518,6 +518,35 @@ fn split_the_second_part_is_all_recent_turns_verbatim() {
 }
 
 #[test]
+fn split_a_turn_too_long_for_what_is_left_of_part_two_fills_it_cut() {
+    // Newest first: the recent turns wanted, short, then one whose answer alone is longer
+    // than part 2.
+    let e = entries(12, |i| {
+        let answer = if i == 7 {
+            format!(
+                "Findings for case 7. {}",
+                "A long report line.\n".repeat(900)
+            )
+        } else {
+            format!("Case {i} is done.")
+        };
+        (format!("Step {i}: check case {i}."), vec![answer])
+    });
+    let r = render(
+        &Context {
+            parts: 2,
+            ..ctx(12, 9_500)
+        },
+        &e,
+    );
+    let second = r.more.as_deref().expect("a second part");
+    assert!(units(second) <= 9_500);
+    assert!(second.contains("### Turn t000007"), "{second}");
+    assert!(second.contains("Findings for case 7."), "{second}");
+    assert!(units(second) > 9_500 * 5 / 6, "{}", units(second));
+}
+
+#[test]
 fn a_finished_turn_points_at_open_todos_only_where_there_are_some() {
     let e = entries(3, |i| (format!("prompt {i}"), vec![format!("answer {i}")]));
     let none = render(&ctx(3, 9_500), &e);
