@@ -966,10 +966,9 @@ fn parts_and_budget(
 /// Opening prompts looked at for the goal.
 const GOAL_CANDIDATES: u32 = 3;
 
-/// The goal among a session's opening prompts: the first that says something (three words
-/// or more: not "hi" or "continue"), else the first.
+/// The goal among a session's opening prompts: the first that [says something](says_something)
+/// (not "hi" or "continue"), else the first.
 fn goal_of(prompts: Vec<(String, String)>) -> Option<Goal> {
-    let says_something = |text: &str| text.split_whitespace().count() >= 3;
     let pick = prompts
         .iter()
         .position(|(_, text)| says_something(text))
@@ -978,6 +977,20 @@ fn goal_of(prompts: Vec<(String, String)>) -> Option<Goal> {
         .into_iter()
         .nth(pick)
         .map(|(code, text)| Goal { code, text })
+}
+
+/// Whether a prompt says more than a greeting or a nudge: three words of letters, or six
+/// letters of a script written without spaces (`修复登录页面的样式`).
+fn says_something(text: &str) -> bool {
+    let words = text
+        .split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphabetic))
+        .count();
+    let unspaced = text
+        .chars()
+        .filter(|&c| c.is_alphabetic() && matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x9FFF))
+        .count();
+    words >= 3 || unspaced >= 6
 }
 
 #[cfg(test)]

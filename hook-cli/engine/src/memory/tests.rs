@@ -609,3 +609,28 @@ fn an_answer_of_empty_messages_shows_as_no_answer() {
         r.text
     );
 }
+
+#[test]
+fn the_goal_is_the_first_prompt_that_says_something_in_any_script() {
+    let prompts = |texts: &[&str]| {
+        texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (format!("t{i}"), t.to_string()))
+            .collect::<Vec<_>>()
+    };
+    let goal = |texts: &[&str]| goal_of(prompts(texts)).map(|g| g.code);
+    assert_eq!(
+        goal(&["hi", "继续", "帮我修复登录页面的样式问题"]).as_deref(),
+        Some("t2")
+    );
+    assert_eq!(
+        goal(&["帮我修复登录页面的样式问题", "把 README 改一下 好吗"]).as_deref(),
+        Some("t0")
+    );
+    assert_eq!(
+        goal(&["hi there 🙂 !", "how do I run the dev site?"]).as_deref(),
+        Some("t1")
+    );
+    assert_eq!(goal(&["continue", "ok"]).as_deref(), Some("t0"));
+}
