@@ -488,7 +488,7 @@ fn separator_after(text: &str) -> &'static str {
 }
 
 /// A Chinese or Japanese character: its sentences end with `。` and no space.
-fn is_cjk(c: char) -> bool {
+pub fn is_cjk(c: char) -> bool {
     matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF)
 }
 

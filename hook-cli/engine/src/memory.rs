@@ -988,7 +988,7 @@ fn says_something(text: &str) -> bool {
         .count();
     let unspaced = text
         .chars()
-        .filter(|&c| c.is_alphabetic() && matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x9FFF))
+        .filter(|&c| c.is_alphabetic() && summary::is_cjk(c))
         .count();
     words >= 3 || unspaced >= 6
 }

@@ -20,6 +20,11 @@ fn entries(n: usize, text: impl Fn(usize) -> (String, Vec<String>)) -> Vec<Turn>
         .collect()
 }
 
+/// `ctx` as a host that takes the memory in two parts sees it.
+fn in_two_parts(ctx: Context) -> Context {
+    Context { parts: 2, ..ctx }
+}
+
 fn ctx(total: usize, budget: usize) -> Context {
     Context {
         trigger: Trigger::Clear,
@@ -491,13 +496,7 @@ fn split_the_second_part_is_all_recent_turns_verbatim() {
         )
     });
     let one_part = render(&ctx(60, 9_500), &e);
-    let r = render(
-        &Context {
-            parts: 2,
-            ..ctx(60, 9_500)
-        },
-        &e,
-    );
+    let r = render(&in_two_parts(ctx(60, 9_500)), &e);
     let second = r.more.as_deref().expect("a second part");
     assert!(units(&r.text) <= 9_500 && units(second) <= 9_500);
     assert!(r.verbatim.len() > one_part.verbatim.len(), "{second}");
@@ -532,13 +531,7 @@ fn split_a_turn_too_long_for_what_is_left_of_part_two_fills_it_cut() {
         };
         (format!("Step {i}: check case {i}."), vec![answer])
     });
-    let r = render(
-        &Context {
-            parts: 2,
-            ..ctx(12, 9_500)
-        },
-        &e,
-    );
+    let r = render(&in_two_parts(ctx(12, 9_500)), &e);
     let second = r.more.as_deref().expect("a second part");
     assert!(units(second) <= 9_500);
     assert!(second.contains("### Turn t000007"), "{second}");
