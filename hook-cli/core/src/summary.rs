@@ -743,13 +743,81 @@ fn labelled_as_fact(sentence: &str) -> bool {
     let Some((label, said)) = label_of(sentence) else {
         return false;
     };
-    // "Note: nothing else changed." labels a remark, not a fact.
-    let substantial = said.split_whitespace().count() >= 6 || !said.is_ascii();
+    // "Note: nothing else changed." labels a remark, not a fact; so does "Decision: keep the
+    // current approach for now.", which only points back at what was said before it.
+    let substantial =
+        !said.is_ascii() || said.split_whitespace().count() >= 6 && names_something(said);
     substantial
         && label.chars().count() <= 24
         && (decisive_words().is_match(label)
             || LABELS.iter().any(|l| label.eq_ignore_ascii_case(l)))
 }
+
+/// Whether Latin-script words name something of their own: two words of four letters or
+/// more that neither point back at the conversation ("the current approach", "the rest")
+/// nor judge it ("works fine"), or one exact thing (see [`exact_words`]).
+fn names_something(words: &str) -> bool {
+    if !exact_words(words).is_empty() {
+        return true;
+    }
+    let named = words
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| w.len() >= 4)
+        .filter(|w| !POINTING.iter().any(|p| w.eq_ignore_ascii_case(p)))
+        .count();
+    named >= 2
+}
+
+/// Words that point back at what was said, or judge it, without naming anything.
+const POINTING: &[&str] = &[
+    "about",
+    "again",
+    "already",
+    "anything",
+    "approach",
+    "better",
+    "continue",
+    "current",
+    "currently",
+    "everything",
+    "fine",
+    "going",
+    "good",
+    "have",
+    "keep",
+    "later",
+    "leave",
+    "looks",
+    "moment",
+    "nothing",
+    "okay",
+    "option",
+    "plan",
+    "rest",
+    "right",
+    "same",
+    "should",
+    "simple",
+    "something",
+    "still",
+    "stuff",
+    "that",
+    "them",
+    "then",
+    "there",
+    "these",
+    "thing",
+    "things",
+    "this",
+    "those",
+    "what",
+    "will",
+    "with",
+    "work",
+    "working",
+    "works",
+    "would",
+];
 
 /// A sentence's label of at most three words before its first colon ("Decision: …",
 /// "Ownership changed: …", "決定：…"), and what follows it (the colon included).
@@ -946,6 +1014,10 @@ mod tests {
     fn a_labelled_decision_weighs_as_a_fact_and_a_labelled_remark_does_not() {
         assert!(salience("Decision: conflicts are resolved per field, not per document.") >= FACT);
         assert!(salience("Note: nothing else changed.") < FACT);
+        assert!(salience("Decision: keep the current approach for now.") < FACT);
+        assert!(salience("Summary: everything is working fine now, nothing else to do.") < FACT);
+        assert!(salience("Decision: the backend stays as it is for this release.") >= FACT);
+        assert!(salience("Decision: we keep it as it is until Lena's review.") >= FACT);
         assert!(salience("Conflicts are resolved per field, not per document.") < FACT);
     }
 
