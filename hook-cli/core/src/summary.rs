@@ -41,6 +41,8 @@ const DECISIVE: &[&str] = &[
     "passes",
     "works",
     "must",
+    "cannot",
+    "can't",
     "should",
     "never",
     "always",
