@@ -254,7 +254,7 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
             .chain(&older[..verbatim.len() - 1])
             .map(|t| summary::Gist::of(&t.messages))
             .collect();
-        let chosen = facts::choose(rest, &gists, &newer, facts_room, m, goal_text, split);
+        let chosen = facts::choose(rest, &gists, &newer, facts_room, m, goal_text);
         if !chosen.facts.is_empty() {
             facts_text.push_str(
                 "## Facts from earlier turns (in the order they were said; later ones win)\n",

@@ -72,8 +72,8 @@ pub struct Chosen {
 /// The facts of `turns` (newest first, as the memory reads them) that fit `room` units in
 /// `m`, the weightiest first, printed in the order they were said. `gists` are the turns'
 /// sentences, weighed with repeats discounted; what `shown` already says is not a fact again.
-/// With `fill`, room the facts leave goes to sentences that name several exact things, the
-/// next most telling. A change stated in `newer` (the turns shown verbatim) supersedes too.
+/// Room the facts leave goes to sentences that name several exact things, the next most
+/// telling. A change stated in `newer` (the turns shown verbatim) supersedes too.
 pub fn choose(
     turns: &[Turn],
     gists: &[Gist],
@@ -81,9 +81,7 @@ pub fn choose(
     room: usize,
     m: Measure,
     shown: &str,
-    fill: bool,
 ) -> Chosen {
-    let least = if fill { NAMES_SEVERAL } else { FACT };
     let mut candidates: Vec<Fact> = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
     for (i, gist) in gists.iter().enumerate() {
@@ -97,7 +95,7 @@ pub fn choose(
             if s.by_person && sets_a_rule(s.text) {
                 weight = weight.max(FACT) + PERSONS_RULE;
             }
-            if weight >= least
+            if weight >= NAMES_SEVERAL
                 && s.said_in <= 2
                 && is_statement(s.text)
                 && (s.by_person || !announces_a_step(s.text))
@@ -575,7 +573,6 @@ mod tests {
             room,
             Measure::Utf16,
             "",
-            false,
         )
     }
 
