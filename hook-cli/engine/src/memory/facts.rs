@@ -99,6 +99,7 @@ pub fn choose(
                 && s.said_in <= 2
                 && is_statement(s.text)
                 && (s.by_person || !announces_a_step(s.text))
+                && !(s.by_person && asks_for_work(s.text) && !sets_a_rule(s.text))
                 && !shown.contains(s.text)
                 // Of a report the assistant filled in twice ("One failure against 454
                 // passes …"), the newer (met first) is the fact; the person's words are
@@ -315,6 +316,47 @@ const STANDING_ORDERS: &[&str] = &[
     "stick with ",
     "remember ",
 ];
+
+/// How the person hands over a piece of work ("Fix render_order, it broke after the last
+/// change", "Add a debug log line when load_block fails"): a task that the turn's line and
+/// its answer tell, no fact to keep. "Run …" and "Use …" are left out: "Run the migration
+/// before deploying" and "Use the v1 API for status" are how standing orders are said.
+const TASKS: &[&str] = &[
+    "fix ",
+    "add ",
+    "write ",
+    "bump ",
+    "rename ",
+    "update ",
+    "implement ",
+    "refactor ",
+    "create ",
+    "show ",
+    "find ",
+    "read ",
+    "check ",
+    "look ",
+    "grep ",
+    "debug ",
+    "investigate ",
+    "explain ",
+    "tell ",
+];
+
+/// Words at most in a task the person hands over: a longer sentence says more than the task
+/// (people run sentences together: "grep for load_batch and tell me who uses it Note for
+/// later: staging listens on port 8443 …").
+const TASK_WORDS: usize = 12;
+
+/// Whether the person's sentence only hands over a task (see [`TASKS`]).
+fn asks_for_work(text: &str) -> bool {
+    if text.split_whitespace().count() > TASK_WORDS {
+        return false;
+    }
+    let lower = text.to_lowercase();
+    let order = lower.strip_prefix("please ").unwrap_or(&lower);
+    TASKS.iter().any(|t| order.starts_with(t))
+}
 
 /// Whether `text` says what must or must not be done.
 fn sets_a_rule(text: &str) -> bool {
@@ -841,6 +883,40 @@ mod tests {
             .filter(|t| t.contains("takes the WAL lock"))
             .count();
         assert_eq!(lock, 1, "{texts:?}");
+    }
+
+    #[test]
+    fn a_task_the_person_hands_over_is_no_fact_and_a_rule_said_as_one_is() {
+        // Newest first.
+        let turns = [
+            turn(
+                "c3",
+                "Update orders_v2 but never write more than 500 rows at once.",
+                &["Done."],
+            ),
+            turn(
+                "c2",
+                "Add a debug log line when validate_block fails.",
+                &["Added a `tracing::debug!` line in validate_block."],
+            ),
+            turn(
+                "c1",
+                "Fix render_checkpoint_keeps_the_order, it broke after the last change.",
+                &["Fixed: the sort in render_checkpoint was unstable."],
+            ),
+        ];
+        let facts: Vec<String> = facts_of(&turns, &[], 10_000)
+            .facts
+            .into_iter()
+            .map(|f| f.text)
+            .collect();
+        assert_eq!(
+            facts,
+            [
+                "Fixed: the sort in render_checkpoint was unstable.",
+                "Update orders_v2 but never write more than 500 rows at once."
+            ]
+        );
     }
 
     #[test]
