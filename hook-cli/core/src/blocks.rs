@@ -103,7 +103,7 @@ fn has_code_marks(t: &str) -> bool {
 }
 
 /// A markdown list item (`- …`, `* …`, `1. …`) that is no log line.
-fn is_list_item(t: &str) -> bool {
+pub fn is_list_item(t: &str) -> bool {
     let digits = t.chars().take_while(char::is_ascii_digit).count();
     let item = t.starts_with("- ")
         || t.starts_with("* ")

@@ -161,6 +161,8 @@ struct Scored {
     repeated: bool,
     /// In how many turns (see [`Gist::discount_repeats`]).
     said_in: i32,
+    /// Said in a list's item (`- Keep the same rate?`).
+    item: bool,
 }
 
 /// A turn's sentences, split and weighed once, for one-liners of any length.
@@ -172,13 +174,28 @@ pub struct Gist {
 /// A sentence of a turn as the memory weighs it (see [`Gist::statements`]).
 pub struct Statement<'g> {
     pub text: &'g str,
-    /// The sentence said after it, in the same prompt or answers.
-    pub next: Option<&'g str>,
+    /// The sentences said after it, in the same prompt or answers.
+    after: &'g [Scored],
     /// What it carries that a reader could not guess (see [`FACT`]), divided by `said_in`.
     pub score: i32,
     /// In how many turns the same words were said (see [`Gist::discount_repeats`]).
     pub said_in: i32,
     pub by_person: bool,
+}
+
+impl<'g> Statement<'g> {
+    /// The sentences said after it, in the same prompt or answers, in order.
+    pub fn following(&self) -> impl Iterator<Item = &'g str> {
+        self.after.iter().map(|s| s.text.as_str())
+    }
+
+    /// The sentences of the list items right after it (the options a "…, should we:" opens).
+    pub fn items(&self) -> impl Iterator<Item = &'g str> {
+        self.after
+            .iter()
+            .take_while(|s| s.item)
+            .map(|s| s.text.as_str())
+    }
 }
 
 /// Where a chosen sentence comes from: the prompt (`true`) or the answers, and its index.
@@ -195,19 +212,26 @@ impl Gist {
                 .join(sep);
             sentences(&bounded(&text))
                 .into_iter()
-                .map(|Sentence { text, heading }| Scored {
-                    chars: text.chars().count(),
-                    score: if heading && !labelled_as_fact(&text) {
-                        // A heading names what its section says; the section's sentences
-                        // say it.
-                        salience(&text).min(1)
-                    } else {
-                        salience(&text)
+                .map(
+                    |Sentence {
+                         text,
+                         heading,
+                         item,
+                     }| Scored {
+                        chars: text.chars().count(),
+                        score: if heading && !labelled_as_fact(&text) {
+                            // A heading names what its section says; the section's sentences
+                            // say it.
+                            salience(&text).min(1)
+                        } else {
+                            salience(&text)
+                        },
+                        repeated: false,
+                        said_in: 1,
+                        item,
+                        text,
                     },
-                    repeated: false,
-                    said_in: 1,
-                    text,
-                })
+                )
                 .collect()
         };
         Gist {
@@ -287,7 +311,7 @@ impl Gist {
         fn said(part: &[Scored], i: usize, by_person: bool) -> Statement<'_> {
             Statement {
                 text: &part[i].text,
-                next: part.get(i + 1).map(|s| s.text.as_str()),
+                after: &part[i + 1..],
                 score: part[i].score,
                 said_in: part[i].said_in,
                 by_person,
@@ -546,6 +570,7 @@ fn sentences(text: &str) -> Vec<Sentence> {
             continue;
         }
         let heading = blocks::is_heading(trimmed);
+        let item = blocks::is_list_item(trimmed);
         let line = prose_of(trimmed);
         if line.is_empty() {
             continue;
@@ -553,7 +578,7 @@ fn sentences(text: &str) -> Vec<Sentence> {
         // A string in JSON (`"prompt": "Explain … in cyrillic.",`) is data the person quotes,
         // not their sentences: it stays whole, its key and quotes showing what it is.
         if is_json_member(&line) {
-            push_sentence(&mut out, &line, heading);
+            push_sentence(&mut out, &line, heading, item);
             continue;
         }
         let mut start = 0;
@@ -565,11 +590,11 @@ fn sentences(text: &str) -> Vec<Sentence> {
                     && !(c == '.' && is_list_number(&line[start..i])));
             if ends {
                 let end = i + c.len_utf8();
-                push_sentence(&mut out, &line[start..end], heading);
+                push_sentence(&mut out, &line[start..end], heading, item);
                 start = end;
             }
         }
-        push_sentence(&mut out, &line[start..], heading);
+        push_sentence(&mut out, &line[start..], heading, item);
     }
     out
 }
@@ -677,9 +702,11 @@ struct Sentence {
     text: String,
     /// Said in a heading (see [`blocks::is_heading`]).
     heading: bool,
+    /// Said in a list's item (see [`blocks::is_list_item`]).
+    item: bool,
 }
 
-fn push_sentence(out: &mut Vec<Sentence>, s: &str, heading: bool) {
+fn push_sentence(out: &mut Vec<Sentence>, s: &str, heading: bool, item: bool) {
     if !has_word(s) {
         return;
     }
@@ -694,6 +721,7 @@ fn push_sentence(out: &mut Vec<Sentence>, s: &str, heading: bool) {
         out.push(Sentence {
             text: joined,
             heading,
+            item,
         });
     }
 }

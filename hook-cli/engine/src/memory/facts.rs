@@ -26,6 +26,9 @@ const WITH_NEXT: usize = 60;
 /// of three.
 const LONGEST: usize = 320;
 
+/// Items at most that a fact opening a list reads with.
+const LIST_ITEMS: usize = 3;
+
 /// A sentence shorter than this is a heading or a reply ("Yes, do it."), not a fact.
 const SHORTEST: usize = 24;
 
@@ -126,15 +129,25 @@ pub fn choose(
                 } else {
                     // A short decision reads with the sentence after it, which says why (CJK
                     // sentences are short: `決定：…。…ためです。`), unless that sentence
-                    // only announces the next step ("Let me fix that:").
-                    let said: Vec<String> = match s.next {
-                        Some(next)
-                            if s.text.chars().count() < WITH_NEXT && !announces_a_step(next) =>
-                        {
-                            vec![s.text.to_string(), next.to_string()]
+                    // only announces the next step ("Let me fix that:"). One that opens a
+                    // list ("…, should we:") reads with its items, while they fit.
+                    let mut said = vec![s.text.to_string()];
+                    if s.text.ends_with([':', '：']) {
+                        let mut chars = s.text.chars().count();
+                        // An item that opens a list of its own is the next question's.
+                        let items = s.items().take_while(|i| !i.ends_with([':', '：']));
+                        for item in items.take(LIST_ITEMS) {
+                            chars += item.chars().count() + 1;
+                            if chars > LONGEST {
+                                break;
+                            }
+                            said.push(item.to_string());
                         }
-                        _ => vec![s.text.to_string()],
-                    };
+                    } else if let Some(next) = s.following().next().filter(|next| {
+                        s.text.chars().count() < WITH_NEXT && !announces_a_step(next)
+                    }) {
+                        said.push(next.to_string());
+                    }
                     let parts: Vec<&str> = said.iter().map(String::as_str).collect();
                     (summary::joined(&parts), said)
                 };
@@ -916,6 +929,27 @@ mod tests {
                 "Fixed: the sort in render_checkpoint was unstable.",
                 "Update orders_v2 but never write more than 500 rows at once."
             ]
+        );
+    }
+
+    #[test]
+    fn a_fact_that_opens_a_list_reads_with_its_items() {
+        let turns = [turn(
+            "c1",
+            "Go on.",
+            &["Two things before I start.\n\
+               - For MCAO_Complete, if we need several endpoints per APN (5 × N calls), should we:\n  \
+               - Keep the same 5 req/sec total?\n  \
+               - Or 5 req/sec per endpoint type?\n\
+               - Is the Logs folder under /MCAO/Logs/?"],
+        )];
+        let chosen = facts_of(&turns, &[], 10_000);
+        let lines: Vec<String> = chosen.facts.iter().map(|f| f.line("c1", "c2")).collect();
+        assert_eq!(
+            lines[0],
+            "- c1, you: For MCAO_Complete, if we need several endpoints per APN (5 × N calls), \
+             should we: Keep the same 5 req/sec total? Or 5 req/sec per endpoint type? Is the \
+             Logs folder under /MCAO/Logs/? (the person's reply: turn c2)\n"
         );
     }
 
