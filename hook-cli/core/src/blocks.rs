@@ -17,7 +17,7 @@ pub fn compact<'t>(text: &'t str, code: &str) -> Cow<'t, str> {
     if lines.len() <= LONGEST {
         return text.into();
     }
-    let spans = blocks(&lines);
+    let spans = blocks(&lines, &in_messages(&lines));
     if spans.iter().all(|&(start, end)| end - start <= LONGEST) {
         return text.into();
     }
@@ -65,7 +65,8 @@ const PASTED: usize = 3;
 pub fn pasted_lines(text: &str) -> Vec<bool> {
     let lines: Vec<&str> = text.lines().collect();
     let mut pasted = vec![false; lines.len()];
-    for (start, end) in blocks(&lines) {
+    let in_message = in_messages(&lines);
+    for (start, end) in blocks(&lines, &in_message) {
         let fenced = fence_close(lines[start].trim_start()).is_some();
         let written: Vec<&str> = lines[start..end]
             .iter()
@@ -79,7 +80,8 @@ pub fn pasted_lines(text: &str) -> Vec<bool> {
             // items and lines of words: they stay.
             for at in start..end {
                 let t = lines[at].trim();
-                pasted[at] = !(t.starts_with('|') || is_list_item(t) || is_wordy(t));
+                let phrases = t.starts_with('|') || is_list_item(t) || is_wordy(t);
+                pasted[at] = in_message[at] || !phrases;
             }
         }
     }
@@ -129,7 +131,7 @@ fn is_wordy(t: &str) -> bool {
 /// The line ranges `[start, end)` that are blocks: a fenced block (its fences included), a
 /// paste the client wrapped, or a run of lines that are not prose (blank lines inside a run
 /// belong to it).
-fn blocks(lines: &[&str]) -> Vec<(usize, usize)> {
+fn blocks(lines: &[&str], in_message: &[bool]) -> Vec<(usize, usize)> {
     let mut spans = Vec::new();
     let mut i = 0;
     while i < lines.len() {
@@ -148,7 +150,7 @@ fn blocks(lines: &[&str]) -> Vec<(usize, usize)> {
                     end += 1;
                     continue;
                 }
-                if is_prose(lines[end]) {
+                if is_prose(lines[end]) && !in_message[end] {
                     break;
                 }
                 last = end;
@@ -161,6 +163,36 @@ fn blocks(lines: &[&str]) -> Vec<(usize, usize)> {
         }
     }
     spans
+}
+
+/// For each line, whether it goes on a compiler's message (see [`is_diagnostic`]) in words:
+/// after its first line, up to a blank line or a line that ends as a sentence does
+/// (`candidate versions found which didn't match: 2.0.0-rc.10, …`, `location searched: …`).
+fn in_messages(lines: &[&str]) -> Vec<bool> {
+    let mut in_message = vec![false; lines.len()];
+    for at in 1..lines.len() {
+        let line = lines[at];
+        in_message[at] = (is_diagnostic(lines[at - 1]) || in_message[at - 1])
+            && !line.trim().is_empty()
+            && !ends_a_sentence(line);
+    }
+    in_message
+}
+
+/// The first line of a compiler's or a package manager's message (`error: failed to select
+/// a version …`, `error[E0308]: mismatched types`, `warning: unused import`).
+fn is_diagnostic(line: &str) -> bool {
+    let t = line.trim_start();
+    ["error:", "error[", "warning:", "warning["]
+        .iter()
+        .any(|opening| t.starts_with(opening))
+}
+
+/// Whether a line ends as a sentence a person writes does (a list cut short, `2.0.0-rc.9,
+/// ...`, does not).
+fn ends_a_sentence(line: &str) -> bool {
+    let t = line.trim_end();
+    t.ends_with(['.', '!', '?', '。', '！', '？']) && !t.ends_with("..")
 }
 
 /// What closes a block that `line` opens: a code fence, or the client's paste wrapper.
@@ -489,6 +521,38 @@ mod tests {
         assert!(out.starts_with("This middleware breaks the sign-in:"));
         let log = " ✓ Compiled /middleware in 336ms (225 modules)\n".repeat(12);
         assert!(compact(&log, "c").contains("lines cut"));
+    }
+
+    #[test]
+    fn a_compilers_message_in_words_is_pasted_to_its_end() {
+        let text = "I updated Rust and backed out the changes. Now I'm getting this error:\n\
+                    error: failed to select a version for the requirement `ort = \"^2.0\"`\n\
+                    candidate versions found which didn't match: 2.0.0-rc.10, 2.0.0-rc.9, ...\n\
+                    location searched: crates.io index\n\
+                    required by package `medianator v0.1.0 (/Users/me/medianator)`\n\
+                    if you are looking for the prerelease package it needs to be specified explicitly\n\
+                    \n\
+                    the build worked yesterday\n\
+                    error: could not compile `medianator`\n\
+                    What should I change?";
+        let kept: Vec<&str> = text
+            .lines()
+            .zip(pasted_lines(text))
+            .filter(|(_, pasted)| !pasted)
+            .map(|(line, _)| line)
+            .collect();
+        // A line of the person's after a blank line is theirs; so is a sentence after the
+        // message, and a lone error line amid sentences is theirs to quote.
+        assert_eq!(
+            kept,
+            [
+                "I updated Rust and backed out the changes. Now I'm getting this error:",
+                "",
+                "the build worked yesterday",
+                "error: could not compile `medianator`",
+                "What should I change?"
+            ]
+        );
     }
 
     #[test]
