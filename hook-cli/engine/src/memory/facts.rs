@@ -235,9 +235,36 @@ const ANNOUNCING: &[&str] = &[
 /// Whether an assistant's sentence only announces its next step. "Let me know …" asks the
 /// person for something instead.
 pub(super) fn announces_a_step(text: &str) -> bool {
-    let start: String = text.chars().take(16).collect::<String>().to_lowercase();
-    ANNOUNCING.iter().any(|a| start.starts_with(a)) && !start.contains("let me know")
+    let start: String = text.chars().take(40).collect::<String>().to_lowercase();
+    let mut start = start.as_str();
+    // "Perfect! Let me check …", "But let me fix …", "Now I need to check …": the same.
+    loop {
+        let step = ANNOUNCING.iter().any(|a| start.starts_with(a))
+            || start.starts_with("i need to check ");
+        if step {
+            return !start.starts_with("let me know");
+        }
+        match LEADING.iter().find_map(|l| start.strip_prefix(l)) {
+            Some(rest) => start = rest,
+            None => return false,
+        }
+    }
 }
+
+/// Words an announcement may open with before its step.
+const LEADING: &[&str] = &[
+    "perfect! ",
+    "great! ",
+    "good! ",
+    "excellent! ",
+    "ok, ",
+    "okay, ",
+    "alright, ",
+    "but ",
+    "first, ",
+    "now ",
+    "now, ",
+];
 
 /// A question, by how it ends.
 fn is_question(text: &str) -> bool {
@@ -791,6 +818,9 @@ mod tests {
             "I'll help you deploy the API to the staging cluster.",
             "Now let's fix the ORT v2.0 API changes in the detector module:",
             "让我检查一下日志目录。",
+            "Perfect! Let me check the API key setup and create a final summary:",
+            "But let me fix the wrangler.toml configuration warning first:",
+            "Now I need to check if any SQLx query macros are left in other modules.",
         ] {
             assert!(announces_a_step(step), "{step}");
         }
@@ -799,6 +829,8 @@ mod tests {
             "Letting the cache expire after 300 s fixed the stale reads.",
             "Let's use the offline mode instead by disabling compile-time checking.",
             "Let me know once you have authorized the app in the browser.",
+            "Great! Let me know when the deploy finishes.",
+            "Now the web UI should work, the static files are served from the root path.",
         ] {
             assert!(!announces_a_step(found), "{found}");
         }
