@@ -15,6 +15,9 @@ use std::sync::{Arc, OnceLock};
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use regex::bytes::{Captures, Regex};
 
+/// How the placeholder of a redacted secret opens: `[REDACTED:<kind>]`.
+pub const PLACEHOLDER: &str = "[REDACTED:";
+
 /// One kind of secret: literals its text contains (`anchors` without regard to ASCII case,
 /// `exact` as written), its shape, and which part of a match is the secret.
 struct Rule {
@@ -783,8 +786,8 @@ pub fn may_continue_a_secret(text: &str) -> Option<Range<usize>> {
 /// other word of one moves into the other.
 pub fn rest_of_cut_secret(before: &str, text: &str, counts: &mut Counts) -> Option<String> {
     let run = may_continue_a_secret(text)?;
-    let open = before.rfind("[REDACTED:")?;
-    let kind = before[open + "[REDACTED:".len()..].strip_suffix(']')?;
+    let open = before.rfind(PLACEHOLDER)?;
+    let kind = before[open + PLACEHOLDER.len()..].strip_suffix(']')?;
     if kind.is_empty() || !kind.bytes().all(|b| b.is_ascii_lowercase() || b == b'-') {
         return None;
     }
@@ -815,7 +818,7 @@ fn lone_token_redacted<'t>(
 
 /// Writes the placeholder that stands for a secret of `kind`: `[REDACTED:<kind>]`.
 fn push_placeholder(out: &mut String, kind: &str) {
-    out.push_str("[REDACTED:");
+    out.push_str(PLACEHOLDER);
     out.push_str(kind);
     out.push(']');
 }

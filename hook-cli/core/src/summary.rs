@@ -9,6 +9,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickKind};
 
 use crate::blocks;
 use crate::model::{Message, Role, Turn};
+use crate::redact::PLACEHOLDER;
 
 /// The longest one-liner stored; rendering may cut it shorter (see [`fit`]).
 pub const MAX_CHARS: usize = 240;
@@ -525,6 +526,14 @@ pub fn fit(line: &str, max: usize) -> String {
         return line.to_string();
     }
     let mut cut: String = line.chars().take(max.saturating_sub(1)).collect();
+    // A secret's placeholder cut in two (`?code=[REDAC…`) reads as the secret's start: it
+    // goes whole.
+    if let Some(open) = cut.rfind('[') {
+        let tail = &cut[open..];
+        if !tail.contains(']') && (PLACEHOLDER.starts_with(tail) || tail.starts_with(PLACEHOLDER)) {
+            cut.truncate(open);
+        }
+    }
     let kept = cut.chars().count();
     if let Some(space) = cut.rfind(char::is_whitespace) {
         if cut[..space].chars().count() * 4 >= kept * 3 {
@@ -1099,6 +1108,19 @@ mod tests {
             line.contains("UTF-8。ポート"),
             "CJK sentences join as written: {line}"
         );
+    }
+
+    #[test]
+    fn fit_leaves_a_secrets_placeholder_whole_or_out() {
+        let line =
+            "the redirect is down: http://localhost:8976/callback?code=[REDACTED:secret] here";
+        for max in 60..70 {
+            let cut = fit(line, max);
+            assert!(
+                !cut.contains("[RED") || cut.contains("[REDACTED:secret]"),
+                "{cut}"
+            );
+        }
     }
 
     #[test]
