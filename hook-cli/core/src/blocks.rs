@@ -369,6 +369,15 @@ fn starts_with_time(t: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// The lines of `text` that stay sentences.
+    fn unpasted(text: &str) -> Vec<&str> {
+        text.lines()
+            .zip(pasted_lines(text))
+            .filter(|(_, pasted)| !pasted)
+            .map(|(line, _)| line)
+            .collect()
+    }
+
     #[test]
     fn runs_of_output_and_fences_are_pasted_and_prose_and_tables_are_not() {
         let text = "Here is what I see:\n\
@@ -448,12 +457,7 @@ mod tests {
                     [End of pasted text]\n\
                     Please call it like this, with the options above,\n\
                     then tell me what x < 5 does.";
-        let kept: Vec<&str> = text
-            .lines()
-            .zip(pasted_lines(text))
-            .filter(|(_, pasted)| !pasted)
-            .map(|(line, _)| line)
-            .collect();
+        let kept = unpasted(text);
         assert_eq!(
             kept,
             [
@@ -535,12 +539,7 @@ mod tests {
                     the build worked yesterday\n\
                     error: could not compile `medianator`\n\
                     What should I change?";
-        let kept: Vec<&str> = text
-            .lines()
-            .zip(pasted_lines(text))
-            .filter(|(_, pasted)| !pasted)
-            .map(|(line, _)| line)
-            .collect();
+        let kept = unpasted(text);
         // A line of the person's after a blank line is theirs; so is a sentence after the
         // message, and a lone error line amid sentences is theirs to quote.
         assert_eq!(
