@@ -369,6 +369,16 @@ fn starts_with_time(t: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// The indices of the lines of `text` that are pasted.
+    fn pasted_at(text: &str) -> Vec<usize> {
+        pasted_lines(text)
+            .iter()
+            .enumerate()
+            .filter(|(_, &pasted)| pasted)
+            .map(|(at, _)| at)
+            .collect()
+    }
+
     /// The lines of `text` that stay sentences.
     fn unpasted(text: &str) -> Vec<&str> {
         text.lines()
@@ -388,12 +398,7 @@ mod tests {
                     | a | b |\n|---|---|\n| 1 | 2 |\n\
                     ```\nlet x = 1;\n```\n\
                     ERROR once";
-        let pasted: Vec<usize> = pasted_lines(text)
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| **p)
-            .map(|(i, _)| i)
-            .collect();
+        let pasted = pasted_at(text);
         // A single log line in prose is the person's to quote; a table reads as phrases.
         assert_eq!(pasted, [1, 2, 3, 8, 9, 10]);
     }
@@ -482,12 +487,7 @@ mod tests {
                     kubeedge      cloudcore-857d998c64-47qck   1/1     Running   0          5s\n\
                     A3    Person detection    Add YOLOv8n with the person class only    allowed\n\
                     Why is cloudcore restarting?";
-        let pasted: Vec<usize> = pasted_lines(text)
-            .iter()
-            .enumerate()
-            .filter(|(_, &p)| p)
-            .map(|(i, _)| i)
-            .collect();
+        let pasted = pasted_at(text);
         assert_eq!(pasted, [1, 2, 3, 4, 5, 6, 7]);
     }
 

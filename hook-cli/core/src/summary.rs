@@ -213,26 +213,20 @@ impl Gist {
                 .join(sep);
             sentences(&bounded(&text))
                 .into_iter()
-                .map(
-                    |Sentence {
-                         text,
-                         heading,
-                         item,
-                     }| Scored {
-                        chars: text.chars().count(),
-                        score: if heading && !labelled_as_fact(&text) {
-                            // A heading names what its section says; the section's sentences
-                            // say it.
-                            salience(&text).min(1)
-                        } else {
-                            salience(&text)
-                        },
-                        repeated: false,
-                        said_in: 1,
-                        item,
-                        text,
+                .map(|sentence| Scored {
+                    chars: sentence.text.chars().count(),
+                    score: if sentence.heading && !labelled_as_fact(&sentence.text) {
+                        // A heading names what its section says; the section's sentences
+                        // say it.
+                        salience(&sentence.text).min(1)
+                    } else {
+                        salience(&sentence.text)
                     },
-                )
+                    repeated: false,
+                    said_in: 1,
+                    item: sentence.item,
+                    text: sentence.text,
+                })
                 .collect()
         };
         Gist {

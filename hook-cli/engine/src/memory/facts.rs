@@ -95,14 +95,15 @@ pub fn choose(
             // A rule the person sets is theirs to keep, whether or not it names anything
             // exact ("Invoices must be rounded per line item with banker's rounding"), and
             // it goes before what the assistant found: the next agent must not break it.
-            if s.by_person && sets_a_rule(s.text) {
+            let rule = s.by_person && sets_a_rule(s.text);
+            if rule {
                 weight = weight.max(FACT) + PERSONS_RULE;
             }
             if weight >= NAMES_SEVERAL
                 && s.said_in <= 2
                 && is_statement(s.text)
                 && (s.by_person || !announces_a_step(s.text))
-                && !(s.by_person && asks_for_work(s.text) && !sets_a_rule(s.text))
+                && !(s.by_person && !rule && asks_for_work(s.text))
                 && !shown.contains(s.text)
                 // Of a report the assistant filled in twice ("One failure against 454
                 // passes …"), the newer (met first) is the fact; the person's words are
@@ -226,6 +227,7 @@ const ANNOUNCING: &[&str] = &[
     "now let's ",
     "now let’s ",
     "next, let me ",
+    "i need to check ",
     "déjame ",
     "让我",
     "我来",
@@ -239,9 +241,7 @@ pub(super) fn announces_a_step(text: &str) -> bool {
     let mut start = start.as_str();
     // "Perfect! Let me check …", "But let me fix …", "Now I need to check …": the same.
     loop {
-        let step = ANNOUNCING.iter().any(|a| start.starts_with(a))
-            || start.starts_with("i need to check ");
-        if step {
+        if ANNOUNCING.iter().any(|a| start.starts_with(a)) {
             return !start.starts_with("let me know");
         }
         match LEADING.iter().find_map(|l| start.strip_prefix(l)) {
