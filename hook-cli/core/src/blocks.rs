@@ -45,6 +45,11 @@ pub fn compact<'t>(text: &'t str, code: &str) -> Cow<'t, str> {
     out.into()
 }
 
+/// The marks stored around a block the person pasted, where the client wrapped it: the
+/// person never sees the client's tags, only that a block was pasted.
+pub const PASTE_START: &str = "[Pasted text]";
+pub const PASTE_END: &str = "[End of pasted text]";
+
 /// A markdown heading (`## Summary`), or a line in bold alone (`**What changed:**`): it names
 /// a section; what the section says follows it.
 pub fn is_heading(line: &str) -> bool {
@@ -168,13 +173,21 @@ fn blocks(lines: &[&str], in_message: &[bool]) -> Vec<(usize, usize)> {
 /// For each line, whether it goes on a compiler's message (see [`is_diagnostic`]) in words:
 /// after its first line, up to a blank line or a line that ends as a sentence does
 /// (`candidate versions found which didn't match: 2.0.0-rc.10, …`, `location searched: …`).
+/// A sentence in lower case is the program's hint that closes the message (`perhaps a crate
+/// was updated and forgotten to be re-vendored?`); a person's sentence opens in capitals.
 fn in_messages(lines: &[&str]) -> Vec<bool> {
     let mut in_message = vec![false; lines.len()];
+    let mut open = false;
     for at in 1..lines.len() {
         let line = lines[at];
-        in_message[at] = (is_diagnostic(lines[at - 1]) || in_message[at - 1])
-            && !line.trim().is_empty()
-            && !ends_a_sentence(line);
+        open = open || is_diagnostic(lines[at - 1]);
+        if !open || line.trim().is_empty() {
+            open = false;
+            continue;
+        }
+        let closes = ends_a_sentence(line);
+        in_message[at] = !closes || line.trim_start().starts_with(char::is_lowercase);
+        open = !closes;
     }
     in_message
 }
@@ -186,6 +199,19 @@ fn is_diagnostic(line: &str) -> bool {
     ["error:", "error[", "warning:", "warning["]
         .iter()
         .any(|opening| t.starts_with(opening))
+}
+
+/// The first line of `text` that reports an error: a compiler's (see [`is_diagnostic`]), an
+/// exception's (`TypeError: …`, `ModuleNotFoundError: …`), git's `fatal: …`.
+pub fn first_error(text: &str) -> Option<&str> {
+    text.lines().map(str::trim).find(|t| {
+        let named = t.split_once(':').is_some_and(|(name, rest)| {
+            !rest.trim().is_empty()
+                && !name.contains(' ')
+                && (name.ends_with("Error") || name.ends_with("Exception"))
+        });
+        (is_diagnostic(t) && t.starts_with("error")) || named || t.starts_with("fatal: ")
+    })
 }
 
 /// Whether a line ends as a sentence a person writes does (a list cut short, `2.0.0-rc.9,
@@ -353,7 +379,22 @@ fn is_log(t: &str) -> bool {
         .is_some_and(|(env, rest)| {
             !env.contains(' ') && (rest.starts_with('➜') || rest.starts_with("$ "))
         });
-    prompt || MARKS.iter().any(|m| t.starts_with(m))
+    prompt || is_prompt_after_path(t) || MARKS.iter().any(|m| t.starts_with(m))
+}
+
+/// A shell prompt that shows where it is: `~/shop ❯ cargo run`, `dev@box:~/shop$ make`,
+/// `/srv/app # ls`. The line a person copies with the output under it.
+fn is_prompt_after_path(t: &str) -> bool {
+    let mut words = t.split_whitespace();
+    let Some(first) = words.next() else {
+        return false;
+    };
+    let place = first.starts_with(['~', '/']) || first.contains('@') && first.contains(':');
+    let marked = first.ends_with(['$', '#', '%'])
+        || words
+            .next()
+            .is_some_and(|w| ["❯", "➜", "$", "#", "%", "λ", "»"].contains(&w));
+    place && marked
 }
 
 /// `2026-12-01`, `12:04:33`, `[12:04`: a log line's stamp.
@@ -551,6 +592,44 @@ mod tests {
                 "error: could not compile `medianator`",
                 "What should I change?"
             ]
+        );
+    }
+
+    #[test]
+    fn a_shell_prompt_and_the_programs_closing_hint_are_pasted() {
+        let text = "~/Projects/shop ❯ cargo run --release        main [ ~7 ?3] is 📦 v0.1.0\n\
+                    error: failed to select a version for the requirement `ort = \"^2.0\"`\n\
+                    location searched: crates.io index\n\
+                    perhaps a crate was updated and forgotten to be re-vendored?\n\
+                    Should I pin it?\n\
+                    dev@box:~/shop$ make test\n\
+                    /srv/app # tail app.log\n\
+                    2026-12-04 16:40:01 listening on 8443\n\
+                    ~/notes are where I keep the plan.";
+        assert_eq!(
+            unpasted(text),
+            ["Should I pin it?", "~/notes are where I keep the plan."]
+        );
+    }
+
+    #[test]
+    fn the_first_error_is_found_in_what_was_pasted() {
+        let log = "~/shop ❯ npm run build\n> shop@1.0.0 build\nTypeError: Cannot read properties of undefined (reading 'total')\n    at CartSummary";
+        assert_eq!(
+            first_error(log),
+            Some("TypeError: Cannot read properties of undefined (reading 'total')")
+        );
+        assert_eq!(
+            first_error("Compiling shop\nerror[E0308]: mismatched types"),
+            Some("error[E0308]: mismatched types")
+        );
+        assert_eq!(
+            first_error("fatal: not a git repository"),
+            Some("fatal: not a git repository")
+        );
+        assert_eq!(
+            first_error("warning: unused import\nErrors: none so far"),
+            None
         );
     }
 

@@ -229,8 +229,29 @@ impl Gist {
                 })
                 .collect()
         };
+        let mut prompt: Vec<Scored> = part(Role::User, " ");
+        if prompt.is_empty() {
+            // Only a paste: its error says what the person brought ("error: failed to select
+            // a version for the requirement `ort = \"^2.0\"`"). It leads the line and is no
+            // fact of the person's.
+            let error = messages
+                .iter()
+                .filter(|m| m.role == Role::User)
+                .find_map(|m| blocks::first_error(&m.text));
+            if let Some(error) = error {
+                let text = error.split_whitespace().collect::<Vec<_>>().join(" ");
+                prompt.push(Scored {
+                    chars: text.chars().count(),
+                    score: 0,
+                    repeated: false,
+                    said_in: 1,
+                    item: false,
+                    text,
+                });
+            }
+        }
         Gist {
-            prompt: part(Role::User, " "),
+            prompt,
             answer: part(Role::Assistant, "\n"),
         }
     }
@@ -572,6 +593,17 @@ fn sentences(text: &str) -> Vec<Sentence> {
         if pasted || is_drawing(trimmed) {
             continue;
         }
+        // The marks around a paste say only that it was pasted.
+        let unmarked =
+            if trimmed.contains(blocks::PASTE_START) || trimmed.contains(blocks::PASTE_END) {
+                trimmed
+                    .replace(blocks::PASTE_START, " ")
+                    .replace(blocks::PASTE_END, " ")
+                    .into()
+            } else {
+                std::borrow::Cow::Borrowed(trimmed)
+            };
+        let trimmed = unmarked.trim();
         let heading = blocks::is_heading(trimmed);
         let item = blocks::is_list_item(trimmed);
         let line = prose_of(trimmed);
@@ -1239,6 +1271,46 @@ mod tests {
             !line.contains("TypeError") && !line.contains("Compiled"),
             "{line}"
         );
+    }
+
+    #[test]
+    fn a_paste_leads_with_the_persons_words_or_else_its_error() {
+        let with_words = turn(
+            "[Pasted text]\nI was running a very old version of Rust. I updated and backed out \
+             the above changes. Now I'm getting this error:\n\n\
+             error: failed to select a version for the requirement `ort = \"^2.0\"`\n\
+             location searched: crates.io index\n[End of pasted text]",
+            &["The error says ort 2.0 has release candidates only."],
+        );
+        let line = one_liner(&with_words, MAX_CHARS);
+        assert!(
+            line.starts_with("I was running a very old version of Rust."),
+            "{line}"
+        );
+        assert!(!line.contains("Pasted"), "{line}");
+
+        let output_only = turn(
+            "[Pasted text]\n~/Projects/shop ❯ cargo run --release     main [ ~7 ?3] is 📦 v0.1.0\n    \
+             Updating crates.io index\n\
+             error: failed to select a version for the requirement `ort = \"^2.0\"`\n\
+             candidate versions found which didn't match: 1.16.3, 1.16.2, ...\n\
+             location searched: crates.io index\n\
+             perhaps a crate was updated and forgotten to be re-vendored?\n[End of pasted text]",
+            &["The error indicates that `ort` version 2.0 doesn't exist."],
+        );
+        let line = one_liner(&output_only, MAX_CHARS);
+        assert!(
+            line.starts_with(
+                "error: failed to select a version for the requirement `ort = \"^2.0\"` → The error"
+            ),
+            "{line}"
+        );
+        // The person brought the error; it is no fact of theirs.
+        let gist = Gist::of(&output_only.messages);
+        assert!(gist
+            .statements()
+            .filter(|s| s.by_person)
+            .all(|s| s.score == 0));
     }
 
     #[test]

@@ -19,6 +19,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 use xxhash_rust::xxh3::xxh3_64;
 
+use throughline_core::blocks::{PASTE_END, PASTE_START};
 use throughline_core::model::{DetailKind, Usage};
 use throughline_core::record::{LineParser, Link, Record};
 
@@ -435,13 +436,9 @@ fn queued_prompt(entry: &Entry, head: AttachmentHead) -> Option<Record> {
 }
 
 const PASTE_OPEN: &str = "<pasted_content id=\"";
-/// What replaces the client's paste tags in stored prompts: the person never sees their id,
-/// only that a block was pasted.
-const PASTED: &str = "[Pasted text]";
-const PASTED_END: &str = "[End of pasted text]";
 
 /// The prompt with each `<pasted_content id="…">…</pasted_content id="…">` (2.1.332) written
-/// as [`PASTED`] … [`PASTED_END`] around the pasted text, kept as it was. The blank lines the
+/// as [`PASTE_START`] … [`PASTE_END`] around the pasted text, kept as it was. The blank lines the
 /// client puts around a paste are dropped at the ends of the prompt.
 fn unwrap_pastes(text: String) -> String {
     if !text.contains(PASTE_OPEN) {
@@ -461,9 +458,9 @@ fn unwrap_pastes(text: String) -> String {
             break;
         };
         out.push_str(&rest[..at]);
-        out.push_str(PASTED);
+        out.push_str(PASTE_START);
         out.push_str(&pasted[..len]);
-        out.push_str(PASTED_END);
+        out.push_str(PASTE_END);
         rest = &pasted[len + close.len()..];
     }
     if out.is_empty() {
