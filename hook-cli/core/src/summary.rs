@@ -414,7 +414,7 @@ impl Gist {
         });
 
         let mut chosen: Vec<Pick> = Vec::new();
-        let take = |pick: Pick, chosen: &mut Vec<Pick>, room: &mut usize| {
+        let take = |pick: Pick, chosen: &mut Vec<Pick>, room: &mut usize, reserved: usize| {
             let sentence = self.sentence(pick);
             // What joins it to a sentence of the same part (see [`joined`]).
             let cost = sentence.chars
@@ -423,19 +423,32 @@ impl Gist {
                 } else {
                     0
                 };
-            if cost <= *room {
+            if cost + reserved <= *room {
                 *room -= cost;
                 chosen.push(pick);
             }
         };
+        // The answer keeps a third of the line, however much the person wrote: a long prompt
+        // of questions otherwise leaves a line that never says what was answered.
+        let mut reserved = if self.answer.is_empty() { 0 } else { max / 3 };
         // Sentences that carry something checkable ("Let me look." does not), best first.
         for &(pick, _) in candidates.iter().filter(|(_, score)| *score > 0) {
-            take(pick, &mut chosen, &mut room);
+            if pick.0 {
+                take(pick, &mut chosen, &mut room, reserved);
+            } else {
+                take(pick, &mut chosen, &mut room, 0);
+                if chosen.last() == Some(&pick) {
+                    reserved = 0;
+                }
+            }
         }
         let mut answered = self.join_in_order(&chosen, false);
-        // What the answer takes as joined: a CJK stop needs no space after it, which the
-        // costs above counted.
-        let mut left = max.saturating_sub(lead_min + arrow + answered.chars().count());
+        // What the answer and the person's words chosen so far take as joined (a CJK stop
+        // needs no space after it, which the costs above counted).
+        let added = self.join_in_order(&chosen, true).chars().count();
+        let joins = usize::from(added > 0);
+        let mut left =
+            max.saturating_sub(lead_min + arrow + answered.chars().count() + added + joins);
         if answered.is_empty() && left >= 12 {
             // No answer sentence fits whole: the head of the best one, so the answer is
             // never lost.
@@ -448,7 +461,7 @@ impl Gist {
         let lead_room = lead_min + left.min(lead.map_or(0, |l| l.chars - lead_min));
         room = left - (lead_room - lead_min);
         for &(pick, _) in candidates.iter().filter(|(p, score)| *score <= 0 && p.0) {
-            take(pick, &mut chosen, &mut room);
+            take(pick, &mut chosen, &mut room, 0);
         }
         let mut asked = lead.map_or(String::new(), |l| fit(&l.text, lead_room));
         let more = self.join_in_order(&chosen, true);
@@ -1311,6 +1324,28 @@ mod tests {
             .statements()
             .filter(|s| s.by_person)
             .all(|s| s.score == 0));
+    }
+
+    #[test]
+    fn a_long_prompt_of_questions_leaves_room_for_what_was_answered() {
+        let t = turn(
+            "Sorry, I lost track of the thread here. What exactly should I do now? Where do I \
+             click first? What are my next actions on the hosting side? And when do we, I guess, \
+             ship this thing, right? You tell me what to do and then you commit and push the \
+             branch. After that it auto-deploys on the host and we should be fine. Tell me what \
+             to do and I will report back once it is done.",
+            &["Here are your steps:\n\
+               - Open the service settings on the host\n\
+               - Attach a persistent disk at `/models` with 1GB\n\
+               - Set `MODEL_PATH=/models/guard-v2` in the environment\n\
+               Tell me once steps 1-3 are done!"],
+        );
+        for max in [120, MAX_CHARS] {
+            let line = one_liner(&t, max);
+            let (_, answered) = line.split_once(" → ").expect(&line);
+            assert!(answered.chars().count() >= max / 4, "{line}");
+            assert!(line.chars().count() <= max, "{line}");
+        }
     }
 
     #[test]
