@@ -119,10 +119,11 @@ pub fn is_list_item(t: &str) -> bool {
     item && !is_log(t)
 }
 
-/// A line of eight words or more, most of them words of letters, that no program logged:
-/// someone's sentence that ends in code (`… POST with this body {`) or sits in JSON.
+/// A line of eight words or more, most of them words of letters, that no program logged
+/// and no script holds (a command, a comment): someone's sentence that ends in code (`… POST
+/// with this body {`) or sits in JSON.
 fn is_wordy(t: &str) -> bool {
-    if is_log(t) || starts_with_time(t) {
+    if is_log(t) || starts_with_time(t) || is_shell_line(t) || t.starts_with("# ") {
         return false;
     }
     let words: Vec<&str> = t.split_whitespace().collect();
@@ -147,7 +148,7 @@ fn blocks(lines: &[&str], in_message: &[bool]) -> Vec<(usize, usize)> {
                 .map_or(lines.len(), |j| j + 1);
             spans.push((i, end));
             i = end;
-        } else if !is_prose(lines[i]) {
+        } else if !is_prose(lines[i]) || is_comment_in_code(lines, i) {
             let mut end = i + 1;
             let mut last = i;
             while end < lines.len() && fence_close(lines[end].trim_start()).is_none() {
@@ -155,7 +156,7 @@ fn blocks(lines: &[&str], in_message: &[bool]) -> Vec<(usize, usize)> {
                     end += 1;
                     continue;
                 }
-                if is_prose(lines[end]) && !in_message[end] {
+                if is_prose(lines[end]) && !in_message[end] && !is_comment_in_code(lines, end) {
                     break;
                 }
                 last = end;
@@ -205,12 +206,17 @@ fn is_diagnostic(line: &str) -> bool {
 /// exception's (`TypeError: …`, `ModuleNotFoundError: …`), git's `fatal: …`.
 pub fn first_error(text: &str) -> Option<&str> {
     text.lines().map(str::trim).find(|t| {
-        let named = t.split_once(':').is_some_and(|(name, rest)| {
-            !rest.trim().is_empty()
-                && !name.contains(' ')
-                && (name.ends_with("Error") || name.ends_with("Exception"))
-        });
-        (is_diagnostic(t) && t.starts_with("error")) || named || t.starts_with("fatal: ")
+        (is_diagnostic(t) && t.starts_with("error")) || is_exception(t) || t.starts_with("fatal: ")
+    })
+}
+
+/// An exception as a runtime prints it: `TypeError: …`,
+/// `django.db.utils.OperationalError: deadlock detected`.
+fn is_exception(t: &str) -> bool {
+    t.split_once(':').is_some_and(|(name, rest)| {
+        !rest.trim().is_empty()
+            && !name.contains(' ')
+            && (name.ends_with("Error") || name.ends_with("Exception"))
     })
 }
 
@@ -260,7 +266,7 @@ fn is_prose(line: &str) -> bool {
     {
         return false;
     }
-    if is_code(t) || is_log(t) {
+    if is_code(t) || is_log(t) || has_shell_marks(t) || is_exception(t) {
         return false;
     }
     let letters = t.chars().filter(|c| c.is_alphabetic() || *c == ' ').count();
@@ -315,42 +321,102 @@ fn is_output_in_columns(t: &str) -> bool {
     words * 2 < fields.len() || !t.chars().any(char::is_lowercase)
 }
 
+/// What opens a line of code.
+const OPENERS: &[&str] = &[
+    "import ",
+    "export ",
+    "const ",
+    "let ",
+    "var ",
+    "def ",
+    "fn ",
+    "pub ",
+    "class ",
+    "function ",
+    "return ",
+    "from ",
+    "use ",
+    "#include",
+    "#define",
+    "using ",
+    "//",
+    "/*",
+    "package ",
+    "async ",
+    "await ",
+    "if (",
+    "for (",
+    "while (",
+    "} else",
+    "@",
+];
+
+/// What opens a line of a shell script (English words people start a line with, as "exit the
+/// app", are left to the rest of the line).
+const SHELL_OPENERS: &[&str] = &[
+    "#!", "echo ", "printf ", "trap ", "if [", "if ! ", "elif ", "set -e",
+];
+/// A shell script's lines that are one word.
+const SHELL_KEYWORDS: &[&str] = &["fi", "then", "else", "do", "done", "esac", "wait", "exit"];
+
 /// A line of code: it ends as code does, holds an arrow or a call's end, or opens with a
-/// keyword that starts a declaration.
+/// keyword that starts a declaration, or as a shell script's line does.
 fn is_code(t: &str) -> bool {
-    const OPENERS: &[&str] = &[
-        "import ",
-        "export ",
-        "const ",
-        "let ",
-        "var ",
-        "def ",
-        "fn ",
-        "pub ",
-        "class ",
-        "function ",
-        "return ",
-        "from ",
-        "use ",
-        "#include",
-        "#define",
-        "using ",
-        "//",
-        "/*",
-        "package ",
-        "async ",
-        "await ",
-        "if (",
-        "for (",
-        "while (",
-        "} else",
-        "@",
-    ];
     t.ends_with(['{', '}', ';', ',', '(', '[', ']', '<'])
         || t.ends_with(')') && is_call(t)
         || t.contains("=>")
         || t.contains("();")
         || OPENERS.iter().any(|o| t.starts_with(o))
+        || is_shell_line(t)
+}
+
+/// A line of a shell script: a command that only scripts start a line with, a keyword, an
+/// exit with its status or a sleep with its seconds, a variable set.
+fn is_shell_line(t: &str) -> bool {
+    let number_after = |command: &str| {
+        t.strip_prefix(command).is_some_and(|n| {
+            n.bytes()
+                .all(|b| b.is_ascii_digit() || b == b'$' || b == b'.')
+        })
+    };
+    let exit_status = number_after("exit ") || number_after("sleep ");
+    SHELL_OPENERS.iter().any(|o| t.starts_with(o))
+        || SHELL_KEYWORDS.contains(&t)
+        || exit_status
+        || is_variable_set(t)
+}
+
+/// A shell or `.env` variable set: `SCRIPT_DIR="$( cd … )"`, `BACKEND_PID=$!`.
+fn is_variable_set(t: &str) -> bool {
+    t.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+    })
+}
+
+/// A comment line (`# Start the backend`) with code after it: the code's, where a markdown
+/// heading would be followed by prose.
+fn is_comment_in_code(lines: &[&str], at: usize) -> bool {
+    lines[at].trim_start().starts_with("# ")
+        && lines[at + 1..]
+            .iter()
+            .find(|l| !l.trim().is_empty())
+            .is_some_and(|next| !is_prose(next))
+}
+
+/// Whether a line holds what only a shell command holds: a variable (`"$ROOT/app"`, `${GREEN}`,
+/// `$!`; a price, `$5`, is no variable), a pipe, a chain, a redirection, a job sent to the
+/// background (`uv run python server.py &`).
+fn has_shell_marks(t: &str) -> bool {
+    let variable = t.match_indices('$').any(|(at, _)| {
+        t[at + 1..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || "_{(!?@#".contains(c))
+    });
+    variable || t.ends_with(" &") || [" | ", " && ", " 2>", " > /"].iter().any(|m| t.contains(m))
 }
 
 /// Whether the line's first parenthesis follows a name, as a call's does (`run(x)`, not
@@ -368,9 +434,40 @@ fn is_call(t: &str) -> bool {
 /// command typed at a shell prompt (`(base) ➜  ~ sudo ctr …`).
 fn is_log(t: &str) -> bool {
     const MARKS: &[&str] = &[
-        "INFO", "WARN", "ERROR", "DEBUG", "TRACE", "FATAL", "==>", "✓", "✔", "⨯", "✗", "✘", "○",
-        "▲", "⚠", "➜", "❯", "$ ", "at ", "npm ", "sudo ", "kubectl ", "docker ", "error:",
-        "warning:", "GET /", "POST /", "PUT /", "DELETE /",
+        "INFO",
+        "WARN",
+        "ERROR",
+        "DEBUG",
+        "TRACE",
+        "FATAL",
+        "==>",
+        "✓",
+        "✔",
+        "⨯",
+        "✗",
+        "✘",
+        "○",
+        "▲",
+        "⚠",
+        "➜",
+        "❯",
+        "$ ",
+        "at ",
+        "npm ",
+        "sudo ",
+        "kubectl ",
+        "docker ",
+        "error:",
+        "warning:",
+        "GET /",
+        "POST /",
+        "PUT /",
+        "DELETE /",
+        // What PostgreSQL adds under an error.
+        "DETAIL:",
+        "HINT:",
+        "CONTEXT:",
+        "STATEMENT:",
     ];
     // A shell prompt after the name of an environment: `(base) ➜`, `(.venv) $`.
     let prompt = t
@@ -610,6 +707,52 @@ mod tests {
             unpasted(text),
             ["Should I pin it?", "~/notes are where I keep the plan."]
         );
+    }
+
+    #[test]
+    fn a_shell_script_with_its_comments_is_pasted() {
+        let text = "Write a start script for the shop like this example: (#!/bin/bash\n\
+                    \n\
+                    # Colors for output\n\
+                    GREEN='\\033[0;32m'\n\
+                    NC='\\033[0m'\n\
+                    \n\
+                    echo -e \"${GREEN}Starting the shop backend...${NC}\"\n\
+                    cd \"$SHOP_ROOT/app/server\"\n\
+                    uv run python server.py &\n\
+                    sleep 3\n\
+                    \n\
+                    # Check that the backend came up before the worker starts\n\
+                    if ! kill -0 $BACKEND_PID 2>/dev/null; then\n    \
+                    echo -e \"Backend failed to start, look at logs/backend.log first\"\n    \
+                    exit 1\n\
+                    fi\n\
+                    wait\n\
+                    )\n\
+                    \n\
+                    # Then the part that matters\n\
+                    It must start the worker on port 8443, never on 8080.";
+        assert_eq!(
+            unpasted(text),
+            [
+                "Write a start script for the shop like this example: (#!/bin/bash",
+                "",
+                "",
+                "# Then the part that matters",
+                "It must start the worker on port 8443, never on 8080."
+            ]
+        );
+    }
+
+    #[test]
+    fn what_postgres_adds_under_an_error_is_pasted() {
+        let text = "Reserving failed again:\n\
+                    [2026-11-30 09:12:01 +0000] [41] [INFO] Booting worker with pid: 41\n\
+                    django.db.utils.OperationalError: deadlock detected\n\
+                    DETAIL:  Process 18812 waits for ShareLock on transaction 99120; blocked by process 18790.\n\
+                    HINT:  See server log for query details.\n\
+                    [2026-11-30 09:12:04 +0000] [41] [INFO] Autorestarting worker after current request.";
+        assert_eq!(pasted_at(text), [1, 2, 3, 4, 5]);
     }
 
     #[test]

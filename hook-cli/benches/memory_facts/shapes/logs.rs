@@ -1,5 +1,6 @@
 //! The person pastes logs and stack traces (30 to 200 lines) from a Python service and its
-//! infrastructure; the assistant diagnoses, reads the code and fixes it.
+//! infrastructure, and a deploy script with what it printed; the assistant diagnoses, reads the
+//! code and fixes it.
 
 use fastrand::Rng;
 
@@ -16,6 +17,7 @@ enum Kind {
     Celery,
     Ci,
     TooManyClients,
+    DeployScript,
 }
 
 use Kind::*;
@@ -416,6 +418,69 @@ fn too_many_clients(rng: &mut Rng, lines: usize) -> Incident {
     }
 }
 
+/// The person's deploy script with a comment over each step, then what it printed.
+fn deploy_script(rng: &mut Rng, lines: usize) -> Incident {
+    let replicas = rng.u8(2..6);
+    let mut log: Vec<String> = [
+        "#!/usr/bin/env bash",
+        "set -euo pipefail",
+        "",
+        "# Colours for the steps",
+        "GREEN='\\033[0;32m'",
+        "RED='\\033[0;31m'",
+        "NC='\\033[0m'",
+        "",
+        "# Where the service lives",
+        "ROOT=\"$( cd \"$( dirname \"${BASH_SOURCE[0]}\" )/..\" && pwd )\"",
+        "cd \"$ROOT\"",
+        "",
+        "# Refuse to deploy without the production settings",
+        "if [ ! -f \"$ROOT/config/settings/production.py\" ]; then",
+        "    echo -e \"${RED}No production settings found in config/settings, stopping here.${NC}\"",
+        "    exit 1",
+        "fi",
+        "",
+        "echo -e \"${GREEN}Building the image for orders-api...${NC}\"",
+        "docker build -t registry.internal/orders-api:\"$TAG\" . > /tmp/build.log 2>&1",
+        "docker push registry.internal/orders-api:\"$TAG\"",
+        "",
+        "# Migrate first, then roll the pods",
+        "kubectl -n orders exec deploy/orders-api -- python manage.py migrate --noinput",
+        "kubectl -n orders set image deploy/orders-api api=registry.internal/orders-api:\"$TAG\"",
+        "kubectl -n orders rollout status deploy/orders-api --timeout=300s &",
+        "ROLLOUT_PID=$!",
+        "",
+        "# Wait for the rollout and report",
+        "wait $ROLLOUT_PID",
+        "echo -e \"${GREEN}Deployed orders-api to production, all replicas are ready.${NC}\"",
+        "",
+    ]
+    .iter()
+    .map(|l| l.to_string())
+    .collect();
+    log.push("$ TAG=2026.11.30-1 ./scripts/deploy.sh".to_string());
+    let mut seconds = 0;
+    while log.len() + 2 < lines {
+        let time = clock(rng, &mut seconds);
+        log.push(format!(
+            "deployment \"orders-api\" rollout: {} of {replicas} updated replicas are available ({time})",
+            rng.u8(0..replicas)
+        ));
+    }
+    log.push("error: timed out waiting for the condition".to_string());
+    Incident {
+        log: log.join("\n"),
+        asks: &[
+            "The deploy script hangs at the rollout, this is the script and what it printed:",
+            "Deploying from my laptop fails, script and output below.",
+        ],
+        diagnosis: format!(
+            "The migration runs against the old pods before the new image is rolled out, and the rollout waits for {replicas} replicas whose readiness probe needs the new schema. The script is fine up to there; the order of its two kubectl steps is the problem."
+        ),
+        file: "deploy/gunicorn.conf.py",
+    }
+}
+
 fn log_turn(rng: &mut Rng, files: &[(&'static str, String)], kind: Option<Kind>) -> Turn {
     let lines = rng.usize(30..201);
     let kind = kind.unwrap_or_else(|| {
@@ -428,6 +493,7 @@ fn log_turn(rng: &mut Rng, files: &[(&'static str, String)], kind: Option<Kind>)
                 Celery,
                 Ci,
                 TooManyClients,
+                DeployScript,
             ],
         )
     });
@@ -438,6 +504,7 @@ fn log_turn(rng: &mut Rng, files: &[(&'static str, String)], kind: Option<Kind>)
         Celery => celery(rng, lines),
         Ci => ci(rng, lines),
         TooManyClients => too_many_clients(rng, lines),
+        DeployScript => deploy_script(rng, lines),
     };
     let id = format!("{:04x}", rng.u16(..));
     let outro = *pick(
