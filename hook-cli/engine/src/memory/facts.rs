@@ -398,9 +398,30 @@ fn asks_for_work(text: &str) -> bool {
     TASKS.iter().any(|t| order.starts_with(t))
 }
 
+/// How a person says what they think or know with a rule's words ("No, I don't really like
+/// that."): no rule.
+const OPINIONS: &[&str] = &[
+    "i don't like",
+    "i don't really",
+    "i don't know",
+    "i don't see",
+    "i don't think",
+    "i don't understand",
+    "i don't get",
+    "i don't care",
+    "i do not know",
+    "i do not see",
+    "i do not understand",
+];
+
 /// Whether `text` says what must or must not be done.
 fn sets_a_rule(text: &str) -> bool {
-    let lower = text.to_lowercase();
+    let mut lower = text.to_lowercase().replace('’', "'");
+    if lower.contains("i do") {
+        for opinion in OPINIONS {
+            lower = lower.replace(opinion, " ");
+        }
+    }
     let order = lower.strip_prefix("please ").unwrap_or(&lower);
     if STANDING_ORDERS.iter().any(|o| order.starts_with(o)) {
         return true;
@@ -795,6 +816,8 @@ mod tests {
             "生产环境的配置只能通过环境变量传入。",
             "Keep the log level at INFO in production; DEBUG doubled the bill.",
             "Please leave the CRDT code in src/merge.rs to Omar, he is rewriting it.",
+            "I don't want the sidebar to scroll, ever.",
+            "We don't need them to be that tall; they can be more compact.",
         ] {
             assert!(sets_a_rule(rule), "{rule}");
         }
@@ -805,6 +828,8 @@ mod tests {
             "We keep the log level at INFO.",
             "Fix the flaky test in tests/merge.rs.",
             "Ask more clarifying questions so I am sure that you understand this.",
+            "No, I don't really like that. Not the text.",
+            "I don’t know why the header moved.",
         ] {
             assert!(!sets_a_rule(free), "{free}");
         }
