@@ -50,6 +50,15 @@ pub fn compact<'t>(text: &'t str, code: &str) -> Cow<'t, str> {
 pub const PASTE_START: &str = "[Pasted text]";
 pub const PASTE_END: &str = "[End of pasted text]";
 
+/// A prompt that is one paste and nothing else, without the marks around it: they say only
+/// what the whole says.
+pub fn without_paste_marks(text: &str) -> &str {
+    text.strip_prefix(PASTE_START)
+        .and_then(|inner| inner.strip_suffix(PASTE_END))
+        .filter(|inner| !inner.contains(PASTE_START))
+        .map_or(text, str::trim)
+}
+
 /// A markdown heading (`## Summary`), or a line in bold alone (`**What changed:**`): it names
 /// a section; what the section says follows it.
 pub fn is_heading(line: &str) -> bool {
@@ -753,6 +762,19 @@ mod tests {
                     HINT:  See server log for query details.\n\
                     [2026-11-30 09:12:04 +0000] [41] [INFO] Autorestarting worker after current request.";
         assert_eq!(pasted_at(text), [1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn a_prompt_that_is_one_paste_loses_its_marks() {
+        let one = "[Pasted text]\nImplement the following plan:\n# Plan\n[End of pasted text]";
+        assert_eq!(
+            without_paste_marks(one),
+            "Implement the following plan:\n# Plan"
+        );
+        let two = "[Pasted text]\nlog\n[End of pasted text] and [Pasted text]\nmore\n[End of pasted text]";
+        assert_eq!(without_paste_marks(two), two);
+        let around = "Look: [Pasted text]\nlog\n[End of pasted text]";
+        assert_eq!(without_paste_marks(around), around);
     }
 
     #[test]
