@@ -330,47 +330,37 @@ fn is_output_in_columns(t: &str) -> bool {
     words * 2 < fields.len() || !t.chars().any(char::is_lowercase)
 }
 
-/// What opens a line of code.
-const OPENERS: &[&str] = &[
-    "import ",
-    "export ",
-    "const ",
-    "let ",
-    "var ",
-    "def ",
-    "fn ",
-    "pub ",
-    "class ",
-    "function ",
-    "return ",
-    "from ",
-    "use ",
-    "#include",
-    "#define",
-    "using ",
-    "//",
-    "/*",
-    "package ",
-    "async ",
-    "await ",
-    "if (",
-    "for (",
-    "while (",
-    "} else",
-    "@",
-];
-
-/// What opens a line of a shell script (English words people start a line with, as "exit the
-/// app", are left to the rest of the line).
-const SHELL_OPENERS: &[&str] = &[
-    "#!", "echo ", "printf ", "trap ", "if [", "if ! ", "elif ", "set -e",
-];
-/// A shell script's lines that are one word.
-const SHELL_KEYWORDS: &[&str] = &["fi", "then", "else", "do", "done", "esac", "wait", "exit"];
-
 /// A line of code: it ends as code does, holds an arrow or a call's end, or opens with a
 /// keyword that starts a declaration, or as a shell script's line does.
 fn is_code(t: &str) -> bool {
+    const OPENERS: &[&str] = &[
+        "import ",
+        "export ",
+        "const ",
+        "let ",
+        "var ",
+        "def ",
+        "fn ",
+        "pub ",
+        "class ",
+        "function ",
+        "return ",
+        "from ",
+        "use ",
+        "#include",
+        "#define",
+        "using ",
+        "//",
+        "/*",
+        "package ",
+        "async ",
+        "await ",
+        "if (",
+        "for (",
+        "while (",
+        "} else",
+        "@",
+    ];
     t.ends_with(['{', '}', ';', ',', '(', '[', ']', '<'])
         || t.ends_with(')') && is_call(t)
         || t.contains("=>")
@@ -382,6 +372,13 @@ fn is_code(t: &str) -> bool {
 /// A line of a shell script: a command that only scripts start a line with, a keyword, an
 /// exit with its status or a sleep with its seconds, a variable set.
 fn is_shell_line(t: &str) -> bool {
+    /// What opens a line of a shell script (English words people start a line with, as "exit the
+    /// app", are left to the rest of the line).
+    const SHELL_OPENERS: &[&str] = &[
+        "#!", "echo ", "printf ", "trap ", "if [", "if ! ", "elif ", "set -e",
+    ];
+    /// A shell script's lines that are one word.
+    const SHELL_KEYWORDS: &[&str] = &["fi", "then", "else", "do", "done", "esac", "wait", "exit"];
     let number_after = |command: &str| {
         t.strip_prefix(command).is_some_and(|n| {
             n.bytes()
@@ -439,8 +436,9 @@ fn is_call(t: &str) -> bool {
     })
 }
 
-/// A line a program logged: a level, a status mark, a prompt of a tool's output, or a
-/// command typed at a shell prompt (`(base) ➜  ~ sudo ctr …`).
+/// A line a program logged: a level, a status mark, a prompt of a tool's output, what
+/// PostgreSQL adds under an error (`DETAIL:`, `HINT:`), or a command typed at a shell prompt
+/// (`(base) ➜  ~ sudo ctr …`).
 fn is_log(t: &str) -> bool {
     const MARKS: &[&str] = &[
         "INFO",
@@ -472,7 +470,6 @@ fn is_log(t: &str) -> bool {
         "POST /",
         "PUT /",
         "DELETE /",
-        // What PostgreSQL adds under an error.
         "DETAIL:",
         "HINT:",
         "CONTEXT:",

@@ -166,6 +166,20 @@ struct Scored {
     item: bool,
 }
 
+impl Scored {
+    /// `sentence` weighing `score`, not yet compared with other turns.
+    fn new(sentence: Sentence, score: i32) -> Scored {
+        Scored {
+            chars: sentence.text.chars().count(),
+            score,
+            repeated: false,
+            said_in: 1,
+            item: sentence.item,
+            text: sentence.text,
+        }
+    }
+}
+
 /// A turn's sentences, split and weighed once, for one-liners of any length.
 pub struct Gist {
     prompt: Vec<Scored>,
@@ -213,19 +227,15 @@ impl Gist {
                 .join(sep);
             sentences(&bounded(&text))
                 .into_iter()
-                .map(|sentence| Scored {
-                    chars: sentence.text.chars().count(),
-                    score: if sentence.heading && !labelled_as_fact(&sentence.text) {
+                .map(|sentence| {
+                    let score = if sentence.heading && !labelled_as_fact(&sentence.text) {
                         // A heading names what its section says; the section's sentences
                         // say it.
                         salience(&sentence.text).min(1)
                     } else {
                         salience(&sentence.text)
-                    },
-                    repeated: false,
-                    said_in: 1,
-                    item: sentence.item,
-                    text: sentence.text,
+                    };
+                    Scored::new(sentence, score)
                 })
                 .collect()
         };
@@ -238,17 +248,11 @@ impl Gist {
                 .iter()
                 .filter(|m| m.role == Role::User)
                 .find_map(|m| blocks::first_error(&m.text));
+            let mut lead = Vec::new();
             if let Some(error) = error {
-                let text = error.split_whitespace().collect::<Vec<_>>().join(" ");
-                prompt.push(Scored {
-                    chars: text.chars().count(),
-                    score: 0,
-                    repeated: false,
-                    said_in: 1,
-                    item: false,
-                    text,
-                });
+                push_sentence(&mut lead, error, false, false);
             }
+            prompt.extend(lead.into_iter().map(|sentence| Scored::new(sentence, 0)));
         }
         Gist {
             prompt,
@@ -414,20 +418,23 @@ impl Gist {
         });
 
         let mut chosen: Vec<Pick> = Vec::new();
-        let take = |pick: Pick, chosen: &mut Vec<Pick>, room: &mut usize, reserved: usize| {
-            let sentence = self.sentence(pick);
-            // What joins it to a sentence of the same part (see [`joined`]).
-            let cost = sentence.chars
-                + if chosen.iter().any(|c| c.0 == pick.0) {
-                    separator_after(&sentence.text).chars().count()
-                } else {
-                    0
-                };
-            if cost + reserved <= *room {
-                *room -= cost;
-                chosen.push(pick);
-            }
-        };
+        let take =
+            |pick: Pick, chosen: &mut Vec<Pick>, room: &mut usize, reserved: usize| -> bool {
+                let sentence = self.sentence(pick);
+                // What joins it to a sentence of the same part (see [`joined`]).
+                let cost = sentence.chars
+                    + if chosen.iter().any(|c| c.0 == pick.0) {
+                        separator_after(&sentence.text).chars().count()
+                    } else {
+                        0
+                    };
+                let fits = cost + reserved <= *room;
+                if fits {
+                    *room -= cost;
+                    chosen.push(pick);
+                }
+                fits
+            };
         // The answer keeps a third of the line, however much the person wrote: a long prompt
         // of questions otherwise leaves a line that never says what was answered.
         let mut reserved = if self.answer.is_empty() { 0 } else { max / 3 };
@@ -435,11 +442,8 @@ impl Gist {
         for &(pick, _) in candidates.iter().filter(|(_, score)| *score > 0) {
             if pick.0 {
                 take(pick, &mut chosen, &mut room, reserved);
-            } else {
-                take(pick, &mut chosen, &mut room, 0);
-                if chosen.last() == Some(&pick) {
-                    reserved = 0;
-                }
+            } else if take(pick, &mut chosen, &mut room, 0) {
+                reserved = 0;
             }
         }
         let mut answered = self.join_in_order(&chosen, false);
