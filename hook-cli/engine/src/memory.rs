@@ -967,11 +967,13 @@ fn parts_and_budget(
 const GOAL_CANDIDATES: u32 = 3;
 
 /// The goal among a session's opening prompts: the first that [says something](says_something)
-/// (not "hi" or "continue"), else the first.
+/// (not "hi" or "continue") of its own (not a [go-ahead](goes_on)), else the first that says
+/// something, else the first.
 fn goal_of(prompts: Vec<(String, String)>) -> Option<Goal> {
     let pick = prompts
         .iter()
-        .position(|(_, text)| says_something(text))
+        .position(|(_, text)| says_something(text) && !goes_on(text))
+        .or_else(|| prompts.iter().position(|(_, text)| says_something(text)))
         .unwrap_or(0);
     prompts
         .into_iter()
@@ -992,6 +994,36 @@ fn says_something(text: &str) -> bool {
         .count();
     words >= 3 || unspaced >= 6
 }
+
+/// Whether a short prompt only goes on with what came before it ("OK, go ahead and fix it.",
+/// "Run the tests again please."): a session opened after `/clear` often starts so, and the
+/// task it continues is named elsewhere. A prompt naming something exact (`src/auth.rs`,
+/// `v2`) names its own task.
+fn goes_on(text: &str) -> bool {
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    let exact = |w: &String| {
+        w.chars()
+            .any(|c| c.is_ascii_digit() || matches!(c, '/' | '_' | '.' | ':'))
+    };
+    words.len() <= GO_AHEAD_WORDS
+        && !words.iter().any(exact)
+        && words.iter().any(|w| POINTING_BACK.contains(&w.as_str()))
+}
+
+/// The most words a go-ahead takes (see [`goes_on`]).
+const GO_AHEAD_WORDS: usize = 7;
+
+/// Words by which a short prompt points at what came before it.
+const POINTING_BACK: &[&str] = &[
+    "it", "that", "this", "these", "those", "them", "again", "same", "ahead", "proceed",
+];
 
 #[cfg(test)]
 mod tests;

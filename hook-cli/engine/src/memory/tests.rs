@@ -603,16 +603,18 @@ fn an_answer_of_empty_messages_shows_as_no_answer() {
     );
 }
 
+/// The code of the goal among opening prompts `texts`, coded `t0`, `t1`, ….
+fn goal(texts: &[&str]) -> Option<String> {
+    let prompts = texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (format!("t{i}"), t.to_string()))
+        .collect();
+    goal_of(prompts).map(|g| g.code)
+}
+
 #[test]
 fn the_goal_is_the_first_prompt_that_says_something_in_any_script() {
-    let prompts = |texts: &[&str]| {
-        texts
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (format!("t{i}"), t.to_string()))
-            .collect::<Vec<_>>()
-    };
-    let goal = |texts: &[&str]| goal_of(prompts(texts)).map(|g| g.code);
     assert_eq!(
         goal(&["hi", "继续", "帮我修复登录页面的样式问题"]).as_deref(),
         Some("t2")
@@ -626,4 +628,31 @@ fn the_goal_is_the_first_prompt_that_says_something_in_any_script() {
         Some("t1")
     );
     assert_eq!(goal(&["continue", "ok"]).as_deref(), Some("t0"));
+}
+
+#[test]
+fn a_go_ahead_is_no_goal_when_a_later_opening_prompt_names_the_task() {
+    let task = "The export pod keeps restarting with OOMKilled, find out why.";
+    assert_eq!(
+        goal(&["OK, go ahead and fix it.", task]).as_deref(),
+        Some("t1")
+    );
+    assert_eq!(
+        goal(&["Run the tests again please.", task]).as_deref(),
+        Some("t1")
+    );
+    // Something exact makes a short prompt a task of its own.
+    assert_eq!(
+        goal(&["Fix it in src/export.rs", task]).as_deref(),
+        Some("t0")
+    );
+    assert_eq!(
+        goal(&["Add dark mode to the settings page", task]).as_deref(),
+        Some("t0")
+    );
+    // With no other, a go-ahead is still what the person said first.
+    assert_eq!(
+        goal(&["OK, go ahead and fix it.", "yes"]).as_deref(),
+        Some("t0")
+    );
 }
