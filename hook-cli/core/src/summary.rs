@@ -232,6 +232,11 @@ impl Gist {
                         // A heading names what its section says; the section's sentences
                         // say it.
                         salience(&sentence.text).min(1)
+                    } else if role == Role::Assistant && announces_a_step(&sentence.text) {
+                        // "Now let me create the GitHub repository using the GitHub CLI:"
+                        // names things but says only what comes next; what came of it
+                        // follows.
+                        0
                     } else {
                         salience(&sentence.text)
                     };
@@ -803,6 +808,84 @@ fn salience(sentence: &str) -> i32 {
     score
 }
 
+/// How an assistant says what it is about to do ("Let me check the logs", "让我看看", "I'll
+/// help you deploy …", which says the request again): the step, not what it found, which
+/// comes after. "Let's …" alone is left out: "Let's use the offline mode instead" is how a
+/// decision is said; "Now let's fix …" goes on with the work.
+const ANNOUNCING: &[&str] = &[
+    "i'll help you ",
+    "i’ll help you ",
+    "let me ",
+    "now let me ",
+    "now let's ",
+    "now let’s ",
+    "next, let me ",
+    "i need to check ",
+    "déjame ",
+    "让我",
+    "我来",
+    "现在让我",
+];
+
+/// Whether an assistant's sentence only announces its next step. "Let me know …" asks the
+/// person for something instead.
+pub fn announces_a_step(text: &str) -> bool {
+    let start: String = text.chars().take(40).collect::<String>().to_lowercase();
+    let mut start = start.as_str();
+    // "Perfect! Let me check …", "But let me fix …", "Now I need to check …": the same.
+    // "Let's fix the Clone issue:", "I'll add these using the Convex CLI:": a plan that
+    // opens what follows it (a tool call, a block) is a step too, unless it makes a choice
+    // ("Let's use the offline mode instead:").
+    let opens_what_follows = text.trim_end().ends_with([':', '：']) && {
+        let lower = text.to_lowercase();
+        !CHOOSING.iter().any(|c| lower.contains(c))
+    };
+    loop {
+        if ANNOUNCING.iter().any(|a| start.starts_with(a)) {
+            return !start.starts_with("let me know");
+        }
+        if opens_what_follows && PLANNING.iter().any(|p| start.starts_with(p)) {
+            return true;
+        }
+        match LEADING.iter().find_map(|l| start.strip_prefix(l)) {
+            Some(rest) => start = rest,
+            None => return false,
+        }
+    }
+}
+
+/// How an assistant says what it will do next, which only a colon after it makes an
+/// announcement: without one, "I'll switch all queries to runtime checking." is a decision.
+const PLANNING: &[&str] = &[
+    "let's ",
+    "let’s ",
+    "i'll ",
+    "i’ll ",
+    "i will ",
+    "we'll ",
+    "we’ll ",
+    "i need to ",
+    "we need to ",
+];
+
+/// Words by which a plan makes a choice, which makes it a decision however it ends.
+const CHOOSING: &[&str] = &["instead", "rather than", "switch", "replace", "migrate"];
+
+/// Words an announcement may open with before its step.
+const LEADING: &[&str] = &[
+    "perfect! ",
+    "great! ",
+    "good! ",
+    "excellent! ",
+    "ok, ",
+    "okay, ",
+    "alright, ",
+    "but ",
+    "first, ",
+    "now ",
+    "now, ",
+];
+
 /// A sentence with every word that holds a digit taken out, in lower case: sentences equal
 /// under it fill one template ("Run 38 agrees", "Run 39 agrees"; "Replaced the TODO in
 /// audit_step_6", "… in ledger_step_0").
@@ -1114,6 +1197,38 @@ mod tests {
     }
 
     #[test]
+    fn an_announced_step_is_not_a_fact() {
+        for step in [
+            "Let me check the logs directory for errors.",
+            "Now let me test reprocessing an image with the new detector.",
+            "I'll help you deploy the API to the staging cluster.",
+            "Now let's fix the ORT v2.0 API changes in the detector module:",
+            "让我检查一下日志目录。",
+            "Perfect! Let me check the API key setup and create a final summary:",
+            "But let me fix the wrangler.toml configuration warning first:",
+            "Now I need to check if any SQLx query macros are left in other modules.",
+            "Let's fix the MetricsMiddleware Clone issue:",
+            "Now I'll update the Cargo.toml to add dependencies for thumbnails:",
+            "Now we need to add the base64 dependency to Cargo.toml for the face module:",
+        ] {
+            assert!(announces_a_step(step), "{step}");
+        }
+        for found in [
+            "The MCAO API wasn't populating any data because the field mappings were wrong.",
+            "Letting the cache expire after 300 s fixed the stale reads.",
+            "Let's use the offline mode instead by disabling compile-time checking.",
+            "Let's use the offline mode instead by disabling compile-time checking:",
+            "I'll switch all SQLx queries from compile-time checking to runtime checking.",
+            "Decision: we'll keep the old schema until the migration is reviewed:",
+            "Let me know once you have authorized the app in the browser.",
+            "Great! Let me know when the deploy finishes.",
+            "Now the web UI should work, the static files are served from the root path.",
+        ] {
+            assert!(!announces_a_step(found), "{found}");
+        }
+    }
+
+    #[test]
     fn keeps_the_question_and_the_decisive_facts() {
         let t = turn(
             "Why does the nightly import fail? It started last week.",
@@ -1383,6 +1498,26 @@ mod tests {
         let line = one_liner(&t, 100);
         assert!(line.contains("LEDGER_FAST_PATH stays off"), "{line}");
         assert!(line.chars().count() <= 100);
+    }
+
+    #[test]
+    fn an_announced_step_gives_way_to_what_came_of_it() {
+        let t = turn(
+            "can you use github cli to create a repository for this project?",
+            &[
+                "Now let me create the GitHub repository using the GitHub CLI:",
+                "Created the private repository acme/waitlist and pushed main to it.",
+            ],
+        );
+        let line = one_liner(&t, 140);
+        assert!(line.contains("→ Created the private repository"), "{line}");
+        assert!(!line.contains("Now let me"), "{line}");
+        // With nothing else to say, the step is what the turn did.
+        let t = turn(
+            "Add face detection",
+            &["Now let me update the scanner module to use SimpleFaceDetector:"],
+        );
+        assert!(one_liner(&t, 140).contains("→ Now let me update"));
     }
 
     #[test]

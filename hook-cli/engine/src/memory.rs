@@ -746,7 +746,7 @@ fn middle_facts(text: &str, head: &str, tail: &str) -> Vec<String> {
         .filter(|s| {
             s.score >= summary::FACT
                 && facts::is_statement(s.text)
-                && !facts::announces_a_step(s.text)
+                && !summary::announces_a_step(s.text)
         })
         .map(|s| s.text.to_string())
         .collect()

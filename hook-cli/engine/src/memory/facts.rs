@@ -102,7 +102,6 @@ pub fn choose(
             if weight >= NAMES_SEVERAL
                 && s.said_in <= 2
                 && is_statement(s.text)
-                && (s.by_person || !announces_a_step(s.text))
                 && !(s.by_person && !rule && asks_for_work(s.text))
                 && !shown.contains(s.text)
                 // Of a report the assistant filled in twice ("One failure against 454
@@ -145,7 +144,7 @@ pub fn choose(
                             said.push(item.to_string());
                         }
                     } else if let Some(next) = s.following().next().filter(|next| {
-                        s.text.chars().count() < WITH_NEXT && !announces_a_step(next)
+                        s.text.chars().count() < WITH_NEXT && !summary::announces_a_step(next)
                     }) {
                         said.push(next.to_string());
                     }
@@ -214,57 +213,6 @@ pub fn choose(
     said.extend(facts.iter().flat_map(|f| f.said.clone()));
     Chosen { facts, said }
 }
-
-/// How an assistant says what it is about to do ("Let me check the logs", "让我看看", "I'll
-/// help you deploy …", which says the request again): the step, not what it found, which
-/// comes after. "Let's …" alone is left out: "Let's use the offline mode instead" is how a
-/// decision is said; "Now let's fix …" goes on with the work.
-const ANNOUNCING: &[&str] = &[
-    "i'll help you ",
-    "i’ll help you ",
-    "let me ",
-    "now let me ",
-    "now let's ",
-    "now let’s ",
-    "next, let me ",
-    "i need to check ",
-    "déjame ",
-    "让我",
-    "我来",
-    "现在让我",
-];
-
-/// Whether an assistant's sentence only announces its next step. "Let me know …" asks the
-/// person for something instead.
-pub(super) fn announces_a_step(text: &str) -> bool {
-    let start: String = text.chars().take(40).collect::<String>().to_lowercase();
-    let mut start = start.as_str();
-    // "Perfect! Let me check …", "But let me fix …", "Now I need to check …": the same.
-    loop {
-        if ANNOUNCING.iter().any(|a| start.starts_with(a)) {
-            return !start.starts_with("let me know");
-        }
-        match LEADING.iter().find_map(|l| start.strip_prefix(l)) {
-            Some(rest) => start = rest,
-            None => return false,
-        }
-    }
-}
-
-/// Words an announcement may open with before its step.
-const LEADING: &[&str] = &[
-    "perfect! ",
-    "great! ",
-    "good! ",
-    "excellent! ",
-    "ok, ",
-    "okay, ",
-    "alright, ",
-    "but ",
-    "first, ",
-    "now ",
-    "now, ",
-];
 
 /// A question, by how it ends.
 fn is_question(text: &str) -> bool {
@@ -832,32 +780,6 @@ mod tests {
             "I don’t know why the header moved.",
         ] {
             assert!(!sets_a_rule(free), "{free}");
-        }
-    }
-
-    #[test]
-    fn an_announced_step_is_not_a_fact() {
-        for step in [
-            "Let me check the logs directory for errors.",
-            "Now let me test reprocessing an image with the new detector.",
-            "I'll help you deploy the API to the staging cluster.",
-            "Now let's fix the ORT v2.0 API changes in the detector module:",
-            "让我检查一下日志目录。",
-            "Perfect! Let me check the API key setup and create a final summary:",
-            "But let me fix the wrangler.toml configuration warning first:",
-            "Now I need to check if any SQLx query macros are left in other modules.",
-        ] {
-            assert!(announces_a_step(step), "{step}");
-        }
-        for found in [
-            "The MCAO API wasn't populating any data because the field mappings were wrong.",
-            "Letting the cache expire after 300 s fixed the stale reads.",
-            "Let's use the offline mode instead by disabling compile-time checking.",
-            "Let me know once you have authorized the app in the browser.",
-            "Great! Let me know when the deploy finishes.",
-            "Now the web UI should work, the static files are served from the root path.",
-        ] {
-            assert!(!announces_a_step(found), "{found}");
         }
     }
 
