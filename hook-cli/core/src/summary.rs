@@ -639,14 +639,9 @@ fn sentences(text: &str) -> Vec<Sentence> {
             continue;
         }
         let mut start = 0;
-        let mut chars = line.char_indices().peekable();
-        while let Some((i, c)) = chars.next() {
-            let ends = matches!(c, '。' | '！' | '？')
-                || (matches!(c, '.' | '!' | '?')
-                    && chars.peek().is_none_or(|&(_, n)| n.is_whitespace())
-                    && !(c == '.' && is_list_number(&line[start..i])));
-            if ends {
-                let end = i + c.len_utf8();
+        for (i, c) in line.char_indices() {
+            let end = i + c.len_utf8();
+            if ends_sentence(&line[start..i], c, &line[end..]) {
                 push_sentence(&mut out, &line[start..end], heading, item);
                 start = end;
             }
@@ -673,6 +668,36 @@ fn is_list_number(before: &str) -> bool {
     let word = before.rsplit(char::is_whitespace).next().unwrap_or(before);
     (1..=2).contains(&word.len()) && word.bytes().all(|b| b.is_ascii_digit())
 }
+
+/// Whether the stop `c` ends a sentence, given the text `before` it (from the sentence's
+/// start) and `after` it: a Latin stop needs a space or the end after it, and neither a list
+/// number ("1.") nor an abbreviation ("e.g.") before it.
+pub fn ends_sentence(before: &str, c: char, after: &str) -> bool {
+    matches!(c, '。' | '！' | '？')
+        || (matches!(c, '.' | '!' | '?')
+            && after.chars().next().is_none_or(char::is_whitespace)
+            && !(c == '.' && (is_list_number(before) || is_abbreviation(before, after))))
+}
+
+/// Whether the word before a stop is an abbreviation that goes on with what follows
+/// (`header e.g. "'r' in 'record'"`, `Node vs. Bun`): "etc." ends a sentence only before a
+/// capital, as "etc. Then …".
+fn is_abbreviation(before: &str, after: &str) -> bool {
+    let word = before.rsplit(char::is_whitespace).next().unwrap_or(before);
+    let word = word
+        .trim_start_matches(['(', '"', '\'', '['])
+        .to_ascii_lowercase();
+    if ABBREVIATIONS.contains(&word.as_str()) {
+        return true;
+    }
+    word == "etc" && !after.trim_start().starts_with(char::is_uppercase)
+}
+
+/// Abbreviations whose stop never ends a sentence (`e.g` as the text holds it, before its
+/// final stop).
+const ABBREVIATIONS: &[&str] = &[
+    "e.g", "i.e", "eg", "ie", "vs", "cf", "approx", "incl", "resp",
+];
 
 /// A line drawn rather than written: a table rule, a tree, a box, a row of cells.
 fn is_drawing(line: &str) -> bool {
@@ -1498,6 +1523,34 @@ mod tests {
         let line = one_liner(&t, 100);
         assert!(line.contains("LEDGER_FAST_PATH stays off"), "{line}");
         assert!(line.chars().count() <= 100);
+    }
+
+    #[test]
+    fn an_abbreviation_does_not_end_a_sentence() {
+        let said =
+            |text: &str| -> Vec<String> { sentences(text).into_iter().map(|s| s.text).collect() };
+        assert_eq!(
+            said("Collapsed (header e.g. \"'r' in 'record'\" + tease). Expanded shows all."),
+            [
+                "Collapsed (header e.g. \"'r' in 'record'\" + tease).",
+                "Expanded shows all."
+            ]
+        );
+        assert_eq!(
+            said("Pick Node vs. Bun by speed, i.e. the install time. Then pin it."),
+            [
+                "Pick Node vs. Bun by speed, i.e. the install time.",
+                "Then pin it."
+            ]
+        );
+        assert_eq!(
+            said("Owner, deed date, etc. and the sale price. Fields etc. Then the rest."),
+            [
+                "Owner, deed date, etc. and the sale price.",
+                "Fields etc.",
+                "Then the rest."
+            ]
+        );
     }
 
     #[test]

@@ -190,14 +190,11 @@ fn word_starts(text: &str) -> Vec<usize> {
 /// Byte offsets where a sentence or a line of `text` starts, after the first.
 fn sentence_starts(text: &str) -> Vec<usize> {
     let mut starts = Vec::new();
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        let next = chars.peek().map(|&(_, n)| n);
-        let ends = c == '\n'
-            || matches!(c, '。' | '！' | '？')
-            || (matches!(c, '.' | '!' | '?') && next.is_some_and(char::is_whitespace));
-        if ends && next.is_some() {
-            starts.push(i + c.len_utf8());
+    for (i, c) in text.char_indices() {
+        let end = i + c.len_utf8();
+        let ends = c == '\n' || summary::ends_sentence(&text[..i], c, &text[end..]);
+        if ends && end < text.len() {
+            starts.push(end);
         }
     }
     starts
