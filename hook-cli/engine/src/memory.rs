@@ -743,11 +743,8 @@ fn middle_facts(text: &str, head: &str, tail: &str) -> Vec<String> {
         at: None,
     }]);
     said.statements()
-        .filter(|s| {
-            s.score >= summary::FACT
-                && facts::is_statement(s.text)
-                && !summary::announces_a_step(s.text)
-        })
+        // An announced step weighs nothing (see `summary::announces_a_step`).
+        .filter(|s| s.score >= summary::FACT && facts::is_statement(s.text))
         .map(|s| s.text.to_string())
         .collect()
 }
