@@ -129,10 +129,17 @@ pub fn is_list_item(t: &str) -> bool {
 }
 
 /// A line of eight words or more, most of them words of letters, that no program logged
-/// and no script holds (a command, a comment): someone's sentence that ends in code (`… POST
+/// and no script holds (a command, a comment, in a shell script or in code): someone's sentence that ends in code (`… POST
 /// with this body {`) or sits in JSON.
 fn is_wordy(t: &str) -> bool {
-    if is_log(t) || starts_with_time(t) || is_shell_line(t) || t.starts_with("# ") {
+    // A comment after code is the code's (`ElementOutput,  // <- data type of the output`).
+    let t = code_before_comment(t).unwrap_or(t);
+    if is_log(t)
+        || starts_with_time(t)
+        || is_shell_line(t)
+        || t.starts_with("# ")
+        || t.starts_with("//")
+    {
         return false;
     }
     let words: Vec<&str> = t.split_whitespace().collect();
@@ -333,6 +340,9 @@ fn is_output_in_columns(t: &str) -> bool {
 /// A line of code: it ends as code does, holds an arrow or a call's end, or opens with a
 /// keyword that starts a declaration, or as a shell script's line does.
 fn is_code(t: &str) -> bool {
+    if code_before_comment(t).is_some() {
+        return true;
+    }
     const OPENERS: &[&str] = &[
         "import ",
         "export ",
@@ -367,6 +377,14 @@ fn is_code(t: &str) -> bool {
         || t.contains("();")
         || OPENERS.iter().any(|o| t.starts_with(o))
         || is_shell_line(t)
+}
+
+/// The code of a line of code that a comment ends (`ElementOutput,  // <- data type`): what
+/// stands before ` //`, when it is code by itself.
+fn code_before_comment(t: &str) -> Option<&str> {
+    let at = t.find(" //")?;
+    let code = t[..at].trim_end();
+    (!code.is_empty() && is_code(code)).then_some(code)
 }
 
 /// A line of a shell script: a command that only scripts start a line with, a keyword, an
@@ -712,6 +730,27 @@ mod tests {
         assert_eq!(
             unpasted(text),
             ["Should I pin it?", "~/notes are where I keep the plan."]
+        );
+    }
+
+    #[test]
+    fn code_with_a_comment_after_it_is_pasted() {
+        let text = " // This code section describes ?\n\
+                    using EpilogueOp = cutlass::epilogue::thread::LinearCombination<\n    \
+                    ElementOutput,                     // <- data type of output matrix\n    \
+                    128 / cutlass::sizeof_bits<ElementOutput>::value,  // <- elements per\n    \
+                                                       // the vector width of math instructions in\n    \
+                    ElementAccumulator,                // <- data type of accumulator\n    \
+                    ElementComputeEpilogue>;  // <- data type for alpha/beta in linear combination function\n\
+                    这里如何理解，没看到有说reduction的部分啊\n\
+                    ElementComputeEpilogue>;  // <- data type for alpha/beta in linear combination function\n\
+                    Why is there no reduction here? See the docs // they explain it";
+        assert_eq!(
+            unpasted(text),
+            [
+                "这里如何理解，没看到有说reduction的部分啊",
+                "Why is there no reduction here? See the docs // they explain it"
+            ]
         );
     }
 
