@@ -232,6 +232,10 @@ impl Gist {
                         // A heading names what its section says; the section's sentences
                         // say it.
                         salience(&sentence.text).min(1)
+                    } else if is_bare_label(&sentence.text) {
+                        // "Build Command:" before a block the line leaves out says nothing
+                        // by itself.
+                        0
                     } else if role == Role::Assistant && announces_a_step(&sentence.text) {
                         // "Now let me create the GitHub repository using the GitHub CLI:"
                         // names things but says only what comes next; what came of it
@@ -1017,6 +1021,25 @@ pub fn label_of(sentence: &str) -> Option<(&str, &str)> {
     (label.split_whitespace().count() <= 3).then(|| (label, &sentence[end..]))
 }
 
+/// Whether a sentence is only a label (`Build Command:`, `Production Fixes:`, `配置：`): what
+/// it labels follows as a block or a list, not in the sentence. A clause written without
+/// spaces is no label however few its words ("…可能无法直接工作，原因如下：").
+fn is_bare_label(sentence: &str) -> bool {
+    label_of(sentence).is_some_and(|(label, said)| {
+        let longest = if label.chars().any(is_cjk) {
+            LABEL_CJK
+        } else {
+            LABEL_LATIN
+        };
+        said.trim_start_matches([':', '：']).is_empty() && label.chars().count() <= longest
+    })
+}
+
+/// The most characters a bare label takes (see [`is_bare_label`]), in Latin script and in
+/// scripts written without spaces.
+const LABEL_LATIN: usize = 32;
+const LABEL_CJK: usize = 8;
+
 /// Labels that mark a fact without a decisive word in them.
 const LABELS: &[&str] = &[
     "plan", "rule", "finding", "next", "answer", "summary", "结果", "結果",
@@ -1551,6 +1574,24 @@ mod tests {
                 "Then the rest."
             ]
         );
+    }
+
+    #[test]
+    fn a_bare_label_is_no_part_of_a_one_liner() {
+        let t = turn(
+            "What should I do on Render?",
+            &["Set the disk's mount path to `/models`.\n\
+               - **Build Command:**\n  ```\n  pip install -r requirements.txt\n  ```\n\
+               - **Start Command:**\n  ```\n  ./startup.sh\n  ```\n\
+               Let me know when the disk is attached."],
+        );
+        let line = one_liner(&t, 300);
+        assert!(line.contains("mount path to `/models`"), "{line}");
+        assert!(!line.contains("Command:"), "{line}");
+        assert!(is_bare_label("配置："));
+        assert!(!is_bare_label(
+            "`deepseek-reasoner`（DeepSeek R1）可能无法直接工作，原因如下："
+        ));
     }
 
     #[test]
