@@ -633,26 +633,15 @@ fn the_goal_is_the_first_prompt_that_says_something_in_any_script() {
 #[test]
 fn a_go_ahead_is_no_goal_when_a_later_opening_prompt_names_the_task() {
     let task = "The export pod keeps restarting with OOMKilled, find out why.";
-    assert_eq!(
-        goal(&["OK, go ahead and fix it.", task]).as_deref(),
-        Some("t1")
-    );
-    assert_eq!(
-        goal(&["Run the tests again please.", task]).as_deref(),
-        Some("t1")
-    );
-    // Something exact makes a short prompt a task of its own.
-    assert_eq!(
-        goal(&["Fix it in src/export.rs", task]).as_deref(),
-        Some("t0")
-    );
-    assert_eq!(
-        goal(&["Add dark mode to the settings page", task]).as_deref(),
-        Some("t0")
-    );
-    // With no other, a go-ahead is still what the person said first.
-    assert_eq!(
-        goal(&["OK, go ahead and fix it.", "yes"]).as_deref(),
-        Some("t0")
-    );
+    for (opening, goal_code) in [
+        (["OK, go ahead and fix it.", task], "t1"),
+        (["Run the tests again please.", task], "t1"),
+        // Something exact makes a short prompt a task of its own.
+        (["Fix it in src/export.rs", task], "t0"),
+        (["Add dark mode to the settings page", task], "t0"),
+        // With no other, a go-ahead is still what the person said first.
+        (["OK, go ahead and fix it.", "yes"], "t0"),
+    ] {
+        assert_eq!(goal(&opening).as_deref(), Some(goal_code), "{opening:?}");
+    }
 }
