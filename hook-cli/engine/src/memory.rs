@@ -238,11 +238,20 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
             .map(|t| summary::Gist::of(&t.messages))
             .collect();
         summary::Gist::discount_repeats(&mut gists);
-        let goal_text = ctx
-            .goal
-            .as_ref()
-            .filter(|_| goal_code.is_some())
-            .map_or("", |g| g.text.as_str());
+        // As a sentence holds it: one space between words, no bold marks ("start project
+        // then" in a prompt typed "start project  then").
+        let goal_text =
+            ctx.goal
+                .as_ref()
+                .filter(|_| goal_code.is_some())
+                .map_or(String::new(), |g| {
+                    g.text
+                        .replace("**", "")
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                });
+        let goal_text = goal_text.as_str();
         // Split, the facts leave the one-liners their room, up to 40% of the part.
         let facts_room = if split {
             first.saturating_sub((rest.len() * ONE_LINER_ROOM).min(first * 40 / 100))

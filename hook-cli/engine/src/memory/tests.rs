@@ -645,3 +645,34 @@ fn a_go_ahead_is_no_goal_when_a_later_opening_prompt_names_the_task() {
         assert_eq!(goal(&opening).as_deref(), Some(goal_code), "{opening:?}");
     }
 }
+
+#[test]
+fn the_goal_is_said_once_however_its_spaces_fell() {
+    let goal = "Make the CSV export stream its rows.  It must finish under 2 seconds because \
+                the  API gateway at gw.internal times out at 3 s.";
+    let e = entries(30, |i| {
+        let prompt = if i == 29 {
+            goal.to_string()
+        } else {
+            format!("Look at step {i} of the export.")
+        };
+        (
+            prompt,
+            vec![format!("Step {i} writes its rows in batches of 500.")],
+        )
+    });
+    let ctx = Context {
+        goal: Some(Goal {
+            code: "t000029".into(),
+            text: goal.into(),
+        }),
+        ..ctx(30, 9_500)
+    };
+    let r = render(&ctx, &e);
+    assert_eq!(
+        r.text.matches("API gateway at gw.internal").count(),
+        1,
+        "{}",
+        r.text
+    );
+}
