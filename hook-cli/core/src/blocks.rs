@@ -129,8 +129,8 @@ pub fn is_list_item(t: &str) -> bool {
 }
 
 /// A line of eight words or more, most of them words of letters, that no program logged
-/// and no script holds (a command, a comment, in a shell script or in code): someone's sentence that ends in code (`… POST
-/// with this body {`) or sits in JSON.
+/// and no script or code holds (a command, a comment): someone's sentence that ends in code
+/// (`… POST with this body {`) or sits in JSON.
 fn is_wordy(t: &str) -> bool {
     // A comment after code is the code's (`ElementOutput,  // <- data type of the output`).
     let t = code_before_comment(t).unwrap_or(t);

@@ -796,13 +796,7 @@ fn push_sentence(out: &mut Vec<Sentence>, s: &str, heading: bool, item: bool) {
     if !has_word(s) {
         return;
     }
-    let mut joined = String::with_capacity(s.len());
-    for word in s.split_whitespace() {
-        if !joined.is_empty() {
-            joined.push(' ');
-        }
-        joined.push_str(word);
-    }
+    let joined = one_spaced(s);
     if !joined.is_empty() {
         out.push(Sentence {
             text: joined,
@@ -810,6 +804,25 @@ fn push_sentence(out: &mut Vec<Sentence>, s: &str, heading: bool, item: bool) {
             item,
         });
     }
+}
+
+/// `text` with one space between its words, as a sentence holds them.
+fn one_spaced(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// `text` as its sentences hold it (bold marks out, one space between words), so that a
+/// sentence said in it is found in it: a prompt typed "start project  then" holds the
+/// sentence "… start project then …".
+pub fn as_said(text: &str) -> String {
+    one_spaced(&text.replace("**", ""))
 }
 
 /// How much a sentence carries that a reader could not guess: exact things (numbers, paths,
@@ -1063,10 +1076,7 @@ fn word_pairs(sentence: &str) -> Vec<String> {
         .split_whitespace()
         .map(|word| {
             let word = word.trim_matches(|c: char| !c.is_alphanumeric());
-            let exact = word
-                .chars()
-                .any(|c| c.is_ascii_digit() || matches!(c, '/' | '_' | '.' | ':'));
-            if exact {
+            if names_exactly(word) {
                 "#".to_string()
             } else {
                 word.to_ascii_lowercase()
@@ -1080,6 +1090,13 @@ fn word_pairs(sentence: &str) -> Vec<String> {
     pairs.sort_unstable();
     pairs.dedup();
     pairs
+}
+
+/// Whether a word names something exact by its characters: a number, a path, an identifier,
+/// an address (`8443`, `src/auth.rs`, `load_batch`, `host:port`).
+pub fn names_exactly(word: &str) -> bool {
+    word.chars()
+        .any(|c| c.is_ascii_digit() || matches!(c, '/' | '_' | '.' | ':'))
 }
 
 /// In how many turns most of a sentence's word pairs were said (at least

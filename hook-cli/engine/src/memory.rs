@@ -238,19 +238,11 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
             .map(|t| summary::Gist::of(&t.messages))
             .collect();
         summary::Gist::discount_repeats(&mut gists);
-        // As a sentence holds it: one space between words, no bold marks ("start project
-        // then" in a prompt typed "start project  then").
-        let goal_text =
-            ctx.goal
-                .as_ref()
-                .filter(|_| goal_code.is_some())
-                .map_or(String::new(), |g| {
-                    g.text
-                        .replace("**", "")
-                        .split_whitespace()
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                });
+        let goal_text = ctx
+            .goal
+            .as_ref()
+            .filter(|_| goal_code.is_some())
+            .map_or(String::new(), |g| summary::as_said(&g.text));
         let goal_text = goal_text.as_str();
         // Split, the facts leave the one-liners their room, up to 40% of the part.
         let facts_room = if split {
@@ -1014,12 +1006,8 @@ fn goes_on(text: &str) -> bool {
         })
         .filter(|w| !w.is_empty())
         .collect();
-    let exact = |w: &String| {
-        w.chars()
-            .any(|c| c.is_ascii_digit() || matches!(c, '/' | '_' | '.' | ':'))
-    };
     words.len() <= GO_AHEAD_WORDS
-        && !words.iter().any(exact)
+        && !words.iter().any(|w| summary::names_exactly(w))
         && words.iter().any(|w| POINTING_BACK.contains(&w.as_str()))
 }
 
