@@ -5,35 +5,63 @@
 
 use std::borrow::Cow;
 
-/// A block of more lines than this is cut.
-const LONGEST: usize = 8;
-/// Lines a cut block keeps at its start and at its end.
-const HEAD: usize = 3;
-const TAIL: usize = 2;
+/// How much of a block a cut keeps.
+#[derive(Clone, Copy)]
+pub struct Keep {
+    /// A block of more lines than this is cut.
+    longest: usize,
+    /// Lines a cut block keeps at its start and at its end.
+    head: usize,
+    tail: usize,
+}
 
-/// `text` with every block of more than [`LONGEST`] lines cut, pointing at `detail <code>`.
-pub fn compact<'t>(text: &'t str, code: &str) -> Cow<'t, str> {
+impl Keep {
+    /// A turn given verbatim: enough of a block to see what it is and how it ended.
+    pub const TURN: Keep = Keep {
+        longest: 8,
+        head: 3,
+        tail: 2,
+    };
+    /// A task statement: the person's words are the point, a block they pasted is named by
+    /// its first line and its last (where a log says what failed).
+    pub const STATEMENT: Keep = Keep {
+        longest: 3,
+        head: 1,
+        tail: 1,
+    };
+}
+
+/// `text` with every block of more than `keep.longest` lines cut, pointing at `detail <code>`.
+pub fn compact<'t>(text: &'t str, code: &str, keep: Keep) -> Cow<'t, str> {
+    let Keep {
+        longest,
+        head,
+        tail,
+    } = keep;
     let lines: Vec<&str> = text.lines().collect();
-    if lines.len() <= LONGEST {
+    if lines.len() <= longest {
         return text.into();
     }
     let spans = blocks(&lines, &in_messages(&lines));
-    if spans.iter().all(|&(start, end)| end - start <= LONGEST) {
+    if spans.iter().all(|&(start, end)| end - start <= longest) {
         return text.into();
     }
     let mut out = String::with_capacity(text.len().min(8 * 1024));
     let mut at = 0;
     for (start, end) in spans {
-        if end - start <= LONGEST {
+        // The paste marks around a block are no lines of it.
+        let start = start + usize::from(lines[start].trim() == PASTE_START);
+        let end = end - usize::from(end > start && lines[end - 1].trim() == PASTE_END);
+        if end.saturating_sub(start) <= longest {
             continue;
         }
-        for line in &lines[at..start + HEAD] {
+        for line in &lines[at..start + head] {
             out.push_str(line);
             out.push('\n');
         }
-        let cut = end - start - HEAD - TAIL;
+        let cut = end - start - head - tail;
         out.push_str(&format!("[… {cut} lines cut: throughline detail {code}]\n"));
-        at = end - TAIL;
+        at = end - tail;
     }
     for line in &lines[at..] {
         out.push_str(line);
@@ -580,7 +608,7 @@ mod tests {
                     ⨯ [TypeError: cannot read properties of undefined (reading 'total')]\n\
                     GET /checkout 500 in 38ms\n\
                     What is wrong? I tried a restart...";
-        let cut = compact(text, "t1");
+        let cut = compact(text, "t1", Keep::TURN);
         assert_eq!(
             cut,
             "the dev server still fails, look:\n\
@@ -662,7 +690,7 @@ mod tests {
             "The import fails every night. Here is the log:\n{}\nWhat is wrong?",
             log.join("\n")
         );
-        let out = compact(&text, "abc1234");
+        let out = compact(&text, "abc1234", Keep::TURN);
         assert!(
             out.starts_with("The import fails every night. Here is the log:\n2026-11-30 12:00:00")
         );
@@ -676,17 +704,40 @@ mod tests {
     }
 
     #[test]
+    fn a_statement_names_a_pasted_block_by_its_first_and_last_lines() {
+        let log: Vec<String> = (0..40)
+            .map(|i| format!("2026-11-30 12:00:{i:02} ERROR worker-{i} timed out after 30s"))
+            .collect();
+        let text = format!(
+            "The import fails every night:\n{}\nFind the cause.",
+            log.join("\n")
+        );
+        let out = compact(&text, "abc1234", Keep::STATEMENT);
+        assert_eq!(
+            out,
+            "The import fails every night:\n\
+             2026-11-30 12:00:00 ERROR worker-0 timed out after 30s\n\
+             [… 38 lines cut: throughline detail abc1234]\n\
+             2026-11-30 12:00:39 ERROR worker-39 timed out after 30s\n\
+             Find the cause."
+        );
+        let list =
+            "Build these:\n- a login page\n- a sign-up page\n- a reset page\n- a profile page";
+        assert_eq!(compact(list, "c", Keep::STATEMENT), list);
+    }
+
+    #[test]
     fn pasted_code_and_logs_without_fences_are_blocks() {
         let code = "import {\n  convexAuthNextjsMiddleware,\n  createRouteMatcher,\n} from \"@convex-dev/auth/nextjs/server\";\n\
                     const isSignInPage = createRouteMatcher([\"/signin\"]);\n\
                     export default convexAuthNextjsMiddleware(async (request) => {\n  return next();\n});\n\
                     const a = 1;\nconst b = 2;";
         let text = format!("This middleware breaks the sign-in:\n{code}\nWhy?");
-        let out = compact(&text, "c");
+        let out = compact(&text, "c", Keep::TURN);
         assert!(out.contains("lines cut"), "{out}");
         assert!(out.starts_with("This middleware breaks the sign-in:"));
         let log = " ✓ Compiled /middleware in 336ms (225 modules)\n".repeat(12);
-        assert!(compact(&log, "c").contains("lines cut"));
+        assert!(compact(&log, "c", Keep::TURN).contains("lines cut"));
     }
 
     #[test]
@@ -838,7 +889,7 @@ mod tests {
     fn code_fences_and_tables_are_blocks_prose_is_not() {
         let code: Vec<String> = (0..20).map(|i| format!("let x{i} = {i};")).collect();
         let text = format!("Use this:\n```rust\n{}\n```\nThen run it.", code.join("\n"));
-        let out = compact(&text, "c");
+        let out = compact(&text, "c", Keep::TURN);
         assert!(
             out.contains("```rust\nlet x0 = 0;\nlet x1 = 1;\n[… 17 lines cut"),
             "{out}"
@@ -850,6 +901,6 @@ mod tests {
             .chain((0..20).map(|i| format!("- Step {i} is done (see the notes)")))
             .collect();
         let text = prose.join("\n");
-        assert_eq!(compact(&text, "c"), text);
+        assert_eq!(compact(&text, "c", Keep::TURN), text);
     }
 }

@@ -608,7 +608,7 @@ fn turn_block(m: Measure, title: &str, turn: &Turn, cap: usize, goal: Option<&st
         turn.messages
             .iter()
             .filter(|m| m.role == role && !m.text.trim().is_empty())
-            .map(|m| blocks::compact(&m.text, &turn.code))
+            .map(|m| blocks::compact(&m.text, &turn.code, blocks::Keep::TURN))
             .collect()
     };
     let prompt = if goal == Some(turn.code.as_str()) {

@@ -123,7 +123,11 @@ pub fn goal(ctx: &Context, m: Measure, cap: usize) -> String {
         return String::new();
     };
     let heading = format!("## Goal (the person's words, turn {})\n", goal.code);
-    let text = blocks::compact(blocks::without_paste_marks(goal.text.trim()), &goal.code);
+    let text = blocks::compact(
+        blocks::without_paste_marks(goal.text.trim()),
+        &goal.code,
+        blocks::Keep::STATEMENT,
+    );
     let room = cap.saturating_sub(m.len(&heading) + 1);
     let text = opening_and_closing(m, &text, room, &goal.code);
     if text.is_empty() {

@@ -676,3 +676,36 @@ fn the_goal_is_said_once_however_its_spaces_fell() {
         r.text
     );
 }
+
+#[test]
+fn the_goals_pasted_log_is_named_by_its_first_and_last_lines() {
+    let log: Vec<String> = (0..40)
+        .map(|i| format!("[2026-11-30 09:00:{i:02} +0000] [49] [ERROR] too many clients already"))
+        .collect();
+    let goal = format!(
+        "Postgres is refusing connections, here's what I see:\n\n[Pasted text]\n{}\n\
+         [End of pasted text]\n\nCan you find the cause?",
+        log.join("\n")
+    );
+    let e = entries(30, |i| {
+        (
+            format!("Look at step {i}."),
+            vec![format!("Step {i} is fine.")],
+        )
+    });
+    let ctx = Context {
+        goal: Some(Goal {
+            code: "t000029".into(),
+            text: goal,
+        }),
+        ..ctx(30, 9_500)
+    };
+    let r = render(&ctx, &e);
+    let expected = format!(
+        "Postgres is refusing connections, here's what I see:\n\n[Pasted text]\n{}\n\
+         [… 38 lines cut: throughline detail t000029]\n{}\n[End of pasted text]\n\n\
+         Can you find the cause?\n",
+        log[0], log[39]
+    );
+    assert!(r.text.contains(&expected), "{}", r.text);
+}
