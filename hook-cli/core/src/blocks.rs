@@ -528,7 +528,21 @@ fn is_log(t: &str) -> bool {
         .is_some_and(|(env, rest)| {
             !env.contains(' ') && (rest.starts_with('➜') || rest.starts_with("$ "))
         });
-    prompt || is_prompt_after_path(t) || MARKS.iter().any(|m| t.starts_with(m))
+    prompt
+        || is_prompt_after_path(t)
+        || starts_with_address(t)
+        || MARKS.iter().any(|m| t.starts_with(m))
+}
+
+/// A line opened by an IPv4 address, as an access log writes it (`10.2.3.4 - - [30/Nov/…`).
+fn starts_with_address(t: &str) -> bool {
+    let first = t.split_whitespace().next().unwrap_or_default();
+    let host = first.split_once(':').map_or(first, |(host, _)| host);
+    let parts: Vec<&str> = host.split('.').collect();
+    parts.len() == 4
+        && parts
+            .iter()
+            .all(|p| (1..=3).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// A shell prompt that shows where it is: `~/shop ❯ cargo run`, `dev@box:~/shop$ make`,
@@ -546,12 +560,12 @@ fn is_prompt_after_path(t: &str) -> bool {
     place && marked
 }
 
-/// `2026-12-01`, `12:04:33`, `[12:04`: a log line's stamp.
+/// `2026-12-01`, `2026/12/01` (nginx), `12:04:33`, `[12:04`: a log line's stamp.
 fn starts_with_time(t: &str) -> bool {
     let b = t.as_bytes();
     let digits =
         |r: std::ops::Range<usize>| r.clone().all(|i| b.get(i).is_some_and(u8::is_ascii_digit));
-    (digits(0..4) && b.get(4) == Some(&b'-') && digits(5..7))
+    (digits(0..4) && matches!(b.get(4), Some(b'-' | b'/')) && digits(5..7))
         || (digits(0..2) && b.get(2) == Some(&b':') && digits(3..5))
 }
 
@@ -701,6 +715,25 @@ mod tests {
         assert!(out.contains("worker-39 timed out"));
         assert!(!out.contains("worker-20 "));
         assert!(out.ends_with("What is wrong?"));
+    }
+
+    #[test]
+    fn an_nginx_log_with_its_access_lines_is_one_block() {
+        let log: Vec<String> = (0..12)
+            .map(|i| {
+                match i % 3 {
+                    0 => format!("2026/11/30 09:00:{i:02} [error] 31#31: *2992{i} upstream prematurely closed connection while reading response header from upstream, client: 10.2.3.{i}, server: api.orders.internal, request: \"GET /api/v1/orders?page=8 HTTP/1.1\", upstream: \"http://10.2.9.17:8000/api/v1/orders\", host: \"api.orders.internal\""),
+                    1 => format!("[2026-11-30 09:00:{i:02} +0000] [2] [INFO] Booting worker with pid: 1{i}"),
+                    _ => format!("10.2.3.{i} - - [30/Nov/2026:09:00:{i:02} +0000] \"GET /healthz HTTP/1.1\" 502 150 \"-\" \"kube-probe/1.31\" 0.012"),
+                }
+            })
+            .collect();
+        let text = format!(
+            "A bunch of 502s, look:\n{}\nWhat do you think?",
+            log.join("\n")
+        );
+        assert_eq!(pasted_at(&text), (1..13).collect::<Vec<_>>());
+        assert!(compact(&text, "c", Keep::TURN).contains("[… 7 lines cut"));
     }
 
     #[test]

@@ -592,18 +592,28 @@ fn bounded(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// The first `head` and the last `tail` bytes of `text` (at character boundaries), or all of it
-/// when it is no longer.
+/// when it is no longer. Each is cut at a line's end where one is near: a line cut in two
+/// (`th pid: 192` of a log's `Booting worker with pid: 192`) reads as words of its own.
 pub fn head_and_tail(text: &str, head: usize, tail: usize) -> std::borrow::Cow<'_, str> {
     if text.len() <= head + tail {
         return text.into();
     }
-    let head_end = (0..=head)
+    let mut head_end = (0..=head)
         .rev()
         .find(|&i| text.is_char_boundary(i))
         .unwrap_or(0);
-    let tail_start = (text.len() - tail..text.len())
+    if let Some(line_end) = text[..head_end]
+        .rfind('\n')
+        .filter(|&at| at >= head_end / 2)
+    {
+        head_end = line_end;
+    }
+    let mut tail_start = (text.len() - tail..text.len())
         .find(|&i| text.is_char_boundary(i))
         .unwrap_or(text.len());
+    if let Some(line_end) = text[tail_start..].find('\n').filter(|&at| at <= tail / 2) {
+        tail_start += line_end + 1;
+    }
     format!("{}\n{}", &text[..head_end], &text[tail_start..]).into()
 }
 
@@ -1446,6 +1456,29 @@ mod tests {
             joined(&["Split-K 的内存层次", "为什么必须是全局内存？", "缓存利用"]),
             "Split-K 的内存层次。为什么必须是全局内存？缓存利用"
         );
+    }
+
+    #[test]
+    fn a_long_text_is_bounded_at_line_ends() {
+        let log: String = (0..400)
+            .map(|i| {
+                format!(
+                    "[2026-11-30 09:13:{:02} +0000] [2] [INFO] Booting worker with pid: {i}\n",
+                    i % 60
+                )
+            })
+            .collect();
+        let bounded = head_and_tail(&log, 6_000, 2_000);
+        assert!(bounded.len() < log.len());
+        for line in bounded.lines() {
+            assert!(
+                line.starts_with("[2026-11-30 09:13:"),
+                "a line cut in two: {line}"
+            );
+        }
+        // One long line has no line end to cut at: its bytes are bounded all the same.
+        let line = "word ".repeat(4_000);
+        assert!(head_and_tail(&line, 6_000, 2_000).len() <= 8_001);
     }
 
     #[test]
