@@ -888,23 +888,39 @@ pub fn announces_a_step(text: &str) -> bool {
     // "Let's fix the Clone issue:", "I'll add these using the Convex CLI:": a plan that
     // opens what follows it (a tool call, a block) is a step too, unless it makes a choice
     // ("Let's use the offline mode instead:").
-    let opens_what_follows = text.trim_end().ends_with([':', '：']) && {
-        let lower = text.to_lowercase();
-        !CHOOSING.iter().any(|c| lower.contains(c))
-    };
+    // "Now I'll convert the queries to runtime checks." goes on with work already chosen:
+    // a plan after a word that orders the steps is a step too, with or without a colon,
+    // unless it says why ("… since the nested access won't work with `Record`").
+    let lower = text.to_lowercase();
+    let chooses = CHOOSING.iter().any(|c| lower.contains(c));
+    let explains = EXPLAINING.iter().any(|c| lower.contains(c));
+    let opens_what_follows = text.trim_end().ends_with([':', '：']);
+    let mut ordered = false;
     loop {
         if ANNOUNCING.iter().any(|a| start.starts_with(a)) {
             return !start.starts_with("let me know");
         }
-        if opens_what_follows && PLANNING.iter().any(|p| start.starts_with(p)) {
+        if (opens_what_follows || ordered && !explains)
+            && !chooses
+            && PLANNING.iter().any(|p| start.starts_with(p))
+        {
             return true;
         }
-        match LEADING.iter().find_map(|l| start.strip_prefix(l)) {
-            Some(rest) => start = rest,
+        match LEADING.iter().find(|l| start.starts_with(*l)) {
+            Some(lead) => {
+                ordered |= ORDERING.contains(lead);
+                start = &start[lead.len()..];
+            }
             None => return false,
         }
     }
 }
+
+/// Words by which a plan gives its reason, which is a finding of its own.
+const EXPLAINING: &[&str] = &["because", "since ", "due to", "so that"];
+
+/// Leading words that place a sentence in a sequence of steps.
+const ORDERING: &[&str] = &["first, ", "now ", "now, "];
 
 /// How an assistant says what it will do next, which only a colon after it makes an
 /// announcement: without one, "I'll switch all queries to runtime checking." is a decision.
@@ -1285,6 +1301,8 @@ mod tests {
             "Let's fix the MetricsMiddleware Clone issue:",
             "Now I'll update the Cargo.toml to add dependencies for thumbnails:",
             "Now we need to add the base64 dependency to Cargo.toml for the face module:",
+            "Now I'll convert all the compile-time SQLx queries to runtime queries.",
+            "First, I'll run the LLM Guard API server on port 8000.",
         ] {
             assert!(announces_a_step(step), "{step}");
         }
@@ -1298,6 +1316,9 @@ mod tests {
             "Let me know once you have authorized the app in the browser.",
             "Great! Let me know when the deploy finishes.",
             "Now the web UI should work, the static files are served from the root path.",
+            "Now I'll use the rustface crate instead of ONNX Runtime for face detection.",
+            "Now I need to fix the typing since the nested access won't work with `Record<string, unknown>`.",
+            "I'll implement face detection with the rustface crate, which needs no ONNX Runtime.",
         ] {
             assert!(!announces_a_step(found), "{found}");
         }
