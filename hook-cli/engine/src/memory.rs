@@ -771,17 +771,15 @@ fn ends<'t>(m: Measure, text: &'t str, room: usize, reports: &[usize]) -> (&'t s
         .unwrap_or(0)
         .max(room / 3);
     let head = prefix_within(m, text, room - end_room);
-    let head = if text[head.len()..].starts_with('\n') {
-        head
-    } else {
-        to_line_end(head)
+    let head = match text[head.len()..].chars().next() {
+        Some('\n') | None => head,
+        Some(next) => to_line_end(head, next.is_whitespace()),
     };
     let rest = &text[head.len()..];
     let tail = suffix_within(m, rest, room - m.len(head));
-    let tail = if rest[..rest.len() - tail.len()].ends_with('\n') {
-        tail
-    } else {
-        from_line_start(tail)
+    let tail = match rest[..rest.len() - tail.len()].chars().next_back() {
+        Some('\n') | None => tail,
+        Some(before) => from_line_start(tail, before.is_whitespace()),
     };
     (head, tail)
 }
@@ -807,21 +805,35 @@ fn section_starts(text: &str) -> Vec<usize> {
 /// How much of a beginning or an end a cut at a line break may give up, in percent.
 const LINE_SNAP: usize = 30;
 
-/// `head` up to its last line break, when that keeps most of it.
-fn to_line_end(head: &str) -> &str {
+/// Bytes at most a cut gives up to end or start at a word, where no line break is near:
+/// "[…] ntegrate a proper model" reads as debris.
+const WORD_SNAP: usize = 24;
+
+/// `head` up to its last line break, when that keeps most of it; else, unless it already
+/// ends a word (`at_word_end`), up to its last word's end.
+fn to_line_end(head: &str, at_word_end: bool) -> &str {
     match head.rfind('\n') {
         Some(at) if (at + 1) * 100 >= head.len() * (100 - LINE_SNAP) => &head[..=at],
-        _ => head,
+        _ if at_word_end => head,
+        _ => match head.rfind(char::is_whitespace) {
+            Some(at) if head.len() - at <= WORD_SNAP => &head[..at],
+            _ => head,
+        },
     }
 }
 
-/// `tail` from its first whole line, when that keeps most of it.
-fn from_line_start(tail: &str) -> &str {
+/// `tail` from its first whole line, when that keeps most of it; else, unless it already
+/// starts a word (`at_word_start`), from its first whole word.
+fn from_line_start(tail: &str, at_word_start: bool) -> &str {
     match tail.find('\n') {
         Some(at) if (tail.len() - at - 1) * 100 >= tail.len() * (100 - LINE_SNAP) => {
             &tail[at + 1..]
         }
-        _ => tail,
+        _ if at_word_start => tail,
+        _ => match tail.char_indices().find(|&(_, c)| c.is_whitespace()) {
+            Some((at, c)) if at < WORD_SNAP => &tail[at + c.len_utf8()..],
+            _ => tail,
+        },
     }
 }
 

@@ -709,3 +709,22 @@ fn the_goals_pasted_log_is_named_by_its_first_and_last_lines() {
     );
     assert!(r.text.contains(&expected), "{}", r.text);
 }
+
+#[test]
+fn a_cut_without_a_line_break_near_keeps_whole_words() {
+    let words: Vec<String> = (0..300).map(|i| format!("integrate{i}")).collect();
+    let text = words.join(" ");
+    for max in [200, 301, 457] {
+        let out = cut(Measure::Utf16, &text, max, "t1", &[]);
+        let (head, rest) = out.split_once(" […").expect("a marker");
+        let tail = rest.split_once("] ").expect("a marker's end").1;
+        let last = head.rsplit(' ').next().unwrap();
+        let first = tail.split(' ').next().unwrap();
+        assert!(words.contains(&last.to_string()), "{max}: ends in {last:?}");
+        assert!(
+            words.contains(&first.to_string()),
+            "{max}: starts at {first:?}"
+        );
+        assert!(Measure::Utf16.len(&out) <= max, "{max}: {out}");
+    }
+}
