@@ -42,17 +42,22 @@ pub fn compact<'t>(text: &'t str, code: &str, keep: Keep) -> Cow<'t, str> {
     if lines.len() <= longest {
         return text.into();
     }
-    let spans = blocks(&lines, &in_messages(&lines));
+    // The paste marks around a block are no lines of it.
+    let spans: Vec<(usize, usize)> = blocks(&lines, &in_messages(&lines))
+        .into_iter()
+        .map(|(start, end)| {
+            let start = start + usize::from(lines[start].trim() == PASTE_START);
+            let end = end - usize::from(end > start && lines[end - 1].trim() == PASTE_END);
+            (start, end)
+        })
+        .collect();
     if spans.iter().all(|&(start, end)| end - start <= longest) {
         return text.into();
     }
     let mut out = String::with_capacity(text.len().min(8 * 1024));
     let mut at = 0;
     for (start, end) in spans {
-        // The paste marks around a block are no lines of it.
-        let start = start + usize::from(lines[start].trim() == PASTE_START);
-        let end = end - usize::from(end > start && lines[end - 1].trim() == PASTE_END);
-        if end.saturating_sub(start) <= longest {
+        if end - start <= longest {
             continue;
         }
         for line in &lines[at..start + head] {
@@ -536,13 +541,16 @@ fn is_log(t: &str) -> bool {
 
 /// A line opened by an IPv4 address, as an access log writes it (`10.2.3.4 - - [30/Nov/…`).
 fn starts_with_address(t: &str) -> bool {
+    if !t.starts_with(|c: char| c.is_ascii_digit()) {
+        return false;
+    }
     let first = t.split_whitespace().next().unwrap_or_default();
     let host = first.split_once(':').map_or(first, |(host, _)| host);
-    let parts: Vec<&str> = host.split('.').collect();
-    parts.len() == 4
-        && parts
-            .iter()
-            .all(|p| (1..=3).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()))
+    let mut parts = 0;
+    host.split('.').all(|p| {
+        parts += 1;
+        (1..=3).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit())
+    }) && parts == 4
 }
 
 /// A shell prompt that shows where it is: `~/shop ❯ cargo run`, `dev@box:~/shop$ make`,
@@ -580,6 +588,13 @@ mod tests {
             .enumerate()
             .filter(|(_, &pasted)| pasted)
             .map(|(at, _)| at)
+            .collect()
+    }
+
+    /// `n` lines of a log, each a worker timing out.
+    fn timeouts(n: usize) -> Vec<String> {
+        (0..n)
+            .map(|i| format!("2026-11-30 12:00:{i:02} ERROR worker-{i} timed out after 30s"))
             .collect()
     }
 
@@ -697,9 +712,7 @@ mod tests {
 
     #[test]
     fn a_pasted_log_is_cut_to_its_ends_and_the_words_around_it_stay() {
-        let log: Vec<String> = (0..40)
-            .map(|i| format!("2026-11-30 12:00:{i:02} ERROR worker-{i} timed out after 30s"))
-            .collect();
+        let log = timeouts(40);
         let text = format!(
             "The import fails every night. Here is the log:\n{}\nWhat is wrong?",
             log.join("\n")
@@ -738,9 +751,7 @@ mod tests {
 
     #[test]
     fn a_statement_names_a_pasted_block_by_its_first_and_last_lines() {
-        let log: Vec<String> = (0..40)
-            .map(|i| format!("2026-11-30 12:00:{i:02} ERROR worker-{i} timed out after 30s"))
-            .collect();
+        let log = timeouts(40);
         let text = format!(
             "The import fails every night:\n{}\nFind the cause.",
             log.join("\n")

@@ -891,20 +891,17 @@ pub fn announces_a_step(text: &str) -> bool {
     // "Now I'll convert the queries to runtime checks." goes on with work already chosen:
     // a plan after a word that orders the steps is a step too, with or without a colon,
     // unless it says why ("… since the nested access won't work with `Record`").
-    let lower = text.to_lowercase();
-    let chooses = CHOOSING.iter().any(|c| lower.contains(c));
-    let explains = EXPLAINING.iter().any(|c| lower.contains(c));
     let opens_what_follows = text.trim_end().ends_with([':', '：']);
     let mut ordered = false;
     loop {
         if ANNOUNCING.iter().any(|a| start.starts_with(a)) {
             return !start.starts_with("let me know");
         }
-        if (opens_what_follows || ordered && !explains)
-            && !chooses
-            && PLANNING.iter().any(|p| start.starts_with(p))
-        {
-            return true;
+        if (opens_what_follows || ordered) && PLANNING.iter().any(|p| start.starts_with(p)) {
+            // The whole sentence is read only here: few open with a plan.
+            let lower = text.to_lowercase();
+            let says = |words: &[&str]| words.iter().any(|w| lower.contains(w));
+            return !says(CHOOSING) && (opens_what_follows || !says(EXPLAINING));
         }
         match LEADING.iter().find(|l| start.starts_with(*l)) {
             Some(lead) => {

@@ -773,13 +773,13 @@ fn ends<'t>(m: Measure, text: &'t str, room: usize, reports: &[usize]) -> (&'t s
     let head = prefix_within(m, text, room - end_room);
     let head = match text[head.len()..].chars().next() {
         Some('\n') | None => head,
-        Some(next) => to_line_end(head, next.is_whitespace()),
+        Some(next) => end_at_break(head, next.is_whitespace()),
     };
     let rest = &text[head.len()..];
     let tail = suffix_within(m, rest, room - m.len(head));
     let tail = match rest[..rest.len() - tail.len()].chars().next_back() {
         Some('\n') | None => tail,
-        Some(before) => from_line_start(tail, before.is_whitespace()),
+        Some(before) => start_at_break(tail, before.is_whitespace()),
     };
     (head, tail)
 }
@@ -811,7 +811,7 @@ const WORD_SNAP: usize = 24;
 
 /// `head` up to its last line break, when that keeps most of it; else, unless it already
 /// ends a word (`at_word_end`), up to its last word's end.
-fn to_line_end(head: &str, at_word_end: bool) -> &str {
+fn end_at_break(head: &str, at_word_end: bool) -> &str {
     match head.rfind('\n') {
         Some(at) if (at + 1) * 100 >= head.len() * (100 - LINE_SNAP) => &head[..=at],
         _ if at_word_end => head,
@@ -824,7 +824,7 @@ fn to_line_end(head: &str, at_word_end: bool) -> &str {
 
 /// `tail` from its first whole line, when that keeps most of it; else, unless it already
 /// starts a word (`at_word_start`), from its first whole word.
-fn from_line_start(tail: &str, at_word_start: bool) -> &str {
+fn start_at_break(tail: &str, at_word_start: bool) -> &str {
     match tail.find('\n') {
         Some(at) if (tail.len() - at - 1) * 100 >= tail.len() * (100 - LINE_SNAP) => {
             &tail[at + 1..]
