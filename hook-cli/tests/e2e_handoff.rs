@@ -328,21 +328,34 @@ fn tl(world: &World, ui: &mut Tmux, command: &str, notice: &str) -> Value {
         .expect("the payload")
 }
 
+/// A review long enough that the memory of a few of them takes two parts.
+fn review(module: usize) -> String {
+    (0..24)
+        .map(|n| format!("Module {module}, check {n}: the ledger totals match the bank feed. "))
+        .collect()
+}
+
 #[test]
 fn tl_is_taken_by_the_next_real_prompt_not_by_a_ghost_start() {
     let remember = "Remember: the staging port is 8443.";
     let ask = "What port does staging use?";
     let unrelated = "Start something unrelated.";
     let again = "Anything new?";
-    let world = World::new(
-        Script::new()
-            .on_prompt(remember, answer("Noted: staging listens on port 8443."))
-            .on_prompt(ask, answer("Port 8443."))
-            .on_prompt(unrelated, answer("Starting fresh."))
-            .on_prompt(again, answer("Nothing new here.")),
-    );
+    let reviews: Vec<String> = (1..=6).map(|m| format!("Review module {m}.")).collect();
+    let mut script = Script::new()
+        .on_prompt(remember, answer("Noted: staging listens on port 8443."))
+        .on_prompt(ask, answer("Port 8443."))
+        .on_prompt(unrelated, answer("Starting fresh."))
+        .on_prompt(again, answer("Nothing new here."));
+    for (m, prompt) in reviews.iter().enumerate() {
+        script = script.on_prompt(prompt, answer(&review(m + 1)));
+    }
+    let world = World::new(script);
     let mut first = Tmux::start(&world.env);
     world.ask(&mut first, remember);
+    for prompt in &reviews {
+        world.ask(&mut first, prompt);
+    }
     let from = session_of_prompt(&world, remember);
 
     // The client hands `/tl` to the hook as typed; the hook blocks it.
@@ -353,7 +366,8 @@ fn tl_is_taken_by_the_next_real_prompt_not_by_a_ghost_start() {
     assert_eq!(payload["session_id"], from.as_str());
     first.exit();
 
-    // A ghost: a client that starts and quits without a prompt.
+    // A ghost: a client that starts and quits without a prompt. Its start is given the
+    // memory's first part, but it takes and logs nothing.
     let mut ghost = Tmux::start(&world.env);
     ghost.exit();
     assert_eq!(
@@ -362,7 +376,8 @@ fn tl_is_taken_by_the_next_real_prompt_not_by_a_ghost_start() {
         "the ghost took nothing"
     );
 
-    // The next real prompt in a new session takes it.
+    // The next real prompt in a new session takes it: the first part came with its start,
+    // the second with that prompt, both in its first request.
     let mut taker = Tmux::start(&world.env);
     let mains = world.server.main_requests().len();
     world.ask(&mut taker, ask);
@@ -370,8 +385,13 @@ fn tl_is_taken_by_the_next_real_prompt_not_by_a_ghost_start() {
     let injection = injection_for(&world, &receiver);
     assert_eq!(injection["trigger"], "handoff");
     assert_eq!(injection["chain"], json!([from]));
+    assert_eq!(injection["parts"].as_array().map(Vec::len), Some(2));
     let text = assert_carries_once(&world.first_request_for(mains, ask), &injection);
     assert!(text.contains(remember), "{text}");
+    assert!(
+        text.contains(&review(6)) && text.contains(&review(4)),
+        "{text}"
+    );
     taker.exit();
 
     // Taken once: the next new session gets nothing, and neither does a resumed one.
@@ -400,8 +420,8 @@ fn tl_is_taken_by_the_next_real_prompt_not_by_a_ghost_start() {
         0,
         "a resumed session"
     );
-    // A handoff's memory comes whole with the first prompt.
-    assert_eq!(world.injections().len(), 1, "{:#?}", world.injections());
+    // The taker's two parts, and nothing else.
+    assert_eq!(world.injections().len(), 2, "{:#?}", world.injections());
 }
 
 #[test]

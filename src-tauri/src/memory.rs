@@ -115,12 +115,21 @@ pub fn search(home: &Home, query: &str, project: Option<String>) -> Result<Vec<H
     }
 }
 
-/// The exact text the next new chat would receive if `session_id` were handed off now.
+/// The exact text the next new chat would receive if `session_id` were handed off now: at
+/// its start, and where the host takes a second part, with its first prompt.
 pub fn preview(home: &Home, session_id: &str) -> Result<Option<String>, String> {
     let store = meter::open(home).map_err(|e| explain(&e))?;
     let config = config::load(home).config;
     handoff::preview(&store, session_id, Trigger::Handoff, &config)
-        .map(|built| built.map(|injection| injection.text))
+        .map(|built| {
+            built.map(|injection| match injection.more {
+                Some(more) => format!(
+                    "{}\n\n── part 2, given with the first prompt ──\n\n{more}",
+                    injection.text
+                ),
+                None => injection.text,
+            })
+        })
         .map_err(|e| explain(&e))
 }
 

@@ -7,7 +7,9 @@ mod ui_types;
 
 use std::path::Path;
 
-use support::{capture, first_prompt_of_a_new_chat, session_id, transcripts, SOON_AFTER};
+use support::{
+    capture, first_prompt_of_a_new_chat, session_id, start_of_a_new_chat, transcripts, SOON_AFTER,
+};
 use throughline_app::meter::{self, Level};
 use throughline_app::{handoff, injections, settings};
 use throughline_engine::config::{Config, Source};
@@ -582,9 +584,16 @@ fn the_preview_is_what_the_next_chat_receives_after_the_handoff() {
         .unwrap()
         .unwrap();
     handoff::offer(&home, &id).unwrap();
-    let reply = first_prompt_of_a_new_chat(&home, "next-chat", &dir.path().join("next.jsonl"));
-    match reply {
-        Some(Reply::Inject(text)) => assert_eq!(text, preview),
+    // Claude Code passes the start's context and the first prompt's into the first request.
+    let transcript = dir.path().join("next.jsonl");
+    let start = start_of_a_new_chat(&home, "next-chat", &transcript);
+    let prompt = first_prompt_of_a_new_chat(&home, "next-chat", &transcript);
+    match (start, prompt) {
+        (Some(Reply::Inject(first)), Some(Reply::Inject(second))) => {
+            assert!(preview.starts_with(&first), "{preview}\n---\n{first}");
+            assert!(preview.ends_with(&second), "{preview}\n---\n{second}");
+            assert!(first.len() + second.len() < preview.len());
+        }
         other => panic!("the next chat got {other:?}"),
     }
 }

@@ -578,6 +578,7 @@ fn memory_check(home: &Home) -> Check {
         &session,
         Trigger::Clear,
         &[&session],
+        hosts::agent(session.host).spec().memory_parts,
         &effective.config,
         &clock::now(),
     );

@@ -67,6 +67,12 @@ pub fn respond(
                     Ok(None)
                 }
                 Some("compact") => on_compact(store, home, config, event),
+                Some("startup")
+                    if hosts::agent(event.host).spec().memory_at_session_start
+                        && hosts::agent(event.host).spec().memory_parts > 1 =>
+                {
+                    handoff_at_start(store, home, config, event)
+                }
                 // A host whose prompt hooks cannot add context hands on at the start; it
                 // sends no `source` (Cursor starts only new chats).
                 None if !hosts::agent(event.host).spec().context_with_prompt
@@ -234,7 +240,7 @@ fn on_prompt(
         return Ok(None);
     }
     if store.has_waiting_part(&event.session_id)? {
-        return second_part(store, &event.session_id);
+        return second_part(store, home, &event.session_id);
     }
     if !agent.spec().memory_at_session_start && store.awaits_clear_memory(&event.session_id)? {
         return on_clear(store, home, config, event);
@@ -257,6 +263,40 @@ fn handoff_memory(
         return inject(store, home, &event.session_id, Trigger::Handoff, config);
     }
     Ok(None)
+}
+
+/// The start of a new session while a handoff waits in its project, on a host that passes the
+/// start's context and the first prompt's into the first request: the memory's first part
+/// now, the second with the first prompt, which takes the handoff ([`second_part`]). A start
+/// that never prompts (a "ghost") takes nothing and logs nothing (decision 0144).
+fn handoff_at_start(
+    store: &mut Store,
+    home: &Home,
+    config: &Config,
+    event: &HookEvent,
+) -> Result<Option<Reply>> {
+    // Checked before anything is read: most starts find no handoff waiting.
+    if !config.inject_on_handoff || !store.handoff_waits_for(&event.session_id, &clock::now())? {
+        return Ok(None);
+    }
+    let session = store.session(&event.session_id)?;
+    let Some(project) = session.project.as_deref() else {
+        return Ok(None);
+    };
+    let Some(offer) = pending(store, project)? else {
+        return Ok(None);
+    };
+    if offer.session_id == session.session_id || !store.is_fresh(&session.session_id)? {
+        return Ok(None);
+    }
+    let predecessor = store.session(&offer.session_id)?;
+    let mut chain = store
+        .predecessors(&predecessor)?
+        .into_iter()
+        .map(|(s, _)| s)
+        .collect::<Vec<_>>();
+    chain.insert(0, predecessor);
+    give(store, home, &session, chain, Moment::HandoffAtStart, config)
 }
 
 /// Links the session to the handoff waiting in its project when this is a new session's
@@ -396,7 +436,21 @@ pub fn preview(
     let mut chain = vec![session.clone()];
     chain.extend(store.predecessors(&session)?.into_iter().map(|(s, _)| s));
     let refs: Vec<&Session> = chain.iter().collect();
-    memory::build(store, &session, trigger, &refs, config, &clock::now())
+    // What a new chat started after the offer gets; one already open when it was made takes
+    // the memory with its first prompt, in one part.
+    let parts = match trigger {
+        Trigger::Clear | Trigger::Handoff => hosts::agent(session.host).spec().memory_parts,
+        Trigger::Compact => 1,
+    };
+    memory::build(
+        store,
+        &session,
+        trigger,
+        &refs,
+        parts,
+        config,
+        &clock::now(),
+    )
 }
 
 /// The handoff waiting in `project`, if any.
@@ -404,8 +458,8 @@ pub fn pending(store: &Store, project: &str) -> Result<Option<Handoff>> {
     store.open_handoff(project, &clock::now())
 }
 
-/// Renders and logs the memory `receiver` gets, after catching up with the predecessors'
-/// transcripts (the host may have flushed their last lines only now).
+/// Renders and logs the memory `receiver` gets from the sessions it is linked to (itself,
+/// after a compaction).
 fn inject(
     store: &mut Store,
     home: &Home,
@@ -422,6 +476,52 @@ fn inject(
             .map(|(s, _)| s)
             .collect(),
     };
+    let moment = match trigger {
+        Trigger::Clear => Moment::Cleared,
+        Trigger::Handoff => Moment::HandoffTaken,
+        Trigger::Compact => Moment::Compacted,
+    };
+    give(store, home, &session, chain, moment, config)
+}
+
+/// When a memory is given, which decides its trigger, its parts and when it is logged.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Moment {
+    /// After `/clear`: as many parts as the host passes into the first request.
+    Cleared,
+    /// At the start of a session that has not taken the waiting handoff yet: as many parts,
+    /// logged once the session prompts (decision 0144).
+    HandoffAtStart,
+    /// With the prompt that takes the handoff: one part.
+    HandoffTaken,
+    /// After a compaction, to the session itself: one part.
+    Compacted,
+}
+
+/// Renders the memory `session` gets from `chain` (nearest first), after catching up with
+/// the nearest transcript (the host may have flushed its last lines only now), and logs it,
+/// or keeps it until the session prompts; a second part waits for the first prompt.
+fn give(
+    store: &mut Store,
+    home: &Home,
+    session: &Session,
+    chain: Vec<Session>,
+    moment: Moment,
+    config: &Config,
+) -> Result<Option<Reply>> {
+    let (trigger, parts) = match moment {
+        Moment::Cleared => (
+            Trigger::Clear,
+            hosts::agent(session.host).spec().memory_parts,
+        ),
+        Moment::HandoffAtStart => (
+            Trigger::Handoff,
+            hosts::agent(session.host).spec().memory_parts,
+        ),
+        Moment::HandoffTaken => (Trigger::Handoff, 1),
+        Moment::Compacted => (Trigger::Compact, 1),
+    };
+    let unconfirmed = moment == Moment::HandoffAtStart;
     if let Some(nearest) = chain.first() {
         if let Err(e) = capture::catch_up(store, nearest) {
             // What is stored is still worth injecting.
@@ -439,30 +539,58 @@ fn inject(
         .collect::<Result<_>>()?;
     let refs: Vec<&Session> = chain.iter().collect();
     let now = clock::now();
-    let Some(injection) = memory::build(store, &session, trigger, &refs, config, &now)? else {
+    let Some(injection) = memory::build(store, session, trigger, &refs, parts, config, &now)?
+    else {
         return Ok(None);
     };
+    let measure = hosts::agent(session.host).spec().injection_limit.measure;
+    let more_size = injection
+        .more
+        .as_deref()
+        .map_or(0, |more| measure.len(more));
     let w = store.write()?;
-    w.record_injection(session.id, &injection)?;
-    if let Some(more) = &injection.more {
-        let measure = hosts::agent(session.host).spec().injection_limit.measure;
-        w.wait_with_part(session.id, &injection, measure.len(more) as u32)?;
+    if !unconfirmed {
+        w.record_injection(session.id, &injection)?;
     }
+    w.wait_with_part(session.id, &injection, more_size as u32, unconfirmed)?;
     w.commit()?;
     Ok(Some(Reply::Inject(injection.text)))
 }
 
 /// The first prompt of a session whose memory came in two parts: the second, once
-/// (docs/decisions/0076).
-fn second_part(store: &mut Store, session_id: &str) -> Result<Option<Reply>> {
+/// (docs/decisions/0076). A handoff whose first part the session's start was given is taken
+/// now, and both parts logged (decision 0144).
+fn second_part(store: &mut Store, home: &Home, session_id: &str) -> Result<Option<Reply>> {
+    let now = clock::now();
     let w = store.write()?;
     let session = w.session_of(session_id)?;
-    let Some(part) = w.take_waiting_part(session, &clock::now())? else {
+    let Some(waiting) = w.take_waiting_part(session, &now)? else {
         return Ok(None);
     };
-    w.record_injection(session, &part)?;
+    if let Some(first) = &waiting.unconfirmed_first {
+        let project = store_project(&w, session)?;
+        let from = first.chain.first().map_or("", String::as_str);
+        let Some(predecessor) = w.take_handoff_of(&project, from, session, &now)? else {
+            w.commit()?;
+            crate::log::line(
+                home,
+                "handoff",
+                &format!(
+                    "session {session_id} was given the first part of session {from}'s memory \
+                     at its start, but that handoff was withdrawn or taken by another session \
+                     before this one's first prompt: nothing more handed on"
+                ),
+            );
+            return Ok(None);
+        };
+        w.link(session, predecessor, Trigger::Handoff, &now)?;
+        w.record_injection(session, first)?;
+    }
+    if let Some(part) = &waiting.part {
+        w.record_injection(session, part)?;
+    }
     w.commit()?;
-    Ok(Some(Reply::Inject(part.text)))
+    Ok(waiting.part.map(|part| Reply::Inject(part.text)))
 }
 
 #[cfg(test)]

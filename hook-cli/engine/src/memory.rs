@@ -863,26 +863,21 @@ fn suffix_within(m: Measure, text: &str, max: usize) -> &str {
 }
 
 /// Builds the memory `receiver` gets from `chain` (nearest first; for a compaction, the
-/// session itself), ready to inject and log. `None` when the chain holds no turn.
+/// session itself), ready to inject and log, spread over at most `host_parts` hook outputs
+/// (see `Agent::memory_parts`). `None` when the chain holds no turn.
 pub fn build(
     store: &Store,
     receiver: &Session,
     trigger: Trigger,
     chain: &[&Session],
+    host_parts: usize,
     config: &crate::config::Config,
     at: &str,
 ) -> Result<Option<Injection>> {
     let verbatim_turns = config.verbatim_turns.max(1) as usize;
     let limit = hosts::agent(receiver.host).spec().injection_limit;
     let newest = chain.first().copied().unwrap_or(receiver);
-    let (parts, budget) = parts_and_budget(
-        config,
-        limit.max,
-        match trigger {
-            Trigger::Clear => hosts::agent(receiver.host).spec().memory_parts_after_clear,
-            Trigger::Handoff | Trigger::Compact => 1,
-        },
-    );
+    let (parts, budget) = parts_and_budget(config, limit.max, host_parts);
     // Spare room may give older turns verbatim too, a whole part of them (see `render`):
     // their titles name their tool calls as the recent turns' do.
     let detailed = (budget / SMALLEST_TURN_BLOCK).max(verbatim_turns);

@@ -52,10 +52,11 @@ pub struct Spec {
     /// Whether a SessionStart hook's context reaches the model after `/clear`; a host where it
     /// does not gets the memory once, with the new session's first prompt.
     pub memory_at_session_start: bool,
-    /// How many hook outputs reach the model in the first request after `/clear`, each within
+    /// How many hook outputs reach the model in a new session's first request, each within
     /// `injection_limit`: Claude Code passes both the SessionStart hook's context and the
-    /// first prompt's, so a memory can come in two parts (docs/decisions/0076).
-    pub memory_parts_after_clear: usize,
+    /// first prompt's, so a memory given at the start (after `/clear`, or a handoff waiting
+    /// when the session starts) can come in two parts (docs/decisions/0076, 0144).
+    pub memory_parts: usize,
     /// Whether a prompt hook's context reaches the model. A host where it does not gets the
     /// memory at the new session's start (Cursor), or, when that does not reach the model
     /// either, when the new session's first turn ends: its Stop hook's answer (Grok).

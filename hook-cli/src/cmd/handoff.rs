@@ -16,11 +16,12 @@ pub struct Args {
     /// Withdraw the handoff waiting in this project
     #[arg(long)]
     cancel: bool,
-    /// Print the memory the next chat would get, and hand nothing on
+    /// Print the memory the next chat would get, and hand nothing on: in as many parts as the
+    /// host takes (two on Claude Code: the first at the chat's start, the second with its
+    /// first prompt)
     #[arg(long, conflicts_with = "cancel")]
     pub(super) preview: bool,
-    /// With --preview: the memory a `/clear` gives instead, in as many parts as the host takes
-    /// then (two on Claude Code: the second comes with the first prompt)
+    /// With --preview: the memory a `/clear` gives instead
     #[arg(long, requires = "preview")]
     clear: bool,
     /// Print JSON

@@ -2,13 +2,13 @@
 //! one-line summaries. Rows of the captured sessions are never moved or rewritten.
 
 use rusqlite::{params, OptionalExtension};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Result, Store, Writer};
 use throughline_core::model::{Session, Turn};
 
 /// How a session came to receive another's memory.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Trigger {
     /// `/clear`: the host ended one session and started the next in the same window.
@@ -46,8 +46,18 @@ pub struct Handoff {
     pub expires_at: String,
 }
 
+/// A memory's second part waiting for a session's first prompt.
+#[derive(Debug, Clone)]
+pub struct WaitingPart {
+    /// None when the memory came whole in its first part.
+    pub part: Option<Injection>,
+    /// The first part, when a handoff gave it at the start of a session that had not taken
+    /// the handoff yet: logged, and the handoff taken, only once the session prompts.
+    pub unconfirmed_first: Option<Injection>,
+}
+
 /// One row of the injection log.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Injection {
     pub id: i64,
     pub session_id: String,
@@ -202,24 +212,39 @@ impl Writer<'_> {
         let Some((id, predecessor)) = found else {
             return Ok(None);
         };
-        self.tx
-            .prepare_cached(
-                "UPDATE handoffs SET taken_by = ?2, closed_at = ?3, closed_how = 'taken' WHERE id = ?1",
-            )?
-            .execute(params![id, successor, now])?;
+        self.close_taken(id, successor, now)?;
         Ok(Some(predecessor))
     }
 
-    /// Keeps the memory's second part (`injection.more`) for the session's first prompt.
-    pub fn wait_with_part(&self, session: i64, injection: &Injection, size: u32) -> Result<()> {
-        let Some(text) = &injection.more else {
-            return Ok(());
+    /// Keeps the memory's second part (`injection.more`, of `size`) for the session's first
+    /// prompt. `unconfirmed`: the first part was given at the start of a session that has not
+    /// taken the handoff yet (decision 0144), so it waits too, second part or not, to be
+    /// logged only once the session prompts.
+    pub fn wait_with_part(
+        &self,
+        session: i64,
+        injection: &Injection,
+        size: u32,
+        unconfirmed: bool,
+    ) -> Result<()> {
+        let text = match &injection.more {
+            Some(text) => text.as_str(),
+            None if unconfirmed => "",
+            None => return Ok(()),
         };
         let chain = serde_json::to_string(&injection.chain).expect("strings serialise");
+        let first = unconfirmed.then(|| {
+            let first = Injection {
+                more: None,
+                ..injection.clone()
+            };
+            serde_json::to_string(&first).expect("an injection serialises")
+        });
         self.tx
             .prepare_cached(
-                "INSERT OR REPLACE INTO waiting_parts (session, trigger, chain, budget, size, text)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                "INSERT OR REPLACE INTO waiting_parts
+                    (session, trigger, chain, budget, size, text, unconfirmed_first)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             )?
             .execute(params![
                 session,
@@ -227,18 +252,19 @@ impl Writer<'_> {
                 chain,
                 injection.budget,
                 size,
-                text
+                text,
+                first
             ])?;
         Ok(())
     }
 
     /// The part waiting for `session`'s first prompt, taken, as an injection made `at`.
-    pub fn take_waiting_part(&self, session: i64, at: &str) -> Result<Option<Injection>> {
+    pub fn take_waiting_part(&self, session: i64, at: &str) -> Result<Option<WaitingPart>> {
         let part = self
             .tx
             .prepare_cached(
                 "DELETE FROM waiting_parts WHERE session = ?1
-                 RETURNING trigger, chain, budget, size, text",
+                 RETURNING trigger, chain, budget, size, text, unconfirmed_first",
             )?
             .query_row([session], |r| {
                 Ok((
@@ -247,25 +273,68 @@ impl Writer<'_> {
                     r.get::<_, u32>(2)?,
                     r.get::<_, u32>(3)?,
                     r.get::<_, String>(4)?,
+                    r.get::<_, Option<String>>(5)?,
                 ))
             })
             .optional()?;
-        Ok(part.map(|(trigger, chain, budget, size, text)| Injection {
-            id: 0,
-            session_id: String::new(),
-            project: None,
-            trigger: Trigger::parse(&trigger),
-            at: at.to_string(),
-            chain: serde_json::from_str(&chain).unwrap_or_default(),
-            budget,
-            size,
-            verbatim: Vec::new(),
-            one_liners: Vec::new(),
-            one_liners_by: Vec::new(),
-            left_out: 0,
-            text,
-            more: None,
-        }))
+        Ok(
+            part.map(|(trigger, chain, budget, size, text, first)| WaitingPart {
+                part: (!text.is_empty()).then(|| Injection {
+                    id: 0,
+                    session_id: String::new(),
+                    project: None,
+                    trigger: Trigger::parse(&trigger),
+                    at: at.to_string(),
+                    chain: serde_json::from_str(&chain).unwrap_or_default(),
+                    budget,
+                    size,
+                    verbatim: Vec::new(),
+                    one_liners: Vec::new(),
+                    one_liners_by: Vec::new(),
+                    left_out: 0,
+                    text,
+                    more: None,
+                }),
+                // Written by this code above; a row it cannot read gives no first part to log.
+                unconfirmed_first: first.and_then(|json| serde_json::from_str(&json).ok()),
+            }),
+        )
+    }
+
+    /// Takes `project`'s open handoff of `predecessor` for `successor`, expired or not: the
+    /// successor was given its first part while it was open (decision 0144).
+    pub fn take_handoff_of(
+        &self,
+        project: &str,
+        predecessor: &str,
+        successor: i64,
+        now: &str,
+    ) -> Result<Option<i64>> {
+        let found: Option<(i64, i64)> = self
+            .tx
+            .prepare_cached(
+                "SELECT h.id, h.session FROM handoffs h JOIN sessions s ON s.id = h.session
+                 WHERE h.project = ?1 AND h.closed_at IS NULL AND s.session_id = ?2
+                 ORDER BY h.created_at DESC LIMIT 1",
+            )?
+            .query_row(params![project, predecessor], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()?;
+        let Some((id, predecessor)) = found else {
+            return Ok(None);
+        };
+        self.close_taken(id, successor, now)?;
+        Ok(Some(predecessor))
+    }
+
+    fn close_taken(&self, handoff: i64, successor: i64, now: &str) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "UPDATE handoffs SET taken_by = ?2, closed_at = ?3, closed_how = 'taken' WHERE id = ?1",
+            )?
+            .execute(params![handoff, successor, now])?;
+        Ok(())
     }
 
     pub fn record_injection(&self, session: i64, injection: &Injection) -> Result<()> {
@@ -293,7 +362,6 @@ impl Writer<'_> {
     }
 }
 
-/// Whether a session has neither a predecessor nor a turn yet.
 /// Whether a session is unlinked and holds at most `turns` turns with a prompt.
 fn fresh(conn: &rusqlite::Connection, session_id: &str, turns: u32) -> Result<bool> {
     Ok(conn
@@ -459,6 +527,19 @@ impl Store {
                                 WHERE s.session_id = ?1)",
             )?
             .query_row([session_id], |r| r.get(0))?)
+    }
+
+    /// Whether a handoff not its own waits in the project of `session_id`: asked at every
+    /// session's start on a host that passes that start's context on, so one indexed look-up.
+    pub fn handoff_waits_for(&self, session_id: &str, now: &str) -> Result<bool> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM sessions s JOIN handoffs h ON h.project = s.project
+                                WHERE s.session_id = ?1 AND h.closed_at IS NULL
+                                  AND h.expires_at > ?2 AND h.session != s.id)",
+            )?
+            .query_row(params![session_id, now], |r| r.get(0))?)
     }
 
     /// Whether the client's compaction of this session was stopped and the person not told

@@ -26,7 +26,7 @@ use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags};
 
 pub use bulk::become_bulk;
-pub use chain::{Handoff, Injection, InjectionFilter, Trigger};
+pub use chain::{Handoff, Injection, InjectionFilter, Trigger, WaitingPart};
 pub use forget::{Forgotten, Preview, Scope, SessionSize};
 
 pub use health::{Health, HostCapture};

@@ -265,6 +265,9 @@ const MIGRATIONS: &[&str] = &[
     // 21: a mark (a hash, never the value) of each long secret replaced before storage, so
     // the same secret is replaced wherever it comes again (docs/decisions/0108).
     "CREATE TABLE secret_marks (mark INTEGER PRIMARY KEY);",
+    // 22: a handoff's first part given at the start of a session that has not prompted yet,
+    // logged (and the handoff taken) only once it does (docs/decisions/0144).
+    "ALTER TABLE waiting_parts ADD COLUMN unconfirmed_first TEXT;",
 ];
 
 /// The schema version this build writes.

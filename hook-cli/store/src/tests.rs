@@ -1159,3 +1159,84 @@ fn each_memory_handed_on_comes_with_the_requests_around_it() {
         .unwrap()
         .is_empty());
 }
+
+#[test]
+fn a_handoff_whose_first_part_was_given_is_taken_expired_but_never_closed() {
+    let (_dir, _home, mut store) = temp_store();
+    let w = store.write().unwrap();
+    let host = throughline_hosts::claude::HOST;
+    let from = w.session(host, "from", Some("/p"), None).unwrap().id;
+    let to = w.session(host, "to", Some("/p"), None).unwrap().id;
+    let (made, expires, later) = (
+        "2026-11-30T10:00:00.000Z",
+        "2026-11-30T11:00:00.000Z",
+        "2026-11-30T12:00:00.000Z",
+    );
+    w.offer_handoff(from, made, expires).unwrap();
+    assert_eq!(w.take_handoff("/p", to, later).unwrap(), None, "expired");
+    assert_eq!(w.take_handoff_of("/p", "other", to, later).unwrap(), None);
+    assert_eq!(
+        w.take_handoff_of("/p", "from", to, later).unwrap(),
+        Some(from)
+    );
+    assert_eq!(
+        w.take_handoff_of("/p", "from", to, later).unwrap(),
+        None,
+        "taken"
+    );
+    w.offer_handoff(from, made, expires).unwrap();
+    w.close_handoffs("/p", made, "cancelled").unwrap();
+    assert_eq!(
+        w.take_handoff_of("/p", "from", to, made).unwrap(),
+        None,
+        "cancelled"
+    );
+}
+
+#[test]
+fn a_waiting_part_keeps_an_unconfirmed_first_part_even_without_a_second() {
+    let (_dir, _home, mut store) = temp_store();
+    let w = store.write().unwrap();
+    let to = w
+        .session(throughline_hosts::claude::HOST, "to", Some("/p"), None)
+        .unwrap()
+        .id;
+    let first = Injection {
+        id: 0,
+        session_id: "to".into(),
+        project: Some("/p".into()),
+        trigger: Trigger::Handoff,
+        at: "2026-11-30T10:00:00.000Z".into(),
+        chain: vec!["from".into()],
+        budget: 9500,
+        size: 12,
+        verbatim: vec!["abc1234".into()],
+        one_liners: Vec::new(),
+        one_liners_by: Vec::new(),
+        left_out: 0,
+        text: "# the memory".into(),
+        more: None,
+    };
+    // Whole in one part, and confirmed: nothing waits.
+    w.wait_with_part(to, &first, 0, false).unwrap();
+    assert!(w.take_waiting_part(to, "now").unwrap().is_none());
+    w.wait_with_part(to, &first, 0, true).unwrap();
+    let waiting = w.take_waiting_part(to, "now").unwrap().unwrap();
+    assert!(waiting.part.is_none());
+    let kept = waiting.unconfirmed_first.unwrap();
+    assert_eq!(
+        (kept.text, kept.at, kept.verbatim),
+        (first.text.clone(), first.at.clone(), first.verbatim.clone())
+    );
+    let split = Injection {
+        more: Some("# part 2".into()),
+        ..first
+    };
+    w.wait_with_part(to, &split, 8, false).unwrap();
+    let waiting = w.take_waiting_part(to, "now").unwrap().unwrap();
+    assert!(waiting.unconfirmed_first.is_none());
+    assert_eq!(
+        waiting.part.map(|p| (p.text, p.size, p.at)),
+        Some(("# part 2".to_string(), 8, "now".to_string()))
+    );
+}

@@ -46,13 +46,25 @@ pub fn capture(home: &Home, id: &str, transcript: &Path) {
 /// The project's next new chat sends its first prompt, and the hook's library path answers it:
 /// with a waiting handoff, that is an injection. `transcript` need not exist yet.
 pub fn first_prompt_of_a_new_chat(home: &Home, id: &str, transcript: &Path) -> Option<Reply> {
-    let payload = serde_json::json!({
+    hook_of_a_new_chat(home, id, transcript, "UserPromptSubmit")
+}
+
+/// The project's next new chat starts: with a waiting handoff, the memory's first part.
+pub fn start_of_a_new_chat(home: &Home, id: &str, transcript: &Path) -> Option<Reply> {
+    hook_of_a_new_chat(home, id, transcript, "SessionStart")
+}
+
+fn hook_of_a_new_chat(home: &Home, id: &str, transcript: &Path, event: &str) -> Option<Reply> {
+    let mut payload = serde_json::json!({
         "session_id": id,
         "transcript_path": transcript,
         "cwd": "/home/dev/toy",
-        "hook_event_name": "UserPromptSubmit",
-        "prompt": "carry on",
+        "hook_event_name": event,
     });
+    match event {
+        "SessionStart" => payload["source"] = "startup".into(),
+        _ => payload["prompt"] = "carry on".into(),
+    }
     let event = throughline_engine::hosts::decode_hook(
         throughline_engine::hosts::claude::HOST,
         payload.to_string().as_bytes(),

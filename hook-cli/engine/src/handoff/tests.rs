@@ -361,14 +361,34 @@ fn tl_is_blocked_taken_by_the_first_real_prompt_and_never_by_a_ghost() {
         }
         other => panic!("{other:?}"),
     }
-    // A ghost start and a session in another project take nothing.
-    assert_eq!(w.start("ghost", "/p", "startup"), None);
+    // A ghost start is given the first part, but takes nothing and logs nothing; a session
+    // in another project gets nothing.
+    let ghost = injected(w.start("ghost", "/p", "startup"));
+    assert!(ghost.contains("LRU with 64 entries."), "{ghost}");
+    assert!(injections(&w).is_empty());
+    assert!(pending(&w.store, "/p").unwrap().is_some());
     assert_eq!(w.turn("other", "/q", "elsewhere", "ok"), None);
-    w.start("B", "/p", "startup");
-    let text = injected(w.turn("B", "/p", "continue", "ok"));
+    let text = injected(w.start("B", "/p", "startup"));
     assert!(text.contains("handed this work over") && text.contains("LRU with 64 entries."));
-    // Taken once: the next new session gets nothing.
+    // The whole memory fitted in the first part: the first prompt takes the handoff only.
+    assert_eq!(w.turn("B", "/p", "continue", "ok"), None);
+    assert!(pending(&w.store, "/p").unwrap().is_none());
+    let log = injections(&w);
+    assert_eq!(log.len(), 1);
+    assert_eq!(
+        (log[0].session_id.as_str(), log[0].text.as_str()),
+        ("B", text.as_str())
+    );
+    // Taken once: the next new session gets nothing, nor does the ghost when it prompts.
+    assert_eq!(w.start("C", "/p", "startup"), None);
     assert_eq!(w.turn("C", "/p", "another", "ok"), None);
+    assert_eq!(w.turn("ghost", "/p", "late", "ok"), None);
+    assert!(w
+        .store
+        .predecessors(&w.store.session("ghost").unwrap())
+        .unwrap()
+        .is_empty());
+    assert_eq!(injections(&w).len(), 1);
     assert_eq!(
         w.store
             .predecessors(&w.store.session("B").unwrap())
@@ -376,6 +396,93 @@ fn tl_is_blocked_taken_by_the_first_real_prompt_and_never_by_a_ghost() {
             .1,
         Trigger::Handoff
     );
+}
+
+fn injections(w: &World) -> Vec<crate::store::Injection> {
+    w.store.injections(&InjectionFilter::default()).unwrap()
+}
+
+/// A session whose memory takes more than one part: 40 turns of 600-character answers.
+fn long_session(w: &mut World, session: &str) {
+    for n in 0..40 {
+        let answer = format!(
+            "Step {n} is done: {}",
+            "the importer reads one more table. ".repeat(17)
+        );
+        w.turn(
+            session,
+            "/p",
+            &format!("go on with step {n} of the importer"),
+            &answer,
+        );
+    }
+}
+
+#[test]
+fn a_handoff_comes_in_two_parts_to_a_session_started_after_it() {
+    let mut w = World::new();
+    long_session(&mut w, "A");
+    w.turn("A", "/p", "/tl", "");
+    let preview = preview(&w.store, "A", Trigger::Handoff, &Config::default())
+        .unwrap()
+        .unwrap();
+    let first = injected(w.start("B", "/p", "startup"));
+    assert_eq!(first, preview.text);
+    let second = injected(w.turn("B", "/p", "carry on", "ok"));
+    assert_eq!(Some(&second), preview.more.as_ref());
+    assert!(second.contains("part 2 of 2"), "{second}");
+    // Both logged, in order, once the session prompted.
+    let mut log = injections(&w);
+    log.reverse();
+    let logged: Vec<_> = log
+        .iter()
+        .map(|i| (i.trigger, i.chain.clone(), i.text.as_str()))
+        .collect();
+    assert_eq!(
+        logged,
+        [
+            (Trigger::Handoff, vec!["A".to_string()], first.as_str()),
+            (Trigger::Handoff, vec!["A".to_string()], second.as_str())
+        ]
+    );
+}
+
+#[test]
+fn a_session_open_before_the_handoff_takes_it_whole_with_its_first_prompt() {
+    let mut w = World::new();
+    long_session(&mut w, "A");
+    assert_eq!(w.start("B", "/p", "startup"), None);
+    w.turn("A", "/p", "/tl", "");
+    let whole = injected(w.turn("B", "/p", "carry on", "ok"));
+    assert!(
+        !whole.contains("part 1 of 2") && whole.contains("Step 39 is done"),
+        "{whole}"
+    );
+    assert_eq!(injections(&w).len(), 1);
+}
+
+#[test]
+fn a_session_given_the_first_part_whose_handoff_went_elsewhere_gets_nothing_more() {
+    let mut w = World::new();
+    long_session(&mut w, "A");
+    w.turn("A", "/p", "/tl", "");
+    injected(w.start("B", "/p", "startup"));
+    injected(w.start("C", "/p", "startup"));
+    assert!(injected(w.turn("B", "/p", "carry on", "ok")).contains("part 2 of 2"));
+    // C started too but prompted second: B took the handoff.
+    assert_eq!(w.turn("C", "/p", "me too", "ok"), None);
+    let log = std::fs::read_to_string(w.home.log_path()).unwrap();
+    assert!(log.contains("taken by another session"), "{log}");
+
+    w.turn("A", "/p", "/tl", "");
+    injected(w.start("D", "/p", "startup"));
+    w.turn("A", "/p", "/tl cancel", "");
+    assert_eq!(w.turn("D", "/p", "hello", "ok"), None);
+    assert!(w
+        .store
+        .predecessors(&w.store.session("D").unwrap())
+        .unwrap()
+        .is_empty());
 }
 
 #[test]
@@ -450,7 +557,7 @@ fn the_preview_is_the_memory_the_next_chat_receives() {
     // Nothing was recorded or offered by looking.
     assert!(pending(&w.store, "/p").unwrap().is_none());
     offer(&mut w.store, "A", &Config::default()).unwrap();
-    let received = injected(w.turn("B", "/p", "carry on", "ok"));
+    let received = injected(w.start("B", "/p", "startup"));
     assert_eq!(received, preview.text);
 }
 

@@ -49,7 +49,7 @@ const SPEC: Spec = Spec {
     handoff_command: "/tl",
     injection_limit: INJECTION_LIMIT,
     memory_at_session_start: true,
-    memory_parts_after_clear: 2,
+    memory_parts: 2,
     context_with_prompt: true,
     reports_usage: true,
     tools: Some(tools::TOOLS),

@@ -48,7 +48,7 @@ const SPEC: Spec = Spec {
     handoff_command: "$tl",
     injection_limit: INJECTION_LIMIT,
     memory_at_session_start: true,
-    memory_parts_after_clear: 1,
+    memory_parts: 1,
     context_with_prompt: true,
     reports_usage: true,
     tools: Some(tools::TOOLS),

@@ -41,7 +41,7 @@ const SPEC: Spec = Spec {
     injection_limit: INJECTION_LIMIT,
     // sessionStart's `additional_context` is the only context a hook can add.
     memory_at_session_start: true,
-    memory_parts_after_clear: 1,
+    memory_parts: 1,
     // beforeSubmitPrompt's output has no field for context: a handoff goes in at the new
     // chat's sessionStart.
     context_with_prompt: false,

@@ -44,7 +44,7 @@ const SPEC: Spec = Spec {
     // After `/clear` the CLI drops a SessionStart hook's context (0.61.0): the memory goes in
     // with the new session's first prompt.
     memory_at_session_start: false,
-    memory_parts_after_clear: 1,
+    memory_parts: 1,
     context_with_prompt: true,
     reports_usage: true,
     tools: Some(tools::TOOLS),

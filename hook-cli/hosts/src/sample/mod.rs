@@ -34,7 +34,7 @@ const SPEC: Spec = Spec {
         measure: Measure::Utf8,
     },
     memory_at_session_start: true,
-    memory_parts_after_clear: 1,
+    memory_parts: 1,
     context_with_prompt: true,
     reports_usage: false,
     tools: None,
