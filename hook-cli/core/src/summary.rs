@@ -729,7 +729,8 @@ fn is_drawing(line: &str) -> bool {
 /// a phrase. Emoji between words stay: they may be part of what is named (`merged 🔍 CI
 /// Results`), and the words are quoted as said.
 fn prose_of(line: &str) -> String {
-    let mut line = line;
+    // The walls of a box drawn around words (`│ Option 5: check the logs │`).
+    let mut line = line.trim_matches(|c: char| is_box_wall(c) || c.is_whitespace());
     // Heading, quote and bullet marks, nested (`> - `): each followed by a space.
     loop {
         let rest = line.trim_start_matches('#');
@@ -767,13 +768,18 @@ fn prose_of(line: &str) -> String {
         text.push_str(line);
     }
     let text = text.replace("**", "").replace("__", "");
-    let marks = |c: char| is_pictograph(c) || c.is_whitespace();
+    let marks = |c: char| is_pictograph(c) || is_box_wall(c) || c.is_whitespace();
     let text = text.trim_matches(marks);
     if has_word(text) {
         text.to_string()
     } else {
         String::new()
     }
+}
+
+/// A box-drawing character (`│`, `├`, `╰`, `─`): around words, a frame and no part of them.
+fn is_box_wall(c: char) -> bool {
+    matches!(c as u32, 0x2500..=0x257F)
 }
 
 /// Whether `text` holds a word of two letters, or a CJK character: a fragment without one
@@ -1430,6 +1436,23 @@ mod tests {
         let line = one_liner(&turn(prose, &["On it."]), MAX_CHARS);
         assert!(!line.contains("1."), "{line}");
         assert!(line.contains("Fix the login bug"), "{line}");
+    }
+
+    #[test]
+    fn the_walls_of_a_box_drawn_around_words_are_no_part_of_them() {
+        for (framed, words) in [
+            (
+                "│ │ Option 5: Check Deployment Logs because U cant see in [Image #1]",
+                "Option 5: Check Deployment Logs because U cant see in [Image #1]",
+            ),
+            (
+                "│ - Restart the worker on port 8443 first. │",
+                "Restart the worker on port 8443 first.",
+            ),
+        ] {
+            let said: Vec<String> = sentences(framed).into_iter().map(|s| s.text).collect();
+            assert_eq!(said, [words]);
+        }
     }
 
     #[test]
