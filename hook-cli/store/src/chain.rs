@@ -209,11 +209,7 @@ impl Writer<'_> {
                 Ok((r.get(0)?, r.get(1)?))
             })
             .optional()?;
-        let Some((id, predecessor)) = found else {
-            return Ok(None);
-        };
-        self.close_taken(id, successor, now)?;
-        Ok(Some(predecessor))
+        self.close_taken(found, successor, now)
     }
 
     /// Keeps the memory's second part (`injection.more`, of `size`) for the session's first
@@ -321,20 +317,26 @@ impl Writer<'_> {
                 Ok((r.get(0)?, r.get(1)?))
             })
             .optional()?;
+        self.close_taken(found, successor, now)
+    }
+
+    /// Closes the handoff `found` (its id and predecessor) as taken by `successor`: its
+    /// predecessor.
+    fn close_taken(
+        &self,
+        found: Option<(i64, i64)>,
+        successor: i64,
+        now: &str,
+    ) -> Result<Option<i64>> {
         let Some((id, predecessor)) = found else {
             return Ok(None);
         };
-        self.close_taken(id, successor, now)?;
-        Ok(Some(predecessor))
-    }
-
-    fn close_taken(&self, handoff: i64, successor: i64, now: &str) -> Result<()> {
         self.tx
             .prepare_cached(
                 "UPDATE handoffs SET taken_by = ?2, closed_at = ?3, closed_how = 'taken' WHERE id = ?1",
             )?
-            .execute(params![handoff, successor, now])?;
-        Ok(())
+            .execute(params![id, successor, now])?;
+        Ok(Some(predecessor))
     }
 
     pub fn record_injection(&self, session: i64, injection: &Injection) -> Result<()> {

@@ -383,23 +383,19 @@ fn tl_is_blocked_taken_by_the_first_real_prompt_and_never_by_a_ghost() {
     assert_eq!(w.start("C", "/p", "startup"), None);
     assert_eq!(w.turn("C", "/p", "another", "ok"), None);
     assert_eq!(w.turn("ghost", "/p", "late", "ok"), None);
-    assert!(w
-        .store
-        .predecessors(&w.store.session("ghost").unwrap())
-        .unwrap()
-        .is_empty());
+    assert!(predecessors(&w, "ghost").is_empty());
     assert_eq!(injections(&w).len(), 1);
-    assert_eq!(
-        w.store
-            .predecessors(&w.store.session("B").unwrap())
-            .unwrap()[0]
-            .1,
-        Trigger::Handoff
-    );
+    assert_eq!(predecessors(&w, "B")[0].1, Trigger::Handoff);
 }
 
 fn injections(w: &World) -> Vec<crate::store::Injection> {
     w.store.injections(&InjectionFilter::default()).unwrap()
+}
+
+fn predecessors(w: &World, session: &str) -> Vec<(Session, Trigger)> {
+    w.store
+        .predecessors(&w.store.session(session).unwrap())
+        .unwrap()
 }
 
 /// A session whose memory takes more than one part: 40 turns of 600-character answers.
@@ -478,11 +474,7 @@ fn a_session_given_the_first_part_whose_handoff_went_elsewhere_gets_nothing_more
     injected(w.start("D", "/p", "startup"));
     w.turn("A", "/p", "/tl cancel", "");
     assert_eq!(w.turn("D", "/p", "hello", "ok"), None);
-    assert!(w
-        .store
-        .predecessors(&w.store.session("D").unwrap())
-        .unwrap()
-        .is_empty());
+    assert!(predecessors(&w, "D").is_empty());
 }
 
 #[test]
