@@ -14,8 +14,10 @@ against that store:
   that release sends it: this process registers itself as the Claude Code process the hooks
   run under (`$CLAUDE_CONFIG_DIR/sessions/<pid>.json`), which is what links them; with
   `--client 2.1.197` both carry the same prompt id;
-* the first UserPromptSubmit of a new session that takes a waiting handoff (`/tl`) and
-  injects, against one with no handoff waiting.
+* a new session started while a handoff (`/tl`) waits: its SessionStart(source=startup)
+  injects the memory's first part, against one with no handoff waiting, and its first
+  UserPromptSubmit takes the handoff and injects the second part, against one with no
+  handoff waiting (decision 0144).
 
 Each pair is interleaved run by run (with /bin/true) so the difference holds on a noisy
 machine. Every timed injection is checked in the injection log afterwards.
@@ -89,7 +91,7 @@ def latency(args):
     env = dict(env, CLAUDE_CONFIG_DIR=config_dir)
     start_has_prompt_id = args.client == "2.1.197"
 
-    rows = {k: [] for k in ("true", "clear", "startup", "take", "plain", "end")}
+    rows = {k: [] for k in ("true", "clear", "startup", "offered", "take", "plain", "end")}
     for i in range(args.runs):
         prompt_id = f"bench-clear-{i}"
         end = event("SessionEnd", old, scratch, reason="clear", prompt_id=prompt_id)
@@ -103,11 +105,15 @@ def latency(args):
         rows["startup"].append(spawn([BIN, "hook", "claude"], event(
             "SessionStart", str(uuid.uuid4()), scratch, source="startup", prompt_id=f"bench-start-{i}"),
             env, scratch))
-        # /tl in the old session, then the first prompt of a new one takes it.
+        # /tl in the old session, then a new one starts and its first prompt takes it.
         subprocess.run([BIN, "handoff", "--session", old, "--json"], env=env, check=True,
                        stdout=subprocess.DEVNULL)
+        taker = str(uuid.uuid4())
+        rows["offered"].append(spawn([BIN, "hook", "claude"], event(
+            "SessionStart", taker, scratch, source="startup", prompt_id=f"bench-offered-{i}"),
+            env, scratch))
         rows["take"].append(spawn([BIN, "hook", "claude"], event(
-            "UserPromptSubmit", str(uuid.uuid4()), scratch, prompt="Carry on.",
+            "UserPromptSubmit", taker, scratch, prompt="Carry on.",
             prompt_id=f"bench-take-{i}"), env, scratch))
         rows["plain"].append(spawn([BIN, "hook", "claude"], event(
             "UserPromptSubmit", str(uuid.uuid4()), scratch, prompt="Carry on.",
@@ -115,8 +121,11 @@ def latency(args):
 
     log = json.loads(cli(["injections", "--all", "--json", "--limit", str(4 * args.runs)], env))
     by_trigger = {t: sum(1 for i in log if i["trigger"] == t) for t in ("clear", "handoff")}
-    if by_trigger != {"clear": args.runs, "handoff": args.runs}:
-        sys.exit(f"expected {args.runs} injections per trigger, got {by_trigger}")
+    # A /clear's second part waits for a prompt this benchmark never sends; a handoff's is
+    # given by the prompt that takes it.
+    if by_trigger != {"clear": args.runs, "handoff": 2 * args.runs}:
+        sys.exit(f"expected {args.runs} /clear and {2 * args.runs} handoff injections, "
+                 f"got {by_trigger}")
     sizes = sorted(i["size"] for i in log)
     problems_path = os.path.join(home, "throughline.log")
     problems = open(problems_path).read() if os.path.exists(problems_path) else ""
@@ -127,17 +136,19 @@ def latency(args):
     print("| hook call (whole process) | median ms | p95 ms |")
     print("|---|---|---|")
     names = [("true", "`/bin/true` (spawn cost)"),
-             ("startup", "SessionStart(startup), injects nothing"),
-             ("clear", "SessionStart(clear), links and injects the memory"),
+             ("startup", "SessionStart(startup), no handoff waiting: injects nothing"),
+             ("clear", "SessionStart(clear), links and injects the memory's first part"),
+             ("offered", "SessionStart(startup), a `/tl` handoff waiting: injects its first part"),
              ("plain", "first UserPromptSubmit, no handoff waiting"),
-             ("take", "first UserPromptSubmit, takes a `/tl` handoff and injects"),
+             ("take", "first UserPromptSubmit after that start: takes the handoff, injects part 2"),
              ("end", "SessionEnd(clear), records the pair")]
     med = {}
     for key, label in names:
         med[key], p95 = stats(rows[key])
         print(f"| {label} | {med[key]:.2f} | {p95:.2f} |")
     print(f"\nAdded by the injection: **{med['clear'] - med['startup']:.2f} ms** after `/clear`, "
-          f"**{med['take'] - med['plain']:.2f} ms** when a `/tl` handoff is taken (medians).")
+          f"**{med['offered'] - med['startup']:.2f} ms** at the start of a chat a `/tl` handoff "
+          f"waits for and **{med['take'] - med['plain']:.2f} ms** at its first prompt (medians).")
     if problems:
         print(f"\nThe hook logged problems:\n```\n{problems}```")
     if not args.keep:
