@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 use support::codex::CodexEnv;
 use support::responses_server::{message_text, Reply, ResponsesServer};
+use support::scenario;
 use throughline::home::Home;
 use throughline::model::DetailKind;
 
@@ -269,6 +270,69 @@ fn tl_is_blocked_before_any_request_and_the_next_new_session_takes_the_memory() 
         text.contains("Checklist: tag v2.4.1, then publish."),
         "{text}"
     );
+}
+
+#[test]
+fn a_memory_comes_in_two_parts_both_in_the_next_sessions_first_request() {
+    let bin = support::throughline::bin();
+    let asks: Vec<String> = (1..=6).map(|m| format!("Review module {m}.")).collect();
+    let mut replies = vec![
+        (
+            "staging port",
+            vec![Reply::Text("Noted: staging listens on port 8443.".into())],
+        ),
+        (
+            "What port does staging use",
+            vec![Reply::Text("Port 8443.".into())],
+        ),
+    ];
+    for (m, ask) in asks.iter().enumerate() {
+        replies.push((ask.as_str(), vec![Reply::Text(scenario::review(m + 1))]));
+    }
+    let server = ResponsesServer::start(replies);
+    let env = CodexEnv::new(&server, &bin);
+    env.exec(&["Remember: the staging port is 8443."]);
+    let sessions = throughline::hosts::agent(throughline::hosts::codex::HOST)
+        .find_transcripts(Some(env.home.path().join(".codex/sessions")))
+        .unwrap();
+    let from = sessions[0].session_id.clone();
+    for ask in &asks {
+        env.exec(&["resume", &from, ask]);
+    }
+    let offered = env.throughline(&bin, &["handoff", "--session", &from, "--json"]);
+    assert!(offered.status.success(), "{offered:?}");
+
+    // A new session: its start gives the first part, its first prompt the second.
+    env.exec(&["What port does staging use?"]);
+    let first = request_for(&server, "What port does staging use").unwrap();
+    let text = request_text(&first);
+    assert_eq!(text.matches("# Throughline memory").count(), 2, "{text}");
+    assert!(text.contains("# Throughline memory, part 2 of 2"), "{text}");
+    assert!(
+        text.contains("Remember: the staging port is 8443."),
+        "{text}"
+    );
+    assert!(
+        text.contains(&scenario::review(6)) && text.contains(&scenario::review(4)),
+        "{text}"
+    );
+
+    let store = throughline::open_store(&Home::at(env.store.path())).unwrap();
+    let injections = store
+        .injections(&throughline::store::InjectionFilter {
+            limit: Some(10),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(injections.len(), 2, "{injections:?}");
+    for part in &injections {
+        assert_eq!(part.chain, [from.as_str()]);
+        assert!(part.text.len() <= 9_500, "{} bytes", part.text.len());
+        assert!(
+            text.contains(&part.text),
+            "each part reached the model whole"
+        );
+    }
 }
 
 #[test]

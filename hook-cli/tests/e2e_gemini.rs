@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 use support::gemini::{GeminiEnv, GeminiTui};
 use support::gemini_server::{request_text, typed, GeminiServer, Reply};
+use support::scenario;
 use throughline::home::Home;
 use throughline::model::DetailKind;
 use throughline::store::{InjectionFilter, Store};
@@ -338,6 +339,64 @@ fn tl_is_blocked_before_any_request_and_the_next_new_session_takes_the_memory() 
     let text = request_text(&request_for(&server, "What did the migration add").unwrap());
     assert!(text.contains("Throughline memory"), "{text}");
     assert!(text.contains("adds a context_window column"), "{text}");
+}
+
+#[test]
+fn a_handoff_gives_both_parts_of_the_memory_in_the_one_output_the_cli_takes() {
+    let asks: Vec<String> = (1..=6).map(|m| format!("Review module {m}.")).collect();
+    let reviews: Vec<String> = (1..=6).map(scenario::review).collect();
+    let mut replies = vec![
+        (
+            "staging port",
+            vec![Reply::text("Noted: staging listens on port 8443.")],
+        ),
+        (
+            "What port does staging use",
+            vec![Reply::text("Port 8443.")],
+        ),
+    ];
+    for (ask, said) in asks.iter().zip(&reviews) {
+        replies.push((ask.as_str(), vec![Reply::text(said)]));
+    }
+    let server = GeminiServer::start(replies);
+    let bin = support::throughline::bin();
+    let env = GeminiEnv::new(&server, &bin);
+    env.headless("Remember: the staging port is 8443.");
+    for ask in &asks {
+        env.headless_resumed(ask);
+    }
+    let from = env.chats()[0].session_id.clone();
+    let offered = env.throughline(&bin, &["handoff", "--session", &from, "--json"]);
+    assert!(offered.status.success(), "{offered:?}");
+
+    env.headless("What port does staging use?");
+    let text = request_text(&request_for(&server, "What port does staging use").unwrap());
+    assert_eq!(text.matches("<hook_context>").count(), 1, "{text}");
+    assert!(text.contains("# Throughline memory, part 2 of 2"), "{text}");
+    assert!(
+        text.contains("Remember: the staging port is 8443."),
+        "{text}"
+    );
+    assert!(
+        text.contains(&reviews[5]) && text.contains(&reviews[3]),
+        "{text}"
+    );
+
+    let injections = store(&env)
+        .injections(&InjectionFilter {
+            limit: Some(10),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(injections.len(), 1, "{injections:?}");
+    let memory = &injections[0];
+    assert_eq!(memory.chain, [from.as_str()]);
+    assert!(
+        memory.size > 9_500 && memory.size <= memory.budget && memory.budget == 19_000,
+        "{} of {} units",
+        memory.size,
+        memory.budget
+    );
 }
 
 #[test]

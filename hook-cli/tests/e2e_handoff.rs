@@ -328,13 +328,6 @@ fn tl(world: &World, ui: &mut Tmux, command: &str, notice: &str) -> Value {
         .expect("the payload")
 }
 
-/// A review long enough that the memory of a few of them takes two parts.
-fn review(module: usize) -> String {
-    (0..24)
-        .map(|n| format!("Module {module}, check {n}: the ledger totals match the bank feed. "))
-        .collect()
-}
-
 #[test]
 fn tl_is_taken_by_the_next_real_prompt_not_by_a_ghost_start() {
     let remember = "Remember: the staging port is 8443.";
@@ -348,7 +341,7 @@ fn tl_is_taken_by_the_next_real_prompt_not_by_a_ghost_start() {
         .on_prompt(unrelated, answer("Starting fresh."))
         .on_prompt(again, answer("Nothing new here."));
     for (m, prompt) in reviews.iter().enumerate() {
-        script = script.on_prompt(prompt, answer(&review(m + 1)));
+        script = script.on_prompt(prompt, answer(&scenario::review(m + 1)));
     }
     let world = World::new(script);
     let mut first = Tmux::start(&world.env);
@@ -389,7 +382,7 @@ fn tl_is_taken_by_the_next_real_prompt_not_by_a_ghost_start() {
     let text = assert_carries_once(&world.first_request_for(mains, ask), &injection);
     assert!(text.contains(remember), "{text}");
     assert!(
-        text.contains(&review(6)) && text.contains(&review(4)),
+        text.contains(&scenario::review(6)) && text.contains(&scenario::review(4)),
         "{text}"
     );
     taker.exit();

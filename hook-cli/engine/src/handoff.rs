@@ -492,7 +492,7 @@ enum Moment {
     /// At the start of a session that has not taken the waiting handoff yet: as many parts,
     /// logged once the session prompts (decision 0144).
     HandoffAtStart,
-    /// With the prompt that takes the handoff: one part.
+    /// With the prompt that takes the handoff: one part, or all where one output takes them.
     HandoffTaken,
     /// After a compaction, to the session itself: one part.
     Compacted,
@@ -509,15 +509,13 @@ fn give(
     moment: Moment,
     config: &Config,
 ) -> Result<Option<Reply>> {
+    let spec = hosts::agent(session.host).spec();
     let (trigger, parts) = match moment {
-        Moment::Cleared => (
-            Trigger::Clear,
-            hosts::agent(session.host).spec().memory_parts,
-        ),
-        Moment::HandoffAtStart => (
-            Trigger::Handoff,
-            hosts::agent(session.host).spec().memory_parts,
-        ),
+        Moment::Cleared => (Trigger::Clear, spec.memory_parts),
+        Moment::HandoffAtStart => (Trigger::Handoff, spec.memory_parts),
+        Moment::HandoffTaken if spec.memory_parts_in_one_output => {
+            (Trigger::Handoff, spec.memory_parts)
+        }
         Moment::HandoffTaken => (Trigger::Handoff, 1),
         Moment::Compacted => (Trigger::Compact, 1),
     };
@@ -543,7 +541,7 @@ fn give(
     else {
         return Ok(None);
     };
-    let measure = hosts::agent(session.host).spec().injection_limit.measure;
+    let measure = spec.injection_limit.measure;
     let more_size = injection
         .more
         .as_deref()

@@ -41,9 +41,12 @@ pub struct Context {
     pub state: WorkingState,
     /// The client and model of the newest session, as the framing names them.
     pub about: About,
-    /// Hook outputs the memory is spread over, each within `budget`: 2 where the host passes
-    /// both the start's and the first prompt's context into the first request.
+    /// Parts the memory is spread over, each within `budget`: 2 where the host passes both
+    /// the start's and the first prompt's context into the first request, or one output that
+    /// takes both.
     pub parts: usize,
+    /// Whether the parts go in together, in one hook output (`Agent::memory_parts_in_one_output`).
+    pub together: bool,
 }
 
 /// The person's task statement and the turn it opens.
@@ -298,7 +301,7 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
     let (text, more) = if split {
         let part2 = format!("{second_head}{recent}");
         let more = (m.len(&part2) > m.len(&second_head)).then_some(part2);
-        let note = if more.is_some() {
+        let note = if more.is_some() && !ctx.together {
             "(Part 2 of this memory, the recent turns verbatim, comes with the person's first prompt.)\n\n"
         } else {
             ""
@@ -875,7 +878,8 @@ pub fn build(
     at: &str,
 ) -> Result<Option<Injection>> {
     let verbatim_turns = config.verbatim_turns.max(1) as usize;
-    let limit = hosts::agent(receiver.host).spec().injection_limit;
+    let spec = hosts::agent(receiver.host).spec();
+    let limit = spec.injection_limit;
     let newest = chain.first().copied().unwrap_or(receiver);
     let (parts, budget) = parts_and_budget(config, limit.max, host_parts);
     // Spare room may give older turns verbatim too, a whole part of them (see `render`):
@@ -922,8 +926,18 @@ pub fn build(
         state,
         about,
         parts,
+        together: parts > 1 && spec.memory_parts_in_one_output,
     };
     let rendered = render(&ctx, &turns);
+    // A host whose one output takes every part gets them joined, in the order they would come.
+    let (text, more, room) = match rendered.more {
+        Some(more) if ctx.together => (
+            format!("{}\n{more}", rendered.text),
+            None,
+            budget.max(MIN_BUDGET) * parts,
+        ),
+        more => (rendered.text, more, budget.max(MIN_BUDGET)),
+    };
     Ok(Some(Injection {
         id: 0,
         session_id: receiver.session_id.clone(),
@@ -931,14 +945,14 @@ pub fn build(
         trigger,
         at: at.to_string(),
         chain: ctx.chain,
-        budget: ctx.budget.max(MIN_BUDGET) as u32,
-        size: limit.measure.len(&rendered.text) as u32,
+        budget: room as u32,
+        size: limit.measure.len(&text) as u32,
         verbatim: rendered.verbatim,
         one_liners: rendered.one_liners,
         one_liners_by: rendered.one_liners_by,
         left_out: rendered.left_out as u32,
-        text: rendered.text,
-        more: rendered.more,
+        text,
+        more,
     }))
 }
 

@@ -52,11 +52,15 @@ pub struct Spec {
     /// Whether a SessionStart hook's context reaches the model after `/clear`; a host where it
     /// does not gets the memory once, with the new session's first prompt.
     pub memory_at_session_start: bool,
-    /// How many hook outputs reach the model in a new session's first request, each within
-    /// `injection_limit`: Claude Code passes both the SessionStart hook's context and the
-    /// first prompt's, so a memory given at the start (after `/clear`, or a handoff waiting
-    /// when the session starts) can come in two parts (docs/decisions/0076, 0144).
+    /// How many parts, each within `injection_limit`, a memory may take in a new session's
+    /// first request. Claude Code and Codex pass two hook outputs into it, the SessionStart
+    /// hook's context and the first prompt's, so a memory given at the start (after `/clear`,
+    /// or a handoff waiting when the session starts) can come in two parts (decisions 0076,
+    /// 0144, 0145); Gemini CLI passes one that takes both (`memory_parts_in_one_output`).
     pub memory_parts: usize,
+    /// Whether the one hook output that carries the memory takes all of its `memory_parts`
+    /// at once: the host sets no cap on it (Gemini CLI's BeforeAgent; decision 0145).
+    pub memory_parts_in_one_output: bool,
     /// Whether a prompt hook's context reaches the model. A host where it does not gets the
     /// memory at the new session's start (Cursor), or, when that does not reach the model
     /// either, when the new session's first turn ends: its Stop hook's answer (Grok).

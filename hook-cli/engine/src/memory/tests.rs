@@ -39,6 +39,7 @@ fn ctx(total: usize, budget: usize) -> Context {
         state: WorkingState::default(),
         about: About::default(),
         parts: 1,
+        together: false,
     }
 }
 

@@ -50,6 +50,7 @@ const SPEC: Spec = Spec {
     injection_limit: INJECTION_LIMIT,
     memory_at_session_start: true,
     memory_parts: 2,
+    memory_parts_in_one_output: false,
     context_with_prompt: true,
     reports_usage: true,
     tools: Some(tools::TOOLS),

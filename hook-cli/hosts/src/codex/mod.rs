@@ -48,7 +48,10 @@ const SPEC: Spec = Spec {
     handoff_command: "$tl",
     injection_limit: INJECTION_LIMIT,
     memory_at_session_start: true,
-    memory_parts: 1,
+    // SessionStart's context goes in before the prompt and UserPromptSubmit's after it, each
+    // a message of its own in the same first request (0.171.0; decision 0145).
+    memory_parts: 2,
+    memory_parts_in_one_output: false,
     context_with_prompt: true,
     reports_usage: true,
     tools: Some(tools::TOOLS),

@@ -42,6 +42,7 @@ const SPEC: Spec = Spec {
     // sessionStart's `additional_context` is the only context a hook can add.
     memory_at_session_start: true,
     memory_parts: 1,
+    memory_parts_in_one_output: false,
     // beforeSubmitPrompt's output has no field for context: a handoff goes in at the new
     // chat's sessionStart.
     context_with_prompt: false,

@@ -26,8 +26,8 @@ pub struct GeminiCli;
 /// The name sessions of this host are stored under.
 pub const HOST: Host = Host::new("gemini");
 
-/// No cap was seen (100,000 characters arrived whole in 0.61.0); the memory keeps the same
-/// budget as on the other hosts, counted as JavaScript counts.
+/// No cap was seen (100,000 characters arrived whole in 0.61.0); each part of the memory keeps
+/// the same budget as on the other hosts, counted as JavaScript counts.
 const INJECTION_LIMIT: InjectionLimit = InjectionLimit {
     max: 9_500,
     measure: Measure::Utf16,
@@ -44,7 +44,9 @@ const SPEC: Spec = Spec {
     // After `/clear` the CLI drops a SessionStart hook's context (0.61.0): the memory goes in
     // with the new session's first prompt.
     memory_at_session_start: false,
-    memory_parts: 1,
+    // BeforeAgent's context has no cap: the one output takes both parts (decision 0145).
+    memory_parts: 2,
+    memory_parts_in_one_output: true,
     context_with_prompt: true,
     reports_usage: true,
     tools: Some(tools::TOOLS),

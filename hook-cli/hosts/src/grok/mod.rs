@@ -70,6 +70,7 @@ const SPEC: Spec = Spec {
     injection_limit: INJECTION_LIMIT,
     memory_at_session_start: false,
     memory_parts: 1,
+    memory_parts_in_one_output: false,
     // Grok ignores a prompt hook's stdout; a Stop hook's `additionalContext` reaches the
     // model, so the memory goes in when the new session's first turn ends.
     context_with_prompt: false,

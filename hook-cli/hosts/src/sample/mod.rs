@@ -35,6 +35,7 @@ const SPEC: Spec = Spec {
     },
     memory_at_session_start: true,
     memory_parts: 1,
+    memory_parts_in_one_output: false,
     context_with_prompt: true,
     reports_usage: false,
     tools: None,
