@@ -72,7 +72,9 @@ def latency(args):
     global BIN
     BIN = capture.build_cli()
     out, corpus, home, env = capture.synthetic_corpus("handoff", args.turns, output_bytes=800)
-    scratch = os.path.join(out, "scratch")
+    # New sessions' transcripts (not written yet) where Claude Code keeps them: a hook reads
+    # and names only transcripts there.
+    scratch = os.path.join(out, "projects", "-bench-new-sessions")
     os.makedirs(scratch)
     subprocess.run([BIN, "import", "--from", corpus, "--json"], env=env, check=True,
                    stdout=subprocess.DEVNULL)
