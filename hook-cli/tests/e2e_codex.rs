@@ -142,6 +142,17 @@ fn a_resumed_session_with_shell_calls_is_captured_exactly() {
     assert!(String::from_utf8_lossy(&shown.stdout).contains("alpha"));
 }
 
+/// The injection log of the store the hooks of `env` write.
+fn injections(env: &CodexEnv) -> Vec<throughline::store::Injection> {
+    throughline::open_store(&Home::at(env.store.path()))
+        .unwrap()
+        .injections(&throughline::store::InjectionFilter {
+            limit: Some(10),
+            ..Default::default()
+        })
+        .unwrap()
+}
+
 /// The text of every message item of a request.
 fn request_text(request: &Value) -> String {
     request["input"]
@@ -220,13 +231,7 @@ fn clear_in_the_tui_hands_on_the_recent_turns_and_a_second_window_never_gets_the
     assert!(!in_b.contains("8731"), "{in_b}");
 
     // The injection log says the same: one /clear handoff, from window A's first session.
-    let store = throughline::open_store(&Home::at(env.store.path())).unwrap();
-    let injections = store
-        .injections(&throughline::store::InjectionFilter {
-            limit: Some(10),
-            ..Default::default()
-        })
-        .unwrap();
+    let injections = injections(&env);
     assert_eq!(injections.len(), 1, "{injections:?}");
     let memory = &injections[0];
     assert!(memory.text.len() <= 9_500, "{} bytes", memory.text.len());
@@ -317,13 +322,7 @@ fn a_memory_comes_in_two_parts_both_in_the_next_sessions_first_request() {
         "{text}"
     );
 
-    let store = throughline::open_store(&Home::at(env.store.path())).unwrap();
-    let injections = store
-        .injections(&throughline::store::InjectionFilter {
-            limit: Some(10),
-            ..Default::default()
-        })
-        .unwrap();
+    let injections = injections(&env);
     assert_eq!(injections.len(), 2, "{injections:?}");
     for part in &injections {
         assert_eq!(part.chain, [from.as_str()]);

@@ -286,7 +286,7 @@ fn handoff_at_start(
     let Some(offer) = pending(store, project)? else {
         return Ok(None);
     };
-    if offer.session_id == session.session_id || !store.is_fresh(&session.session_id)? {
+    if !store.is_fresh(&session.session_id)? {
         return Ok(None);
     }
     let predecessor = store.session(&offer.session_id)?;
@@ -436,12 +436,14 @@ pub fn preview(
     let mut chain = vec![session.clone()];
     chain.extend(store.predecessors(&session)?.into_iter().map(|(s, _)| s));
     let refs: Vec<&Session> = chain.iter().collect();
-    // What a new chat started after the offer gets; one already open when it was made takes
-    // the memory with its first prompt, in one part.
-    let parts = match trigger {
-        Trigger::Clear | Trigger::Handoff => hosts::agent(session.host).spec().memory_parts,
-        Trigger::Compact => 1,
+    // A handoff as a new chat started after the offer gets it; one already open when it was
+    // made takes it with its first prompt, in one part where the host takes two outputs.
+    let moment = match trigger {
+        Trigger::Clear => Moment::Cleared,
+        Trigger::Handoff => Moment::HandoffAtStart,
+        Trigger::Compact => Moment::Compacted,
     };
+    let parts = moment.parts(hosts::agent(session.host).spec());
     memory::build(
         store,
         &session,
@@ -498,6 +500,25 @@ enum Moment {
     Compacted,
 }
 
+impl Moment {
+    fn trigger(self) -> Trigger {
+        match self {
+            Moment::Cleared => Trigger::Clear,
+            Moment::HandoffAtStart | Moment::HandoffTaken => Trigger::Handoff,
+            Moment::Compacted => Trigger::Compact,
+        }
+    }
+
+    /// How many parts the memory may take on the host of `spec`.
+    fn parts(self, spec: &hosts::Spec) -> usize {
+        match self {
+            Moment::Cleared | Moment::HandoffAtStart => spec.memory_parts,
+            Moment::HandoffTaken if spec.memory_parts_in_one_output => spec.memory_parts,
+            Moment::HandoffTaken | Moment::Compacted => 1,
+        }
+    }
+}
+
 /// Renders the memory `session` gets from `chain` (nearest first), after catching up with
 /// the nearest transcript (the host may have flushed its last lines only now), and logs it,
 /// or keeps it until the session prompts; a second part waits for the first prompt.
@@ -510,15 +531,7 @@ fn give(
     config: &Config,
 ) -> Result<Option<Reply>> {
     let spec = hosts::agent(session.host).spec();
-    let (trigger, parts) = match moment {
-        Moment::Cleared => (Trigger::Clear, spec.memory_parts),
-        Moment::HandoffAtStart => (Trigger::Handoff, spec.memory_parts),
-        Moment::HandoffTaken if spec.memory_parts_in_one_output => {
-            (Trigger::Handoff, spec.memory_parts)
-        }
-        Moment::HandoffTaken => (Trigger::Handoff, 1),
-        Moment::Compacted => (Trigger::Compact, 1),
-    };
+    let (trigger, parts) = (moment.trigger(), moment.parts(spec));
     let unconfirmed = moment == Moment::HandoffAtStart;
     if let Some(nearest) = chain.first() {
         if let Err(e) = capture::catch_up(store, nearest) {
