@@ -986,13 +986,15 @@ fn parts_and_budget(
 const GOAL_CANDIDATES: u32 = 3;
 
 /// The goal among a session's opening prompts: the first that [says something](says_something)
-/// (not "hi" or "continue") of its own (not a [go-ahead](goes_on)), else the first that says
-/// something, else the first.
+/// (not "hi" or "continue") of its own (not a [go-ahead](goes_on)) and sets out to do more
+/// than [check how things stand](only_checks); else the first that says something of its own;
+/// else the first that says something; else the first.
 fn goal_of(prompts: Vec<(String, String)>) -> Option<Goal> {
-    let pick = prompts
-        .iter()
-        .position(|(_, text)| says_something(text) && !goes_on(text))
-        .or_else(|| prompts.iter().position(|(_, text)| says_something(text)))
+    let first = |wanted: &dyn Fn(&str) -> bool| prompts.iter().position(|(_, text)| wanted(text));
+    let own = |text: &str| says_something(text) && !goes_on(text);
+    let pick = first(&|text| own(text) && !only_checks(text))
+        .or_else(|| first(&own))
+        .or_else(|| first(&says_something))
         .unwrap_or(0);
     prompts
         .into_iter()
@@ -1031,6 +1033,33 @@ fn goes_on(text: &str) -> bool {
         && !words.iter().any(|w| summary::names_exactly(w))
         && words.iter().any(|w| POINTING_BACK.contains(&w.as_str()))
 }
+
+/// Whether a prompt only checks how things stand with a short yes-or-no question ("do we use
+/// bun?", "are we updated on github"): it is answered in its own turn, and what the session
+/// sets out to do comes after it. A longer question ("does the export crash when the file is
+/// empty?") states a problem of its own.
+fn only_checks(text: &str) -> bool {
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.len() <= CHECK_WORDS
+        && words
+            .first()
+            .is_some_and(|w| YES_OR_NO.contains(&w.as_str()))
+}
+
+/// The most words a check takes (see [`only_checks`]).
+const CHECK_WORDS: usize = 6;
+
+/// Words that open a yes-or-no question. "Can you …", "could you …" ask for work.
+const YES_OR_NO: &[&str] = &[
+    "do", "does", "did", "is", "are", "was", "were", "am", "have", "has",
+];
 
 /// The most words a go-ahead takes (see [`goes_on`]).
 const GO_AHEAD_WORDS: usize = 7;

@@ -632,6 +632,26 @@ fn the_goal_is_the_first_prompt_that_says_something_in_any_script() {
 }
 
 #[test]
+fn a_short_check_is_no_goal_when_a_later_opening_prompt_sets_out_a_task() {
+    let task = "I want to migrate to using bun. Read docs/specs/bunmigration.md and make a plan";
+    for (opening, goal_code) in [
+        (["do we use bun?", "are we updated on github", task], "t2"),
+        (["Is the build green?", task, "hi"], "t1"),
+        // A question that states a problem is the task.
+        (
+            ["does the export crash when the file is empty?", task, "hi"],
+            "t0",
+        ),
+        // Asking for work is no check.
+        (["can you use bun here?", task, "hi"], "t0"),
+        // With no other, the check is what the person set out with.
+        (["do we use bun?", "ok", "yes"], "t0"),
+    ] {
+        assert_eq!(goal(&opening).as_deref(), Some(goal_code), "{opening:?}");
+    }
+}
+
+#[test]
 fn a_go_ahead_is_no_goal_when_a_later_opening_prompt_names_the_task() {
     let task = "The export pod keeps restarting with OOMKilled, find out why.";
     for (opening, goal_code) in [
