@@ -384,10 +384,11 @@ impl Gist {
         }
     }
 
-    /// `asked → answered` within `max` characters (at most [`LONGEST_LINE`]). The prompt's first
-    /// sentence leads (it says what was asked) but may be cut to a third of the line; the rest
-    /// of the room goes to the sentences, of the prompt or the answers, that carry the most a
-    /// later reader could not guess.
+    /// `asked → answered` within `max` characters (at most [`LONGEST_LINE`]). A prompt that
+    /// fits in half the line is said whole. Of a longer one, the first sentence leads (it says
+    /// what was asked) but may be cut to a third of the line; the rest of the room goes to the
+    /// sentences, of the prompt or the answers, that carry the most a later reader could not
+    /// guess.
     pub fn one_liner(&self, max: usize) -> String {
         let max = max.min(LONGEST_LINE);
         let lead = self.prompt.first();
@@ -396,7 +397,14 @@ impl Gist {
         } else {
             0
         };
-        let lead_min = lead.map_or(0, |l| l.chars.min(max / 3));
+        // A short prompt is said whole: the person's few words are each an ask or a rule
+        // ("put standard out logging to validate your work"), and the answer keeps half.
+        let prompt_chars: usize = self.prompt.iter().map(|s| s.chars + 1).sum();
+        let whole_prompt = self.prompt.len() > 1 && prompt_chars <= max / 2;
+        let lead_min = match (lead, whole_prompt) {
+            (Some(l), true) => l.chars,
+            (l, _) => l.map_or(0, |l| l.chars.min(max / 3)),
+        };
         let mut room = max.saturating_sub(lead_min + arrow);
 
         let last = self.answer.len().saturating_sub(1);
@@ -427,6 +435,12 @@ impl Gist {
         });
 
         let mut chosen: Vec<Pick> = Vec::new();
+        if whole_prompt {
+            chosen.extend((1..self.prompt.len()).map(|i| (true, i)));
+            let said = self.join_in_order(&chosen, true).chars().count();
+            room = room.saturating_sub(said + 1);
+            candidates.retain(|(pick, _)| !pick.0);
+        }
         let take =
             |pick: Pick, chosen: &mut Vec<Pick>, room: &mut usize, reserved: usize| -> bool {
                 let sentence = self.sentence(pick);
@@ -1247,6 +1261,27 @@ mod tests {
         assert_eq!(gists[0].shape(), gists[1].shape());
         assert_ne!(gists[0].shape(), gists[2].shape());
         assert_eq!(gists[3].numbered_names(), ["audit_step_3"]);
+    }
+
+    #[test]
+    fn a_short_prompt_is_said_whole_beside_the_answers_finding() {
+        let answer = "Added filters to src/pages/Acquisitions.tsx and a status column. The \
+                      statusConfig colours from src/lib/status.ts are used on the list page, \
+                      so both match. The progress bar in src/components/Progress.tsx sits \
+                      below the header with its label. Fixed the 404 on /api/v2/acquisitions \
+                      because the route was missing. Deployed to staging at 14:05.";
+        let asked = "how is this still an issue. think about it. put standard out logging in.";
+        let line = one_liner(&turn(asked, &[answer]), MAX_CHARS);
+        assert!(line.starts_with(&format!("{asked} → ")), "{line}");
+        assert!(
+            line.contains("Fixed the 404 on /api/v2/acquisitions because the route was missing."),
+            "{line}"
+        );
+        // A long prompt is still cut to what carries the most.
+        let long = format!("{asked} {}", "Keep the layout as it is for now. ".repeat(6));
+        let line = one_liner(&turn(&long, &[answer]), MAX_CHARS);
+        assert!(!line.contains(long.trim()), "{line}");
+        assert!(line.contains("→ "), "{line}");
     }
 
     #[test]
