@@ -1021,17 +1021,21 @@ fn says_something(text: &str) -> bool {
 /// task it continues is named elsewhere. A prompt naming something exact (`src/auth.rs`,
 /// `v2`) names its own task.
 fn goes_on(text: &str) -> bool {
-    let words: Vec<String> = text
-        .split_whitespace()
+    let words = plain_words(text);
+    words.len() <= GO_AHEAD_WORDS
+        && !words.iter().any(|w| summary::names_exactly(w))
+        && words.iter().any(|w| POINTING_BACK.contains(&w.as_str()))
+}
+
+/// A prompt's words in lower case, without the punctuation around them.
+fn plain_words(text: &str) -> Vec<String> {
+    text.split_whitespace()
         .map(|w| {
             w.trim_matches(|c: char| !c.is_alphanumeric())
                 .to_lowercase()
         })
         .filter(|w| !w.is_empty())
-        .collect();
-    words.len() <= GO_AHEAD_WORDS
-        && !words.iter().any(|w| summary::names_exactly(w))
-        && words.iter().any(|w| POINTING_BACK.contains(&w.as_str()))
+        .collect()
 }
 
 /// Whether a prompt only checks how things stand with a short yes-or-no question ("do we use
@@ -1039,14 +1043,7 @@ fn goes_on(text: &str) -> bool {
 /// sets out to do comes after it. A longer question ("does the export crash when the file is
 /// empty?") states a problem of its own.
 fn only_checks(text: &str) -> bool {
-    let words: Vec<String> = text
-        .split_whitespace()
-        .map(|w| {
-            w.trim_matches(|c: char| !c.is_alphanumeric())
-                .to_lowercase()
-        })
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words = plain_words(text);
     words.len() <= CHECK_WORDS
         && words
             .first()

@@ -143,7 +143,7 @@ pub fn choose(
                             }
                             said.push(item.to_string());
                         }
-                    } else if let Some(next) = s.following().next().filter(|next| {
+                    } else if let Some(next) = s.next_in_paragraph().filter(|next| {
                         s.text.chars().count() < WITH_NEXT && !summary::announces_a_step(next)
                     }) {
                         said.push(next.to_string());
@@ -804,6 +804,31 @@ mod tests {
             texts.contains(&"The Db struct needs Clone in src/db.rs."),
             "{texts:?}"
         );
+    }
+
+    #[test]
+    fn a_short_fact_reads_with_no_sentence_of_the_next_paragraph() {
+        let turns = vec![turn(
+            "a",
+            "Deploy it.",
+            &["Fixed: removed the --bun flag from package.json.\n\n\
+               I'll analyze the Convex deployment error systematically."],
+        )];
+        let chosen = facts_of(&turns, &[], 2_000);
+        let texts: Vec<&str> = chosen.facts.iter().map(|f| f.text.as_str()).collect();
+        assert_eq!(texts, ["Fixed: removed the --bun flag from package.json."]);
+        // An answer's next message, after a tool call, starts a paragraph too.
+        let turns = vec![turn(
+            "a",
+            "Deploy it.",
+            &[
+                "Fixed: removed the --bun flag from package.json.",
+                "I'll analyze the Convex deployment error systematically.",
+            ],
+        )];
+        let chosen = facts_of(&turns, &[], 2_000);
+        let texts: Vec<&str> = chosen.facts.iter().map(|f| f.text.as_str()).collect();
+        assert_eq!(texts, ["Fixed: removed the --bun flag from package.json."]);
     }
 
     #[test]
