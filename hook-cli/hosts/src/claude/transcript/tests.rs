@@ -69,6 +69,16 @@ fn host_text_is_never_a_prompt() {
             r#"{"type":"user","uuid":"f","isSidechain":true,"message":{"content":"Search the repo for X"}}"#,
             "subagent",
         ),
+        // 2.1.336 reminds the model in a turn that has worked a while without a word to the
+        // person, and asks again by itself when an answer showed nothing.
+        (
+            r#"{"type":"attachment","uuid":"r","attachment":{"type":"silent_turn_reminder","text":"The user hasn't heard from you in a while."}}"#,
+            "attachment",
+        ),
+        (
+            r#"{"type":"user","uuid":"h","isMeta":true,"turnCompanion":true,"ownNote":true,"promptId":"p","message":{"role":"user","content":"[Your previous response had no visible output. Please continue and produce a user-visible response.]"}}"#,
+            "meta",
+        ),
         (
             r#"{"type":"user","uuid":"g","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":"out"}]}}"#,
             "tool_result",
