@@ -1239,4 +1239,9 @@ fn a_waiting_part_keeps_an_unconfirmed_first_part_even_without_a_second() {
         waiting.part.map(|p| (p.text, p.size, p.at)),
         Some(("# part 2".to_string(), 8, "now".to_string()))
     );
+    // A session that ends before its first prompt leaves nothing waiting.
+    w.wait_with_part(to, &split, 8, true).unwrap();
+    w.session_ended(to, Some("prompt_input_exit"), "later")
+        .unwrap();
+    assert!(w.take_waiting_part(to, "later").unwrap().is_none());
 }

@@ -551,10 +551,15 @@ impl<'c> Writer<'c> {
         Ok(())
     }
 
+    /// Notes that `session` ended. A session that ends without a prompt (started, or cleared
+    /// into, and closed) takes no memory part that waited for its first prompt: that part goes.
     pub fn session_ended(&self, session: i64, reason: Option<&str>, at: &str) -> Result<()> {
         self.tx
             .prepare_cached("UPDATE sessions SET ended_at = ?3, end_reason = ?2 WHERE id = ?1")?
             .execute(params![session, reason, at])?;
+        self.tx
+            .prepare_cached("DELETE FROM waiting_parts WHERE session = ?1")?
+            .execute([session])?;
         Ok(())
     }
 
