@@ -414,7 +414,7 @@ impl Gist {
         // A short prompt is said whole: the person's few words are each an ask or a rule
         // ("put standard out logging to validate your work"), and the answer keeps half.
         let prompt_chars: usize = self.prompt.iter().map(|s| s.chars + 1).sum();
-        let whole_prompt = self.prompt.len() > 1 && prompt_chars <= max / 2;
+        let whole_prompt = !self.prompt.is_empty() && prompt_chars <= max / 2;
         let lead_min = match (lead, whole_prompt) {
             (Some(l), true) => l.chars,
             (l, _) => l.map_or(0, |l| l.chars.min(max / 3)),
@@ -452,7 +452,7 @@ impl Gist {
         if whole_prompt {
             chosen.extend((1..self.prompt.len()).map(|i| (true, i)));
             let said = self.join_in_order(&chosen, true).chars().count();
-            room = room.saturating_sub(said + 1);
+            room = room.saturating_sub(said + usize::from(said > 0));
             candidates.retain(|(pick, _)| !pick.0);
         }
         let take =
@@ -1339,6 +1339,16 @@ mod tests {
             line.contains("Fixed the 404 on /api/v2/acquisitions because the route was missing."),
             "{line}"
         );
+        // One sentence as long, too.
+        let asked = "Add a simple web UI that shows stats about the repository and allows \
+                     uploading, searching and viewing of content.";
+        let more = format!(
+            "{answer} Decided: pin serde to 1.0.210 because 1.0.211 breaks the MSRV of 1.70. \
+             Root cause: the cache key in src/cache.rs ignored the locale, so fr-FR pages went \
+             to en-US."
+        );
+        let line = one_liner(&turn(asked, &[&more]), MAX_CHARS);
+        assert!(line.starts_with(&format!("{asked} → ")), "{line}");
         // A long prompt is still cut to what carries the most.
         let long = format!("{asked} {}", "Keep the layout as it is for now. ".repeat(6));
         let line = one_liner(&turn(&long, &[answer]), MAX_CHARS);
