@@ -808,27 +808,16 @@ mod tests {
 
     #[test]
     fn a_short_fact_reads_with_no_sentence_of_the_next_paragraph() {
-        let turns = vec![turn(
-            "a",
-            "Deploy it.",
-            &["Fixed: removed the --bun flag from package.json.\n\n\
-               I'll analyze the Convex deployment error systematically."],
-        )];
-        let chosen = facts_of(&turns, &[], 2_000);
-        let texts: Vec<&str> = chosen.facts.iter().map(|f| f.text.as_str()).collect();
-        assert_eq!(texts, ["Fixed: removed the --bun flag from package.json."]);
-        // An answer's next message, after a tool call, starts a paragraph too.
-        let turns = vec![turn(
-            "a",
-            "Deploy it.",
-            &[
-                "Fixed: removed the --bun flag from package.json.",
-                "I'll analyze the Convex deployment error systematically.",
-            ],
-        )];
-        let chosen = facts_of(&turns, &[], 2_000);
-        let texts: Vec<&str> = chosen.facts.iter().map(|f| f.text.as_str()).collect();
-        assert_eq!(texts, ["Fixed: removed the --bun flag from package.json."]);
+        let fact = "Fixed: removed the --bun flag from package.json.";
+        let next = "I'll analyze the Convex deployment error systematically.";
+        // After a blank line; in the answer's next message, after a tool call.
+        let in_one = format!("{fact}\n\n{next}");
+        for answers in [vec![in_one.as_str()], vec![fact, next]] {
+            let turns = vec![turn("a", "Deploy it.", &answers)];
+            let chosen = facts_of(&turns, &[], 2_000);
+            let texts: Vec<&str> = chosen.facts.iter().map(|f| f.text.as_str()).collect();
+            assert_eq!(texts, [fact], "{answers:?}");
+        }
     }
 
     #[test]
