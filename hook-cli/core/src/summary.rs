@@ -202,11 +202,6 @@ pub struct Statement<'g> {
 }
 
 impl<'g> Statement<'g> {
-    /// The sentences said after it, in the same prompt or answers, in order.
-    pub fn following(&self) -> impl Iterator<Item = &'g str> {
-        self.after.iter().map(|s| s.text.as_str())
-    }
-
     /// The sentence right after it, when it goes on in the same paragraph: one after a blank
     /// line starts on something else ("Try it now - it should work! 🎉" is not explained by
     /// the "I'll analyze this deployment error." that opens the next).
@@ -239,7 +234,7 @@ impl Gist {
                 .collect();
             let text = texts.join(sep);
             let bounded = bounded(&text);
-            sentences(&bounded, &message_starts(&texts, sep, &bounded))
+            sentences(&bounded, &message_starts(&texts, sep, &text, &bounded))
                 .into_iter()
                 .map(|sentence| {
                     let score = if sentence.heading && !labelled_as_fact(&sentence.text) {
@@ -645,35 +640,28 @@ pub fn head_and_tail(text: &str, head: usize, tail: usize) -> std::borrow::Cow<'
     format!("{}\n{}", &text[..head_end], &text[tail_start..]).into()
 }
 
-/// The lines of `text` (the `texts` joined by `sep`, as [`bounded`] kept them) where a message
-/// after the first starts on a line of its own: an answer's next message comes after a tool
-/// call, and starts on something else.
-fn message_starts(texts: &[&str], sep: &str, text: &str) -> Vec<usize> {
+/// The lines of `text` (`joined`, the `texts` joined by `sep`, as [`bounded`] kept it) where a
+/// message after the first starts on a line of its own: an answer's next message comes after a
+/// tool call, and starts on something else.
+fn message_starts(texts: &[&str], sep: &str, joined: &str, text: &str) -> Vec<usize> {
+    if !sep.ends_with('\n') {
+        return Vec::new();
+    }
+    // How far `text` holds the messages as written: a long turn's middle is cut out.
+    let kept = text
+        .bytes()
+        .zip(joined.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
     let mut starts = Vec::new();
-    // Bytes of `text` read so far, and the line they end on; it stops where `text` no longer
-    // holds the messages as they were (the middle of a long turn, cut out).
-    let mut read = 0;
-    let mut line = 0;
-    let holds = |part: &str, read: &mut usize, line: &mut usize| -> bool {
-        let held = text.get(*read..).is_some_and(|rest| rest.starts_with(part));
-        if held {
-            *read += part.len();
-            *line += part.matches('\n').count();
-        }
-        held
-    };
-    for (n, message) in texts.iter().enumerate() {
-        if n > 0 {
-            if !holds(sep, &mut read, &mut line) {
-                break;
-            }
-            if text[..read].ends_with('\n') {
-                starts.push(line);
-            }
-        }
-        if !holds(message, &mut read, &mut line) {
+    let (mut at, mut line) = (0, 0);
+    for message in &texts[..texts.len().saturating_sub(1)] {
+        at += message.len() + sep.len();
+        if at > kept {
             break;
         }
+        line += message.matches('\n').count() + sep.matches('\n').count();
+        starts.push(line);
     }
     starts
 }
@@ -686,8 +674,9 @@ fn sentences(text: &str, message_starts: &[usize]) -> Vec<Sentence> {
     let pasted = blocks::pasted_lines(text);
     // A blank line, a block left out or a new message ends a paragraph.
     let mut after_break = true;
+    let mut message_starts = message_starts.iter().peekable();
     for (at, (line, pasted)) in text.lines().zip(pasted).enumerate() {
-        after_break |= message_starts.contains(&at);
+        after_break |= message_starts.next_if_eq(&&at).is_some();
         let trimmed = line.trim();
         // Code, logs, pastes and drawings are not sentences; the turn's detail keeps them.
         if trimmed.is_empty() || pasted || is_drawing(trimmed) {
