@@ -56,10 +56,11 @@ pub struct Spec {
     /// first request. Claude Code and Codex pass two hook outputs into it, the SessionStart
     /// hook's context and the first prompt's, so a memory given at the start (after `/clear`,
     /// or a handoff waiting when the session starts) can come in two parts (decisions 0076,
-    /// 0144, 0145); Gemini CLI passes one that takes both (`memory_parts_in_one_output`).
+    /// 0144, 0145); Gemini CLI and Grok pass one that takes both (`memory_parts_in_one_output`).
     pub memory_parts: usize,
     /// Whether the one hook output that carries the memory takes all of its `memory_parts`
-    /// at once: the host sets no cap on it (Gemini CLI's BeforeAgent; decision 0145).
+    /// at once: Gemini CLI's BeforeAgent sets no cap on it (decision 0145); Grok's Stop answer
+    /// has two fields, each within the cap (its encoder splits the text; decision 0149).
     pub memory_parts_in_one_output: bool,
     /// Whether a prompt hook's context reaches the model. A host where it does not gets the
     /// memory at the new session's start (Cursor), or, when that does not reach the model

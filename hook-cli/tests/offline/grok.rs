@@ -416,6 +416,69 @@ fn a_handoff_goes_in_once_when_the_next_session_s_first_turn_ends() {
 }
 
 #[test]
+fn a_long_memory_reaches_grok_in_both_entries_of_one_stop_answer() {
+    let env = Env::new();
+    env.run(&["install", "--host", "grok"]);
+    let old = "0199a0c2-0000-7000-8000-00000000001a";
+    env.turn(
+        old,
+        &["grok"],
+        "set up the dev server",
+        "Noted: the dev server uses port 8443, never 8080, because the firewall blocks 8080.",
+        true,
+    );
+    for n in 1..40 {
+        let answer = format!(
+            "Step {n} of the migration is done: moved module {n} to the new store. {}",
+            "Each table was copied, checked row by row and switched over. ".repeat(12)
+        );
+        env.turn(
+            old,
+            &["grok"],
+            &format!("go on with step {n}"),
+            &answer,
+            false,
+        );
+    }
+    let tl = env.payload(old, "user_prompt_submit", json!({"prompt": "/tl"}));
+    assert!(env.hook("grok", &tl).stdout.is_empty());
+
+    let new = "0199a0c2-0000-7000-8000-00000000001b";
+    let printed = env.turn(new, &["grok"], "where were we?", "Let me check.", true);
+    let reply: Value = serde_json::from_str(printed.trim()).unwrap();
+    // Grok feeds the block reason, then the context, to the model in one message, and keeps
+    // 10,000 characters of each.
+    assert_eq!(reply["decision"], "block", "{reply}");
+    let first = reply["reason"].as_str().unwrap();
+    let rest = reply["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    for entry in [first, rest] {
+        assert!(entry.chars().count() <= 10_000, "{}", entry.len());
+    }
+    assert!(first.starts_with("# Throughline memory\n"), "{first}");
+    assert!(first.contains("port 8443, never 8080"), "{first}");
+    let memory = format!("{first}\n{rest}");
+    assert!(
+        memory.contains("# Throughline memory, part 2 of 2"),
+        "{memory}"
+    );
+    assert!(memory.contains("Person: go on with step 38"), "{memory}");
+    assert!(
+        !memory.contains("comes with the person's first prompt"),
+        "{memory}"
+    );
+    // Both parts are one injection, over one part's budget.
+    let injections = env.json(&["injections", "--all", "--json"]);
+    let injections = injections.as_array().unwrap();
+    assert_eq!(injections.len(), 1, "{injections:?}");
+    assert!(
+        injections[0]["size"].as_u64().unwrap() > 9_500,
+        "{injections:?}"
+    );
+}
+
+#[test]
 fn the_session_end_stop_and_bad_payloads_print_nothing() {
     let env = Env::new();
     env.run(&["install", "--host", "grok"]);

@@ -23,8 +23,9 @@ pub struct Grok;
 /// The name sessions of this host are stored under.
 pub const HOST: Host = Host::new("grok");
 
-/// Grok documents no cap on hook output; the memory keeps the budget of the other hosts,
-/// counted in bytes as a Rust program counts.
+/// Grok documents no cap on hook output; its source keeps 64 KiB of it and 10,000 characters
+/// of each feedback entry (`payload::FEEDBACK_ENTRY_CHARS`). A memory part keeps the budget of
+/// the other hosts, counted in bytes as a Rust program counts, so each fits an entry.
 const INJECTION_LIMIT: InjectionLimit = InjectionLimit {
     max: 9_500,
     measure: Measure::Utf8,
@@ -69,8 +70,10 @@ const SPEC: Spec = Spec {
     handoff_command: "/tl",
     injection_limit: INJECTION_LIMIT,
     memory_at_session_start: false,
-    memory_parts: 1,
-    memory_parts_in_one_output: false,
+    // The one Stop answer takes both parts, in its block reason and its context (decision
+    // 0149).
+    memory_parts: 2,
+    memory_parts_in_one_output: true,
     // Grok ignores a prompt hook's stdout; a Stop hook's `additionalContext` reaches the
     // model, so the memory goes in when the new session's first turn ends.
     context_with_prompt: false,

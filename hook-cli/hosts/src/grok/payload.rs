@@ -99,20 +99,47 @@ fn start_source(source: &str) -> &str {
     }
 }
 
-/// Only a Stop hook's answer reaches the model: `additionalContext` is fed to it as hook
-/// feedback and the agent runs one more round in the same turn. Grok ignores the stdout of
+/// Only a Stop hook's answer reaches the model: its block reason and `additionalContext` are
+/// fed to it as hook feedback and the agent runs one more round in the same turn (a block
+/// only carries what does not fit the context). Grok ignores the stdout of
 /// SessionStart and UserPromptSubmit hooks and cannot block a prompt, so nothing else is
 /// answered.
 pub fn encode_reply(event: EventKind, reply: &Reply) -> Option<String> {
     match (event, reply) {
-        (EventKind::Stop, Reply::Inject(text)) => Some(
-            serde_json::json!({
-                "hookSpecificOutput": {"hookEventName": "Stop", "additionalContext": text}
-            })
-            .to_string(),
-        ),
+        (EventKind::Stop, Reply::Inject(text)) => {
+            let (reason, context) = feedback_entries(text);
+            let mut answer = serde_json::json!({
+                "hookSpecificOutput": {"hookEventName": "Stop", "additionalContext": context}
+            });
+            if let Some(reason) = reason {
+                answer["decision"] = "block".into();
+                answer["reason"] = reason.into();
+            }
+            Some(answer.to_string())
+        }
         _ => None,
     }
+}
+
+/// How many characters Grok keeps of each entry of a Stop answer's feedback, the block reason
+/// and the additional context (`STOP_FEEDBACK_TEXT_MAX` in the 1.0.6 source); it feeds the
+/// reason first, then the context, to the model in one message.
+const FEEDBACK_ENTRY_CHARS: usize = 10_000;
+
+/// `text` as the entries of one Stop answer: all in the context when it fits one entry, else
+/// a reason of the lines that fit one entry and the context of the rest, so a memory of two
+/// parts (`memory_parts_in_one_output`) reaches the model whole.
+fn feedback_entries(text: &str) -> (Option<&str>, &str) {
+    let Some((limit, _)) = text.char_indices().nth(FEEDBACK_ENTRY_CHARS) else {
+        return (None, text);
+    };
+    // At a line's end, unless that would leave most of an entry unused (a very long line).
+    let cut = text[..limit]
+        .rfind('\n')
+        .map(|i| i + 1)
+        .filter(|&i| i > limit / 2)
+        .unwrap_or(limit);
+    (Some(text[..cut].trim_end()), &text[cut..])
 }
 
 /// Whether `bytes` is Grok's envelope: its top-level object has a `hookEventName` key (Claude
@@ -255,6 +282,32 @@ mod tests {
             assert_eq!(encode_reply(kind, &Reply::Inject("m".into())), None);
             assert_eq!(encode_reply(kind, &Reply::Block("no".into())), None);
         }
+    }
+
+    #[test]
+    fn a_memory_longer_than_one_feedback_entry_fills_two() {
+        let line = format!("{}\n", "é".repeat(99));
+        let memory = line.repeat(150);
+        let out = encode_reply(EventKind::Stop, &Reply::Inject(memory.clone())).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["decision"], "block");
+        let reason = v["reason"].as_str().unwrap();
+        let context = v["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+        for entry in [reason, context] {
+            assert!(entry.chars().count() <= FEEDBACK_ENTRY_CHARS);
+        }
+        // Cut at a line's end, nothing lost: Grok puts the two back one after the other.
+        assert_eq!(reason.chars().count(), 100 * 100 - 1);
+        assert_eq!(format!("{reason}\n{context}"), memory);
+
+        // One long line is cut where the entry is full.
+        let long_line = "x".repeat(15_000);
+        let (reason, context) = feedback_entries(&long_line);
+        assert_eq!((reason.unwrap().len(), context.len()), (10_000, 5_000));
+        // A memory that fits one entry stays in the context alone, as before.
+        let out = encode_reply(EventKind::Stop, &Reply::Inject(line.repeat(100))).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert!(v.get("decision").is_none() && v.get("reason").is_none(), "{v}");
     }
 
     #[test]
