@@ -1,6 +1,7 @@
 //! Forgetting, as the CLI (`throughline forget`) and the app call it: a preview of what a
 //! scope covers, then removing it (the SQL is `store/forget.rs`), and the retention settings
-//! (`keep_days`, `keep_mb`) applied away from the hook path (docs/decisions/0046).
+//! (`keep_days`, `keep_mb`) applied away from the hook path (docs/decisions/0046), as is the
+//! look for a secret found late in the whole store (docs/decisions/0150).
 
 use std::fs;
 use std::path::PathBuf;
@@ -14,7 +15,7 @@ use crate::config::Config;
 use crate::home::Home;
 use crate::store::{self, Store, LIVE_WINDOW};
 
-pub use crate::store::{Forgotten, Preview, Scope};
+pub use crate::store::{Forgotten, Preview, Scope, Scrubbed};
 
 /// What a scope covers; reads a store that may be open for writing elsewhere (hooks).
 pub fn preview(home: &Home, scope: &Scope) -> store::Result<Preview> {
@@ -110,24 +111,61 @@ pub fn retention_due(home: &Home, config: &Config) -> bool {
     if config.keep_days == 0 && config.keep_mb == 0 {
         return false;
     }
-    let last = fs::metadata(stamp(home)).and_then(|m| m.modified());
-    match last {
+    stale(&stamp(home), RETENTION_EVERY)
+}
+
+/// Whether the stamp file at `path` is missing or was written at least `age` ago.
+fn stale(path: &std::path::Path, age: Duration) -> bool {
+    match fs::metadata(path).and_then(|m| m.modified()) {
         Ok(at) => SystemTime::now()
             .duration_since(at)
-            .is_ok_and(|age| age >= RETENTION_EVERY),
+            .is_ok_and(|since| since >= age),
         Err(_) => true,
     }
 }
 
-/// Starts `throughline forget --retention --yes` in the background, detached from the
-/// hook (its own session, no terminal, no pipes the host waits on), and marks it done, so
+/// Starts `throughline forget --retention --yes` in the background and marks it done, so
 /// the hooks that follow do not start another. The hook returns at once.
 pub fn start_retention(home: &Home) -> std::io::Result<()> {
     fs::write(stamp(home), clock::now())?;
+    start_detached(home, "--retention")
+}
+
+/// How long a started scrub is left to finish before a hook starts another.
+const SCRUB_AGAIN_AFTER: Duration = Duration::from_secs(600);
+
+fn scrub_stamp(home: &Home) -> PathBuf {
+    home.dir().join("secrets.scrubbed")
+}
+
+/// Replaces each secret found late wherever the store holds it (decision 0150). Hooks go on
+/// meanwhile, as with [`apply`].
+pub fn scrub_secrets(home: &Home) -> store::Result<Scrubbed> {
+    crate::open_store(home)?.scrub_secrets()
+}
+
+/// Whether a hook should start a scrub: a secret found late waits for one (one indexed read)
+/// and none was started in the last [`SCRUB_AGAIN_AFTER`].
+pub fn scrub_due(home: &Home, store: &Store) -> store::Result<bool> {
+    if !store.secrets_to_scrub()? {
+        return Ok(false);
+    }
+    Ok(stale(&scrub_stamp(home), SCRUB_AGAIN_AFTER))
+}
+
+/// Starts `throughline forget --secrets --yes` in the background and notes when.
+pub fn start_scrub(home: &Home) -> std::io::Result<()> {
+    fs::write(scrub_stamp(home), clock::now())?;
+    start_detached(home, "--secrets")
+}
+
+/// Starts `throughline forget <what> --yes --quiet` detached from the hook (its own session,
+/// no terminal, no pipes the host waits on).
+fn start_detached(home: &Home, what: &str) -> std::io::Result<()> {
     let exe = std::env::current_exe()?;
     let mut command = Command::new(exe);
     command
-        .args(["forget", "--retention", "--yes", "--quiet"])
+        .args(["forget", what, "--yes", "--quiet"])
         .env(crate::home::HOME_ENV, home.dir())
         .stdin(Stdio::null())
         .stdout(Stdio::null())

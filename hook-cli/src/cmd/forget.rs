@@ -1,6 +1,7 @@
 //! `throughline forget`: removes a turn, a session, a project or everything before a time
 //! from the memory, index and file included, after showing what goes and asking; or applies
-//! the retention settings (`--retention`, what hooks start in the background).
+//! the retention settings (`--retention`), or replaces the secrets found so far wherever they
+//! are stored (`--secrets`): what hooks start in the background.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -30,6 +31,10 @@ pub struct Args {
     /// Apply the retention settings (keep_days, keep_mb) now
     #[arg(long, group = "scope")]
     retention: bool,
+    /// Replace every secret found so far wherever it is stored (hooks start this in the
+    /// background when one is first found)
+    #[arg(long, group = "scope")]
+    secrets: bool,
     /// Show what would go, change nothing
     #[arg(long)]
     dry_run: bool,
@@ -48,6 +53,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let home = Home::locate()?;
     if args.retention {
         return retention(&home, &args);
+    }
+    if args.secrets {
+        return secrets(&home, &args);
     }
     let scope = scope(&args)?;
     let preview = forget::preview(&home, &scope)?;
@@ -123,6 +131,38 @@ fn retention(home: &Home, args: &Args) -> anyhow::Result<()> {
             Some(f) => outln!("Forgot {} ({why}).", counts(&f.removed)),
             None => outln!("Nothing {why}."),
         }?;
+    }
+    Ok(())
+}
+
+fn secrets(home: &Home, args: &Args) -> anyhow::Result<()> {
+    let done = match forget::scrub_secrets(home) {
+        Ok(done) => done,
+        Err(e) => {
+            throughline::log::line(home, "secrets", &e.to_string());
+            return Err(e.into());
+        }
+    };
+    if args.quiet {
+        return Ok(());
+    }
+    if args.json {
+        return super::print_json(&done);
+    }
+    if done.secrets == 0 {
+        outln!("Every secret found so far was already replaced everywhere.")?;
+        return Ok(());
+    }
+    outln!(
+        "Looked for {} found late in the whole store: {} rewritten.",
+        render::count(done.secrets, "secret"),
+        render::count(done.rows, "entry")
+    )?;
+    if !done.wal_emptied {
+        outln!(
+            "A reader held the write-ahead log, so older copies stay in it until the next \
+             checkpoint; run this again to empty it."
+        )?;
     }
     Ok(())
 }

@@ -120,6 +120,12 @@ fn handle(home: &Home, host_name: &str) -> Result<(), String> {
         let mut stdout = std::io::stdout().lock();
         let _ = writeln!(stdout, "{out}");
     }
+    // A secret first found in this store is looked for in all of it by a process of its own.
+    match forget::scrub_due(home, &store) {
+        Ok(true) => forget::start_scrub(home).map_err(|e| format!("starting the scrub: {e}"))?,
+        Ok(false) => {}
+        Err(e) => throughline::log::line(home, &format!("hook {}", host.as_str()), &e.to_string()),
+    }
     drop(store);
     // Retention runs in a process of its own, a few times a day; the hook only looks whether
     // it is due (one stat, when retention is set).

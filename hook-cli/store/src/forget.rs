@@ -211,7 +211,7 @@ impl Store {
 
     /// Runs `step` in transactions of its own until it returns false, letting a waiting hook
     /// take the lock after each.
-    fn in_steps(
+    pub(super) fn in_steps(
         &mut self,
         mut step: impl FnMut(&rusqlite::Transaction) -> Result<bool>,
     ) -> Result<()> {
@@ -247,7 +247,7 @@ impl Store {
 
     /// Copies the WAL into the database and truncates it, trying again for a while when a
     /// reader holds it; never waits on a lock a hook needs. True once it is empty.
-    fn empty_wal(&self) -> Result<bool> {
+    pub(super) fn empty_wal(&self) -> Result<bool> {
         for attempt in 0..WAL_TRIES {
             if attempt > 0 {
                 std::thread::sleep(WAL_RETRY);

@@ -9,6 +9,7 @@ mod history;
 mod model_lines;
 mod read;
 mod schema;
+mod scrub;
 mod search;
 mod words;
 mod working;
@@ -28,6 +29,7 @@ use rusqlite::{Connection, OpenFlags};
 pub use bulk::become_bulk;
 pub use chain::{Handoff, Injection, InjectionFilter, Trigger, WaitingPart};
 pub use forget::{Forgotten, Preview, Scope, SessionSize};
+pub use scrub::Scrubbed;
 
 pub use health::{Health, HostCapture};
 pub use history::{ContextMark, ContextPoint, Handed, MarkKind, UsageSince};

@@ -268,6 +268,11 @@ const MIGRATIONS: &[&str] = &[
     // 22: a handoff's first part given at the start of a session that has not prompted yet,
     // logged (and the handoff taken) only once it does (docs/decisions/0144).
     "ALTER TABLE waiting_parts ADD COLUMN unconfirmed_first TEXT;",
+    // 23: whether a run of its own has looked for a secret found late in the whole store, not
+    // only in the chain of the session it was found in (docs/decisions/0150). Marks kept
+    // before are looked for once more.
+    "ALTER TABLE secret_marks ADD COLUMN everywhere INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX secret_marks_to_scrub ON secret_marks (mark) WHERE everywhere = 0;",
 ];
 
 /// The schema version this build writes.

@@ -369,7 +369,7 @@ pub(super) fn unindex_turn(tx: &rusqlite::Transaction, turn: i64) -> Result<()> 
 /// the index first (an external-content index needs it to find the entries), the new text
 /// enters after. Rows not indexed yet are indexed later as they are then.
 pub(super) fn rewrite_indexed(
-    tx: &rusqlite::Transaction,
+    tx: &rusqlite::Connection,
     table: &str,
     ids: &[i64],
     rewrite: impl FnOnce() -> Result<()>,

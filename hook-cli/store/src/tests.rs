@@ -912,6 +912,63 @@ fn a_secret_found_once_is_redacted_wherever_it_comes_again() {
     assert_eq!(kept, 1);
 }
 
+/// A tool's output: `body`, as the call `t{n}` returned it.
+fn tool_output(n: u32, body: String) -> Record {
+    Record::Detail {
+        key: format!("r:{n}"),
+        kind: DetailKind::ToolResult,
+        name: None,
+        tool_use_id: Some(format!("t{n}")),
+        body,
+        is_error: false,
+        at: None,
+    }
+}
+
+/// Session `s2` prints the staging env and gets `STAGING_KEY=<key>` back: a rule finds the key
+/// there. It continues session `continues` (after `/clear`) when one is given.
+fn name_the_key(store: &mut Store, key: &str, continues: Option<i64>) {
+    let mut turn = None;
+    let w = store.write().unwrap();
+    let mut s = w
+        .session(throughline_hosts::claude::HOST, "s2", Some("/p"), None)
+        .unwrap();
+    if let Some(old) = continues {
+        w.link(s.id, old, Trigger::Clear, "t").unwrap();
+    }
+    let output = tool_output(1, format!("STAGING_KEY={key}"));
+    for r in [prompt("u:2", "print the staging env"), output] {
+        w.apply(&mut s, &mut turn, &r).unwrap();
+    }
+    w.commit().unwrap();
+}
+
+/// How many prompts and answers the trigram index finds for `query`.
+fn prompts_matching(store: &Store, query: &str) -> i64 {
+    store
+        .conn
+        .query_row(
+            "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?1",
+            [query],
+            |r| r.get(0),
+        )
+        .unwrap()
+}
+
+/// Neither the database file nor its WAL holds `key`.
+fn assert_no_copy_in_files(store: &Store, key: &str) {
+    for file in ["", "-wal"] {
+        let mut path = store.path().as_os_str().to_owned();
+        path.push(file);
+        let bytes = std::fs::read(&path).unwrap_or_default();
+        let copies = bytes
+            .windows(key.len())
+            .filter(|w| *w == key.as_bytes())
+            .count();
+        assert_eq!(copies, 0, "{copies} copies in {path:?}");
+    }
+}
+
 /// A key pasted in prose, where no rule sees it, and named later (`STAGING_KEY=` in a tool's
 /// output): the prompt, its one-liner and the search indexes that held them lose it then,
 /// and the rest of their words stay searchable.
@@ -920,15 +977,7 @@ fn a_secret_found_late_is_redacted_in_what_the_session_stored_before() {
     let (_dir, _home, mut store) = temp_store();
     let key = "q8XvT3mKz9Lw2RbN7cYp4HsD";
     let first = format!("the staging deploy uses {key} from now on");
-    let output = Record::Detail {
-        key: "r:1".into(),
-        kind: DetailKind::ToolResult,
-        name: None,
-        tool_use_id: Some("t1".into()),
-        body: format!("STAGING_KEY={key}\nREGION=eu-west-1"),
-        is_error: false,
-        at: None,
-    };
+    let output = tool_output(1, format!("STAGING_KEY={key}\nREGION=eu-west-1"));
     let mut turn = None;
     let w = store.write().unwrap();
     let mut s = w
@@ -966,16 +1015,7 @@ fn a_secret_found_late_is_redacted_in_what_the_session_stored_before() {
         .collect::<rusqlite::Result<_>>()
         .unwrap();
     assert!(stored.iter().all(|t| !t.contains(key)), "{stored:?}");
-    let matches = |query: &str| -> i64 {
-        store
-            .conn
-            .query_row(
-                "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?1",
-                [query],
-                |r| r.get(0),
-            )
-            .unwrap()
-    };
+    let matches = |query: &str| prompts_matching(&store, query);
     assert_eq!(matches("\"q8XvT3mK\""), 0);
     assert_eq!(matches("\"staging deploy\""), 1);
     for index in ["messages_fts", "messages_words"] {
@@ -988,16 +1028,7 @@ fn a_secret_found_late_is_redacted_in_what_the_session_stored_before() {
             .unwrap();
     }
     // Nor does the file keep a copy: not in the pages rewritten, not in the WAL's older frames.
-    for file in ["", "-wal"] {
-        let mut path = store.path().as_os_str().to_owned();
-        path.push(file);
-        let bytes = std::fs::read(&path).unwrap_or_default();
-        let copies = bytes
-            .windows(key.len())
-            .filter(|w| *w == key.as_bytes())
-            .count();
-        assert_eq!(copies, 0, "{copies} copies in {path:?}");
-    }
+    assert_no_copy_in_files(&store, key);
 }
 
 /// The same, across a `/clear`: the key pasted before it is lost from the session the new one
@@ -1016,40 +1047,83 @@ fn a_secret_found_late_is_redacted_in_the_sessions_this_one_continues() {
         .unwrap();
     w.commit().unwrap();
 
-    let mut turn = None;
-    let w = store.write().unwrap();
-    let mut new = w
-        .session(throughline_hosts::claude::HOST, "s2", Some("/p"), None)
-        .unwrap();
-    w.link(new.id, old.id, Trigger::Clear, "t").unwrap();
-    let output = Record::Detail {
-        key: "r:1".into(),
-        kind: DetailKind::ToolResult,
-        name: None,
-        tool_use_id: Some("t1".into()),
-        body: format!("STAGING_KEY={key}"),
-        is_error: false,
-        at: None,
-    };
-    for r in [prompt("u:2", "print the staging env"), output] {
-        w.apply(&mut new, &mut turn, &r).unwrap();
-    }
-    w.commit().unwrap();
+    name_the_key(&mut store, key, Some(old.id));
 
     let turns = store.turns(&store.session("s1").unwrap()).unwrap();
     assert_eq!(
         turns[0].messages[0].text,
         "the staging deploy uses [REDACTED:secret-seen-before] from now on"
     );
-    for file in ["", "-wal"] {
-        let mut path = store.path().as_os_str().to_owned();
-        path.push(file);
-        let bytes = std::fs::read(&path).unwrap_or_default();
-        assert!(
-            !bytes.windows(key.len()).any(|w| w == key.as_bytes()),
-            "a copy in {path:?}"
-        );
+    assert_no_copy_in_files(&store, key);
+}
+
+/// And in a session of its own, by the run hooks start: the key pasted in prose in another
+/// project is lost from its prompt, detail and search index once a later session
+/// names it, and the file keeps no copy.
+#[test]
+fn a_secret_found_late_is_redacted_in_every_session_by_a_scrub() {
+    let (_dir, _home, mut store) = temp_store();
+    let key = "Vn4KpX8qRz2TbW7mYc3LsH9d";
+    let first = format!("deploy with {key} tonight");
+    let mut turn = None;
+    let w = store.write().unwrap();
+    let mut other = w
+        .session(
+            throughline_hosts::claude::HOST,
+            "elsewhere",
+            Some("/other"),
+            None,
+        )
+        .unwrap();
+    let echoed = tool_output(0, format!("using {key}"));
+    for r in [prompt("u:1", &first), echoed] {
+        w.apply(&mut other, &mut turn, &r).unwrap();
     }
+    w.commit().unwrap();
+    store.index_pending().unwrap();
+    assert!(!store.secrets_to_scrub().unwrap());
+
+    name_the_key(&mut store, key, None);
+    // The hook's writer reads only the chain: the other session still holds the key.
+    let stored = |store: &Store| -> Vec<String> {
+        store
+            .conn
+            .prepare(
+                "SELECT text FROM messages UNION ALL SELECT body FROM details
+                 UNION ALL SELECT text FROM summaries",
+            )
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap()
+    };
+    assert!(stored(&store).iter().any(|t| t.contains(key)));
+    assert!(store.secrets_to_scrub().unwrap());
+
+    let done = store.scrub_secrets().unwrap();
+    assert_eq!(
+        (done.secrets, done.rows, done.wal_emptied),
+        (1, 2, true),
+        "the prompt and the output (the open turn has no one-liner yet)"
+    );
+    let texts = stored(&store);
+    assert!(texts.iter().all(|t| !t.contains(key)), "{texts:?}");
+    assert!(texts.contains(&"deploy with [REDACTED:secret-seen-before] tonight".to_string()));
+    let matches = |query: &str| prompts_matching(&store, query);
+    assert_eq!(matches("\"Vn4KpX8q\""), 0);
+    assert_eq!(matches("\"tonight\""), 1);
+    assert_no_copy_in_files(&store, key);
+    // Done once: the next run has nothing to look for.
+    assert!(!store.secrets_to_scrub().unwrap());
+    assert_eq!(
+        store.scrub_secrets().unwrap(),
+        Scrubbed {
+            secrets: 0,
+            rows: 0,
+            wal_emptied: true
+        }
+    );
 }
 
 /// A memory handed on after `/clear` (in two parts) is one, with the predecessor's last

@@ -81,6 +81,18 @@ pub struct Writer<'c> {
     rewrote_earlier: Cell<bool>,
 }
 
+/// Adds the secrets replaced to the store's counts (what `doctor` reports).
+pub(super) fn count_redactions(conn: &Connection, counts: redact::Counts) -> Result<()> {
+    for (kind, count) in counts {
+        conn.prepare_cached(
+            "INSERT INTO redactions (kind, count) VALUES (?1, ?2)
+             ON CONFLICT (kind) DO UPDATE SET count = count + excluded.count",
+        )?
+        .execute(params![kind, count])?;
+    }
+    Ok(())
+}
+
 /// Numbers the write transactions of this process.
 static TRANSACTIONS: AtomicU64 = AtomicU64::new(0);
 
@@ -196,7 +208,8 @@ impl<'c> Writer<'c> {
     /// (a key pasted in prose, then named in a `.env` line): their prompts, answers, detail,
     /// one-liners and the memories given since the first of them started (decision 0110).
     /// Work is done only when a secret was first found, which is rare, and reads the chain's
-    /// text once for every secret found in the transaction.
+    /// text once for every secret found in the transaction. The rest of the store is read by
+    /// a run of its own ([`Store::scrub_secrets`](super::Store::scrub_secrets), decision 0150).
     fn redact_earlier(&self) -> Result<()> {
         let Some(session) = self.marks_session.take() else {
             return Ok(());
@@ -214,42 +227,16 @@ impl<'c> Writer<'c> {
              )",
             super::chain::MAX_CHAIN
         );
-        // Rows of each table, with the statement that reads them and the one that writes one.
-        let tables: [(&str, &str, &str); 5] = [
-            (
-                "messages",
-                "SELECT id, text FROM messages WHERE session IN (SELECT id FROM chain)",
-                "UPDATE messages SET text = ?2 WHERE id = ?1",
-            ),
-            (
-                "details",
-                "SELECT d.id, d.body FROM turns t JOIN details d ON d.turn = t.id
-                 WHERE t.session IN (SELECT id FROM chain)",
-                "UPDATE details SET body = ?2 WHERE id = ?1",
-            ),
-            (
-                "summaries",
-                "SELECT s.turn, s.text FROM turns t JOIN summaries s ON s.turn = t.id
-                 WHERE t.session IN (SELECT id FROM chain)",
-                "UPDATE summaries SET text = ?2 WHERE turn = ?1",
-            ),
-            (
-                "model_summaries",
-                "SELECT s.turn, s.text FROM turns t JOIN model_summaries s ON s.turn = t.id
-                 WHERE t.session IN (SELECT id FROM chain) AND s.text IS NOT NULL",
-                "UPDATE model_summaries SET text = ?2 WHERE turn = ?1",
-            ),
-            (
-                "injections",
-                "SELECT id, text FROM injections
-                 WHERE at >= (SELECT min(coalesce(started_at, '')) FROM sessions
-                              WHERE id IN (SELECT id FROM chain))",
-                "UPDATE injections SET text = ?2 WHERE id = ?1",
-            ),
-        ];
-        for (table, read, write) in tables {
+        for table in &super::scrub::TEXT_TABLES {
             let rewritten: Vec<(i64, String)> = {
-                let mut stmt = self.tx.prepare(&format!("{chain} {read}"))?;
+                let mut stmt = self.tx.prepare(&format!(
+                    "{chain} SELECT {key}, {text} FROM {name}
+                     WHERE {text} IS NOT NULL AND {in_chain}",
+                    key = table.key,
+                    text = table.text,
+                    name = table.name,
+                    in_chain = table.in_chain,
+                ))?;
                 let mut rows = stmt.query([session])?;
                 let mut rewritten = Vec::new();
                 while let Some(row) = rows.next()? {
@@ -264,29 +251,13 @@ impl<'c> Writer<'c> {
                 continue;
             }
             self.rewrote_earlier.set(true);
-            let ids: Vec<i64> = rewritten.iter().map(|(id, _)| *id).collect();
-            super::search::rewrite_indexed(&self.tx, table, &ids, || {
-                let mut stmt = self.tx.prepare(write)?;
-                for (id, text) in &rewritten {
-                    stmt.execute(params![id, text])?;
-                }
-                Ok(())
-            })?;
+            table.rewrite(&self.tx, &rewritten)?;
         }
         self.count_redactions(counts)
     }
 
-    /// Adds the secrets replaced to the store's counts (what `doctor` reports).
     fn count_redactions(&self, counts: redact::Counts) -> Result<()> {
-        for (kind, count) in counts {
-            self.tx
-                .prepare_cached(
-                    "INSERT INTO redactions (kind, count) VALUES (?1, ?2)
-                     ON CONFLICT (kind) DO UPDATE SET count = count + excluded.count",
-                )?
-                .execute(params![kind, count])?;
-        }
-        Ok(())
+        count_redactions(&self.tx, counts)
     }
 
     /// `body` with the rest of a secret replaced, when the tool output stored before it in

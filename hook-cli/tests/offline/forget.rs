@@ -22,7 +22,7 @@ impl Memory {
         let memory = Memory {
             dir: tempfile::tempdir().unwrap(),
         };
-        let projects = memory.dir.path().join("projects/-home-dev-toy");
+        let projects = memory.projects();
         fs::create_dir_all(&projects).unwrap();
         for id in [BEFORE_CLEAR, AFTER_CLEAR] {
             let name = format!("{id}.jsonl");
@@ -37,7 +37,8 @@ impl Memory {
     }
 
     fn import(&self) {
-        let from = self.dir.path().join("projects");
+        let projects = self.projects();
+        let from = projects.parent().unwrap();
         let out = self.run(&["import", "--json", "--from", from.to_str().unwrap()]);
         assert!(out.status.success(), "{out:?}");
     }
@@ -255,8 +256,9 @@ impl Memory {
         memory
     }
 
+    /// Where Claude Code keeps this project's transcripts: a hook reads only there.
     fn projects(&self) -> std::path::PathBuf {
-        self.dir.path().join("projects/-home-dev-toy")
+        self.dir.path().join(".claude/projects/-home-dev-toy")
     }
 
     fn folder(&self) -> std::path::PathBuf {
@@ -388,5 +390,47 @@ fn turns_forgotten_by_retention_leave_no_copy_in_any_file() {
             &["config", "--keep-days", "3650"],
             &["forget", "--retention", "--yes"],
         ],
+    );
+}
+
+/// A key pasted in prose in one session, where no rule sees it, and named in another
+/// (`STAGING_KEY=` in a tool's output): the hook that finds it starts a run of its own, which
+/// leaves no copy in any file (decision 0150).
+#[test]
+fn a_secret_found_late_leaves_every_session_by_a_run_the_hook_starts() {
+    const KEY: &str = "Vn4KpX8qRz2TbW7mYc3LsH9d";
+    let memory = Memory::empty();
+    let mut words = Fragments::new(3);
+    let mut pasted = transcript_turns("pasted", "2026-11-20", 3, &mut words);
+    let planted = words.made[0].clone();
+    pasted[0] = pasted[0].replace(&planted, KEY);
+    memory.by_hooks("pasted", &pasted);
+    assert!(!copies_left(&memory.folder(), &[KEY.to_string()]).is_empty());
+
+    let mut named = transcript_turns("named", "2026-11-21", 2, &mut words);
+    let output = format!("src/lib.rs: let {} = 1;", words.made[3 * 5 + 3]);
+    assert!(named[0].contains(&output));
+    named[0] = named[0].replace(&output, &format!("STAGING_KEY={KEY}"));
+    memory.by_hooks("named", &named);
+
+    // The run is detached from the hook: wait for it.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !copies_left(&memory.folder(), &[KEY.to_string()]).is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the key is still stored: {:?}",
+            copies_left(&memory.folder(), &[KEY.to_string()])
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let shown = memory.run(&["show", "pasted", "--json"]);
+    let shown = String::from_utf8_lossy(&shown.stdout);
+    assert!(shown.contains("[REDACTED:secret-seen-before]"), "{shown}");
+    // Nothing is left to look for: by hand, the run says so.
+    let again = memory.run(&["forget", "--secrets", "--yes"]);
+    assert!(again.status.success(), "{again:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&again.stdout),
+        "Every secret found so far was already replaced everywhere.\n"
     );
 }

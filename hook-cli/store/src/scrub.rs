@@ -1,0 +1,164 @@
+//! A secret found late, replaced wherever the store holds it (docs/decisions/0150). The writer
+//! that finds it replaces it at once in its session and the sessions that session continues
+//! (0110, 0116); the rest of the store is read by a run of its own, started outside the hook,
+//! in short transactions as forget runs, so a hook never reads the whole store.
+
+use std::collections::HashSet;
+
+use rusqlite::{params, Connection};
+use serde::Serialize;
+use throughline_core::redact;
+
+use super::{Result, Store};
+
+/// A table that holds stored text a secret may be in.
+pub(super) struct TextTable {
+    pub name: &'static str,
+    pub key: &'static str,
+    pub text: &'static str,
+    /// Its rows of the sessions in `chain`, a `WITH` table of session ids the caller defines.
+    pub in_chain: &'static str,
+}
+
+pub(super) const TEXT_TABLES: [TextTable; 5] = [
+    TextTable {
+        name: "messages",
+        key: "id",
+        text: "text",
+        in_chain: "session IN (SELECT id FROM chain)",
+    },
+    TextTable {
+        name: "details",
+        key: "id",
+        text: "body",
+        // By turn: details have no index by session of every kind.
+        in_chain: "turn IN (SELECT t.id FROM turns t WHERE t.session IN (SELECT id FROM chain))",
+    },
+    TextTable {
+        name: "summaries",
+        key: "turn",
+        text: "text",
+        in_chain: "turn IN (SELECT t.id FROM turns t WHERE t.session IN (SELECT id FROM chain))",
+    },
+    TextTable {
+        name: "model_summaries",
+        key: "turn",
+        text: "text",
+        in_chain: "turn IN (SELECT t.id FROM turns t WHERE t.session IN (SELECT id FROM chain))",
+    },
+    // The memories logged since the first session of the chain started.
+    TextTable {
+        name: "injections",
+        key: "id",
+        text: "text",
+        in_chain: "at >= (SELECT min(coalesce(started_at, '')) FROM sessions
+                          WHERE id IN (SELECT id FROM chain))",
+    },
+];
+
+impl TextTable {
+    /// Writes `rows` (key, text) back, and their search index entries with them.
+    pub(super) fn rewrite(&self, conn: &Connection, rows: &[(i64, String)]) -> Result<()> {
+        let keys: Vec<i64> = rows.iter().map(|(key, _)| *key).collect();
+        super::search::rewrite_indexed(conn, self.name, &keys, || {
+            let mut stmt = conn.prepare(&format!(
+                "UPDATE {} SET {} = ?2 WHERE {} = ?1",
+                self.name, self.text, self.key
+            ))?;
+            for (key, text) in rows {
+                stmt.execute(params![key, text])?;
+            }
+            Ok(())
+        })
+    }
+}
+
+/// Rows read per transaction: a hook waiting for the lock gets it between two.
+const ROWS_PER_STEP: i64 = 1_000;
+
+/// What [`Store::scrub_secrets`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Scrubbed {
+    /// Secrets found late that it looked for.
+    pub secrets: u64,
+    /// Rows that held one and were rewritten.
+    pub rows: u64,
+    /// Whether the WAL, whose older frames held the rows as they were, is empty.
+    pub wal_emptied: bool,
+}
+
+impl Store {
+    /// Whether a secret found late is still to be looked for in the rest of the store.
+    pub fn secrets_to_scrub(&self) -> Result<bool> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM secret_marks WHERE everywhere = 0)")?
+            .query_row([], |r| r.get(0))?)
+    }
+
+    /// Replaces each secret found late, and not looked for everywhere yet, in every stored
+    /// text, then marks it done. Stopped halfway, the next run starts again and finds less.
+    pub fn scrub_secrets(&mut self) -> Result<Scrubbed> {
+        let marks: HashSet<i64> = self
+            .conn
+            .prepare("SELECT mark FROM secret_marks WHERE everywhere = 0")?
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut done = Scrubbed {
+            secrets: marks.len() as u64,
+            wal_emptied: true,
+            ..Scrubbed::default()
+        };
+        if marks.is_empty() {
+            return Ok(done);
+        }
+        let mut counts = redact::Counts::new();
+        for table in &TEXT_TABLES {
+            let read = format!(
+                "SELECT {key}, {text} FROM {name} WHERE {key} > ?1 AND {text} IS NOT NULL
+                 ORDER BY {key} LIMIT {ROWS_PER_STEP}",
+                key = table.key,
+                text = table.text,
+                name = table.name,
+            );
+            let mut after = i64::MIN;
+            self.in_steps(|tx| {
+                let rows: Vec<(i64, String)> = tx
+                    .prepare_cached(&read)?
+                    .query_map([after], |r| Ok((r.get(0)?, r.get(1)?)))?
+                    .collect::<rusqlite::Result<_>>()?;
+                let Some(&(last, _)) = rows.last() else {
+                    return Ok(false);
+                };
+                after = last;
+                let rewritten: Vec<(i64, String)> = rows
+                    .into_iter()
+                    .filter_map(|(key, text)| {
+                        redact::redact_remembered(&text, |m| marks.contains(&m), &mut counts)
+                            .map(|text| (key, text))
+                    })
+                    .collect();
+                if !rewritten.is_empty() {
+                    table.rewrite(tx, &rewritten)?;
+                    done.rows += rewritten.len() as u64;
+                }
+                Ok(true)
+            })?;
+        }
+        let mut counts = Some(counts);
+        self.in_steps(|tx| {
+            if let Some(counts) = counts.take() {
+                super::write::count_redactions(tx, counts)?;
+            }
+            let mut stmt = tx.prepare("UPDATE secret_marks SET everywhere = 1 WHERE mark = ?1")?;
+            for mark in &marks {
+                stmt.execute([mark])?;
+            }
+            Ok(false)
+        })?;
+        if done.rows > 0 {
+            done.wal_emptied = self.empty_wal()?;
+        }
+        Ok(done)
+    }
+}
