@@ -100,6 +100,11 @@ pub fn import(
     }
     w.commit()?;
     progress(at);
+    // A secret first found here may be in any session stored before: no hook runs for an
+    // import to start the look for it, so the import does it (decision 0150).
+    if store.secrets_to_scrub()? {
+        store.scrub_secrets()?;
+    }
     // Index in bulk now, so the first search does not pay for the whole backfill.
     if index {
         store.index_pending()?;

@@ -393,12 +393,11 @@ fn turns_forgotten_by_retention_leave_no_copy_in_any_file() {
     );
 }
 
-/// A key pasted in prose in one session, where no rule sees it, and named in another
-/// (`STAGING_KEY=` in a tool's output): the hook that finds it starts a run of its own, which
-/// leaves no copy in any file (decision 0150).
-#[test]
-fn a_secret_found_late_leaves_every_session_by_a_run_the_hook_starts() {
-    const KEY: &str = "Vn4KpX8qRz2TbW7mYc3LsH9d";
+const KEY: &str = "Vn4KpX8qRz2TbW7mYc3LsH9d";
+
+/// A memory whose session `pasted` holds [`KEY`] in prose, where no rule sees it, stored by
+/// hooks; and the turns of a session `named` whose first tool output is `STAGING_KEY=KEY`.
+fn key_pasted_then_named() -> (Memory, Vec<String>) {
     let memory = Memory::empty();
     let mut words = Fragments::new(3);
     let mut pasted = transcript_turns("pasted", "2026-11-20", 3, &mut words);
@@ -411,6 +410,28 @@ fn a_secret_found_late_leaves_every_session_by_a_run_the_hook_starts() {
     let output = format!("src/lib.rs: let {} = 1;", words.made[3 * 5 + 3]);
     assert!(named[0].contains(&output));
     named[0] = named[0].replace(&output, &format!("STAGING_KEY={KEY}"));
+    (memory, named)
+}
+
+/// The same key named in an imported session: the import looks for it everywhere before it
+/// ends.
+#[test]
+fn a_secret_found_late_by_an_import_leaves_every_session() {
+    let (memory, named) = key_pasted_then_named();
+    fs::write(memory.projects().join("named.jsonl"), named.concat()).unwrap();
+    memory.import();
+    assert_eq!(
+        copies_left(&memory.folder(), &[KEY.to_string()]),
+        Vec::<(String, String)>::new()
+    );
+}
+
+/// A key pasted in prose in one session, where no rule sees it, and named in another
+/// (`STAGING_KEY=` in a tool's output): the hook that finds it starts a run of its own, which
+/// leaves no copy in any file (decision 0150).
+#[test]
+fn a_secret_found_late_leaves_every_session_by_a_run_the_hook_starts() {
+    let (memory, named) = key_pasted_then_named();
     memory.by_hooks("named", &named);
 
     // The run is detached from the hook: wait for it.
