@@ -542,6 +542,20 @@ fn database_checks(health: &Health) -> Vec<Check> {
             )
         },
     ));
+    if health.secrets_waiting > 0 {
+        checks.push(
+            Check::new(
+                "secrets found late",
+                Status::Note,
+                format!(
+                    "{} found late may remain in sessions stored before; the next hook \
+                     starts the run that replaces them everywhere",
+                    crate::render::count(health.secrets_waiting, "secret")
+                ),
+            )
+            .fix("throughline forget --secrets"),
+        );
+    }
     checks.push(if captures.is_empty() {
         Check::new("captures", Status::Note, "no session captured yet")
     } else {
@@ -857,5 +871,31 @@ mod tests {
         let fix = checks[0].fix.as_deref().unwrap();
         assert!(fix.contains("throughline import"), "{fix}");
         assert!(!fix.contains("chmod"), "{fix}");
+    }
+
+    #[test]
+    fn a_secret_waiting_for_the_whole_store_is_named_with_the_command_that_runs_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::at(dir.path().to_path_buf());
+        drop(crate::open_store(&home).unwrap());
+        let waiting = |home: &Home| {
+            database_checks(&Health::check(home))
+                .into_iter()
+                .find(|c| c.name == "secrets found late")
+        };
+        assert!(waiting(&home).is_none());
+        let conn = rusqlite::Connection::open(home.db_path()).unwrap();
+        conn.execute("INSERT INTO secret_marks (mark) VALUES (7)", [])
+            .unwrap();
+        let check = waiting(&home).unwrap();
+        assert_eq!(check.status, Status::Note);
+        assert!(
+            check.message.starts_with("1 secret found late"),
+            "{}",
+            check.message
+        );
+        assert_eq!(check.fix.as_deref(), Some("throughline forget --secrets"));
+        crate::open_store(&home).unwrap().scrub_secrets().unwrap();
+        assert!(waiting(&home).is_none());
     }
 }

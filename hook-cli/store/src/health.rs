@@ -25,6 +25,8 @@ pub struct Health {
     pub last_capture: Vec<HostCapture>,
     /// Secrets replaced by a placeholder before storage, per kind (docs/decisions/0047).
     pub redacted: Vec<(String, u64)>,
+    /// Secrets found late not yet looked for in the whole store (docs/decisions/0150).
+    pub secrets_waiting: u64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -47,6 +49,7 @@ impl Health {
             integrity: None,
             last_capture: Vec::new(),
             redacted: Vec::new(),
+            secrets_waiting: 0,
         };
         if !health.exists {
             return health;
@@ -61,6 +64,14 @@ impl Health {
                 health.last_capture = last_capture(&store.conn).unwrap_or_default();
                 // A store of an older schema has no count yet.
                 health.redacted = redacted(&store.conn).unwrap_or_default();
+                health.secrets_waiting = store
+                    .conn
+                    .query_row(
+                        "SELECT count(*) FROM secret_marks WHERE everywhere = 0",
+                        [],
+                        |r| r.get::<_, i64>(0),
+                    )
+                    .map_or(0, |n| n as u64);
             }
             Err(e) => {
                 health.damaged = e.is_damaged();
