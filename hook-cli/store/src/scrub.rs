@@ -1,11 +1,12 @@
 //! A secret found late, replaced wherever the store holds it (docs/decisions/0150). The writer
 //! that finds it replaces it at once in its session and the sessions that session continues
 //! (0110, 0116); the rest of the store is read by a run of its own, started outside the hook,
-//! in short transactions as forget runs, so a hook never reads the whole store.
+//! so a hook never reads the whole store. The run reads without the write lock and takes it
+//! only to rewrite the rows that hold a secret.
 
 use std::collections::HashSet;
 
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 use throughline_core::redact;
 
@@ -73,8 +74,8 @@ impl TextTable {
     }
 }
 
-/// Rows read per transaction: a hook waiting for the lock gets it between two.
-const ROWS_PER_STEP: i64 = 1_000;
+/// Text read in one batch, so a store of large tool outputs is never all in memory.
+const BYTES_PER_STEP: usize = 8 << 20;
 
 /// What [`Store::scrub_secrets`] did.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -113,37 +114,72 @@ impl Store {
             return Ok(done);
         }
         let mut counts = redact::Counts::new();
+        let holds = |text: &str| {
+            redact::redact_remembered(text, |m| marks.contains(&m), &mut redact::Counts::new())
+                .is_some()
+        };
         for table in &TEXT_TABLES {
             let read = format!(
                 "SELECT {key}, {text} FROM {name} WHERE {key} > ?1 AND {text} IS NOT NULL
-                 ORDER BY {key} LIMIT {ROWS_PER_STEP}",
+                 ORDER BY {key}",
+                key = table.key,
+                text = table.text,
+                name = table.name,
+            );
+            let reread = format!(
+                "SELECT {text} FROM {name} WHERE {key} = ?1",
                 key = table.key,
                 text = table.text,
                 name = table.name,
             );
             let mut after = i64::MIN;
-            self.in_steps(|tx| {
-                let rows: Vec<(i64, String)> = tx
-                    .prepare_cached(&read)?
-                    .query_map([after], |r| Ok((r.get(0)?, r.get(1)?)))?
-                    .collect::<rusqlite::Result<_>>()?;
-                let Some(&(last, _)) = rows.last() else {
-                    return Ok(false);
+            loop {
+                // Read without the write lock, a bounded batch at a time: most rows hold no
+                // secret, and hooks write meanwhile.
+                let (holding, last) = {
+                    let mut stmt = self.conn.prepare_cached(&read)?;
+                    let mut rows = stmt.query([after])?;
+                    let (mut holding, mut last, mut bytes) = (Vec::new(), None, 0);
+                    while let Some(row) = rows.next()? {
+                        let key: i64 = row.get(0)?;
+                        let text: String = row.get(1)?;
+                        if holds(&text) {
+                            holding.push(key);
+                        }
+                        last = Some(key);
+                        bytes += text.len();
+                        if bytes >= BYTES_PER_STEP {
+                            break;
+                        }
+                    }
+                    (holding, last)
                 };
+                let Some(last) = last else { break };
                 after = last;
-                let rewritten: Vec<(i64, String)> = rows
-                    .into_iter()
-                    .filter_map(|(key, text)| {
-                        redact::redact_remembered(&text, |m| marks.contains(&m), &mut counts)
-                            .map(|text| (key, text))
-                    })
-                    .collect();
-                if !rewritten.is_empty() {
+                if holding.is_empty() {
+                    continue;
+                }
+                // Under the lock, read again: a row may have changed since.
+                self.in_steps(|tx| {
+                    let mut rewritten = Vec::new();
+                    for &key in &holding {
+                        let text: Option<String> = tx
+                            .prepare_cached(&reread)?
+                            .query_row([key], |r| r.get(0))
+                            .optional()?
+                            .flatten();
+                        let again = text.and_then(|text| {
+                            redact::redact_remembered(&text, |m| marks.contains(&m), &mut counts)
+                        });
+                        if let Some(text) = again {
+                            rewritten.push((key, text));
+                        }
+                    }
                     table.rewrite(tx, &rewritten)?;
                     done.rows += rewritten.len() as u64;
-                }
-                Ok(true)
-            })?;
+                    Ok(false)
+                })?;
+            }
         }
         let mut counts = Some(counts);
         self.in_steps(|tx| {
