@@ -138,6 +138,12 @@ fn scrub_stamp(home: &Home) -> PathBuf {
     home.dir().join("secrets.scrubbed")
 }
 
+/// How many secrets found late wait for [`scrub_secrets`]; reads a store that may be open for
+/// writing elsewhere.
+pub fn secrets_waiting(home: &Home) -> store::Result<u64> {
+    Store::open_read_only(home)?.secrets_waiting()
+}
+
 /// Replaces each secret found late wherever the store holds it (decision 0150). Hooks go on
 /// meanwhile, as with [`apply`].
 pub fn scrub_secrets(home: &Home) -> store::Result<Scrubbed> {
@@ -147,7 +153,7 @@ pub fn scrub_secrets(home: &Home) -> store::Result<Scrubbed> {
 /// Whether a hook should start a scrub: a secret found late waits for one (one indexed read)
 /// and none was started in the last [`SCRUB_AGAIN_AFTER`].
 pub fn scrub_due(home: &Home, store: &Store) -> store::Result<bool> {
-    if !store.secrets_to_scrub()? {
+    if store.secrets_waiting()? == 0 {
         return Ok(false);
     }
     Ok(stale(&scrub_stamp(home), SCRUB_AGAIN_AFTER))

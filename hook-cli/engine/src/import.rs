@@ -102,7 +102,7 @@ pub fn import(
     progress(at);
     // A secret first found here may be in any session stored before: no hook runs for an
     // import to start the look for it, so the import does it (decision 0150).
-    if store.secrets_to_scrub()? {
+    if store.secrets_waiting()? > 0 {
         store.scrub_secrets()?;
     }
     // Index in bulk now, so the first search does not pay for the whole backfill.

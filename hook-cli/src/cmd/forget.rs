@@ -136,6 +136,18 @@ fn retention(home: &Home, args: &Args) -> anyhow::Result<()> {
 }
 
 fn secrets(home: &Home, args: &Args) -> anyhow::Result<()> {
+    if args.dry_run {
+        let waiting = forget::secrets_waiting(home)?;
+        if args.json {
+            return super::print_json(&serde_json::json!({ "secrets_waiting": waiting }));
+        }
+        outln!(
+            "{} found late {} to be replaced in the whole store; nothing was changed.",
+            render::count(waiting, "secret"),
+            if waiting == 1 { "waits" } else { "wait" }
+        )?;
+        return Ok(());
+    }
     let done = match forget::scrub_secrets(home) {
         Ok(done) => done,
         Err(e) => {

@@ -64,14 +64,7 @@ impl Health {
                 health.last_capture = last_capture(&store.conn).unwrap_or_default();
                 // A store of an older schema has no count yet.
                 health.redacted = redacted(&store.conn).unwrap_or_default();
-                health.secrets_waiting = store
-                    .conn
-                    .query_row(
-                        "SELECT count(*) FROM secret_marks WHERE everywhere = 0",
-                        [],
-                        |r| r.get::<_, i64>(0),
-                    )
-                    .map_or(0, |n| n as u64);
+                health.secrets_waiting = store.secrets_waiting().unwrap_or_default();
             }
             Err(e) => {
                 health.damaged = e.is_damaged();

@@ -89,12 +89,13 @@ pub struct Scrubbed {
 }
 
 impl Store {
-    /// Whether a secret found late is still to be looked for in the rest of the store.
-    pub fn secrets_to_scrub(&self) -> Result<bool> {
+    /// How many secrets found late are still to be looked for in the rest of the store (a
+    /// read of a partial index of those alone).
+    pub fn secrets_waiting(&self) -> Result<u64> {
         Ok(self
             .conn
-            .prepare_cached("SELECT EXISTS (SELECT 1 FROM secret_marks WHERE everywhere = 0)")?
-            .query_row([], |r| r.get(0))?)
+            .prepare_cached("SELECT count(*) FROM secret_marks WHERE everywhere = 0")?
+            .query_row([], |r| r.get::<_, i64>(0))? as u64)
     }
 
     /// Replaces each secret found late, and not looked for everywhere yet, in every stored

@@ -1081,7 +1081,7 @@ fn a_secret_found_late_is_redacted_in_every_session_by_a_scrub() {
     }
     w.commit().unwrap();
     store.index_pending().unwrap();
-    assert!(!store.secrets_to_scrub().unwrap());
+    assert_eq!(store.secrets_waiting().unwrap(), 0);
 
     name_the_key(&mut store, key, None);
     // The hook's writer reads only the chain: the other session still holds the key.
@@ -1099,7 +1099,7 @@ fn a_secret_found_late_is_redacted_in_every_session_by_a_scrub() {
             .unwrap()
     };
     assert!(stored(&store).iter().any(|t| t.contains(key)));
-    assert!(store.secrets_to_scrub().unwrap());
+    assert_eq!(store.secrets_waiting().unwrap(), 1);
 
     let done = store.scrub_secrets().unwrap();
     assert_eq!(
@@ -1115,7 +1115,7 @@ fn a_secret_found_late_is_redacted_in_every_session_by_a_scrub() {
     assert_eq!(matches("\"tonight\""), 1);
     assert_no_copy_in_files(&store, key);
     // Done once: the next run has nothing to look for.
-    assert!(!store.secrets_to_scrub().unwrap());
+    assert_eq!(store.secrets_waiting().unwrap(), 0);
     assert_eq!(
         store.scrub_secrets().unwrap(),
         Scrubbed {

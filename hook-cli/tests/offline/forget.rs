@@ -424,6 +424,11 @@ fn a_secret_found_late_by_an_import_leaves_every_session() {
         copies_left(&memory.folder(), &[KEY.to_string()]),
         Vec::<(String, String)>::new()
     );
+    let waiting = memory.run(&["forget", "--secrets", "--dry-run"]);
+    assert_eq!(
+        String::from_utf8_lossy(&waiting.stdout),
+        "0 secrets found late wait to be replaced in the whole store; nothing was changed.\n"
+    );
 }
 
 /// A key pasted in prose in one session, where no rule sees it, and named in another
