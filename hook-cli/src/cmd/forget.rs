@@ -28,8 +28,9 @@ pub struct Args {
     /// Every turn before a date (2026-10-01), a timestamp or an age (30d, 12h, 2w)
     #[arg(long, group = "scope", value_name = "WHEN")]
     before: Option<String>,
-    /// Apply the retention settings (keep_days, keep_mb) now
-    #[arg(long, group = "scope")]
+    /// Apply the retention settings (keep_days, keep_mb) now (`--before` shows what an age
+    /// covers first)
+    #[arg(long, group = "scope", conflicts_with = "dry_run")]
     retention: bool,
     /// Replace every secret found so far wherever it is stored (hooks start this in the
     /// background when one is first found)

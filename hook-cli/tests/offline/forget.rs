@@ -96,6 +96,12 @@ fn a_session_is_previewed_confirmed_forgotten_and_stays_forgotten() {
         Some(turns),
         "a dry run changes nothing"
     );
+    // Retention has no preview: asked for one, it refuses rather than forget.
+    memory.run(&["config", "--keep-days", "1"]);
+    let refused = memory.run(&["forget", "--retention", "--dry-run"]);
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    assert_eq!(memory.turns_of(BEFORE_CLEAR), Some(turns));
+    memory.run(&["config", "--keep-days", "0"]);
 
     // Without a terminal to ask on, nothing goes without --yes.
     let refused = memory.run(&["forget", "--session", BEFORE_CLEAR]);
