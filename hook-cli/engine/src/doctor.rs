@@ -545,12 +545,17 @@ fn database_checks(health: &Health) -> Vec<Check> {
     if health.secrets_waiting > 0 {
         checks.push(
             Check::new(
-                "secrets found late",
+                "secrets",
                 Status::Note,
                 format!(
-                    "{} found late may remain in sessions stored before; the next hook \
-                     starts the run that replaces them everywhere",
-                    crate::render::count(health.secrets_waiting, "secret")
+                    "{} found late may still be in sessions stored before; the next hook \
+                     starts the run that replaces {} everywhere",
+                    crate::render::count(health.secrets_waiting, "secret"),
+                    if health.secrets_waiting == 1 {
+                        "it"
+                    } else {
+                        "them"
+                    }
                 ),
             )
             .fix("throughline forget --secrets"),
@@ -881,7 +886,7 @@ mod tests {
         let waiting = |home: &Home| {
             database_checks(&Health::check(home))
                 .into_iter()
-                .find(|c| c.name == "secrets found late")
+                .find(|c| c.name == "secrets")
         };
         assert!(waiting(&home).is_none());
         let conn = rusqlite::Connection::open(home.db_path()).unwrap();
