@@ -64,7 +64,7 @@ const SPEC: Spec = Spec {
         program: "claude",
         also_at: &[".local/bin/claude", ".claude/local/claude"],
         oldest: "2.1.197",
-        newest: "2.1.336",
+        newest: "2.1.337",
         update: "claude update",
     }),
 };
