@@ -58,6 +58,17 @@ pub(super) const TEXT_TABLES: [TextTable; 5] = [
 ];
 
 impl TextTable {
+    /// The statement reading (key, text) of the rows that have text and meet `condition`
+    /// (which may end with an `ORDER BY`).
+    pub(super) fn read_where(&self, condition: &str) -> String {
+        format!(
+            "SELECT {key}, {text} FROM {name} WHERE {text} IS NOT NULL AND {condition}",
+            key = self.key,
+            text = self.text,
+            name = self.name,
+        )
+    }
+
     /// Writes `rows` (key, text) back, and their search index entries with them.
     pub(super) fn rewrite(&self, conn: &Connection, rows: &[(i64, String)]) -> Result<()> {
         let keys: Vec<i64> = rows.iter().map(|(key, _)| *key).collect();
@@ -120,19 +131,8 @@ impl Store {
                 .is_some()
         };
         for table in &TEXT_TABLES {
-            let read = format!(
-                "SELECT {key}, {text} FROM {name} WHERE {key} > ?1 AND {text} IS NOT NULL
-                 ORDER BY {key}",
-                key = table.key,
-                text = table.text,
-                name = table.name,
-            );
-            let reread = format!(
-                "SELECT {text} FROM {name} WHERE {key} = ?1",
-                key = table.key,
-                text = table.text,
-                name = table.name,
-            );
+            let read = table.read_where(&format!("{key} > ?1 ORDER BY {key}", key = table.key));
+            let reread = table.read_where(&format!("{} = ?1", table.key));
             let mut after = i64::MIN;
             loop {
                 // Read without the write lock, a bounded batch at a time: most rows hold no
@@ -166,9 +166,8 @@ impl Store {
                     for &key in &holding {
                         let text: Option<String> = tx
                             .prepare_cached(&reread)?
-                            .query_row([key], |r| r.get(0))
-                            .optional()?
-                            .flatten();
+                            .query_row([key], |r| r.get(1))
+                            .optional()?;
                         let again = text.and_then(|text| {
                             redact::redact_remembered(&text, |m| marks.contains(&m), &mut counts)
                         });

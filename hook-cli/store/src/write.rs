@@ -229,14 +229,9 @@ impl<'c> Writer<'c> {
         );
         for table in &super::scrub::TEXT_TABLES {
             let rewritten: Vec<(i64, String)> = {
-                let mut stmt = self.tx.prepare(&format!(
-                    "{chain} SELECT {key}, {text} FROM {name}
-                     WHERE {text} IS NOT NULL AND {in_chain}",
-                    key = table.key,
-                    text = table.text,
-                    name = table.name,
-                    in_chain = table.in_chain,
-                ))?;
+                let mut stmt = self
+                    .tx
+                    .prepare(&format!("{chain} {}", table.read_where(table.in_chain)))?;
                 let mut rows = stmt.query([session])?;
                 let mut rewritten = Vec::new();
                 while let Some(row) = rows.next()? {
