@@ -108,19 +108,9 @@ fn retention(home: &Home, args: &Args) -> anyhow::Result<()> {
     }
     let done = throughline::open_store(home)
         .and_then(|mut store| forget::apply_retention(&mut store, &config, &clock::now()));
-    let done = match done {
-        Ok(done) => done,
-        Err(e) => {
-            throughline::log::line(home, "retention", &e.to_string());
-            return Err(e.into());
-        }
-    };
-    if args.quiet {
+    let Some(done) = background_run(home, args, "retention", done)? else {
         return Ok(());
-    }
-    if args.json {
-        return super::print_json(&done);
-    }
+    };
     for (why, forgotten) in [
         (
             format!("older than {} days", config.keep_days),
@@ -136,6 +126,26 @@ fn retention(home: &Home, args: &Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// What a run hooks start (`--retention`, `--secrets`) did, for the caller to print; a failure
+/// is logged as `what` too, since no terminal sees a run a hook started. None when nothing more
+/// is to be printed (`--quiet`, or `--json`, printed here).
+fn background_run<T: serde::Serialize>(
+    home: &Home,
+    args: &Args,
+    what: &str,
+    done: throughline::store::Result<T>,
+) -> anyhow::Result<Option<T>> {
+    let done = done.inspect_err(|e| throughline::log::line(home, what, &e.to_string()))?;
+    if args.quiet {
+        return Ok(None);
+    }
+    if args.json {
+        super::print_json(&done)?;
+        return Ok(None);
+    }
+    Ok(Some(done))
+}
+
 fn secrets(home: &Home, args: &Args) -> anyhow::Result<()> {
     if args.dry_run {
         let waiting = forget::secrets_waiting(home)?;
@@ -149,19 +159,9 @@ fn secrets(home: &Home, args: &Args) -> anyhow::Result<()> {
         )?;
         return Ok(());
     }
-    let done = match forget::scrub_secrets(home) {
-        Ok(done) => done,
-        Err(e) => {
-            throughline::log::line(home, "secrets", &e.to_string());
-            return Err(e.into());
-        }
-    };
-    if args.quiet {
+    let Some(done) = background_run(home, args, "secrets", forget::scrub_secrets(home))? else {
         return Ok(());
-    }
-    if args.json {
-        return super::print_json(&done);
-    }
+    };
     if done.secrets == 0 {
         outln!("Every secret found so far was already replaced everywhere.")?;
         return Ok(());
