@@ -27,10 +27,14 @@ mod logs;
 mod long_answers;
 #[path = "memory_facts/shapes/mixed_voice.rs"]
 mod mixed_voice;
+#[path = "memory_facts/shapes/plain.rs"]
+mod plain;
 #[path = "memory_facts/shapes/routine.rs"]
 mod routine;
 #[path = "memory_facts/session.rs"]
 mod session;
+#[path = "memory_facts/shapes/spoken.rs"]
+mod spoken;
 #[path = "memory_facts/shapes/topics.rs"]
 mod topics;
 
@@ -74,6 +78,14 @@ const SHAPES: &[Shape] = &[
     Shape {
         name: "mixed-voice",
         generate: mixed_voice::session,
+    },
+    Shape {
+        name: "plain",
+        generate: plain::session,
+    },
+    Shape {
+        name: "spoken",
+        generate: spoken::session,
     },
 ];
 

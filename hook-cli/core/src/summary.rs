@@ -58,6 +58,18 @@ const DECISIVE: &[&str] = &[
     "rather than",
     "agreed",
     "went with",
+    "go with",
+    "going with",
+    "drop ",
+    "dropped",
+    "get rid of",
+    "broke",
+    "moving ",
+    "migrat",
+    "deprecat",
+    "asked for",
+    "rule",
+    "policy",
     "owner",
     "owns ",
     "needs ",
@@ -1374,6 +1386,19 @@ mod tests {
         assert!(salience("Decision: the backend stays as it is for this release.") >= FACT);
         assert!(salience("Decision: we keep it as it is until Lena's review.") >= FACT);
         assert!(salience("Conflicts are resolved per field, not per document.") < FACT);
+    }
+
+    #[test]
+    fn a_choice_said_in_passing_weighs_as_a_fact() {
+        // No label, no "decided": how people say a choice, a move or a requirement.
+        for said in [
+            "ok let's go with pnpm and drop yarn, the yarn lockfile broke CI three times last week.",
+            "we're moving the audit log out of Postgres into S3 with object lock.",
+            "Invoices now round VAT per line item, which is what the Dutch auditors asked for.",
+        ] {
+            assert!(salience(said) >= FACT, "{said}");
+        }
+        assert!(salience("ok let's go with that and see.") < FACT);
     }
 
     #[test]

@@ -274,21 +274,27 @@ const RULES: &[&str] = &[
     "muss",
     "musst",
     "darf nicht",
+    "nie",
     "niemals",
     "immer",
     // Chinese, Japanese, Korean
     "必须",
     "不要",
+    "不能",
+    "不得",
     "禁止",
     "只能",
+    "一律",
     "必ず",
     "しないで",
     "してはいけない",
+    "ようにして",
     "반드시",
     "절대",
     "해야",
     "하지 마",
     "하지 말",
+    "않도록",
     "금지",
 ];
 
@@ -762,6 +768,9 @@ mod tests {
             "Die Tests müssen grün sein, und du musst vorher fragen.",
             "배포 전에 반드시 테스트를 실행해야 합니다.",
             "生产环境的配置只能通过环境变量传入。",
+            "支付回调的日志里不能出现完整的卡号，只能保留后四位。",
+            "チェックアウトから30日を過ぎたら投稿できないようにしてください。",
+            "Die Migration darf nie ohne Backup laufen.",
             "Keep the log level at INFO in production; DEBUG doubled the bill.",
             "Please leave the CRDT code in src/merge.rs to Omar, he is rewriting it.",
             "I don't want the sidebar to scroll, ever.",
@@ -778,6 +787,7 @@ mod tests {
             "Ask more clarifying questions so I am sure that you understand this.",
             "No, I don't really like that. Not the text.",
             "I don’t know why the header moved.",
+            "Die Tests liefen niemand weiß warum so langsam.",
         ] {
             assert!(!sets_a_rule(free), "{free}");
         }
