@@ -429,10 +429,19 @@ impl Gist {
         let mut room = max.saturating_sub(lead_min + arrow);
 
         let last = self.answer.len().saturating_sub(1);
+        // A sentence that opens what follows it ("Copy and paste this URL in your browser:",
+        // "Correct commands:") ends a line just before its point, which the line leaves out.
+        let weight = |s: &Scored| {
+            if opens_what_follows(&s.text) {
+                0
+            } else {
+                s.score
+            }
+        };
         let mut candidates: Vec<(Pick, i32)> = (1..self.prompt.len())
             .map(|i| {
                 // What the person adds to a request is usually a constraint to keep.
-                let score = match self.prompt[i].score {
+                let score = match weight(&self.prompt[i]) {
                     0 => 0,
                     n => n + 2,
                 };
@@ -440,8 +449,9 @@ impl Gist {
             })
             .chain((0..self.answer.len()).map(|i| {
                 // An answer's closing sentence usually carries its conclusion.
-                let bonus = if i == last { 2 } else { 0 };
-                ((false, i), self.answer[i].score + bonus)
+                let score = weight(&self.answer[i]);
+                let bonus = if i == last && score > 0 { 2 } else { 0 };
+                ((false, i), score + bonus)
             }))
             .collect();
         // What only this turn says first, then best first; on a tie the person's words before
@@ -974,17 +984,17 @@ pub fn announces_a_step(text: &str) -> bool {
     // "Now I'll convert the queries to runtime checks." goes on with work already chosen:
     // a plan after a word that orders the steps is a step too, with or without a colon,
     // unless it says why ("… since the nested access won't work with `Record`").
-    let opens_what_follows = text.trim_end().ends_with([':', '：']);
+    let opens = opens_what_follows(text);
     let mut ordered = false;
     loop {
         if ANNOUNCING.iter().any(|a| start.starts_with(a)) {
             return !start.starts_with("let me know");
         }
-        if (opens_what_follows || ordered) && PLANNING.iter().any(|p| start.starts_with(p)) {
+        if (opens || ordered) && PLANNING.iter().any(|p| start.starts_with(p)) {
             // The whole sentence is read only here: few open with a plan.
             let lower = text.to_lowercase();
             let says = |words: &[&str]| words.iter().any(|w| lower.contains(w));
-            return !says(CHOOSING) && (opens_what_follows || !says(EXPLAINING));
+            return !says(CHOOSING) && (opens || !says(EXPLAINING));
         }
         match LEADING.iter().find(|l| start.starts_with(*l)) {
             Some(lead) => {
@@ -1143,6 +1153,11 @@ pub fn label_of(sentence: &str) -> Option<(&str, &str)> {
 /// Whether a sentence is only a label (`Build Command:`, `Production Fixes:`, `配置：`): what
 /// it labels follows as a block or a list, not in the sentence. A clause written without
 /// spaces is no label however few its words ("…可能无法直接工作，原因如下：").
+/// Whether a sentence ends on a colon, opening a list, a block or a value after it.
+pub fn opens_what_follows(sentence: &str) -> bool {
+    sentence.trim_end().ends_with([':', '：'])
+}
+
 fn is_bare_label(sentence: &str) -> bool {
     label_of(sentence).is_some_and(|(label, said)| {
         let longest = if label.chars().any(is_cjk) {
@@ -1386,6 +1401,22 @@ mod tests {
         assert!(salience("Decision: the backend stays as it is for this release.") >= FACT);
         assert!(salience("Decision: we keep it as it is until Lena's review.") >= FACT);
         assert!(salience("Conflicts are resolved per field, not per document.") < FACT);
+    }
+
+    #[test]
+    fn a_line_never_ends_on_a_sentence_that_opens_what_it_leaves_out() {
+        let answer = "Option 1: Click the new authorization link (Easiest).\n\n\
+                      Copy and paste this URL in your browser:\n\n\
+                      ```\nhttps://dash.example.com/oauth/authorize?client_id=54d11594\n```\n\n\
+                      Correct commands:";
+        let line = one_liner(
+            &turn("the redirect url is down, what now?", &[answer]),
+            MAX_CHARS,
+        );
+        assert!(
+            line.ends_with("Option 1: Click the new authorization link (Easiest)."),
+            "{line}"
+        );
     }
 
     #[test]

@@ -132,10 +132,10 @@ pub fn choose(
                     // only announces the next step ("Let me fix that:"). One that opens a
                     // list ("…, should we:") reads with its items, while they fit.
                     let mut said = vec![s.text.to_string()];
-                    if s.text.ends_with([':', '：']) {
+                    if summary::opens_what_follows(s.text) {
                         let mut chars = s.text.chars().count();
                         // An item that opens a list of its own is the next question's.
-                        let items = s.items().take_while(|i| !i.ends_with([':', '：']));
+                        let items = s.items().take_while(|i| !summary::opens_what_follows(i));
                         for item in items.take(LIST_ITEMS) {
                             chars += item.chars().count() + 1;
                             if chars > LONGEST {
