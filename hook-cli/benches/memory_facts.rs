@@ -29,6 +29,8 @@ mod long_answers;
 mod mixed_voice;
 #[path = "memory_facts/shapes/plain.rs"]
 mod plain;
+#[path = "memory_facts/shapes/reports.rs"]
+mod reports;
 #[path = "memory_facts/shapes/routine.rs"]
 mod routine;
 #[path = "memory_facts/session.rs"]
@@ -86,6 +88,10 @@ const SHAPES: &[Shape] = &[
     Shape {
         name: "spoken",
         generate: spoken::session,
+    },
+    Shape {
+        name: "reports",
+        generate: reports::session,
     },
 ];
 

@@ -42,6 +42,8 @@ const DECISIVE: &[&str] = &[
     "passes",
     "works",
     "must",
+    "has to ",
+    "have to ",
     "cannot",
     "can't",
     "should",
@@ -1426,6 +1428,7 @@ mod tests {
             "ok let's go with pnpm and drop yarn, the yarn lockfile broke CI three times last week.",
             "we're moving the audit log out of Postgres into S3 with object lock.",
             "Invoices now round VAT per line item, which is what the Dutch auditors asked for.",
+            "the health endpoint has to stay at /healthz, the load balancer probes it every 5 seconds",
         ] {
             assert!(salience(said) >= FACT, "{said}");
         }

@@ -239,6 +239,8 @@ pub(super) fn is_statement(text: &str) -> bool {
 const RULES: &[&str] = &[
     // English
     "must",
+    "has to",
+    "have to",
     "never",
     "always",
     "do not",
@@ -771,6 +773,7 @@ mod tests {
             "支付回调的日志里不能出现完整的卡号，只能保留后四位。",
             "チェックアウトから30日を過ぎたら投稿できないようにしてください。",
             "Die Migration darf nie ohne Backup laufen.",
+            "the health endpoint has to stay at /healthz without auth",
             "Keep the log level at INFO in production; DEBUG doubled the bill.",
             "Please leave the CRDT code in src/merge.rs to Omar, he is rewriting it.",
             "I don't want the sidebar to scroll, ever.",
