@@ -98,6 +98,11 @@ const DECISIVE: &[&str] = &[
     "next step",
     "still need",
     "remaining",
+    "what is left",
+    "what's left",
+    "left to do",
+    "go live",
+    "goes live",
     "todo",
     "remember",
     "note",
@@ -120,6 +125,11 @@ const DECISIVE: &[&str] = &[
     "改成",
     "约束",
     "下一步",
+    "剩下",
+    "还剩",
+    "残り",
+    "残って",
+    "남아 있",
     "结论",
     "結論",
     "次のステップ",
@@ -1429,6 +1439,7 @@ mod tests {
             "we're moving the audit log out of Postgres into S3 with object lock.",
             "Invoices now round VAT per line item, which is what the Dutch auditors asked for.",
             "the health endpoint has to stay at /healthz, the load balancer probes it every 5 seconds",
+            "What is left is wiring the exporter into the cron and deleting the old CSV path.",
         ] {
             assert!(salience(said) >= FACT, "{said}");
         }
