@@ -34,6 +34,8 @@ mod plain;
 mod reports;
 #[path = "memory_facts/shapes/routine.rs"]
 mod routine;
+#[path = "memory_facts/shapes/second_thoughts.rs"]
+mod second_thoughts;
 #[path = "memory_facts/session.rs"]
 mod session;
 #[path = "memory_facts/shapes/spoken.rs"]
@@ -93,6 +95,10 @@ const SHAPES: &[Shape] = &[
     Shape {
         name: "reports",
         generate: reports::session,
+    },
+    Shape {
+        name: "second-thoughts",
+        generate: second_thoughts::session,
     },
 ];
 

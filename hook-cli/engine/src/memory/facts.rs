@@ -99,6 +99,11 @@ pub fn choose(
             if rule {
                 weight = weight.max(FACT) + PERSONS_RULE;
             }
+            // A decision taken back is worth the room of one that names several things,
+            // whatever it names: the next agent must not follow the earlier word.
+            if s.score > 0 && !is_question(s.text) && states_a_change(s.text) {
+                weight = weight.max(NAMES_SEVERAL);
+            }
             if weight >= NAMES_SEVERAL
                 && s.said_in <= 2
                 && is_statement(s.text)
@@ -405,6 +410,18 @@ const CHANGES: &[&str] = &[
     "supersede",
     "from now on",
     "scratch that",
+    "no wait",
+    "on second thought",
+    "second thoughts",
+    "i was wrong",
+    "we were wrong",
+    "turns out",
+    "turned out",
+    "in the end",
+    "scrap the",
+    "scrap that",
+    "takes over",
+    "took over",
     "不再",
     "改为",
     "改成",
@@ -418,6 +435,7 @@ const OPENS_A_CHANGE: &[&str] = &[
     "actually",
     "revised",
     "scratch",
+    "scrap",
     "instead",
     "changed",
     "replace",
@@ -585,8 +603,19 @@ const COMMON: &[&str] = &[
 fn subject(text: &str) -> HashSet<String> {
     let mut words = HashSet::new();
     let lower = text.to_lowercase();
-    for word in lower.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '/')) {
-        let word = word.trim_matches('.');
+    // A hyphen joins a name (`sea-orm`), which its halves do not say; the halves of a longer
+    // one (`parcel-routing`) are words of the subject too.
+    let words_of = |word: &'_ str| -> Vec<String> {
+        let word = word.trim_matches(['.', '-']);
+        let mut all = vec![word.to_string()];
+        if word.contains('-') {
+            all.extend(word.split('-').map(str::to_string));
+        }
+        all
+    };
+    let split = lower.split(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '.' | '/' | '-')));
+    for word in split.flat_map(words_of) {
+        let word = word.as_str();
         let wide = !word.is_ascii();
         if wide {
             // Kana-only pairs are grammar (ます, てい), not a subject.
@@ -656,6 +685,35 @@ mod tests {
         assert!(texts[0].starts_with("Hard constraint: never use port 8080"));
         assert!(texts[1].starts_with("Root cause found"));
         assert!(chosen.facts[1].by_person && !chosen.facts[0].by_person);
+    }
+
+    #[test]
+    fn a_decision_taken_back_in_passing_is_a_fact_and_supersedes() {
+        let turns = vec![
+            turn(
+                "b",
+                "Bump sea-orm to 1.1.1.",
+                &["We keep sea-orm in the end: the sqlx rewrite would touch 140 queries for no measured gain."],
+            ),
+            turn(
+                "a",
+                "What slows the entities down?",
+                &["Plan: we replace sea-orm with plain sqlx queries, the generated entities are getting in the way."],
+            ),
+        ];
+        let chosen = facts_of(&turns, &[], 2_000);
+        assert!(chosen
+            .facts
+            .iter()
+            .any(|f| f.text.starts_with("We keep sea-orm in the end")));
+        assert!(chosen.facts.iter().all(|f| !f.text.starts_with("Plan:")));
+        assert!(states_a_change(
+            "On second thought the deal stages should be a table, not an enum."
+        ));
+        assert!(states_a_change(
+            "no wait, forget Elasticsearch, we stay with tantivy in-process"
+        ));
+        assert!(!states_a_change("The scraper reads the sitemap first."));
     }
 
     #[test]
