@@ -5,7 +5,7 @@
 use fastrand::Rng;
 use serde_json::json;
 
-use crate::session::{ToolRun, Turn};
+use crate::session::{fact_turns, free_turn, plant, Said, Session, ToolRun, Turn, FACT_AT};
 
 pub fn pick<'a, T>(rng: &mut Rng, items: &'a [T]) -> &'a T {
     &items[rng.usize(..items.len())]
@@ -675,4 +675,46 @@ pub fn coding_turn(rng: &mut Rng, code: &Codebase) -> Turn {
             ))
         }
     }
+}
+
+/// A session of everyday coding work on `project` with `facts` said in it.
+pub fn everyday_session(
+    n: usize,
+    rng: &mut Rng,
+    project: &'static Project,
+    facts: &[Said],
+) -> Session {
+    let code = Codebase::new(rng, project);
+    let facts = plant(&fact_turns(n, &mut Vec::new()), facts);
+    let turns = (0..n).map(|_| coding_turn(rng, &code)).collect();
+    Session::new(&code.root, turns, facts, Vec::new(), rng)
+}
+
+/// A session of everyday coding work on `project` where `standing` facts hold and each of
+/// `corrections` (the fact, and the decision it takes back) is said after what it corrects:
+/// each corrected decision at half the way to its correction.
+pub fn corrected_session(
+    n: usize,
+    rng: &mut Rng,
+    project: &'static Project,
+    standing: &[Said],
+    corrections: &[(Said, Said)],
+) -> Session {
+    let code = Codebase::new(rng, project);
+    let mut taken = Vec::new();
+    let slots = fact_turns(n, &mut taken);
+    let said: Vec<Said> = standing
+        .iter()
+        .copied()
+        .chain(corrections.iter().map(|(fact, _)| *fact))
+        .collect();
+    let facts = plant(&slots, &said);
+    let earlier: Vec<usize> = FACT_AT[standing.len()..]
+        .iter()
+        .map(|&at| free_turn(n, at / 2.0, &mut taken))
+        .collect();
+    let before: Vec<Said> = corrections.iter().map(|(_, before)| *before).collect();
+    let superseded = plant(&earlier, &before);
+    let turns = (0..n).map(|_| coding_turn(rng, &code)).collect();
+    Session::new(&code.root, turns, facts, superseded, rng)
 }

@@ -4,8 +4,8 @@
 
 use fastrand::Rng;
 
-use crate::filler::{coding_turn, Codebase, Project};
-use crate::session::{fact_turns, free_turn, plant, Said, Session, Speaker::*, FACT_AT};
+use crate::filler::{corrected_session, Project};
+use crate::session::{Said, Session, Speaker::*};
 
 const PROJECT: Project = Project {
     repo: "orchard",
@@ -67,19 +67,5 @@ const CORRECTIONS: [(Said, Said); 8] = [
 ];
 
 pub fn session(n: usize, rng: &mut Rng) -> Session {
-    let code = Codebase::new(rng, &PROJECT);
-    let mut taken = Vec::new();
-    let slots = fact_turns(n, &mut taken);
-    let said: Vec<Said> = STANDING
-        .into_iter()
-        .chain(CORRECTIONS.iter().map(|(fact, _)| *fact))
-        .collect();
-    let facts = plant(&slots, &said);
-    let earlier: Vec<usize> = FACT_AT[STANDING.len()..]
-        .iter()
-        .map(|&at| free_turn(n, at / 2.0, &mut taken))
-        .collect();
-    let superseded = plant(&earlier, &CORRECTIONS.map(|(_, before)| before));
-    let turns = (0..n).map(|_| coding_turn(rng, &code)).collect();
-    Session::new(&code.root, turns, facts, superseded, rng)
+    corrected_session(n, rng, &PROJECT, &STANDING, &CORRECTIONS)
 }

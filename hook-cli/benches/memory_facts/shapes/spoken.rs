@@ -3,8 +3,8 @@
 
 use fastrand::Rng;
 
-use crate::filler::{coding_turn, Codebase, Project};
-use crate::session::{fact_turns, plant, Said, Session, Speaker::*};
+use crate::filler::{everyday_session, Project};
+use crate::session::{Said, Session, Speaker::*};
 
 const PROJECT: Project = Project {
     repo: "harbor",
@@ -38,8 +38,5 @@ const FACTS: [Said; 12] = [
 ];
 
 pub fn session(n: usize, rng: &mut Rng) -> Session {
-    let code = Codebase::new(rng, &PROJECT);
-    let facts = plant(&fact_turns(n, &mut Vec::new()), &FACTS);
-    let turns = (0..n).map(|_| coding_turn(rng, &code)).collect();
-    Session::new(&code.root, turns, facts, Vec::new(), rng)
+    everyday_session(n, rng, &PROJECT, &FACTS)
 }
