@@ -104,6 +104,12 @@ pub fn choose(
             if s.score > 0 && !is_question(s.text) && states_a_change(s.text) {
                 weight = weight.max(NAMES_SEVERAL);
             }
+            // How things are, in the person's words ("contacts are unique by email address
+            // per workspace, …", "we bill per seat per month, …"): theirs to know, and no
+            // tool output says it again.
+            if s.by_person && !rule && tells_how_things_are(s.text) {
+                weight = weight.max(NAMES_SEVERAL);
+            }
             if weight >= NAMES_SEVERAL
                 && s.said_in <= 2
                 && is_statement(s.text)
@@ -358,6 +364,36 @@ fn asks_for_work(text: &str) -> bool {
     let order = lower.strip_prefix("please ").unwrap_or(&lower);
     TASKS.iter().any(|t| order.starts_with(t))
 }
+
+/// Whether the person's sentence states how things are, at some length: it opens on who or
+/// what it is about ("we …", "the client …") or says what something is or does in its first
+/// words ("contacts are unique …"), and asks nothing.
+fn tells_how_things_are(text: &str) -> bool {
+    if text.chars().count() < TELLING || is_question(text) {
+        return false;
+    }
+    let lower = text.to_lowercase().replace('’', "'");
+    let words: Vec<&str> = lower
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
+        .collect();
+    let opens_on_who = words.first().is_some_and(|w| ABOUT.contains(w));
+    let says_what_is = words.iter().skip(1).take(2).any(|w| BEING.contains(w));
+    opens_on_who || says_what_is
+}
+
+/// Characters at least in a statement of how things are (see [`tells_how_things_are`]).
+const TELLING: usize = 60;
+
+/// First words of a statement about someone or something.
+const ABOUT: &[&str] = &[
+    "we", "we're", "we've", "our", "the", "all", "every", "each", "no", "they", "their", "there",
+];
+
+/// Verbs that say what something is or does, early in a statement.
+const BEING: &[&str] = &[
+    "is", "are", "was", "were", "has", "have", "stays", "stay", "runs", "run", "lives", "goes",
+];
 
 /// How a person says what they think or know with a rule's words ("No, I don't really like
 /// that."): no rule.
@@ -685,6 +721,37 @@ mod tests {
         assert!(texts[0].starts_with("Hard constraint: never use port 8080"));
         assert!(texts[1].starts_with("Root cause found"));
         assert!(chosen.facts[1].by_person && !chosen.facts[0].by_person);
+    }
+
+    #[test]
+    fn what_the_person_says_of_how_things_are_is_told_and_a_request_is_not() {
+        for told in [
+            "contacts are unique by email address per workspace, two workspaces may hold the same person twice",
+            "we bill per seat per month, and a seat deactivated mid-month is billed to the end of it",
+            "What I have there is an environmental variable of token set, nothing in a file.",
+        ] {
+            assert!(tells_how_things_are(told), "{told}");
+        }
+        for asked in [
+            "can you run the whole test suite again and tell me which of the tests fail now?",
+            "Add a retry to the upload client and make the backoff start at two hundred ms.",
+            "we are ok.",
+        ] {
+            assert!(!tells_how_things_are(asked), "{asked}");
+        }
+        let turns = vec![
+            turn("b", "Run the tests.", &["All 12 pass."]),
+            turn(
+                "a",
+                "we bill per seat per month, and a seat deactivated mid-month is billed to the end of it",
+                &["Noted."],
+            ),
+        ];
+        let chosen = facts_of(&turns, &[], 2_000);
+        assert!(chosen
+            .facts
+            .iter()
+            .any(|f| f.text.starts_with("we bill per seat")));
     }
 
     #[test]
