@@ -65,7 +65,9 @@ const DECISIVE: &[&str] = &[
     "drop ",
     "dropped",
     "get rid of",
-    "broke",
+    // Not "broker".
+    "broke ",
+    "broken",
     "moving ",
     "migrat",
     "deprecat",
@@ -1162,14 +1164,14 @@ pub fn label_of(sentence: &str) -> Option<(&str, &str)> {
     (label.split_whitespace().count() <= 3).then(|| (label, &sentence[end..]))
 }
 
-/// Whether a sentence is only a label (`Build Command:`, `Production Fixes:`, `配置：`): what
-/// it labels follows as a block or a list, not in the sentence. A clause written without
-/// spaces is no label however few its words ("…可能无法直接工作，原因如下：").
 /// Whether a sentence ends on a colon, opening a list, a block or a value after it.
 pub fn opens_what_follows(sentence: &str) -> bool {
     sentence.trim_end().ends_with([':', '：'])
 }
 
+/// Whether a sentence is only a label (`Build Command:`, `Production Fixes:`, `配置：`): what
+/// it labels follows as a block or a list, not in the sentence. A clause written without
+/// spaces is no label however few its words ("…可能无法直接工作，原因如下：").
 fn is_bare_label(sentence: &str) -> bool {
     label_of(sentence).is_some_and(|(label, said)| {
         let longest = if label.chars().any(is_cjk) {
