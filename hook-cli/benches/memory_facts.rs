@@ -10,7 +10,7 @@
 //!     cargo bench -p throughline --bench memory_facts [-- --turns 30,50 --shape logs --verbose]
 //!
 //! Shapes: routine, long-answers, logs, topics, cjk, corrections, mixed-voice, plain, spoken,
-//! reports, second-thoughts (all by default), each at 30, 50, 100 and 200 turns. Prints
+//! reports, second-thoughts, debugging (all by default), each at 30, 50, 100 and 200 turns. Prints
 //! Markdown; `--verbose` lists the facts lost. Each memory is kept in
 //! `bench/out/memory-<shape>-<turns>.md`. A measurement: it always exits 0.
 
@@ -18,6 +18,8 @@
 mod cjk;
 #[path = "memory_facts/shapes/corrections.rs"]
 mod corrections;
+#[path = "memory_facts/shapes/debugging.rs"]
+mod debugging;
 #[path = "../tests/support/facts.rs"]
 mod facts;
 #[path = "memory_facts/filler.rs"]
@@ -99,6 +101,10 @@ const SHAPES: &[Shape] = &[
     Shape {
         name: "second-thoughts",
         generate: second_thoughts::session,
+    },
+    Shape {
+        name: "debugging",
+        generate: debugging::session,
     },
 ];
 

@@ -82,6 +82,11 @@ const DECISIVE: &[&str] = &[
     "need a ",
     "fixes",
     "comes from",
+    "which is why",
+    "that's why",
+    "that is why",
+    "explains",
+    "the reason",
     "come from",
     "due to",
     ", so ",
@@ -1190,7 +1195,20 @@ const LABEL_CJK: usize = 8;
 
 /// Labels that mark a fact without a decisive word in them.
 const LABELS: &[&str] = &[
-    "plan", "rule", "finding", "next", "answer", "summary", "结果", "結果",
+    "plan",
+    "rule",
+    "finding",
+    "next",
+    "answer",
+    "summary",
+    "confirmed",
+    "verified",
+    "problem",
+    "issue",
+    "reason",
+    "conclusion",
+    "结果",
+    "結果",
 ];
 
 /// The share of a sentence's word pairs that must recur for it to count as a filled template.
@@ -1442,10 +1460,13 @@ mod tests {
             "Invoices now round VAT per line item, which is what the Dutch auditors asked for.",
             "the health endpoint has to stay at /healthz, the load balancer probes it every 5 seconds",
             "What is left is wiring the exporter into the cron and deleting the old CSV path.",
+            "Ok so the parser drops entries without a pubDate, which is why the feed lost 14 items.",
+            "Confirmed: the retry wraps the whole handler, so a timeout sends the email again.",
         ] {
             assert!(salience(said) >= FACT, "{said}");
         }
         assert!(salience("ok let's go with that and see.") < FACT);
+        assert!(salience("Confirmed: it works locally.") < FACT);
     }
 
     #[test]

@@ -366,8 +366,8 @@ fn asks_for_work(text: &str) -> bool {
 }
 
 /// Whether the person's sentence states how things are, at some length: it opens on who or
-/// what it is about ("we …", "the client …") or says what something is or does in its first
-/// words ("contacts are unique …"), and asks nothing.
+/// what it is about ("we …", "the client …"), says what something is or does in its first
+/// words ("contacts are unique …") or what they saw ("I checked …"), and asks nothing.
 fn tells_how_things_are(text: &str) -> bool {
     if text.chars().count() < TELLING || is_question(text) {
         return false;
@@ -379,8 +379,15 @@ fn tells_how_things_are(text: &str) -> bool {
         .collect();
     let opens_on_who = words.first().is_some_and(|w| ABOUT.contains(w));
     let says_what_is = words.iter().skip(1).take(2).any(|w| BEING.contains(w));
-    opens_on_who || says_what_is
+    // "I checked the queue table and there are 2,300 jobs stuck …": what they saw.
+    let saw = words.first() == Some(&"i") && words.get(1).is_some_and(|w| OBSERVING.contains(w));
+    opens_on_who || says_what_is || saw
 }
+
+/// How the person says what they saw on their side, after "I".
+const OBSERVING: &[&str] = &[
+    "checked", "noticed", "see", "saw", "found", "tried", "ran", "looked", "get", "got",
+];
 
 /// Characters at least in a statement of how things are (see [`tells_how_things_are`]).
 const TELLING: usize = 60;
@@ -729,6 +736,7 @@ mod tests {
             "contacts are unique by email address per workspace, two workspaces may hold the same person twice",
             "we bill per seat per month, and a seat deactivated mid-month is billed to the end of it",
             "What I have there is an environmental variable of token set, nothing in a file.",
+            "I checked the queue table and there are 2,300 jobs stuck in state running since yesterday",
         ] {
             assert!(tells_how_things_are(told), "{told}");
         }
@@ -736,6 +744,7 @@ mod tests {
             "can you run the whole test suite again and tell me which of the tests fail now?",
             "Add a retry to the upload client and make the backoff start at two hundred ms.",
             "we are ok.",
+            "I would like the export to run every night at two and mail the report to finance.",
         ] {
             assert!(!tells_how_things_are(asked), "{asked}");
         }
