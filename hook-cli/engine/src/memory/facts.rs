@@ -372,15 +372,12 @@ fn tells_how_things_are(text: &str) -> bool {
     if text.chars().count() < TELLING || is_question(text) {
         return false;
     }
-    let lower = text.to_lowercase().replace('’', "'");
-    let words: Vec<&str> = lower
-        .split_whitespace()
-        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
-        .collect();
-    let opens_on_who = words.first().is_some_and(|w| ABOUT.contains(w));
-    let says_what_is = words.iter().skip(1).take(2).any(|w| BEING.contains(w));
+    let words = super::plain_words(&text.replace('’', "'"));
+    let word = |at: usize| words.get(at).map_or("", String::as_str);
+    let opens_on_who = ABOUT.contains(&word(0));
+    let says_what_is = (1..3).any(|at| BEING.contains(&word(at)));
     // "I checked the queue table and there are 2,300 jobs stuck …": what they saw.
-    let saw = words.first() == Some(&"i") && words.get(1).is_some_and(|w| OBSERVING.contains(w));
+    let saw = word(0) == "i" && OBSERVING.contains(&word(1));
     opens_on_who || says_what_is || saw
 }
 
@@ -646,19 +643,16 @@ const COMMON: &[&str] = &[
 fn subject(text: &str) -> HashSet<String> {
     let mut words = HashSet::new();
     let lower = text.to_lowercase();
-    // A hyphen joins a name (`sea-orm`), which its halves do not say; the halves of a longer
-    // one (`parcel-routing`) are words of the subject too.
-    let words_of = |word: &'_ str| -> Vec<String> {
-        let word = word.trim_matches(['.', '-']);
-        let mut all = vec![word.to_string()];
-        if word.contains('-') {
-            all.extend(word.split('-').map(str::to_string));
-        }
-        all
-    };
-    let split = lower.split(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '.' | '/' | '-')));
-    for word in split.flat_map(words_of) {
-        let word = word.as_str();
+    // A hyphen joins a name (`sea-orm`), which its halves do not say; halves long enough to
+    // count (`parcel`, `routing`) are words of the subject too.
+    let split = lower
+        .split(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '.' | '/' | '-')))
+        .map(|word| word.trim_matches(['.', '-']));
+    let with_halves = split.flat_map(|word| {
+        let halves = word.contains('-').then(|| word.split('-'));
+        std::iter::once(word).chain(halves.into_iter().flatten())
+    });
+    for word in with_halves {
         let wide = !word.is_ascii();
         if wide {
             // Kana-only pairs are grammar (ます, てい), not a subject.
