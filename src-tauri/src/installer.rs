@@ -101,7 +101,7 @@ pub fn installation(home: &Home, binary: &Path) -> Installation {
 
 /// The hosts besides Claude Code whose settings folder exists.
 fn other_hosts() -> Vec<Host> {
-    install::found_hosts()
+    throughline_engine::hosts::found_hosts()
         .into_iter()
         .filter(|&h| h != throughline_engine::hosts::claude::HOST)
         .collect()

@@ -222,6 +222,19 @@ pub fn all() -> impl DoubleEndedIterator<Item = Host> {
     HOSTS.iter().map(|agent| agent.spec().host)
 }
 
+/// The hosts installed on this machine: each whose settings folder exists, Claude Code when
+/// none does.
+pub fn found_hosts() -> Vec<Host> {
+    let found: Vec<Host> = all()
+        .filter(|&h| install::config_dir(h).is_some_and(|d| d.is_dir()))
+        .collect();
+    if found.is_empty() {
+        vec![claude::HOST]
+    } else {
+        found
+    }
+}
+
 /// The host `name` (or one of its aliases) names, when this build knows it.
 pub fn parse(name: &str) -> Option<Host> {
     HOSTS

@@ -53,7 +53,7 @@ impl Target {
             Hosts::One(host) => vec![host],
             // Only Claude Code reads settings per project.
             Hosts::All if self.project.is_some() => vec![hosts::claude::HOST],
-            Hosts::All => install::found_hosts(),
+            Hosts::All => hosts::found_hosts(),
         }
     }
 

@@ -11,6 +11,7 @@ mod read;
 mod schema;
 mod scrub;
 mod search;
+mod stored_text;
 mod words;
 mod working;
 mod write;

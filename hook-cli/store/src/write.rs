@@ -10,6 +10,7 @@ use std::time::Instant;
 use rusqlite::{params, Connection, OptionalExtension, Statement, Transaction};
 use xxhash_rust::xxh3::xxh3_64;
 
+use super::stored_text::{count_redactions, TEXT_TABLES};
 use super::{Checkpointer, Result, HOLD_LOCK_FOR};
 use throughline_core::model::{DetailKind, Host, Message, Role};
 use throughline_core::project;
@@ -79,18 +80,6 @@ pub struct Writer<'c> {
     /// Whether earlier rows lost a secret found late: the WAL's older frames still hold it
     /// until the WAL is emptied, which [`Writer::commit`] then does.
     rewrote_earlier: Cell<bool>,
-}
-
-/// Adds the secrets replaced to the store's counts (what `doctor` reports).
-pub(super) fn count_redactions(conn: &Connection, counts: redact::Counts) -> Result<()> {
-    for (kind, count) in counts {
-        conn.prepare_cached(
-            "INSERT INTO redactions (kind, count) VALUES (?1, ?2)
-             ON CONFLICT (kind) DO UPDATE SET count = count + excluded.count",
-        )?
-        .execute(params![kind, count])?;
-    }
-    Ok(())
 }
 
 /// Numbers the write transactions of this process.
@@ -227,7 +216,7 @@ impl<'c> Writer<'c> {
              )",
             super::chain::MAX_CHAIN
         );
-        for table in &super::scrub::TEXT_TABLES {
+        for table in &TEXT_TABLES {
             let rewritten: Vec<(i64, String)> = {
                 let mut stmt = self
                     .tx

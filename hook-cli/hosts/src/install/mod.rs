@@ -182,19 +182,6 @@ pub fn config_dir(host: Host) -> Option<PathBuf> {
     (installer(host).config_dir)()
 }
 
-/// The hosts installed on this machine: each whose settings folder exists, Claude Code when
-/// none does.
-pub fn found_hosts() -> Vec<Host> {
-    let found: Vec<Host> = crate::all()
-        .filter(|&h| config_dir(h).is_some_and(|d| d.is_dir()))
-        .collect();
-    if found.is_empty() {
-        vec![crate::claude::HOST]
-    } else {
-        found
-    }
-}
-
 /// The `hooks` object a host's settings get, for adding by hand.
 pub fn hooks_object(host: Host, program: &str) -> serde_json::Map<String, serde_json::Value> {
     (installer(host).hooks_object)(program)
