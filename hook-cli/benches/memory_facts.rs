@@ -10,8 +10,8 @@
 //!     cargo bench -p throughline --bench memory_facts [-- --turns 30,50 --shape logs --verbose]
 //!
 //! Shapes: routine, long-answers, logs, topics, cjk, corrections, mixed-voice, plain, spoken,
-//! reports, second-thoughts, debugging (all by default), each at 30, 50, 100 and 200 turns.
-//! Prints Markdown; `--verbose` lists the facts lost. Each memory is kept in
+//! reports, second-thoughts, debugging, terse, quiet-corrections (all by default), each at 30,
+//! 50, 100 and 200 turns. Prints Markdown; `--verbose` lists the facts lost. Each memory is kept in
 //! `bench/out/memory-<shape>-<turns>.md`. A measurement: it always exits 0.
 
 #[path = "memory_facts/shapes/cjk.rs"]
@@ -32,6 +32,8 @@ mod long_answers;
 mod mixed_voice;
 #[path = "memory_facts/shapes/plain.rs"]
 mod plain;
+#[path = "memory_facts/shapes/quiet_corrections.rs"]
+mod quiet_corrections;
 #[path = "memory_facts/shapes/reports.rs"]
 mod reports;
 #[path = "memory_facts/shapes/routine.rs"]
@@ -42,6 +44,8 @@ mod second_thoughts;
 mod session;
 #[path = "memory_facts/shapes/spoken.rs"]
 mod spoken;
+#[path = "memory_facts/shapes/terse.rs"]
+mod terse;
 #[path = "memory_facts/shapes/topics.rs"]
 mod topics;
 
@@ -105,6 +109,14 @@ const SHAPES: &[Shape] = &[
     Shape {
         name: "debugging",
         generate: debugging::session,
+    },
+    Shape {
+        name: "terse",
+        generate: terse::session,
+    },
+    Shape {
+        name: "quiet-corrections",
+        generate: quiet_corrections::session,
     },
 ];
 
