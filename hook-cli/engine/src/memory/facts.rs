@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use crate::model::Turn;
 use crate::record::Measure;
-use crate::summary::{self, Gist};
+use crate::summary::{self, Gist, Statement};
 
 /// A sentence scoring at least this much is a fact (see [`summary::FACT`]).
 const FACT: i32 = summary::FACT;
@@ -112,7 +112,7 @@ pub fn choose(
             }
             if weight >= NAMES_SEVERAL
                 && s.said_in <= 2
-                && is_statement(s.text)
+                && is_said_whole(&s)
                 && !(s.by_person && !rule && asks_for_work(s.text))
                 && !shown.contains(s.text)
                 // Of a report the assistant filled in twice ("One failure against 454
@@ -244,6 +244,13 @@ pub(super) fn is_statement(text: &str) -> bool {
     chars >= SHORTEST && (chars >= 60 || text.ends_with(['.', '!', '?', '。', '！', '？']))
 }
 
+/// [`is_statement`], where the end of the person's line ends their sentence: people type
+/// short remarks with no stop ("node 20 only, the build box can't run 22"), and their
+/// prompts hold no headings.
+fn is_said_whole(s: &Statement) -> bool {
+    is_statement(s.text) || (s.by_person && s.text.chars().count() >= SHORTEST)
+}
+
 /// Words that make a sentence a rule: what must, must not or may only be done, in the
 /// languages people here write in. Letters are matched as whole words (`deve` is not
 /// `develop`); CJK and Hangul as written.
@@ -260,6 +267,9 @@ const RULES: &[&str] = &[
     "at most",
     "at least",
     "required",
+    "everywhere else",
+    "before touching",
+    "before you touch",
     // Spanish, Portuguese, Italian, French, German
     "debe",
     "debes",
@@ -322,6 +332,8 @@ const STANDING_ORDERS: &[&str] = &[
     "stick to ",
     "stick with ",
     "remember ",
+    "ask me before ",
+    "check with ",
 ];
 
 /// How the person hands over a piece of work ("Fix render_order, it broke after the last
@@ -784,6 +796,22 @@ mod tests {
             "no wait, forget Elasticsearch, we stay with tantivy in-process"
         ));
         assert!(!states_a_change("The scraper reads the sitemap first."));
+    }
+
+    #[test]
+    fn the_persons_short_line_without_a_stop_is_a_sentence() {
+        let turns = vec![turn(
+            "a",
+            "node 20 only, the build box can't run 22",
+            &["Pinned node to 20 in .nvmrc."],
+        )];
+        let chosen = facts_of(&turns, &[], 2_000);
+        assert!(chosen
+            .facts
+            .iter()
+            .any(|f| f.text == "node 20 only, the build box can't run 22"));
+        // The assistant's line without a stop is a heading.
+        assert!(!is_statement("Quick Fix (Manual, Fastest)"));
     }
 
     #[test]
