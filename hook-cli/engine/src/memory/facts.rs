@@ -140,7 +140,8 @@ pub fn choose(
                 } else {
                     // A short decision reads with the sentence after it, which says why (CJK
                     // sentences are short: `決定：…。…ためです。`), unless that sentence
-                    // only announces the next step ("Let me fix that:"). One that opens a
+                    // only announces the next step ("Let me fix that:") or opens a block
+                    // left out ("when you open local host:"). One that opens a
                     // list ("…, should we:") reads with its items, while they fit.
                     let mut said = vec![s.text.to_string()];
                     if summary::opens_what_follows(s.text) {
@@ -155,7 +156,9 @@ pub fn choose(
                             said.push(item.to_string());
                         }
                     } else if let Some(next) = s.next_in_paragraph().filter(|next| {
-                        s.text.chars().count() < WITH_NEXT && !summary::announces_a_step(next)
+                        s.text.chars().count() < WITH_NEXT
+                            && !summary::announces_a_step(next)
+                            && !summary::opens_what_follows(next)
                     }) {
                         said.push(next.to_string());
                     }
@@ -246,9 +249,13 @@ pub(super) fn is_statement(text: &str) -> bool {
 
 /// [`is_statement`], where the end of the person's line ends their sentence: people type
 /// short remarks with no stop ("node 20 only, the build box can't run 22"), and their
-/// prompts hold no headings.
+/// prompts hold no headings. A line that ends on something else than a word opens what
+/// follows ("when you open local host:") or is pasted ("… paste the token here: [Image #1]").
 fn is_said_whole(s: &Statement) -> bool {
-    is_statement(s.text) || (s.by_person && s.text.chars().count() >= SHORTEST)
+    is_statement(s.text)
+        || (s.by_person
+            && s.text.chars().count() >= SHORTEST
+            && s.text.ends_with(char::is_alphanumeric))
 }
 
 /// Words that make a sentence a rule: what must, must not or may only be done, in the
@@ -534,8 +541,8 @@ fn superseded(candidates: &[Fact], gists: &[Gist], newer: &[Gist]) -> HashSet<St
     let from_newer = newer
         .iter()
         .flat_map(Gist::statements)
-        .map(|s| (s.text, 0))
-        .filter(|(text, _)| is_statement(text));
+        .filter(is_said_whole)
+        .map(|s| (s.text, 0));
     // Turns are newest first: the earlier ones have the higher indices.
     let from_facts = candidates.iter().map(|f| (f.said[0].as_str(), f.turn + 1));
     let changes: Vec<(&str, usize)> = from_newer
@@ -551,7 +558,7 @@ fn superseded(candidates: &[Fact], gists: &[Gist], newer: &[Gist]) -> HashSet<St
         .iter()
         .map(|gist| {
             gist.statements()
-                .filter(|s| is_statement(s.text))
+                .filter(is_said_whole)
                 .map(|s| (s.text, subject(s.text)))
                 .collect()
         })
@@ -812,6 +819,16 @@ mod tests {
             .any(|f| f.text == "node 20 only, the build box can't run 22"));
         // The assistant's line without a stop is a heading.
         assert!(!is_statement("Quick Fix (Manual, Fastest)"));
+        // A line of the person's that opens what follows, or ends on what they pasted, is no
+        // sentence of theirs.
+        let turns = vec![turn(
+            "a",
+            "you must open the page to see the errors\nwhen you open local host on port 3001:\nlog in and paste the token from port 3001 here: [Image #1]",
+            &["Opened it."],
+        )];
+        let chosen = facts_of(&turns, &[], 2_000);
+        let texts: Vec<&str> = chosen.facts.iter().map(|f| f.text.as_str()).collect();
+        assert_eq!(texts, ["you must open the page to see the errors"]);
     }
 
     #[test]
