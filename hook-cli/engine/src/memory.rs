@@ -1039,23 +1039,134 @@ fn plain_words(text: &str) -> Vec<String> {
 }
 
 /// Whether a prompt only checks how things stand with a short yes-or-no question ("do we use
-/// bun?", "are we updated on github"): it is answered in its own turn, and what the session
-/// sets out to do comes after it. A longer question ("does the export crash when the file is
-/// empty?") states a problem of its own.
+/// bun?", "are we updated on github", "¿usamos bun?", "我们用 bun 吗？", "bun を使っていますか？",
+/// "bun 쓰고 있나요?"): it is answered in its own turn, and what the session sets out to do
+/// comes after it. A longer question ("does the export crash when the file is empty?") states
+/// a problem of its own, and one with a question word asks for more than yes or no.
 fn only_checks(text: &str) -> bool {
     let words = plain_words(text);
-    words.len() <= CHECK_WORDS
-        && words
-            .first()
-            .is_some_and(|w| YES_OR_NO.contains(&w.as_str()))
+    let unspaced = text.chars().filter(|&c| summary::is_cjk(c)).count();
+    if words.len() > CHECK_WORDS || unspaced > CHECK_CHARS {
+        return false;
+    }
+    let first = words.first().map_or("", String::as_str);
+    let question = text.trim_end().trim_end_matches(['?', '？']);
+    let holds = |list: &[&str]| {
+        list.iter().any(|w| {
+            if w.is_ascii() {
+                words.iter().any(|word| word == w)
+            } else {
+                text.contains(w)
+            }
+        })
+    };
+    let asks_what = holds(ASKING_WHAT) || holds(ASKING_FOR_WORK);
+    // Spanish opens a question with its mark; Chinese, Japanese and Korean close a yes-or-no
+    // question with a particle (Korean, written with spaces, also with the mark).
+    let marked = text.trim_start().starts_with('¿');
+    let closed = (unspaced > 0 || question.len() < text.trim_end().len())
+        && CLOSING_YES_OR_NO.iter().any(|p| question.ends_with(p));
+    YES_OR_NO.contains(&first) || ((marked || closed) && !asks_what)
 }
 
 /// The most words a check takes (see [`only_checks`]).
 const CHECK_WORDS: usize = 6;
 
-/// Words that open a yes-or-no question. "Can you …", "could you …" ask for work.
+/// The most characters of a script written without spaces a check takes.
+const CHECK_CHARS: usize = 20;
+
+/// Words that open a yes-or-no question: English, and German's verbs that do so. "Can you …",
+/// "could you …", "kannst du …" ask for work.
 const YES_OR_NO: &[&str] = &[
-    "do", "does", "did", "is", "are", "was", "were", "am", "have", "has",
+    "do",
+    "does",
+    "did",
+    "is",
+    "are",
+    "was",
+    "were",
+    "am",
+    "have",
+    "has",
+    "ist",
+    "sind",
+    "hat",
+    "haben",
+    "gibt",
+    "läuft",
+    "funktioniert",
+];
+
+/// How a Chinese, Japanese or Korean yes-or-no question ends, its question mark aside.
+const CLOSING_YES_OR_NO: &[&str] = &["吗", "嗎", "了没", "か", "까", "나요", "니", "죠"];
+
+/// How a question asks for work ("¿puedes …?", "能…吗？", "…てくれますか？", "…할 수 있나요?"),
+/// as "can you …" does.
+const ASKING_FOR_WORK: &[&str] = &[
+    "puedes",
+    "puede",
+    "podrías",
+    "podría",
+    "podemos",
+    "能",
+    "可以",
+    "帮",
+    "請",
+    "请",
+    "てくれ",
+    "てもらえ",
+    "できます",
+    "ください",
+    "주세요",
+    "줄래",
+    "줄 수",
+    "할 수",
+];
+
+/// Question words: a question that holds one asks for more than yes or no.
+const ASKING_WHAT: &[&str] = &[
+    "qué",
+    "que",
+    "cómo",
+    "como",
+    "dónde",
+    "donde",
+    "cuándo",
+    "cuando",
+    "cuál",
+    "cuáles",
+    "quién",
+    "quiénes",
+    "por",
+    "cuánto",
+    "cuántos",
+    "什么",
+    "怎么",
+    "为什么",
+    "為什麼",
+    "哪",
+    "谁",
+    "誰",
+    "多少",
+    "几",
+    "如何",
+    "何",
+    "どう",
+    "なぜ",
+    "どこ",
+    "いつ",
+    "どれ",
+    "どの",
+    "뭐",
+    "무엇",
+    "무슨",
+    "어떻게",
+    "왜",
+    "어디",
+    "누구",
+    "언제",
+    "몇",
+    "어느",
 ];
 
 /// The most words a go-ahead takes (see [`goes_on`]).

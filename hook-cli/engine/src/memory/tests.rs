@@ -646,6 +646,24 @@ fn a_short_check_is_no_goal_when_a_later_opening_prompt_sets_out_a_task() {
         (["can you use bun here?", task, "hi"], "t0"),
         // With no other, the check is what the person set out with.
         (["do we use bun?", "ok", "yes"], "t0"),
+        // In the other languages people here write in.
+        (["¿usamos bun?", task, "hi"], "t1"),
+        (["Ist der Build grün?", task, "hi"], "t1"),
+        (["我们用 bun 吗？", task, "hi"], "t1"),
+        (
+            ["この プロジェクトは bun を使っていますか？", task, "hi"],
+            "t1",
+        ),
+        (["github 에 올라가 있나요?", task, "hi"], "t1"),
+        // A question word asks for more than yes or no.
+        (["¿por qué falla el build?", task, "hi"], "t0"),
+        (["为什么构建失败了吗？", task, "hi"], "t0"),
+        (["빌드가 왜 실패했나요?", task, "hi"], "t0"),
+        // Asking for work is no check, in any of them.
+        (["¿puedes usar bun aquí?", task, "hi"], "t0"),
+        (["你能修复登录页面吗？", task, "hi"], "t0"),
+        (["ログインを直してくれますか？", task, "hi"], "t0"),
+        (["로그인 고쳐 줄 수 있나요?", task, "hi"], "t0"),
     ] {
         assert_eq!(goal(&opening).as_deref(), Some(goal_code), "{opening:?}");
     }
