@@ -249,8 +249,8 @@ pub(super) fn is_statement(text: &str) -> bool {
 
 /// [`is_statement`], where the end of the person's line ends their sentence: people type
 /// short remarks with no stop ("node 20 only, the build box can't run 22"), and their
-/// prompts hold no headings. A line that ends on something else than a word opens what
-/// follows ("when you open local host:") or is pasted ("… paste the token here: [Image #1]").
+/// prompts hold no headings. A line that ends on anything but a word opens what follows
+/// ("when you open local host:") or is pasted ("… paste the token here: [Image #1]").
 fn is_said_whole(s: &Statement) -> bool {
     is_statement(s.text)
         || (s.by_person
