@@ -1,4 +1,6 @@
-//! What the window may ask the app. Each command is a thin call into the library.
+//! What the window may ask the app. Each command is a thin call into the library, run off the
+//! window's thread (`async`): one that waits for the store (a hook holds it, a search indexes
+//! a backlog) or for the bundled CLI would otherwise freeze the window meanwhile.
 
 use tauri::State;
 use throughline_engine::config::{Config, Effective};
@@ -21,7 +23,7 @@ use crate::AppHome;
 use throughline_engine::forget::{Forgotten, Preview};
 
 /// The live sessions now; the window also gets every change as a `live-sessions` event.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn live_sessions(home: State<'_, AppHome>) -> Snapshot {
     meter::snapshot(&home.0)
 }
@@ -29,13 +31,13 @@ pub fn live_sessions(home: State<'_, AppHome>) -> Snapshot {
 /// The plan windows over time: each one's use against its pace, when the recent burn rate
 /// reaches the limit, and the limits reached before. Read on request, not with every live
 /// update: the history is a file of its own.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn plan_history(home: State<'_, AppHome>) -> PlanHistory {
     history::summary(&home.0, throughline_engine::clock::unix_now())
 }
 
 /// Which projects and sessions used the plan's current five-hour window.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn plan_window_use(home: State<'_, AppHome>) -> Result<Vec<ProjectUse>, String> {
     meter::window_use(&home.0)
 }
@@ -47,56 +49,56 @@ pub fn pending_problem(pending: State<'_, crate::PendingProblem>) -> Option<Stri
 }
 
 /// Hands the session's memory to the next new chat of its project (what `/tl` does).
-#[tauri::command]
+#[tauri::command(async)]
 pub fn offer_handoff(home: State<'_, AppHome>, session_id: String) -> Result<Handoff, String> {
     crate::handoff::offer(&home.0, &session_id)
 }
 
 /// Withdraws the handoff waiting in the session's project (what `/tl cancel` does).
-#[tauri::command]
+#[tauri::command(async)]
 pub fn cancel_handoff(home: State<'_, AppHome>, session_id: String) -> Result<(), String> {
     crate::handoff::cancel(&home.0, &session_id)
 }
 
 /// The injection log, newest first.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn injections(home: State<'_, AppHome>) -> Result<Vec<Injection>, String> {
     crate::injections::recent(&home.0)
 }
 
 /// What the memories handed on in the last week cost (their tokens) and saved (the context
 /// the requests after them did not carry).
-#[tauri::command]
+#[tauri::command(async)]
 pub fn memory_savings(home: State<'_, AppHome>) -> Result<Savings, String> {
     crate::injections::savings(&home.0)
 }
 
 /// The settings in force and where each comes from.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn settings(home: State<'_, AppHome>) -> Effective {
     crate::settings::current(&home.0)
 }
 
 /// Saves the settings; returns them as now in force.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn save_settings(home: State<'_, AppHome>, config: Config) -> Result<Effective, String> {
     crate::settings::save(&home.0, &config)
 }
 
 /// The projects in the store and whether each is captured.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn projects(home: State<'_, AppHome>) -> Result<Vec<ProjectCapture>, String> {
     crate::settings::projects(&home.0)
 }
 
 /// Claude Code's auto-compact threshold, from its settings.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn autocompact() -> Result<AutoCompact, String> {
     crate::settings::autocompact()
 }
 
 /// Writes the auto-compact threshold into Claude Code's settings (`None`: the client's default).
-#[tauri::command]
+#[tauri::command(async)]
 pub fn set_autocompact(percent: Option<u8>) -> Result<AutoCompact, String> {
     crate::settings::set_autocompact(percent)
 }
@@ -104,19 +106,19 @@ pub fn set_autocompact(percent: Option<u8>) -> Result<AutoCompact, String> {
 // Memory: every stored session, search, a turn in full, and what a handoff would give.
 
 /// Every stored session, most recently active first.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn stored_sessions(home: State<'_, AppHome>) -> Result<Vec<StoredSession>, String> {
     crate::memory::sessions(&home.0)
 }
 
 /// A session's turns, the conversation verbatim.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn session_turns(home: State<'_, AppHome>, session_id: String) -> Result<Vec<Turn>, String> {
     crate::memory::turns(&home.0, &session_id)
 }
 
 /// A session's context over its requests, for its chart; none before the store exists.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn session_context(
     home: State<'_, AppHome>,
     session_id: String,
@@ -125,13 +127,13 @@ pub fn session_context(
 }
 
 /// One turn in full, with its tool calls and their output.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn turn_detail(home: State<'_, AppHome>, code: String) -> Result<TurnDetail, String> {
     crate::memory::turn(&home.0, &code)
 }
 
 /// The library's search; every project unless one is named.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn search(
     home: State<'_, AppHome>,
     query: String,
@@ -141,7 +143,7 @@ pub fn search(
 }
 
 /// What the next new chat would receive if the session were handed off now.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn handoff_preview(
     home: State<'_, AppHome>,
     session_id: String,
@@ -150,7 +152,7 @@ pub fn handoff_preview(
 }
 
 /// What forgetting a turn, a session or a project would remove; the window asks first.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn forget_preview(home: State<'_, AppHome>, what: Forget) -> Result<Preview, String> {
     crate::memory::forget_preview(&home.0, &what)
 }
@@ -181,7 +183,7 @@ pub async fn import_past_sessions(
 // Installer: the registration with Claude Code, run with the CLI bundled with the app.
 
 /// Whether the hooks are registered and run the bundled CLI, and the doctor's findings.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn installation(home: State<'_, AppHome>) -> Result<Installation, String> {
     Ok(installer::installation(
         &home.0,
@@ -190,13 +192,13 @@ pub fn installation(home: State<'_, AppHome>) -> Result<Installation, String> {
 }
 
 /// Install and Repair: registers the bundled CLI (idempotent); returns what changed.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn install_hooks() -> Result<Report, String> {
     installer::install(&installer::bundled_binary()?)
 }
 
 /// Removes exactly what Install added; returns what changed.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn uninstall_hooks() -> Result<Report, String> {
     installer::uninstall()
 }

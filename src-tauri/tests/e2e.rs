@@ -35,7 +35,9 @@ use model_server::{ModelServer, Script, Step, Usage};
 use notification_server::NotificationServer;
 use tmux::Tmux;
 
-use app_driver::{click_when_there, fresh, screenshot, screenshots, text_when_there, wait_for};
+use app_driver::{
+    click_when_there, fresh, screenshot, screenshots, text_when_there, type_when_there, wait_for,
+};
 use fantoccini::Locator;
 use support::{capture, session_id, transcripts, SOON_AFTER};
 use throughline_engine::home::Home;
@@ -289,12 +291,7 @@ async fn the_window_shows_live_sessions_and_settings() {
         serde_json::from_str(&std::fs::read_to_string(&settings_json).unwrap()).unwrap()
     };
     let hooks_before = read_settings()["hooks"].clone();
-    let threshold = client
-        .wait()
-        .for_element(Locator::Css("#autocompact"))
-        .await
-        .unwrap();
-    threshold.send_keys("70").await.unwrap();
+    type_when_there(&client, "#autocompact", "70").await;
     client
         .execute(
             "document.querySelector('#autocompact').dispatchEvent(new Event('change'))",
@@ -532,8 +529,7 @@ async fn memory_view_searches_previews_and_forgets(
 ) {
     click_when_there(client, "[data-view=memory]").await;
     wait_for(client, &format!("li.stored[data-session='{live}']")).await;
-    let search = wait_for(client, "#memory-search").await;
-    search.send_keys("deploy-7731").await.unwrap();
+    type_when_there(client, "#memory-search", "deploy-7731").await;
     // A search beside a hook that holds the store leaves what it stored moments ago for the
     // next search, or says what failed: a person would search again.
     let mut answer = String::new();

@@ -49,7 +49,7 @@ const noActions: MemoryActions = { onSearch: () => {}, onType: () => {}, onTurns
 const FORGET_PREVIEW = { sessions: 1, turns: 3, messages: 6, details: 4, text_bytes: 20_480, injections: 1, projects: ["/home/dev/toy"], earliest: null, latest: null };
 
 function state(patch: Partial<MemoryState> = {}): MemoryState {
-  return { sessions: SESSIONS, query: "", hits: null, opened: null, notice: null, problem: null, ...patch };
+  return { sessions: SESSIONS, query: "", hits: null, searching: false, opened: null, notice: null, problem: null, ...patch };
 }
 
 describe("renderMemory", () => {
@@ -224,6 +224,27 @@ describe("mountMemory", () => {
     await settle();
     expect(calls).toContainEqual(["offer_handoff", { sessionId: SESSIONS[0].session_id }]);
     expect(into.querySelector("[role=status]")!.textContent).toContain("Handed off");
+  });
+
+  it("says a search is under way and runs one at a time", async () => {
+    let answer: (hits: Hit[]) => void = () => {};
+    const pending = new Promise<Hit[]>((resolve) => (answer = resolve));
+    const { into, calls } = await mounted({ stored_sessions: SESSIONS, search: pending });
+    into.querySelector<HTMLInputElement>("#memory-search")!.value = "deploy-7731";
+    const submit = () => into.querySelector("form")!.dispatchEvent(new Event("submit", { cancelable: true }));
+    submit();
+    await settle();
+    const button = into.querySelector<HTMLButtonElement>("form.search button[type=submit]")!;
+    expect(button.textContent).toBe("Searching…");
+    expect(button.disabled).toBe(true);
+    submit();
+    await settle();
+    expect(calls.filter(([cmd]) => cmd === "search")).toHaveLength(1);
+    answer([HIT]);
+    await settle();
+    expect(into.querySelector("form.search button[type=submit]")!.textContent).toBe("Search");
+    expect(into.querySelectorAll(".hit")).toHaveLength(1);
+    into.remove();
   });
 
   it("keeps the words being typed, the focus and the cursor when a live update redraws it", async () => {

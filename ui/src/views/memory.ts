@@ -40,6 +40,8 @@ export interface MemoryState {
   query: string;
   /** `null`: no search made yet. */
   hits: Hit[] | null;
+  /** A search is under way: the first one after an import indexes the backlog first. */
+  searching: boolean;
   opened: Opened;
   /** What the last action did, in words. */
   notice: string | null;
@@ -143,7 +145,10 @@ function renderSearch(state: MemoryState, actions: MemoryActions): HTMLElement {
   const input = h("input", { type: "search", id: "memory-search", placeholder: "Words from any prompt, answer, tool call or output" });
   input.value = state.query;
   input.addEventListener("input", () => actions.onType(input.value));
-  const form = h("form", { class: "search" }, input, h("button", { type: "submit" }, "Search"));
+  // One search at a time; the button says that one runs.
+  const submit = h("button", { type: "submit" }, state.searching ? "Searching…" : "Search");
+  submit.disabled = state.searching;
+  const form = h("form", { class: "search", "aria-busy": String(state.searching) }, input, submit);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     actions.onSearch(input.value);
@@ -300,7 +305,7 @@ export function renderMemory(state: MemoryState, actions: MemoryActions): HTMLEl
 
 /** Lists the memory and keeps the list current as hooks write; returns the clean-up. */
 export function mountMemory(into: HTMLElement): () => void {
-  let state: MemoryState = { sessions: null, query: "", hits: null, opened: null, notice: null, problem: null };
+  let state: MemoryState = { sessions: null, query: "", hits: null, searching: false, opened: null, notice: null, problem: null };
   const show = (patch: Partial<MemoryState>) => {
     state = { ...state, ...patch };
     // A redraw while the person types in the search box keeps its focus and cursor.
@@ -323,9 +328,11 @@ export function mountMemory(into: HTMLElement): () => void {
     },
     onSearch: (query) => {
       if (query.trim() === "") return show({ query, hits: null });
+      if (state.searching) return;
+      show({ query, searching: true });
       search(query)
-        .then((hits) => show({ query, hits, problem: null }))
-        .catch(failed("search the memory"));
+        .then((hits) => show({ query, hits, searching: false, problem: null }))
+        .catch((error: unknown) => show({ searching: false, problem: describeFailure("search the memory", error) }));
     },
     onTurns: (session) =>
       Promise.all([sessionTurns(session.session_id), sessionContext(session.session_id)])
