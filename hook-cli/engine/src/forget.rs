@@ -58,24 +58,42 @@ pub struct Retained {
     pub by_size: Option<Forgotten>,
 }
 
-/// Applies the retention settings: turns older than `keep_days` go, then the least recently
-/// active sessions until their text fits in `keep_mb`. Live sessions (active within
-/// [`LIVE_WINDOW`]) are never dropped for size.
-pub fn apply_retention(store: &mut Store, config: &Config, now: &str) -> store::Result<Retained> {
-    let mut done = Retained::default();
+/// What the retention settings would remove now (`forget --retention --dry-run`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct RetentionPreview {
+    pub by_age: Option<Preview>,
+    pub by_size: Option<Preview>,
+}
+
+/// The two steps of the retention settings as scopes of [`Store::forget`], each None when it
+/// removes nothing.
+struct RetentionSteps {
+    by_age: Option<Scope>,
+    by_size: Option<Scope>,
+}
+
+/// Turns older than `keep_days` go, then the least recently active sessions, sized as the
+/// first step leaves them, until their text fits in `keep_mb`. Live sessions (active within
+/// [`LIVE_WINDOW`]) are never dropped for size. Reads only: the same steps are applied or
+/// previewed.
+fn retention_steps(store: &Store, config: &Config, now: &str) -> store::Result<RetentionSteps> {
+    let mut kept_from = None;
+    let mut by_age = None;
     if config.keep_days > 0 {
         let age = Duration::from_secs(u64::from(config.keep_days) * 86_400);
         if let Some(before) = clock::before(now, age) {
-            let scope = Scope::Before(before);
+            let scope = Scope::Before(before.clone());
             if !store.forget_preview(&scope)?.is_empty() {
-                done.by_age = Some(store.forget(&scope)?);
+                by_age = Some(scope);
             }
+            kept_from = Some(before);
         }
     }
+    let mut by_size = None;
     if config.keep_mb > 0 {
         let limit = u64::from(config.keep_mb) << 20;
         let live_since = clock::before(now, LIVE_WINDOW).unwrap_or_default();
-        let sessions = store.sessions_by_age()?;
+        let sessions = store.sessions_by_age(kept_from.as_deref())?;
         let mut total: u64 = sessions.iter().map(|s| s.text_bytes).sum();
         let mut drop = Vec::new();
         for s in &sessions {
@@ -92,10 +110,39 @@ pub fn apply_retention(store: &mut Store, config: &Config, now: &str) -> store::
             drop.push(s.id);
         }
         if !drop.is_empty() {
-            done.by_size = Some(store.forget(&Scope::Sessions(drop))?);
+            by_size = Some(Scope::Sessions {
+                ids: drop,
+                kept_from,
+            });
         }
     }
-    Ok(done)
+    Ok(RetentionSteps { by_age, by_size })
+}
+
+/// Applies the retention settings (see [`retention_steps`]).
+pub fn apply_retention(store: &mut Store, config: &Config, now: &str) -> store::Result<Retained> {
+    let steps = retention_steps(store, config, now)?;
+    Ok(Retained {
+        by_age: steps.by_age.map(|s| store.forget(&s)).transpose()?,
+        by_size: steps.by_size.map(|s| store.forget(&s)).transpose()?,
+    })
+}
+
+/// What [`apply_retention`] would remove now; changes nothing.
+pub fn preview_retention(
+    home: &Home,
+    config: &Config,
+    now: &str,
+) -> store::Result<RetentionPreview> {
+    let store = Store::open_read_only(home)?;
+    let steps = retention_steps(&store, config, now)?;
+    Ok(RetentionPreview {
+        by_age: steps.by_age.map(|s| store.forget_preview(&s)).transpose()?,
+        by_size: steps
+            .by_size
+            .map(|s| store.forget_preview(&s))
+            .transpose()?,
+    })
 }
 
 /// How often hooks start applying the retention settings.
@@ -288,5 +335,60 @@ mod tests {
         assert_eq!(done.by_size.unwrap().removed.sessions, 1);
         assert!(store.session("mid").is_err(), "the oldest went");
         assert_eq!(store.session("new").unwrap().turns, 2, "the live one stays");
+    }
+
+    #[test]
+    fn a_retention_preview_is_what_applying_it_removes() {
+        use crate::record::Record;
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::at(dir.path());
+        let mut store = crate::open_store(&home).unwrap();
+        let big = "x".repeat(400 << 10);
+        // `straddles` has a turn older than 30 days and one within them.
+        for (id, days) in [
+            ("straddles", &["2026-09-01T10:00", "2026-11-20T10:00"][..]),
+            ("mid", &["2026-11-25T10:00"]),
+            ("live", &["2026-11-30T09:59"]),
+        ] {
+            let w = store.write().unwrap();
+            let mut s = w
+                .session(crate::hosts::claude::HOST, id, Some("/p"), None)
+                .unwrap();
+            for (n, day) in days.iter().enumerate() {
+                let at = format!("{day}:00.000Z");
+                let prompt = Record::Prompt {
+                    key: format!("u:{n}"),
+                    text: big.clone(),
+                    at: Some(at.clone()),
+                };
+                w.apply(&mut s, &mut None, &prompt).unwrap();
+                w.touch_session(s.id, Some(&at), Some(&at)).unwrap();
+            }
+            w.commit().unwrap();
+        }
+        let now = "2026-11-30T10:00:00.000Z";
+        let config = Config {
+            keep_days: 30,
+            keep_mb: 1,
+            ..Config::default()
+        };
+        let would = preview_retention(&home, &config, now).unwrap();
+        let by_age = would.by_age.clone().unwrap();
+        assert_eq!((by_age.sessions, by_age.turns), (0, 1));
+        // 1,200 KiB left after the age step: the least recently active session goes, counted
+        // by the one turn the age step leaves of it.
+        let by_size = would.by_size.clone().unwrap();
+        assert_eq!((by_size.sessions, by_size.turns), (1, 1));
+        assert!(by_size.text_bytes < 500 << 10, "{by_size:?}");
+        assert!(
+            store.session("straddles").is_ok(),
+            "a preview changes nothing"
+        );
+
+        let done = apply_retention(&mut store, &config, now).unwrap();
+        assert_eq!(done.by_age.map(|f| f.removed), would.by_age);
+        assert_eq!(done.by_size.map(|f| f.removed), would.by_size);
+        assert!(store.session("straddles").is_err());
+        assert!(store.session("mid").is_ok() && store.session("live").is_ok());
     }
 }

@@ -28,9 +28,9 @@ pub struct Args {
     /// Every turn before a date (2026-10-01), a timestamp or an age (30d, 12h, 2w)
     #[arg(long, group = "scope", value_name = "WHEN")]
     before: Option<String>,
-    /// Apply the retention settings (keep_days, keep_mb) now (`--before` shows what an age
-    /// covers first)
-    #[arg(long, group = "scope", conflicts_with = "dry_run")]
+    /// Apply the retention settings (keep_days, keep_mb) now (with `--dry-run`, show what
+    /// they would remove)
+    #[arg(long, group = "scope")]
     retention: bool,
     /// Replace every secret found so far wherever it is stored (hooks start this in the
     /// background when one is first found)
@@ -106,22 +106,38 @@ fn retention(home: &Home, args: &Args) -> anyhow::Result<()> {
         }
         return Ok(());
     }
+    let steps = [
+        format!("older than {}", render::count(config.keep_days, "day")),
+        format!("beyond {} MB", config.keep_mb),
+    ];
+    // A step whose setting is 0 is off: nothing is said of it.
+    let on = [config.keep_days > 0, config.keep_mb > 0];
+    if args.dry_run {
+        let would = forget::preview_retention(home, &config, &clock::now())?;
+        if args.json {
+            return super::print_json(&would);
+        }
+        for ((why, on), preview) in steps.iter().zip(on).zip([&would.by_age, &would.by_size]) {
+            match preview {
+                Some(p) => outln!("Would forget {} ({why}).", counts(p))?,
+                None if on => outln!("Nothing {why}.")?,
+                None => {}
+            }
+        }
+        outln!("(dry run: nothing was forgotten)")?;
+        return Ok(());
+    }
     let done = throughline::open_store(home)
         .and_then(|mut store| forget::apply_retention(&mut store, &config, &clock::now()));
     let Some(done) = background_run(home, args, "retention", done)? else {
         return Ok(());
     };
-    for (why, forgotten) in [
-        (
-            format!("older than {} days", config.keep_days),
-            &done.by_age,
-        ),
-        (format!("beyond {} MB", config.keep_mb), &done.by_size),
-    ] {
+    for ((why, on), forgotten) in steps.iter().zip(on).zip([&done.by_age, &done.by_size]) {
         match forgotten {
-            Some(f) => outln!("Forgot {} ({why}).", counts(&f.removed)),
-            None => outln!("Nothing {why}."),
-        }?;
+            Some(f) => outln!("Forgot {} ({why}).", counts(&f.removed))?,
+            None if on => outln!("Nothing {why}.")?,
+            None => {}
+        }
     }
     Ok(())
 }

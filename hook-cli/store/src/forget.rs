@@ -25,8 +25,12 @@ pub enum Scope {
     Project(String),
     /// Every turn that started before this time, and every session last active before it.
     Before(String),
-    /// These sessions (store row ids): what a size limit drops, oldest first.
-    Sessions(Vec<i64>),
+    /// These sessions (store row ids): what a size limit drops, oldest first; their turns
+    /// from `kept_from` on when the age limit goes first (nothing older is left to count).
+    Sessions {
+        ids: Vec<i64>,
+        kept_from: Option<String>,
+    },
 }
 
 /// What a scope covers (before [`Store::forget`]) or covered (after).
@@ -108,10 +112,11 @@ impl Store {
                 "coalesce(s.last_activity, s.started_at) < ?1",
                 Value::Text(at.clone()),
             ),
-            Scope::Sessions(ids) => (
-                "t.session IN (SELECT value FROM json_each(?1))",
-                "s.id IN (SELECT value FROM json_each(?1))",
-                Value::Text(serde_json::to_string(ids).expect("ids serialise")),
+            Scope::Sessions { ids, kept_from } => (
+                "t.session IN (SELECT value FROM json_each(?1, '$.ids'))
+                 AND NOT coalesce(t.started_at < json_extract(?1, '$.kept_from'), 0)",
+                "s.id IN (SELECT value FROM json_each(?1, '$.ids'))",
+                Value::Text(serde_json::json!({ "ids": ids, "kept_from": kept_from }).to_string()),
             ),
         };
         Ok(Conditions {
@@ -354,18 +359,24 @@ pub struct SessionSize {
 }
 
 impl Store {
-    /// Every session with the bytes of text it holds, least recently active first.
-    pub fn sessions_by_age(&self) -> Result<Vec<SessionSize>> {
+    /// Every session with the bytes of text it holds, least recently active first. With
+    /// `kept_from`, as the age limit leaves them: sessions last active before it are left out,
+    /// and only turns from it on (or of no known time) count.
+    pub fn sessions_by_age(&self, kept_from: Option<&str>) -> Result<Vec<SessionSize>> {
         let mut stmt = self.conn.prepare(
-            "SELECT s.id, coalesce(s.last_activity, s.started_at),
-                    coalesce((SELECT sum(octet_length(text)) FROM messages WHERE session = s.id), 0)
+            "WITH kept AS (SELECT id, session FROM turns
+                            WHERE NOT coalesce(started_at < ?1, 0))
+             SELECT s.id, coalesce(s.last_activity, s.started_at),
+                    coalesce((SELECT sum(octet_length(text)) FROM messages
+                              WHERE turn IN (SELECT id FROM kept WHERE session = s.id)), 0)
                   + coalesce((SELECT sum(octet_length(body)) FROM details
-                              WHERE turn IN (SELECT id FROM turns WHERE session = s.id)), 0)
+                              WHERE turn IN (SELECT id FROM kept WHERE session = s.id)), 0)
              FROM sessions s
+             WHERE NOT coalesce(coalesce(s.last_activity, s.started_at) < ?1, 0)
              ORDER BY coalesce(s.last_activity, s.started_at) IS NOT NULL,
                       coalesce(s.last_activity, s.started_at), s.id",
         )?;
-        let rows = stmt.query_map([], |r| {
+        let rows = stmt.query_map([kept_from], |r| {
             Ok(SessionSize {
                 id: r.get(0)?,
                 last_activity: r.get(1)?,

@@ -96,10 +96,21 @@ fn a_session_is_previewed_confirmed_forgotten_and_stays_forgotten() {
         Some(turns),
         "a dry run changes nothing"
     );
-    // Retention has no preview: asked for one, it refuses rather than forget.
+    // The retention settings previewed: what they would remove, and nothing goes.
     memory.run(&["config", "--keep-days", "1"]);
-    let refused = memory.run(&["forget", "--retention", "--dry-run"]);
-    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    let would = memory.json(&["forget", "--retention", "--dry-run", "--json"]);
+    assert_eq!(would["by_age"]["sessions"], 2, "{would}");
+    assert!(would["by_size"].is_null(), "{would}");
+    let said = memory.run(&["forget", "--retention", "--dry-run"]);
+    let said = String::from_utf8_lossy(&said.stdout);
+    assert!(
+        said.starts_with("Would forget 2 sessions,") && said.contains("(older than 1 day)"),
+        "{said}"
+    );
+    assert!(
+        !said.contains("MB"),
+        "a size limit that is off goes unsaid: {said}"
+    );
     assert_eq!(memory.turns_of(BEFORE_CLEAR), Some(turns));
     memory.run(&["config", "--keep-days", "0"]);
 

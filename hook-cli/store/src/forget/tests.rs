@@ -275,7 +275,7 @@ fn sessions_by_age_list_the_oldest_first_with_their_size() {
     let Memory {
         _dir, mut store, ..
     } = memory();
-    let by_age = store.sessions_by_age().unwrap();
+    let by_age = store.sessions_by_age(None).unwrap();
     let ids: Vec<i64> = by_age.iter().map(|s| s.id).collect();
     let s1 = store.session("s1").unwrap().id;
     assert_eq!(ids[0], s1);
@@ -283,8 +283,13 @@ fn sessions_by_age_list_the_oldest_first_with_their_size() {
         by_age[0].text_bytes > by_age[2].text_bytes,
         "three turns against one"
     );
-    store.forget(&Scope::Sessions(vec![s1])).unwrap();
-    assert_eq!(store.sessions_by_age().unwrap().len(), 2);
+    store
+        .forget(&Scope::Sessions {
+            ids: vec![s1],
+            kept_from: None,
+        })
+        .unwrap();
+    assert_eq!(store.sessions_by_age(None).unwrap().len(), 2);
 }
 
 #[test]
