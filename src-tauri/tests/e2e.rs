@@ -117,31 +117,13 @@ async fn the_window_shows_live_sessions_and_settings() {
     .await;
 
     // Sessions: one gauge per captured session, with the numbers from the store.
-    client
-        .wait()
-        .for_element(Locator::Css("li.session"))
-        .await
-        .unwrap();
+    wait_for(&client, "li.session").await;
     // A hook records another session while the window is open: it appears without a reload.
     let second = session_id(&transcripts[1]);
     capture(&home, &second, &transcripts[1]);
-    client
-        .wait()
-        .for_element(Locator::Css(&format!(
-            "li.session[data-session='{second}']"
-        )))
-        .await
-        .unwrap();
+    wait_for(&client, &format!("li.session[data-session='{second}']")).await;
     for fixture in [session_id(&transcripts[0]), second] {
-        let text = client
-            .find(Locator::Css(&format!(
-                "li.session[data-session='{fixture}']"
-            )))
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let text = text_when_there(&client, &format!("li.session[data-session='{fixture}']")).await;
         assert!(text.contains("claude-opus-4-8"), "{text}");
         assert!(
             text.contains("/167k tokens before Claude Code compacts by itself"),
@@ -214,19 +196,8 @@ async fn the_window_shows_live_sessions_and_settings() {
     );
 
     // Injection log: it shows what that chat received.
-    client
-        .find(Locator::Css("[data-view=injections]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    let row = client
-        .wait()
-        .for_element(Locator::Css("li.injection"))
-        .await
-        .unwrap();
-    let summary = row.text().await.unwrap();
+    click_when_there(&client, "[data-view=injections]").await;
+    let summary = text_when_there(&client, "li.injection").await;
     assert!(summary.contains("handoff"), "{summary}");
     // What it cost and saved: the handed-off session's last request beside the next chat's
     // first, drawn from the real requests.
@@ -237,12 +208,7 @@ async fn the_window_shows_live_sessions_and_settings() {
     );
     wait_for(&client, "svg.savings-chart rect.before").await;
     assert!(summary.contains(&live[..8]), "{summary}");
-    row.find(Locator::Css("summary"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click_when_there(&client, "li.injection summary").await;
     screenshot(&shots, "injections");
 
     memory_view_searches_previews_and_forgets(&client, &live, &shots).await;
@@ -259,31 +225,19 @@ async fn the_window_shows_live_sessions_and_settings() {
     .await;
 
     // Settings: launch at login writes the autostart entry into the (temporary) HOME.
-    client
-        .find(Locator::Css("[data-view=settings]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    let toggle = client
-        .wait()
-        .for_element(Locator::Css("#launch-at-login:enabled"))
-        .await
-        .unwrap();
+    click_when_there(&client, "[data-view=settings]").await;
     assert!(desktop_entries(&user_home).is_empty());
-    toggle.click().await.unwrap();
-    client
-        .wait()
-        .for_element(Locator::Css("#launch-at-login:enabled:checked"))
-        .await
-        .unwrap();
+    click_when_there(&client, "#launch-at-login:enabled").await;
+    wait_for(&client, "#launch-at-login:enabled:checked").await;
     let entries = desktop_entries(&user_home);
     assert_eq!(entries.len(), 1, "{entries:?}");
     let entry = std::fs::read_to_string(&entries[0]).unwrap();
     assert!(entry.contains("--hidden"), "{entry}");
-    let budget = client.find(Locator::Css("#budget")).await.unwrap();
-    assert_eq!(budget.prop("value").await.unwrap().as_deref(), Some("9500"));
+    let budget = fresh(&client, Locator::Css("#budget"), async |b| {
+        b.prop("value").await
+    })
+    .await;
+    assert_eq!(budget.as_deref(), Some("9500"));
 
     // The auto-compact threshold goes into the client's settings, beside its hooks.
     let settings_json = user_home.join(".claude/settings.json");
@@ -299,13 +253,12 @@ async fn the_window_shows_live_sessions_and_settings() {
         )
         .await
         .unwrap();
-    client
-        .wait()
-        .for_element(Locator::XPath(
-            "//p[contains(., 'reaches 70% of the window')]",
-        ))
-        .await
-        .unwrap();
+    fresh(
+        &client,
+        Locator::XPath("//p[contains(., 'reaches 70% of the window')]"),
+        async |shown| Ok(shown),
+    )
+    .await;
     let written = read_settings();
     assert_eq!(written["env"]["CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"], "70");
     assert_eq!(written["hooks"], hooks_before, "the hooks are kept");
@@ -774,8 +727,7 @@ async fn installer_registers_the_bundled_cli(
     click_when_there(client, "[data-view=installer]").await;
     wait_for(client, ".installer .status.absent").await;
     click_when_there(client, "#install:enabled").await;
-    let status = wait_for(client, ".installer .status.registered").await;
-    let said = status.text().await.unwrap();
+    let said = text_when_there(client, ".installer .status.registered").await;
     assert!(said.contains("run the bundled CLI"), "{said}");
 
     // What the app wrote, read back by the library as `throughline doctor` reads it.
@@ -796,8 +748,7 @@ async fn installer_registers_the_bundled_cli(
             .all(|hook| hook.binary.as_deref() == Some(bundled.as_path())),
         "{registration:?}"
     );
-    let report = wait_for(client, ".installer .report").await;
-    let report = report.text().await.unwrap();
+    let report = text_when_there(client, ".installer .report").await;
     assert!(report.contains("Install changed"), "{report}");
     screenshot(shots, "installer");
 

@@ -120,17 +120,20 @@ async fn the_installed_app_registers_the_cli_beside_it_and_its_doctor_agrees_wit
     wait_for(&client, "#uninstall:enabled").await;
 
     // The same findings, each with the same status, as `throughline doctor`.
-    let mut app = Findings::new();
-    for check in client
-        .find_all(fantoccini::Locator::Css(".doctor [data-check]"))
+    // Read in one go: the view may redraw between reads of one check and the next.
+    let shown = client
+        .execute(
+            "return [...document.querySelectorAll('.doctor [data-check]')]
+                .map((check) => [check.dataset.check, check.className])",
+            vec![],
+        )
         .await
-        .unwrap()
-    {
-        let name = check.attr("data-check").await.unwrap().unwrap();
-        let class = check.attr("class").await.unwrap().unwrap();
-        let status = class.strip_prefix("check ").unwrap().to_string();
-        app.push((name, status));
-    }
+        .unwrap();
+    let shown: Vec<(String, String)> = serde_json::from_value(shown).unwrap();
+    let app: Findings = shown
+        .into_iter()
+        .map(|(name, class)| (name, class.strip_prefix("check ").unwrap().to_string()))
+        .collect();
     assert_eq!(
         app, cli,
         "the app's doctor and `throughline doctor` disagree"
