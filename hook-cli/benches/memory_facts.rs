@@ -10,10 +10,12 @@
 //!     cargo bench -p throughline --bench memory_facts [-- --turns 30,50 --shape logs --verbose]
 //!
 //! Shapes: routine, long-answers, logs, topics, cjk, corrections, mixed-voice, plain, spoken,
-//! reports, second-thoughts, debugging, terse, quiet-corrections (all by default), each at 30,
-//! 50, 100 and 200 turns. Prints Markdown; `--verbose` lists the facts lost. Each memory is kept in
+//! reports, second-thoughts, debugging, terse, quiet-corrections, asides (all by default), each
+//! at 30, 50, 100 and 200 turns. Prints Markdown; `--verbose` lists the facts lost. Each memory is kept in
 //! `bench/out/memory-<shape>-<turns>.md`. A measurement: it always exits 0.
 
+#[path = "memory_facts/shapes/asides.rs"]
+mod asides;
 #[path = "memory_facts/shapes/cjk.rs"]
 mod cjk;
 #[path = "memory_facts/shapes/corrections.rs"]
@@ -117,6 +119,10 @@ const SHAPES: &[Shape] = &[
     Shape {
         name: "quiet-corrections",
         generate: quiet_corrections::session,
+    },
+    Shape {
+        name: "asides",
+        generate: asides::session,
     },
 ];
 
