@@ -250,12 +250,33 @@ pub(super) fn is_statement(text: &str) -> bool {
 /// [`is_statement`], where the end of the person's line ends their sentence: people type
 /// short remarks with no stop ("node 20 only, the build box can't run 22"), and their
 /// prompts hold no headings. A line that ends on anything but a word opens what follows
-/// ("when you open local host:") or is pasted ("… paste the token here: [Image #1]").
+/// ("when you open local host:") or is pasted ("… paste the token here: [Image #1]"); a name
+/// in a code span or quotes the line opened ends it too ("… open the PR against `develop`").
 fn is_said_whole(s: &Statement) -> bool {
     is_statement(s.text)
         || (s.by_person
             && s.text.chars().count() >= SHORTEST
-            && s.text.ends_with(char::is_alphanumeric))
+            && ends_on_a_word(s.text))
+}
+
+/// Whether `line` ends on a word, or on a word inside a code span or quotes it opened.
+/// Brackets are left out: the person's lines that end in one are pasted labels and headings
+/// ("Device name: TJ's MacBook Pro (2)", "Dropdown Component JSX (use inside your
+/// component)"), and the client writes pastes as `[Image #1]`.
+fn ends_on_a_word(line: &str) -> bool {
+    const CLOSED_BY: [(char, char); 4] = [('`', '`'), ('"', '"'), ('“', '”'), ('「', '」')];
+    let mut rest = line;
+    while let Some(last) = rest.chars().next_back() {
+        let Some(&(open, _)) = CLOSED_BY.iter().find(|(_, close)| *close == last) else {
+            break;
+        };
+        let inner = &rest[..rest.len() - last.len_utf8()];
+        if !inner.contains(open) {
+            return false;
+        }
+        rest = inner;
+    }
+    rest.ends_with(char::is_alphanumeric)
 }
 
 /// Words that make a sentence a rule: what must, must not or may only be done, in the
@@ -829,6 +850,26 @@ mod tests {
         let chosen = facts_of(&turns, &[], 2_000);
         let texts: Vec<&str> = chosen.facts.iter().map(|f| f.text.as_str()).collect();
         assert_eq!(texts, ["you must open the page to see the errors"]);
+    }
+
+    #[test]
+    fn a_line_ending_on_a_quoted_name_is_said_whole() {
+        for line in [
+            "never push to main directly, open the PR against `develop`",
+            "keep the wording legal approved: \"Delivery could not be confirmed\"",
+            "deploy with the tag 「v2 リリース」",
+        ] {
+            assert!(ends_on_a_word(line), "{line}");
+        }
+        for line in [
+            "paste the token from port 3001 here: [Image #1]",
+            "Device name: TJ's MacBook Pro (2)",
+            "then run this: `",
+            "a quote that closes what it never opened”",
+            "it ends on an empty span ``",
+        ] {
+            assert!(!ends_on_a_word(line), "{line}");
+        }
     }
 
     #[test]
