@@ -280,27 +280,15 @@ mod tests {
         use crate::record::Record;
         let dir = tempfile::tempdir().unwrap();
         let home = Home::at(dir.path());
-        let mut store = crate::open_store(&home).unwrap();
+        let mut store = sessions_of_400_kib(
+            &home,
+            &[
+                ("old", &["2026-09-01T10:00"]),
+                ("mid", &["2026-11-20T10:00"]),
+                ("new", &["2026-11-29T10:00"]),
+            ],
+        );
         let big = "x".repeat(400 << 10);
-        for (id, day) in [
-            ("old", "2026-09-01"),
-            ("mid", "2026-11-20"),
-            ("new", "2026-11-29"),
-        ] {
-            let w = store.write().unwrap();
-            let mut s = w
-                .session(crate::hosts::claude::HOST, id, Some("/p"), None)
-                .unwrap();
-            let at = format!("{day}T10:00:00.000Z");
-            let prompt = Record::Prompt {
-                key: "u:1".into(),
-                text: big.clone(),
-                at: Some(at.clone()),
-            };
-            w.apply(&mut s, &mut None, &prompt).unwrap();
-            w.touch_session(s.id, Some(&at), Some(&at)).unwrap();
-            w.commit().unwrap();
-        }
         let now = "2026-11-30T10:00:00.000Z";
         let config = Config {
             keep_days: 30,
@@ -337,25 +325,19 @@ mod tests {
         assert_eq!(store.session("new").unwrap().turns, 2, "the live one stays");
     }
 
-    #[test]
-    fn a_retention_preview_is_what_applying_it_removes() {
+    /// A store in `home` holding, for each session, a prompt of 400 KiB at each of its times
+    /// (`2026-11-30T09:59`), the session last active at the last.
+    fn sessions_of_400_kib(home: &Home, sessions: &[(&str, &[&str])]) -> Store {
         use crate::record::Record;
-        let dir = tempfile::tempdir().unwrap();
-        let home = Home::at(dir.path());
-        let mut store = crate::open_store(&home).unwrap();
+        let mut store = crate::open_store(home).unwrap();
         let big = "x".repeat(400 << 10);
-        // `straddles` has a turn older than 30 days and one within them.
-        for (id, days) in [
-            ("straddles", &["2026-09-01T10:00", "2026-11-20T10:00"][..]),
-            ("mid", &["2026-11-25T10:00"]),
-            ("live", &["2026-11-30T09:59"]),
-        ] {
+        for (id, times) in sessions {
             let w = store.write().unwrap();
             let mut s = w
                 .session(crate::hosts::claude::HOST, id, Some("/p"), None)
                 .unwrap();
-            for (n, day) in days.iter().enumerate() {
-                let at = format!("{day}:00.000Z");
+            for (n, time) in times.iter().enumerate() {
+                let at = format!("{time}:00.000Z");
                 let prompt = Record::Prompt {
                     key: format!("u:{n}"),
                     text: big.clone(),
@@ -366,6 +348,22 @@ mod tests {
             }
             w.commit().unwrap();
         }
+        store
+    }
+
+    #[test]
+    fn a_retention_preview_is_what_applying_it_removes() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::at(dir.path());
+        // `straddles` has a turn older than 30 days and one within them.
+        let mut store = sessions_of_400_kib(
+            &home,
+            &[
+                ("straddles", &["2026-09-01T10:00", "2026-11-20T10:00"]),
+                ("mid", &["2026-11-25T10:00"]),
+                ("live", &["2026-11-30T09:59"]),
+            ],
+        );
         let now = "2026-11-30T10:00:00.000Z";
         let config = Config {
             keep_days: 30,

@@ -254,9 +254,7 @@ pub(super) fn is_statement(text: &str) -> bool {
 /// in a code span or quotes the line opened ends it too ("… open the PR against `develop`").
 fn is_said_whole(s: &Statement) -> bool {
     is_statement(s.text)
-        || (s.by_person
-            && s.text.chars().count() >= SHORTEST
-            && ends_on_a_word(s.text))
+        || (s.by_person && s.text.chars().count() >= SHORTEST && ends_on_a_word(s.text))
 }
 
 /// Whether `line` ends on a word, or on a word inside a code span or quotes it opened.
