@@ -90,6 +90,53 @@ describe("renderMemory", () => {
     expect(details[1].querySelector("pre.output")!.textContent).toBe("List it first.");
   });
 
+  it("folds a run of the client's own entries into one row, and leaves a pair as it is", () => {
+    const entry = (index: number, kind: string, name: string) => ({ index, kind, name, tool_use_id: null, body: `{"type":"${name}"}`, is_error: false, at: null });
+    const step = (item: number, title: string) => ({ title, tool: null, item, input: null, result: null, failed: false, unanswered: false, lines: 1, chars: 20 });
+    const detail: TurnDetail = {
+      ...DETAIL,
+      details: [
+        ...DETAIL.details,
+        entry(4, "attachment", "environment"),
+        entry(5, "attachment", "model"),
+        entry(6, "system", "date"),
+        entry(9, "attachment", "model"),
+        entry(10, "attachment", "skills"),
+        entry(7, "attachment", "todo"),
+        entry(8, "meta", "caveat"),
+      ],
+      steps: [
+        step(4, "attachment: environment"),
+        step(5, "attachment: model"),
+        step(6, "host note: date"),
+        step(9, "attachment: model"),
+        step(10, "attachment: skills"),
+        DETAIL.steps[0],
+        step(7, "attachment: todo"),
+        step(8, "meta: caveat"),
+        DETAIL.steps[1],
+      ],
+    };
+    const turn = renderMemory(state({ opened: { kind: "turn", detail } }), noActions).querySelector(".turn")!;
+    const rows = [...turn.querySelectorAll(":scope > ol.details > li")];
+    expect(rows.map((row) => row.querySelector("summary")!.textContent)).toEqual([
+      "Client context: environment, model, date and 1 more · 5 entries",
+      "Bash: ls · failed · 2 lines",
+      "attachment: todo · 1 line",
+      "meta: caveat · 1 line",
+      "thinking · 1 line",
+    ]);
+    // Each folded entry opens as it would alone.
+    const inside = [...rows[0].querySelectorAll("ol.details > li.detail")];
+    expect(inside.map((row) => row.querySelector("pre.output")!.textContent)).toEqual([
+      '{"type":"environment"}',
+      '{"type":"model"}',
+      '{"type":"date"}',
+      '{"type":"model"}',
+      '{"type":"skills"}',
+    ]);
+  });
+
   it("previews exactly the text a handoff gives, and hands off from there", () => {
     const handed: string[] = [];
     const text = "# Throughline memory\nsecret/deploy-7731";

@@ -180,7 +180,46 @@ function renderTurn(detail: TurnDetail, actions: MemoryActions): HTMLElement {
     ),
     detail.steps.length === 0
       ? h("p", { class: "empty" }, "No tool calls, output or thinking in this turn.")
-      : h("ol", { class: "details" }, ...detail.steps.map((step) => renderStep(step, detail))),
+      : h("ol", { class: "details" }, ...clientRuns(detail).map((run) => (run.length >= CLIENT_RUN ? renderClientRun(run, detail) : renderStep(run[0], detail)))),
+  );
+}
+
+/** Entries the client writes for itself (its context, notes, meta lines), not the agent's work. */
+const CLIENT_KINDS = ["attachment", "system", "meta"];
+
+/** This many of them in a row fold into one row: a client writes a dozen at a turn's start. */
+const CLIENT_RUN = 3;
+
+/** How many of a folded run's names its row gives. */
+const CLIENT_RUN_NAMES = 3;
+
+/** The turn's steps, each alone, except runs of the client's own entries, kept together. */
+function clientRuns(detail: TurnDetail): Step[][] {
+  const own = (step: Step) => step.tool === null && CLIENT_KINDS.includes(detail.details.find((d) => d.index === step.item)?.kind ?? "");
+  const runs: Step[][] = [];
+  for (const step of detail.steps) {
+    const last = runs[runs.length - 1];
+    if (last && own(step) && own(last[0])) last.push(step);
+    else runs.push([step]);
+  }
+  return runs.flatMap((run) => (run.length >= CLIENT_RUN ? [run] : run.map((step) => [step])));
+}
+
+/** A run of the client's own entries as one row naming them, each inside as usual. */
+function renderClientRun(run: Step[], detail: TurnDetail): HTMLElement {
+  // What they are, by their first few names: a client repeats some at every request.
+  const kinds = [...new Set(run.map((step) => step.title.replace(/^[^:]*: /, "")))];
+  const more = kinds.length - CLIENT_RUN_NAMES;
+  const names = kinds.slice(0, CLIENT_RUN_NAMES).join(", ") + (more > 0 ? ` and ${more} more` : "");
+  return h(
+    "li",
+    { class: "detail entry client-run" },
+    h(
+      "details",
+      {},
+      h("summary", {}, h("span", { class: "step-title" }, `Client context: ${names}`), h("span", { class: "facts" }, ` · ${run.length} entries`)),
+      h("ol", { class: "details" }, ...run.map((step) => renderStep(step, detail))),
+    ),
   );
 }
 
