@@ -242,11 +242,19 @@ pub fn turn_detail(detail: &TurnDetail, with_conversation: bool) -> String {
                         .push_str("→ no output recorded: still running, or the client kept none\n"),
                 }
             }
-            // The host's bookkeeping (hook runs, durations): named, opened on request.
-            None if with_conversation && d.kind == DetailKind::System => out.push_str(&format!(
-                "\n── item {} · {} ({} chars: --item {} shows it)\n",
-                step.item, step.title, step.chars, step.item
-            )),
+            // The host's bookkeeping (hook runs, durations, the context it attaches at each
+            // request: a dozen entries at a time): named, opened on request.
+            None if with_conversation
+                && matches!(
+                    d.kind,
+                    DetailKind::System | DetailKind::Attachment | DetailKind::Meta
+                ) =>
+            {
+                out.push_str(&format!(
+                    "\n── item {} · {} ({} chars: --item {} shows it)\n",
+                    step.item, step.title, step.chars, step.item
+                ))
+            }
             None => {
                 let size = match step.lines {
                     0 => String::new(),
@@ -557,6 +565,59 @@ pub fn count(n: impl Into<u64>, one: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_turn_in_full_names_the_clients_own_entries_and_shows_the_rest() {
+        let entry = |index: u32, kind: DetailKind, name: &str, body: &str| crate::model::Detail {
+            index,
+            kind,
+            name: Some(name.into()),
+            tool_use_id: None,
+            body: body.into(),
+            is_error: false,
+            at: None,
+        };
+        let details = vec![
+            entry(
+                1,
+                DetailKind::Attachment,
+                "skill_listing",
+                &"- a skill\n".repeat(40),
+            ),
+            entry(
+                2,
+                DetailKind::System,
+                "turn_duration",
+                "{\"durationMs\":4000}",
+            ),
+            entry(3, DetailKind::Thinking, "", "Read the config first."),
+        ];
+        let detail = TurnDetail {
+            turn: Turn {
+                code: "k3m9x2a".into(),
+                session_id: "s".into(),
+                seq: 1,
+                started_at: None,
+                messages: Vec::new(),
+                detail_summary: String::new(),
+            },
+            steps: crate::model::steps(&details, &|_, _| None),
+            details,
+        };
+        let shown = turn_detail(&detail, true);
+        assert!(
+            shown.contains("── item 1 · attachment: skill_listing (400 chars: --item 1 shows it)"),
+            "{shown}"
+        );
+        assert!(!shown.contains("a skill"), "{shown}");
+        assert!(
+            shown.contains("── item 2 · host note: turn_duration ("),
+            "{shown}"
+        );
+        assert!(shown.contains("Read the config first."), "{shown}");
+        // Asked for by number, an entry is shown whole.
+        assert!(turn_detail(&detail, false).contains("- a skill"));
+    }
 
     #[test]
     fn a_title_is_the_first_line_cut_short() {
