@@ -106,24 +106,12 @@ fn retention(home: &Home, args: &Args) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    let steps = [
-        format!("older than {}", render::count(config.keep_days, "day")),
-        format!("beyond {} MB", config.keep_mb),
-    ];
-    // A step whose setting is 0 is off: nothing is said of it.
-    let on = [config.keep_days > 0, config.keep_mb > 0];
     if args.dry_run {
         let would = forget::preview_retention(home, &config, &clock::now())?;
         if args.json {
             return super::print_json(&would);
         }
-        for ((why, on), preview) in steps.iter().zip(on).zip([&would.by_age, &would.by_size]) {
-            match preview {
-                Some(p) => outln!("Would forget {} ({why}).", counts(p))?,
-                None if on => outln!("Nothing {why}.")?,
-                None => {}
-            }
-        }
+        say_retention(&config, "Would forget", [&would.by_age, &would.by_size])?;
         outln!("(dry run: nothing was forgotten)")?;
         return Ok(());
     }
@@ -132,10 +120,32 @@ fn retention(home: &Home, args: &Args) -> anyhow::Result<()> {
     let Some(done) = background_run(home, args, "retention", done)? else {
         return Ok(());
     };
-    for ((why, on), forgotten) in steps.iter().zip(on).zip([&done.by_age, &done.by_size]) {
-        match forgotten {
-            Some(f) => outln!("Forgot {} ({why}).", counts(&f.removed))?,
-            None if on => outln!("Nothing {why}.")?,
+    let removed = |f: &Option<Forgotten>| f.as_ref().map(|f| f.removed.clone());
+    say_retention(
+        &config,
+        "Forgot",
+        [&removed(&done.by_age), &removed(&done.by_size)],
+    )
+}
+
+/// What each step of the retention settings removed (or would, by `verb`), by age then by
+/// size. A step whose setting is 0 is off: nothing is said of it.
+fn say_retention(
+    config: &config::Config,
+    verb: &str,
+    removed: [&Option<Preview>; 2],
+) -> anyhow::Result<()> {
+    let steps = [
+        (
+            config.keep_days > 0,
+            format!("older than {}", render::count(config.keep_days, "day")),
+        ),
+        (config.keep_mb > 0, format!("beyond {} MB", config.keep_mb)),
+    ];
+    for ((on, why), removed) in steps.iter().zip(removed) {
+        match removed {
+            Some(p) => outln!("{verb} {} ({why}).", counts(p))?,
+            None if *on => outln!("Nothing {why}.")?,
             None => {}
         }
     }
