@@ -116,6 +116,16 @@ impl DetailKind {
         }
     }
 
+    /// Entries the client writes for itself (host notes, the context it attaches at each
+    /// request, meta lines), not the agent's work. The app's turn view folds the same kinds
+    /// (`CLIENT_KINDS` in `ui/src/views/memory.ts`).
+    pub fn is_clients_own(self) -> bool {
+        matches!(
+            self,
+            DetailKind::System | DetailKind::Attachment | DetailKind::Meta
+        )
+    }
+
     pub fn parse(s: &str) -> Option<DetailKind> {
         DetailKind::ALL.into_iter().find(|k| k.as_str() == s)
     }

@@ -3,9 +3,7 @@
 //! person, a tool call for a model.
 
 use crate::clock;
-use crate::model::{
-    readable_input, DetailKind, Role, Session, Step, ToolExchange, Turn, TurnDetail,
-};
+use crate::model::{readable_input, Role, Session, Step, ToolExchange, Turn, TurnDetail};
 use crate::search::{excerpt, Excerpt, Hit};
 use crate::summary;
 use std::borrow::Cow;
@@ -244,17 +242,10 @@ pub fn turn_detail(detail: &TurnDetail, with_conversation: bool) -> String {
             }
             // The host's bookkeeping (hook runs, durations, the context it attaches at each
             // request: a dozen entries at a time): named, opened on request.
-            None if with_conversation
-                && matches!(
-                    d.kind,
-                    DetailKind::System | DetailKind::Attachment | DetailKind::Meta
-                ) =>
-            {
-                out.push_str(&format!(
-                    "\n── item {} · {} ({} chars: --item {} shows it)\n",
-                    step.item, step.title, step.chars, step.item
-                ))
-            }
+            None if with_conversation && d.kind.is_clients_own() => out.push_str(&format!(
+                "\n── item {} · {} ({} chars: --item {} shows it)\n",
+                step.item, step.title, step.chars, step.item
+            )),
             None => {
                 let size = match step.lines {
                     0 => String::new(),
@@ -568,6 +559,7 @@ mod tests {
 
     #[test]
     fn a_turn_in_full_names_the_clients_own_entries_and_shows_the_rest() {
+        use crate::model::DetailKind;
         let entry = |index: u32, kind: DetailKind, name: &str, body: &str| crate::model::Detail {
             index,
             kind,

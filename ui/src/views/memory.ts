@@ -184,7 +184,8 @@ function renderTurn(detail: TurnDetail, actions: MemoryActions): HTMLElement {
   );
 }
 
-/** Entries the client writes for itself (its context, notes, meta lines), not the agent's work. */
+/** Entries the client writes for itself (its context, notes, meta lines), not the agent's work:
+ * the kinds `DetailKind::is_clients_own` names in the library. */
 const CLIENT_KINDS = ["attachment", "system", "meta"];
 
 /** This many of them in a row fold into one row: a client writes a dozen at a turn's start. */
