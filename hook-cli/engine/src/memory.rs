@@ -1050,15 +1050,22 @@ fn only_checks(text: &str) -> bool {
         return false;
     }
     let first = words.first().map_or("", String::as_str);
+    let asked = text.trim_end().ends_with(['?', '？']);
     let question = text.trim_end().trim_end_matches(['?', '？']);
-    let lower = text.to_lowercase();
-    let asks_what =
-        facts::holds_any(&lower, ASKING_WHAT) || facts::holds_any(&lower, ASKING_FOR_WORK);
+    let holds = |list: &[&str]| {
+        list.iter().any(|w| {
+            if w.is_ascii() {
+                words.iter().any(|word| word == w)
+            } else {
+                text.contains(w)
+            }
+        })
+    };
+    let asks_what = holds(ASKING_WHAT) || holds(ASKING_FOR_WORK);
     // Spanish opens a question with its mark; Chinese, Japanese and Korean close a yes-or-no
     // question with a particle (Korean, written with spaces, also with the mark).
     let marked = text.trim_start().starts_with('¿');
-    let closed = (unspaced > 0 || facts::is_question(text))
-        && CLOSING_YES_OR_NO.iter().any(|p| question.ends_with(p));
+    let closed = (unspaced > 0 || asked) && CLOSING_YES_OR_NO.iter().any(|p| question.ends_with(p));
     YES_OR_NO.contains(&first) || ((marked || closed) && !asks_what)
 }
 

@@ -229,7 +229,7 @@ pub fn choose(
 }
 
 /// A question, by how it ends.
-pub(super) fn is_question(text: &str) -> bool {
+fn is_question(text: &str) -> bool {
     text.trim_end().ends_with(['?', '？'])
 }
 
@@ -465,14 +465,9 @@ fn sets_a_rule(text: &str) -> bool {
     if STANDING_ORDERS.iter().any(|o| order.starts_with(o)) {
         return true;
     }
-    holds_any(&lower, RULES)
-}
-
-/// Whether `lower` (in lower case) holds one of `words`: a word of an alphabet written with
-/// spaces as a whole word (`deve` is not `develop`), CJK and Hangul as written.
-pub(super) fn holds_any(lower: &str, words: &[&str]) -> bool {
+    // A letter of an alphabet with spaces between words: CJK and Hangul words stand bare.
     let latin = |c: char| c.is_alphabetic() && (c as u32) < 0x2E80;
-    words.iter().any(|w| {
+    RULES.iter().any(|w| {
         lower.match_indices(w).any(|(at, _)| {
             let before = lower[..at].chars().next_back();
             let after = lower[at + w.len()..].chars().next();
