@@ -763,9 +763,71 @@ fn line_sentences(out: &mut Vec<Sentence>, line: &str) {
         if ends_sentence(&line[start..i], c, &line[end..]) {
             push_sentence(out, &line[start..end], heading, item);
             start = end;
+        } else if c == ' ' && runs_on(&line[start..i], &line[end..]) {
+            push_sentence(out, &line[start..i], heading, item);
+            start = end;
         }
     }
     push_sentence(out, &line[start..], heading, item);
+}
+
+/// How the person hands over a piece of work ("Fix render_order, it broke after the last
+/// change", "Add a debug log line when load_block fails"). "Run …" and "Use …" are left out:
+/// "Run the migration before deploying" and "Use the v1 API for status" are how standing
+/// orders are said.
+pub const TASKS: &[&str] = &[
+    "fix ",
+    "add ",
+    "write ",
+    "bump ",
+    "rename ",
+    "update ",
+    "implement ",
+    "refactor ",
+    "create ",
+    "show ",
+    "find ",
+    "read ",
+    "check ",
+    "look ",
+    "grep ",
+    "debug ",
+    "investigate ",
+    "explain ",
+    "tell ",
+];
+
+/// Words after which a capitalised word is a name, not a new sentence ("the Update button",
+/// "click Add row").
+const BEFORE_A_NAME: &[&str] = &[
+    "a", "an", "the", "to", "of", "for", "with", "via", "in", "on", "at", "by", "from", "into",
+    "and", "or", "click", "press", "hit", "tap", "choose", "select", "called", "named",
+];
+
+/// Whether a sentence typed without its stop runs on into the next at this space: a
+/// lower-case word (or a code span, quotes or brackets closed), then a task handed over with a capital ("… half the signups never came
+/// back Write a test for …"). Left as one, its subject would be the task's too.
+fn runs_on(before: &str, after: &str) -> bool {
+    if !after.starts_with(|c: char| c.is_ascii_uppercase()) {
+        return false;
+    }
+    let Some(last) = before.split_whitespace().next_back() else {
+        return false;
+    };
+    let ends_a_word = last
+        .chars()
+        .next_back()
+        .is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || ")`\"”".contains(c));
+    if !ends_a_word || BEFORE_A_NAME.contains(&last) || before.split_whitespace().count() < 3 {
+        return false;
+    }
+    // The task with only its first letter a capital ("Write", not "READ"), going on in
+    // lower case ("Write a test"), not as a name ("Update Manager").
+    TASKS.iter().any(|task| {
+        after.as_bytes()[0].eq_ignore_ascii_case(&task.as_bytes()[0])
+            && after.get(1..task.len()) == task.get(1..)
+            && after[task.len()..].starts_with(|c: char| c.is_ascii_lowercase() || c == '`')
+    })
 }
 
 /// A line of a JSON object that holds a string: `"key": "…`.
@@ -1827,6 +1889,38 @@ mod tests {
         let line = one_liner(&t, 100);
         assert!(line.contains("LEDGER_FAST_PATH stays off"), "{line}");
         assert!(line.chars().count() <= 100);
+    }
+
+    #[test]
+    fn a_sentence_typed_without_its_stop_ends_before_a_task() {
+        let said = |text: &str| -> Vec<String> {
+            sentences(text, &[]).into_iter().map(|s| s.text).collect()
+        };
+        assert_eq!(
+            said("half the signups never came back Write a test for with_import_retry."),
+            [
+                "half the signups never came back",
+                "Write a test for with_import_retry."
+            ]
+        );
+        assert_eq!(
+            said("open the PR against `develop` Find every caller of render_alert."),
+            [
+                "open the PR against `develop`",
+                "Find every caller of render_alert."
+            ]
+        );
+        // A capitalised word after an article or a verb that names it is a name; so is one
+        // that goes on in capitals; a short start is no sentence of its own.
+        for one in [
+            "press the Update button when the list is stale",
+            "open the settings and click Add row below the table",
+            "the Update Manager restarts the service on its own",
+            "please Fix the tests",
+            "does this mean we READ the file and filter it",
+        ] {
+            assert_eq!(said(one), [one]);
+        }
     }
 
     #[test]

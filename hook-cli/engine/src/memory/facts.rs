@@ -15,6 +15,9 @@ const FACT: i32 = summary::FACT;
 /// What a sentence naming three exact things scores (see `summary::salience`).
 const NAMES_SEVERAL: i32 = 6;
 
+/// What a sentence naming two exact things scores.
+const NAMES_TWO: i32 = 4;
+
 /// What a rule the person sets weighs beyond a fact: more than any sentence of the
 /// assistant's (see `summary::salience`).
 const PERSONS_RULE: i32 = 6;
@@ -107,7 +110,7 @@ pub fn choose(
             // How things are, in the person's words ("contacts are unique by email address
             // per workspace, …", "we bill per seat per month, …"): theirs to know, and no
             // tool output says it again.
-            if s.by_person && !rule && tells_how_things_are(s.text) {
+            if s.by_person && !rule && tells_how_things_are(s.text, s.score >= NAMES_TWO) {
                 weight = weight.max(NAMES_SEVERAL);
             }
             if weight >= NAMES_SEVERAL
@@ -140,8 +143,8 @@ pub fn choose(
                 } else {
                     // A short decision reads with the sentence after it, which says why (CJK
                     // sentences are short: `決定：…。…ためです。`), unless that sentence
-                    // only announces the next step ("Let me fix that:") or opens a block
-                    // left out ("when you open local host:"). One that opens a
+                    // only announces the next step ("Let me fix that:"), opens a block
+                    // left out ("when you open local host:") or hands over a task. One that opens a
                     // list ("…, should we:") reads with its items, while they fit.
                     let mut said = vec![s.text.to_string()];
                     if summary::opens_what_follows(s.text) {
@@ -159,6 +162,7 @@ pub fn choose(
                         s.text.chars().count() < WITH_NEXT
                             && !summary::announces_a_step(next)
                             && !summary::opens_what_follows(next)
+                            && (!s.by_person || !asks_for_work(next))
                     }) {
                         said.push(next.to_string());
                     }
@@ -362,52 +366,33 @@ const STANDING_ORDERS: &[&str] = &[
     "check with ",
 ];
 
-/// How the person hands over a piece of work ("Fix render_order, it broke after the last
-/// change", "Add a debug log line when load_block fails"): a task that the turn's line and
-/// its answer tell, no fact to keep. "Run …" and "Use …" are left out: "Run the migration
-/// before deploying" and "Use the v1 API for status" are how standing orders are said.
-const TASKS: &[&str] = &[
-    "fix ",
-    "add ",
-    "write ",
-    "bump ",
-    "rename ",
-    "update ",
-    "implement ",
-    "refactor ",
-    "create ",
-    "show ",
-    "find ",
-    "read ",
-    "check ",
-    "look ",
-    "grep ",
-    "debug ",
-    "investigate ",
-    "explain ",
-    "tell ",
-];
-
 /// Words at most in a task the person hands over: a longer sentence says more than the task
 /// (people run sentences together: "grep for load_batch and tell me who uses it Note for
 /// later: staging listens on port 8443 …").
 const TASK_WORDS: usize = 12;
 
-/// Whether the person's sentence only hands over a task (see [`TASKS`]).
+/// Whether the person's sentence only hands over a task (see [`summary::TASKS`]).
 fn asks_for_work(text: &str) -> bool {
     if text.split_whitespace().count() > TASK_WORDS {
         return false;
     }
     let lower = text.to_lowercase();
     let order = lower.strip_prefix("please ").unwrap_or(&lower);
-    TASKS.iter().any(|t| order.starts_with(t))
+    // "DEBUG にすると、…" names a log level in a sentence of another script.
+    summary::TASKS.iter().any(|t| {
+        order
+            .strip_prefix(t)
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_graphic()))
+    })
 }
 
-/// Whether the person's sentence states how things are, at some length: it opens on who or
-/// what it is about ("we …", "the client …"), says what something is or does in its first
+/// Whether the person's sentence states how things are, at some length (less when it
+/// `names_exact` things: "the CI image stays pinned to `python:3.11-slim`"): it opens on who
+/// or what it is about ("we …", "the client …"), says what something is or does in its first
 /// words ("contacts are unique …") or what they saw ("I checked …"), and asks nothing.
-fn tells_how_things_are(text: &str) -> bool {
-    if text.chars().count() < TELLING || is_question(text) {
+fn tells_how_things_are(text: &str, names_exact: bool) -> bool {
+    let shortest = if names_exact { TELLING_EXACT } else { TELLING };
+    if text.chars().count() < shortest || is_question(text) {
         return false;
     }
     let words = super::plain_words(&text.replace('’', "'"));
@@ -426,6 +411,9 @@ const OBSERVING: &[&str] = &[
 
 /// Characters at least in a statement of how things are (see [`tells_how_things_are`]).
 const TELLING: usize = 60;
+
+/// The same, for a statement that names two exact things.
+const TELLING_EXACT: usize = 40;
 
 /// First words of a statement about someone or something.
 const ABOUT: &[&str] = &[
@@ -500,6 +488,9 @@ const CHANGES: &[&str] = &[
     "scrap that",
     "takes over",
     "took over",
+    // "capped at 60 s (was a flat 5 s)"
+    "(was ",
+    "(previously ",
     "不再",
     "改为",
     "改成",
@@ -770,15 +761,18 @@ mod tests {
             "What I have there is an environmental variable of token set, nothing in a file.",
             "I checked the queue table and there are 2,300 jobs stuck in state running since yesterday",
         ] {
-            assert!(tells_how_things_are(told), "{told}");
+            assert!(tells_how_things_are(told, false), "{told}");
         }
+        // Shorter, it tells only when it names exact things.
+        let short = "the CI image stays pinned to `python:3.11-slim`";
+        assert!(tells_how_things_are(short, true) && !tells_how_things_are(short, false));
         for asked in [
             "can you run the whole test suite again and tell me which of the tests fail now?",
             "Add a retry to the upload client and make the backoff start at two hundred ms.",
             "we are ok.",
             "I would like the export to run every night at two and mail the report to finance.",
         ] {
-            assert!(!tells_how_things_are(asked), "{asked}");
+            assert!(!tells_how_things_are(asked, true), "{asked}");
         }
         let turns = vec![
             turn("b", "Run the tests.", &["All 12 pass."]),
