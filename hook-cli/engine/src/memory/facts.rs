@@ -455,11 +455,14 @@ fn sets_a_rule(text: &str) -> bool {
     }
     // A letter of an alphabet with spaces between words: CJK and Hangul words stand bare.
     let latin = |c: char| c.is_alphabetic() && (c as u32) < 0x2E80;
+    // A Latin word needs its ends free of letters; a CJK or Hangul one stands as written,
+    // beside Latin letters too ("不能push").
     RULES.iter().any(|w| {
+        let bounded = w.starts_with(latin);
         lower.match_indices(w).any(|(at, _)| {
             let before = lower[..at].chars().next_back();
             let after = lower[at + w.len()..].chars().next();
-            !before.is_some_and(latin) && !after.is_some_and(latin)
+            !bounded || (!before.is_some_and(latin) && !after.is_some_and(latin))
         })
     })
 }
@@ -984,6 +987,8 @@ mod tests {
             "Please leave the CRDT code in src/merge.rs to Omar, he is rewriting it.",
             "I don't want the sidebar to scroll, ever.",
             "We don't need them to be that tall; they can be more compact.",
+            "改完之后不能push到main，先开PR。",
+            "本番にはdeployしないでください。",
         ] {
             assert!(sets_a_rule(rule), "{rule}");
         }
