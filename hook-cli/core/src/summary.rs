@@ -1891,11 +1891,13 @@ mod tests {
         assert!(line.chars().count() <= 100);
     }
 
+    /// The sentences of one paragraph.
+    fn said(text: &str) -> Vec<String> {
+        sentences(text, &[]).into_iter().map(|s| s.text).collect()
+    }
+
     #[test]
     fn a_sentence_typed_without_its_stop_ends_before_a_task() {
-        let said = |text: &str| -> Vec<String> {
-            sentences(text, &[]).into_iter().map(|s| s.text).collect()
-        };
         assert_eq!(
             said("half the signups never came back Write a test for with_import_retry."),
             [
@@ -1925,9 +1927,6 @@ mod tests {
 
     #[test]
     fn an_abbreviation_does_not_end_a_sentence() {
-        let said = |text: &str| -> Vec<String> {
-            sentences(text, &[]).into_iter().map(|s| s.text).collect()
-        };
         assert_eq!(
             said("Collapsed (header e.g. \"'r' in 'record'\" + tease). Expanded shows all."),
             [
