@@ -10,7 +10,7 @@
 //!     cargo bench -p throughline --bench memory_facts [-- --turns 30,50 --shape logs --verbose]
 //!
 //! Shapes: routine, long-answers, logs, topics, cjk, corrections, mixed-voice, plain, spoken,
-//! reports, second-thoughts, debugging, terse, quiet-corrections, asides (all by default), each
+//! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists (all by default), each
 //! at 30, 50, 100 and 200 turns. Prints Markdown; `--verbose` lists the facts lost. Each memory is kept in
 //! `bench/out/memory-<shape>-<turns>.md`. A measurement: it always exits 0.
 
@@ -26,6 +26,8 @@ mod debugging;
 mod facts;
 #[path = "memory_facts/filler.rs"]
 mod filler;
+#[path = "memory_facts/shapes/lists.rs"]
+mod lists;
 #[path = "memory_facts/shapes/logs.rs"]
 mod logs;
 #[path = "memory_facts/shapes/long_answers.rs"]
@@ -123,6 +125,10 @@ const SHAPES: &[Shape] = &[
     Shape {
         name: "asides",
         generate: asides::session,
+    },
+    Shape {
+        name: "lists",
+        generate: lists::session,
     },
 ];
 
