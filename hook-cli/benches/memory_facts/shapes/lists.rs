@@ -70,7 +70,13 @@ const ASSISTANT_ITEMS: &[&str] = &[
 ];
 
 /// Bold labels the assistant may put before an item.
-const LABELS: &[&str] = &["**Sessions:**", "**Tests:**", "**Database:**", "**API:**", "**Open:**"];
+const LABELS: &[&str] = &[
+    "**Sessions:**",
+    "**Tests:**",
+    "**Database:**",
+    "**API:**",
+    "**Open:**",
+];
 
 pub fn session(n: usize, rng: &mut Rng) -> Session {
     let code = Codebase::new(rng, &PROJECT);

@@ -398,11 +398,28 @@ fn tells_how_things_are(text: &str, names_exact: bool) -> bool {
     let words = super::plain_words(&text.replace('’', "'"));
     let word = |at: usize| words.get(at).map_or("", String::as_str);
     let opens_on_who = ABOUT.contains(&word(0));
-    let says_what_is = (1..3).any(|at| BEING.contains(&word(at)));
+    // Its verb may come later after a longer subject ("webhooks from Stripe are …", "batch
+    // size for ingest is …"), unless the sentence opens on a request ("Tell me what are …").
+    let reach = if REQUESTING.contains(&word(0))
+        || summary::TASKS.iter().any(|t| t.trim_end() == word(0))
+    {
+        3
+    } else {
+        5
+    };
+    let says_what_is = (1..reach).any(|at| BEING.contains(&word(at)));
     // "I checked the queue table and there are 2,300 jobs stuck …": what they saw.
     let saw = word(0) == "i" && OBSERVING.contains(&word(1));
     opens_on_who || says_what_is || saw
 }
+
+/// First words of a request or a question, after which "is" or "are" is not what the
+/// sentence states.
+const REQUESTING: &[&str] = &[
+    "please", "can", "could", "would", "should", "what", "how", "why", "where", "which", "who",
+    "when", "do", "does", "did", "is", "are", "i", "you", "let's", "lets", "let", "make", "run",
+    "use", "open", "put", "set", "move", "remove", "delete", "give", "try",
+];
 
 /// How the person says what they saw on their side, after "I".
 const OBSERVING: &[&str] = &[
@@ -763,6 +780,8 @@ mod tests {
             "we bill per seat per month, and a seat deactivated mid-month is billed to the end of it",
             "What I have there is an environmental variable of token set, nothing in a file.",
             "I checked the queue table and there are 2,300 jobs stuck in state running since yesterday",
+            "webhooks from Stripe are verified with the signing secret before anything in them is parsed",
+            "batch size for ingest is 500 rows, anything bigger times out on the small plan",
         ] {
             assert!(tells_how_things_are(told, false), "{told}");
         }
@@ -774,6 +793,8 @@ mod tests {
             "Add a retry to the upload client and make the backoff start at two hundred ms.",
             "we are ok.",
             "I would like the export to run every night at two and mail the report to finance.",
+            "Tell me what are the things I need to set in environment variables for the deploy",
+            "can you check why the numbers are off in the monthly report for the second tenant",
         ] {
             assert!(!tells_how_things_are(asked, true), "{asked}");
         }
