@@ -113,6 +113,11 @@ pub fn choose(
             if s.by_person && !rule && tells_how_things_are(s.text, s.score >= NAMES_TWO) {
                 weight = weight.max(NAMES_SEVERAL);
             }
+            // Why something failed, in the assistant's plain words ("The flaky checkout test
+            // was a race between …"): a root cause without its label.
+            if !s.by_person && explains_a_failure(s.text) {
+                weight = weight.max(NAMES_SEVERAL);
+            }
             if weight >= NAMES_SEVERAL
                 && s.said_in <= 2
                 && is_said_whole(&s)
@@ -412,6 +417,67 @@ fn tells_how_things_are(text: &str, names_exact: bool) -> bool {
     let saw = word(0) == "i" && OBSERVING.contains(&word(1));
     opens_on_who || says_what_is || saw
 }
+
+/// Whether the sentence says what a failure came from: it opens on the failure ("The flaky
+/// checkout test", "The 500 error", "The issue") and says its cause ("was a race …", "came
+/// from …", "was that …"), not that it is gone ("The issue is fixed").
+fn explains_a_failure(text: &str) -> bool {
+    if text.chars().count() < TELLING_EXACT || is_question(text) {
+        return false;
+    }
+    // After a label of its own ("Tests: The flaky …").
+    let said =
+        summary::label_of(text).map_or(text, |(_, said)| said.trim_start_matches([':', ' ']));
+    let lower = said.to_lowercase();
+    let Some(subject) = lower.strip_prefix("the ") else {
+        return false;
+    };
+    let Some(at) = CAUSES.iter().filter_map(|c| subject.find(c)).min() else {
+        return false;
+    };
+    let failure = &subject[..at];
+    failure.split_whitespace().count() <= 4
+        && failure
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|word| FAILURES.contains(&word))
+}
+
+/// What names a failure at the start of a sentence.
+const FAILURES: &[&str] = &[
+    "issue",
+    "problem",
+    "bug",
+    "error",
+    "failure",
+    "crash",
+    "flaky",
+    "failing",
+    "timeout",
+    "leak",
+    "regression",
+    "slowdown",
+    "500",
+    "404",
+    "panic",
+    "hang",
+    "deadlock",
+];
+
+/// How a cause is said after the failure.
+const CAUSES: &[&str] = &[
+    " was a ",
+    " is a ",
+    " was that ",
+    " is that ",
+    " was caused by ",
+    " is caused by ",
+    " came from ",
+    " comes from ",
+    " was due to ",
+    " is due to ",
+    " happened because ",
+    " persisted because ",
+];
 
 /// First words of a request or a question, after which "is" or "are" is not what the
 /// sentence states.
@@ -771,6 +837,25 @@ mod tests {
         assert!(texts[0].starts_with("Hard constraint: never use port 8080"));
         assert!(texts[1].starts_with("Root cause found"));
         assert!(chosen.facts[1].by_person && !chosen.facts[0].by_person);
+    }
+
+    #[test]
+    fn a_cause_said_plainly_explains_a_failure_and_a_fix_does_not() {
+        for cause in [
+            "The flaky checkout test was a race between the cart reset and the price fetch.",
+            "Tests: The flaky checkout test was a race between the cart reset and the fetch.",
+            "The 500 error came from the auth middleware calling headers() outside a request.",
+            "The issue persisted because there were two separate problems at once.",
+        ] {
+            assert!(explains_a_failure(cause), "{cause}");
+        }
+        for other in [
+            "The issue is fixed now and the tests pass again on every platform.",
+            "The new endpoint was a request from the sales team for the quarterly export.",
+            "Was the error a timeout or a refused connection when you ran it last?",
+        ] {
+            assert!(!explains_a_failure(other), "{other}");
+        }
     }
 
     #[test]
