@@ -10,7 +10,7 @@
 //!     cargo bench -p throughline --bench memory_facts [-- --turns 30,50 --shape logs --verbose]
 //!
 //! Shapes: routine, long-answers, logs, topics, cjk, corrections, mixed-voice, plain, spoken,
-//! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists (all by default), each
+//! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists, replies (all by default), each
 //! at 30, 50, 100 and 200 turns. Prints Markdown; `--verbose` lists the facts lost. Each memory is kept in
 //! `bench/out/memory-<shape>-<turns>.md`. A measurement: it always exits 0.
 
@@ -38,6 +38,8 @@ mod mixed_voice;
 mod plain;
 #[path = "memory_facts/shapes/quiet_corrections.rs"]
 mod quiet_corrections;
+#[path = "memory_facts/shapes/replies.rs"]
+mod replies;
 #[path = "memory_facts/shapes/reports.rs"]
 mod reports;
 #[path = "memory_facts/shapes/routine.rs"]
@@ -129,6 +131,10 @@ const SHAPES: &[Shape] = &[
     Shape {
         name: "lists",
         generate: lists::session,
+    },
+    Shape {
+        name: "replies",
+        generate: replies::session,
     },
 ];
 
