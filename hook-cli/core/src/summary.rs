@@ -93,6 +93,7 @@ const DECISIVE: &[&str] = &[
     "so that",
     "otherwise",
     "signed off",
+    "signs off",
     "deadlock",
     "race condition",
     "leak",

@@ -376,13 +376,29 @@ const STANDING_ORDERS: &[&str] = &[
 /// later: staging listens on port 8443 …").
 const TASK_WORDS: usize = 12;
 
+/// A lower-case sentence of the person's from its order on: after a reply to a question
+/// ("yes, keep the old endpoint …", "fine, …") and a "please".
+fn order_of(lower: &str) -> &str {
+    let after_reply = REPLYING
+        .iter()
+        .find_map(|r| lower.strip_prefix(r))
+        .unwrap_or(lower);
+    after_reply.strip_prefix("please ").unwrap_or(after_reply)
+}
+
+/// How a reply to a question opens before what it says.
+const REPLYING: &[&str] = &[
+    "yes, ", "yes ", "no, ", "ok, ", "ok so ", "okay, ", "okay so ", "fine, ", "sure, ", "right, ",
+    "sí, ", "oui, ", "ja, ",
+];
+
 /// Whether the person's sentence only hands over a task (see [`summary::TASKS`]).
 fn asks_for_work(text: &str) -> bool {
     if text.split_whitespace().count() > TASK_WORDS {
         return false;
     }
     let lower = text.to_lowercase();
-    let order = lower.strip_prefix("please ").unwrap_or(&lower);
+    let order = order_of(&lower);
     // "DEBUG にすると、…" names a log level in a sentence of another script.
     summary::TASKS.iter().any(|t| {
         order
@@ -532,8 +548,10 @@ fn sets_a_rule(text: &str) -> bool {
             lower = lower.replace(opinion, " ");
         }
     }
-    let order = lower.strip_prefix("please ").unwrap_or(&lower);
-    if STANDING_ORDERS.iter().any(|o| order.starts_with(o)) {
+    if STANDING_ORDERS
+        .iter()
+        .any(|o| order_of(&lower).starts_with(o))
+    {
         return true;
     }
     // A letter of an alphabet with spaces between words: CJK and Hangul words stand bare.
@@ -1219,6 +1237,18 @@ mod tests {
             .filter(|t| t.contains("takes the WAL lock"))
             .count();
         assert_eq!(lock, 1, "{texts:?}");
+    }
+
+    #[test]
+    fn a_reply_opens_before_its_order() {
+        assert!(sets_a_rule(
+            "yes, keep the old endpoint alive until the mobile app 3.2 is out, then delete it"
+        ));
+        assert!(sets_a_rule(
+            "fine, leave the timeout where it is until the load test"
+        ));
+        assert!(asks_for_work("ok, fix the flaky test then"));
+        assert!(!sets_a_rule("yes, that looks right to me"));
     }
 
     #[test]
