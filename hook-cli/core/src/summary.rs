@@ -817,8 +817,9 @@ const BEFORE_A_NAME: &[&str] = &[
 ];
 
 /// Whether a sentence typed without its stop runs on into the next at this space: a
-/// lower-case word (or a code span, quotes or brackets closed), then a task handed over with a capital ("… half the signups never came
-/// back Write a test for …"). Left as one, its subject would be the task's too.
+/// lower-case word (or a code span, quotes or brackets closed), then a task handed over with
+/// a capital ("… half the signups never came back Write a test for …"). Left as one, its
+/// subject would be the task's too.
 fn runs_on(before: &str, after: &str) -> bool {
     if !after.starts_with(|c: char| c.is_ascii_uppercase()) {
         return false;

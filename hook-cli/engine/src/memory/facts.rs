@@ -149,8 +149,9 @@ pub fn choose(
                     // A short decision reads with the sentence after it, which says why (CJK
                     // sentences are short: `決定：…。…ためです。`), unless that sentence
                     // only announces the next step ("Let me fix that:"), opens a block
-                    // left out ("when you open local host:") or hands over a task. One that opens a
-                    // list ("…, should we:") reads with its items, while they fit.
+                    // left out ("when you open local host:") or hands over a task. One
+                    // that opens a list ("…, should we:") reads with its items, while they
+                    // fit.
                     let mut said = vec![s.text.to_string()];
                     if summary::opens_what_follows(s.text) {
                         let mut chars = s.text.chars().count();
