@@ -1088,7 +1088,7 @@ pub fn announces_a_step(text: &str) -> bool {
             // The whole sentence is read only here: few open with a plan.
             let lower = text.to_lowercase();
             let says = |words: &[&str]| words.iter().any(|w| lower.contains(w));
-            return !says(CHOOSING) && (opens || !says(EXPLAINING));
+            return !makes_a_choice(&lower) && (opens || !says(EXPLAINING));
         }
         match LEADING.iter().find(|l| start.starts_with(*l)) {
             Some(lead) => {
@@ -1122,6 +1122,12 @@ const PLANNING: &[&str] = &[
 
 /// Words by which a plan makes a choice, which makes it a decision however it ends.
 const CHOOSING: &[&str] = &["instead", "rather than", "switch", "replace", "migrate"];
+
+/// Whether a plan makes a choice by its words (see [`CHOOSING`]), which makes it a decision
+/// however it is said.
+pub fn makes_a_choice(lower: &str) -> bool {
+    CHOOSING.iter().any(|w| lower.contains(w))
+}
 
 /// Words an announcement may open with before its step.
 const LEADING: &[&str] = &[

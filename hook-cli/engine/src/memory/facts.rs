@@ -69,7 +69,7 @@ impl Fact {
 }
 
 /// What [`choose`] found: the facts that fit `room`, oldest first, and every sentence the
-/// memory should not repeat in a one-liner (listed, or superseded).
+/// memory should not repeat in a one-liner (listed, superseded, or the request said again).
 pub struct Chosen {
     pub facts: Vec<Fact>,
     pub said: HashSet<String>,
@@ -90,8 +90,20 @@ pub fn choose(
 ) -> Chosen {
     let mut candidates: Vec<Fact> = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
+    let mut restated: Vec<String> = Vec::new();
     for (i, gist) in gists.iter().enumerate() {
+        let asked: HashSet<String> = gist
+            .statements()
+            .filter(|s| s.by_person)
+            .flat_map(|s| subject(s.text))
+            .collect();
         for s in gist.statements() {
+            // The assistant's plan that says the request again ("I'll use GitHub CLI to
+            // create a repository for this project …") decides nothing the request did not.
+            if !s.by_person && restates(s.text, &asked) {
+                restated.push(s.text.to_string());
+                continue;
+            }
             // Said again (a constraint repeated) it still counts; said in many turns it is a
             // routine step's template, whatever fills it.
             let mut weight = s.score * s.said_in;
@@ -235,6 +247,7 @@ pub fn choose(
     kept.sort_by_key(|&i| (std::cmp::Reverse(candidates[i].turn), i));
     let facts: Vec<Fact> = kept.into_iter().map(|i| candidates[i].clone()).collect();
     said.extend(facts.iter().flat_map(|f| f.said.clone()));
+    said.extend(restated);
     Chosen { facts, said }
 }
 
@@ -434,6 +447,25 @@ fn tells_how_things_are(text: &str, names_exact: bool) -> bool {
     let saw = word(0) == "i" && OBSERVING.contains(&word(1));
     opens_on_who || says_what_is || saw
 }
+
+/// Whether the assistant's sentence plans what was `asked` (the subject of the person's
+/// words in its turn) and little else: two thirds of its subject words or more.
+fn restates(text: &str, asked: &HashSet<String>) -> bool {
+    let lower = text.to_lowercase();
+    let plans = PLANS.iter().any(|p| lower.starts_with(p));
+    // "Let's deploy to Cloudflare Pages instead." chooses.
+    if !plans || asked.is_empty() || summary::makes_a_choice(&lower) {
+        return false;
+    }
+    let about = subject(text);
+    let shared = about.iter().filter(|word| asked.contains(*word)).count();
+    !about.is_empty() && shared * 3 >= about.len() * 2
+}
+
+/// How the assistant opens what it is about to do.
+const PLANS: &[&str] = &[
+    "i'll ", "i’ll ", "i will ", "let me ", "let's ", "let’s ", "we'll ",
+];
 
 /// Whether the sentence says what a failure came from: it opens on the failure ("The flaky
 /// checkout test", "The 500 error", "The issue") and says its cause ("was a race …", "came
@@ -1238,6 +1270,29 @@ mod tests {
             .filter(|t| t.contains("takes the WAL lock"))
             .count();
         assert_eq!(lock, 1, "{texts:?}");
+    }
+
+    #[test]
+    fn a_plan_that_says_the_request_again_is_no_fact() {
+        let asked = subject("can you use github cli to create a repository for this project?");
+        assert!(restates(
+            "I'll use GitHub CLI to create a repository for this project and push the code!",
+            &asked
+        ));
+        // A plan that chooses what the request left open is one.
+        assert!(!restates(
+            "I'll set up the repository with Next.js 15, Supabase and Cloudflare Pages deploys.",
+            &asked
+        ));
+        assert!(!restates(
+            "Let's create the repository with the GitHub CLI instead.",
+            &asked
+        ));
+        // What was found is no plan, whatever words it shares.
+        assert!(!restates(
+            "The repository for this project already exists on GitHub under your account.",
+            &asked
+        ));
     }
 
     #[test]
