@@ -126,23 +126,22 @@ impl Session {
                 Speaker::Assistant => say_in_answer(&mut turn.answer, p.sentence, rng),
             }
         }
+        Session::said(cwd, turns, facts, superseded)
+    }
+
+    /// `turns` in which every planted sentence is said already; checks what the benchmark
+    /// promises about them.
+    pub fn said(
+        cwd: &str,
+        turns: Vec<Turn>,
+        facts: Vec<Planted>,
+        superseded: Vec<Planted>,
+    ) -> Session {
         let session = Session {
             cwd: cwd.to_string(),
             turns,
             facts,
             superseded,
-        };
-        session.check();
-        session
-    }
-
-    /// `turns` in which the caller has said every fact already; checks them as [`Session::new`].
-    pub fn said(cwd: &str, turns: Vec<Turn>, facts: Vec<Planted>) -> Session {
-        let session = Session {
-            cwd: cwd.to_string(),
-            turns,
-            facts,
-            superseded: Vec::new(),
         };
         session.check();
         session

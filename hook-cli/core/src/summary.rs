@@ -831,7 +831,9 @@ fn runs_on(before: &str, after: &str) -> bool {
         .chars()
         .next_back()
         .is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || ")`\"”".contains(c));
-    if !ends_a_word || BEFORE_A_NAME.contains(&last) || before.split_whitespace().count() < 3 {
+    // Three words at least before it; counting stops at the third (a hook reads long lines).
+    let short = before.split_whitespace().nth(2).is_none();
+    if !ends_a_word || BEFORE_A_NAME.contains(&last) || short {
         return false;
     }
     // The task with only its first letter a capital ("Write", not "READ"), going on in

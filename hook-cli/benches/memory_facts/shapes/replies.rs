@@ -98,5 +98,5 @@ pub fn session(n: usize, rng: &mut Rng) -> Session {
             }
         }
     }
-    Session::said(&code.root, turns, facts)
+    Session::said(&code.root, turns, facts, Vec::new())
 }
