@@ -10,7 +10,7 @@
 //!     cargo bench -p throughline --bench memory_facts [-- --turns 30,50 --shape logs --verbose]
 //!
 //! Shapes: routine, long-answers, logs, topics, cjk, corrections, mixed-voice, plain, spoken,
-//! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists, replies (all by default), each
+//! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists, replies, european (all by default), each
 //! at 30, 50, 100 and 200 turns. Prints Markdown; `--verbose` lists the facts lost. Each memory is kept in
 //! `bench/out/memory-<shape>-<turns>.md`. A measurement: it always exits 0.
 
@@ -22,6 +22,8 @@ mod cjk;
 mod corrections;
 #[path = "memory_facts/shapes/debugging.rs"]
 mod debugging;
+#[path = "memory_facts/shapes/european.rs"]
+mod european;
 #[path = "../tests/support/facts.rs"]
 mod facts;
 #[path = "memory_facts/filler.rs"]
@@ -135,6 +137,10 @@ const SHAPES: &[Shape] = &[
     Shape {
         name: "replies",
         generate: replies::session,
+    },
+    Shape {
+        name: "european",
+        generate: european::session,
     },
 ];
 
