@@ -146,13 +146,82 @@ const DECISIVE: &[&str] = &[
     "원인",
     "반드시",
     "수정",
+    // Spanish, Portuguese, Italian, French and German, by meaning: decided, because, ", so"
+    // and "so that", cause, must, never and always, the next step, found and fixed. Short
+    // words end in a space where an English word holds them ("deve" in "develop").
     "decidimos",
+    "decisión",
+    "decisiones",
+    "decisão",
+    "decisões",
+    "decisione",
+    "decisioni",
+    "deciso",
+    "décid",
+    "décision",
+    "entscheid",
+    "entschied",
     "porque",
+    "perché",
+    "parce qu",
+    "weil ",
+    "damit ",
+    ", deshalb",
+    ", así que",
+    ", por lo que",
+    ", então",
+    ", portanto",
+    ", por isso",
+    ", quindi",
+    ", donc",
+    "para que",
+    "pour que",
+    "afin de",
+    "in modo che",
+    "cause",
+    "causa",
+    "ursache",
     "debe",
+    "tiene que",
+    "tienen que",
+    "hay que",
+    "precisa",
+    "tem que",
+    "têm que",
+    "deve ",
+    "devono",
+    "bisogna",
+    "il faut",
+    "doit ",
+    "doivent",
+    "muss ",
+    "müssen",
     "nunca",
     "siempre",
-    "perché",
     "sempre",
+    "jamais",
+    "toujours",
+    "niemals",
+    " nie ",
+    "immer ",
+    "mai più",
+    "próximo paso",
+    "siguiente paso",
+    "próximo passo",
+    "prossimo passo",
+    "prochaine étape",
+    "nächster schritt",
+    "nächste schritt",
+    "encontr",
+    "trouvé",
+    "gefunden",
+    "trovato",
+    "arreglad",
+    "corregid",
+    "corrigé",
+    "corrigid",
+    "behoben",
+    "risolto",
 ];
 
 /// [`DECISIVE`] in one pass over a sentence, any case: a memory scores hundreds of them.
@@ -1242,6 +1311,32 @@ const POINTING: &[&str] = &[
     "working",
     "works",
     "would",
+    // The same in Spanish, Portuguese, Italian, French and German ("Decisión: mantener el
+    // enfoque actual por ahora.").
+    "actual",
+    "ahora",
+    "enfoque",
+    "mantener",
+    "manter",
+    "abordagem",
+    "atual",
+    "agora",
+    "enquanto",
+    "momento",
+    "approccio",
+    "attuale",
+    "teniamo",
+    "approche",
+    "actuelle",
+    "garde",
+    "gardons",
+    "instant",
+    "maintenant",
+    "ansatz",
+    "jetzigen",
+    "aktuellen",
+    "vorerst",
+    "bleiben",
 ];
 
 /// A sentence's label of at most three words before its first colon ("Decision: …",
@@ -1301,11 +1396,12 @@ const TEMPLATE_SHARE: f32 = 0.7;
 /// few common words do not make a template.
 const TEMPLATE_PAIRS: usize = 3;
 
-/// The distinct pairs of neighbouring words of a Latin-script sentence, lower case, with
-/// every word that names something exact (a number, path or identifier) blanked: what is
-/// left is the sentence's phrasing. None for other scripts, which have no spaces to pair.
+/// The distinct pairs of neighbouring words of a sentence, lower case, with every word that
+/// names something exact (a number, path or identifier) blanked: what is left is the
+/// sentence's phrasing, in any script that puts spaces between words ("`merge_orders` vérifie
+/// l'entrée …"). None for Chinese and Japanese, which have no spaces to pair.
 fn word_pairs(sentence: &str) -> Vec<String> {
-    if !sentence.is_ascii() {
+    if !sentence.is_ascii() && sentence.chars().any(is_cjk) {
         return Vec::new();
     }
     let words: Vec<String> = sentence
@@ -1315,7 +1411,7 @@ fn word_pairs(sentence: &str) -> Vec<String> {
             if names_exactly(word) {
                 "#".to_string()
             } else {
-                word.to_ascii_lowercase()
+                word.to_lowercase()
             }
         })
         .collect();
@@ -1355,6 +1451,9 @@ fn filled_template(pairs: &[String], turns_of_pair: &HashMap<&str, i32>) -> i32 
 /// (a capitalised word inside a sentence), punctuation around them trimmed.
 fn exact_words(sentence: &str) -> Vec<&str> {
     let mut exact: Vec<&str> = Vec::new();
+    // German writes every noun with a capital: there a capital alone names nothing. Read
+    // only when a capital would count.
+    let mut german: Option<bool> = None;
     let mut after_colon = true;
     for word in sentence.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')')) {
         let starts_clause = after_colon;
@@ -1373,13 +1472,30 @@ fn exact_words(sentence: &str) -> Vec<&str> {
             || word.contains("::")
             || word.starts_with("--")
             || (shape.upper_after_first && shape.lower);
-        let name = !starts_clause && shape.chars > 1 && shape.upper_first;
+        let name = !starts_clause
+            && shape.chars > 1
+            && shape.upper_first
+            && !(is_title_word(word) && *german.get_or_insert_with(|| reads_german(sentence)));
         if (shape.digit || path_like || code_like || name) && !exact.contains(&word) {
             exact.push(word);
         }
     }
     exact
 }
+
+/// Whether a sentence is German by its small words: two of [`GERMAN`] or more.
+fn reads_german(sentence: &str) -> bool {
+    let mut small = sentence
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| GERMAN.contains(w));
+    small.next().is_some() && small.next().is_some()
+}
+
+/// Small German words that English does not use.
+const GERMAN: &[&str] = &[
+    "der", "das", "und", "ist", "nicht", "wir", "ein", "eine", "mit", "von", "dem", "beim", "sind",
+    "für", "auf", "noch", "jetzt", "wird", "wenn", "auch",
+];
 
 /// A word of letters with only its first a capital, as a title writes every word.
 fn is_title_word(word: &str) -> bool {
@@ -1514,6 +1630,26 @@ mod tests {
     }
 
     #[test]
+    fn a_template_in_a_language_with_accents_is_a_repeat_too() {
+        let names = ["merge_orders", "render_entry", "load_batch"];
+        let turns: Vec<Turn> = names
+            .iter()
+            .map(|name| {
+                let answer = format!(
+                    "`{name}` vérifie l'entrée puis traite chaque élément par id ; en cas d'échec il renvoie Error, jamais de panic."
+                );
+                turn(&format!("Que fait {name} ?"), &[&answer])
+            })
+            .collect();
+        let mut gists: Vec<Gist> = turns.iter().map(|t| Gist::of(&t.messages)).collect();
+        Gist::discount_repeats(&mut gists);
+        let said_in: Vec<i32> = gists[0].statements().map(|s| s.said_in).collect();
+        assert_eq!(said_in.last(), Some(&3), "{said_in:?}");
+        // Chinese and Japanese have no spaces to pair words by.
+        assert!(word_pairs("`merge_orders` 的逻辑很直接：先检查输入。").is_empty());
+    }
+
+    #[test]
     fn a_labelled_decision_weighs_as_a_fact_and_a_labelled_remark_does_not() {
         assert!(salience("Decision: conflicts are resolved per field, not per document.") >= FACT);
         assert!(salience("Note: nothing else changed.") < FACT);
@@ -1522,6 +1658,37 @@ mod tests {
         assert!(salience("Decision: the backend stays as it is for this release.") >= FACT);
         assert!(salience("Decision: we keep it as it is until Lena's review.") >= FACT);
         assert!(salience("Conflicts are resolved per field, not per document.") < FACT);
+    }
+
+    #[test]
+    fn decisions_and_causes_weigh_as_facts_in_the_languages_of_europe() {
+        for said in [
+            "Ho deciso: i lotti per la banca restano a 1750 righe.",
+            "La cause du test instable est trouvée : created_at était écrit en heure locale.",
+            "Der Preis-Cache muss nach 900 Sekunden ablaufen, weil der Vertrieb Preise ändert.",
+            "As migrações precisam rodar primeiro no staging, com o DBA de plantão.",
+            "Próximo paso: añadir reintentos a import_orders, como máximo 5.",
+        ] {
+            assert!(salience(said) >= FACT, "{said}");
+        }
+        // A remark that only points back at what was said, in any of them.
+        for remark in [
+            "Decisión: mantener el enfoque actual por ahora.",
+            "Décision : on garde l'approche actuelle pour l'instant.",
+            "Entscheidung: wir bleiben vorerst beim jetzigen Ansatz.",
+            "Decisione: per ora teniamo l'approccio attuale.",
+            "Decisão: manter a abordagem atual por enquanto.",
+        ] {
+            assert!(salience(remark) < FACT, "{remark}");
+        }
+        // German nouns are written with a capital; names are not told from them there.
+        assert_eq!(exact_words("Alle 10 Tests von checkout sind grün."), ["10"]);
+        assert_eq!(
+            exact_words("Ask Lena about the Build step."),
+            ["Lena", "Build"]
+        );
+        // "deve" in "develop" is no rule.
+        assert!(salience("Let me develop the device driver first.") < FACT);
     }
 
     #[test]

@@ -349,6 +349,44 @@ const RULES: &[&str] = &[
     "nie",
     "niemals",
     "immer",
+    "debemos",
+    "no se puede",
+    "prohibido",
+    "precisa",
+    "precisam",
+    "precisamos",
+    "tem que",
+    "têm que",
+    "temos que",
+    "não pode",
+    "proibido",
+    "bisogna",
+    "devono",
+    "dobbiamo",
+    "non deve",
+    "mai più",
+    "vietato",
+    "doivent",
+    "devons",
+    "ne doit",
+    "plus jamais",
+    "interdit",
+    "müssen",
+    "müsst",
+    "dürfen",
+    "darf kein",
+    "verboten",
+    "keinesfalls",
+    "höchstens",
+    "mindestens",
+    "como máximo",
+    "al menos",
+    "no máximo",
+    "pelo menos",
+    "al massimo",
+    "almeno",
+    "au plus",
+    "au moins",
     // Chinese, Japanese, Korean
     "必须",
     "不要",
@@ -424,7 +462,8 @@ fn asks_for_work(text: &str) -> bool {
 /// Whether the person's sentence states how things are, at some length (less when it
 /// `names_exact` things: "the CI image stays pinned to `python:3.11-slim`"): it opens on who
 /// or what it is about ("we …", "the client …"), says what something is or does in its first
-/// words ("contacts are unique …") or what they saw ("I checked …"), and asks nothing.
+/// words ("contacts are unique …"), what they saw ("I checked …") or what to do when
+/// something happens ("if the import fails, …"), and asks nothing.
 fn tells_how_things_are(text: &str, names_exact: bool) -> bool {
     let shortest = if names_exact { TELLING_EXACT } else { TELLING };
     if text.chars().count() < shortest || is_question(text) {
@@ -445,7 +484,9 @@ fn tells_how_things_are(text: &str, names_exact: bool) -> bool {
     let says_what_is = (1..reach).any(|at| BEING.contains(&word(at)));
     // "I checked the queue table and there are 2,300 jobs stuck …": what they saw.
     let saw = word(0) == "i" && OBSERVING.contains(&word(1));
-    opens_on_who || says_what_is || saw
+    // "if the nightly import fails, restart it with --resume": what to do when it happens.
+    let sets_out_when = CONDITIONS.contains(&word(0)) && !OF_THE_MOMENT.contains(&word(1));
+    opens_on_who || says_what_is || saw || sets_out_when
 }
 
 /// Whether the assistant's sentence plans what was `asked` (the subject of the person's
@@ -550,11 +591,45 @@ const TELLING_EXACT: usize = 40;
 /// First words of a statement about someone or something.
 const ABOUT: &[&str] = &[
     "we", "we're", "we've", "our", "the", "all", "every", "each", "no", "they", "their", "there",
+    // Spanish, Portuguese, Italian, French, German ("a", "as" and "i" read as English).
+    "el", "la", "los", "las", "nosotros", "nuestro", "nuestra", "todos", "todas", "cada", "o", "os",
+    "nós", "nosso", "nossa", "il", "lo", "gli", "noi", "nostro", "nostra", "tutti", "ogni", "le",
+    "les", "nous", "notre", "nos", "tous", "chaque", "der", "die", "das", "wir", "unser", "unsere",
+    "alle", "jeder", "jede",
 ];
 
 /// Verbs that say what something is or does, early in a statement.
 const BEING: &[&str] = &[
     "is", "are", "was", "were", "has", "have", "stays", "stay", "runs", "run", "lives", "goes",
+    // Spanish, Portuguese, Italian, French, German.
+    "es", "son", "está", "están", "queda", "quedan", "sigue", "tiene", "tienen", "é", "são",
+    "estão", "fica", "ficam", "tem", "têm", "roda", "è", "sono", "resta", "restano", "rimane",
+    "ha", "hanno", "est", "sont", "reste", "restent", "tourne", "ist", "sind", "bleibt", "bleiben",
+    "hat", "haben", "läuft", "laufen",
+];
+
+/// How a sentence that sets out what happens when something does opens: "if the import
+/// fails again, …", "se qualcosa va storto in produzione, …" (see [`tells_how_things_are`]).
+const CONDITIONS: &[&str] = &["if", "whenever", "si", "se", "wenn", "falls"];
+
+/// Words after a condition's first that make it a request of the moment instead ("if you
+/// can, …", "if possible, …").
+const OF_THE_MOMENT: &[&str] = &[
+    "you",
+    "you're",
+    "possible",
+    "needed",
+    "necessary",
+    "so",
+    "not",
+    "puedes",
+    "usted",
+    "você",
+    "vous",
+    "tu",
+    "du",
+    "sie",
+    "puoi",
 ];
 
 /// How a person says what they think or know with a rule's words ("No, I don't really like
@@ -924,6 +999,16 @@ mod tests {
         // Shorter, it tells only when it names exact things.
         let short = "the CI image stays pinned to `python:3.11-slim`";
         assert!(tells_how_things_are(short, true) && !tells_how_things_are(short, false));
+        // In the languages of Europe, and what to do when something happens.
+        for told in [
+            "La flag FAST_CHECKOUT se queda apagada en producción hasta que pasemos una semana en staging",
+            "Der Import läuft jede Nacht um zwei und braucht etwa vierzig Minuten für alle Mandanten.",
+            "if the nightly import fails again, restart it with --resume from the last batch",
+        ] {
+            assert!(tells_how_things_are(told, false), "{told}");
+        }
+        let contingency = "Se qualcosa va storto in produzione, torniamo al tag v3.14.2.";
+        assert!(tells_how_things_are(contingency, true));
         for asked in [
             "can you run the whole test suite again and tell me which of the tests fail now?",
             "Add a retry to the upload client and make the backoff start at two hundred ms.",
@@ -931,6 +1016,7 @@ mod tests {
             "I would like the export to run every night at two and mail the report to finance.",
             "Tell me what are the things I need to set in environment variables for the deploy",
             "can you check why the numbers are off in the monthly report for the second tenant",
+            "if you can, also add a test for the empty batch in the importer module please",
         ] {
             assert!(!tells_how_things_are(asked, true), "{asked}");
         }
@@ -1146,6 +1232,12 @@ mod tests {
             "We don't need them to be that tall; they can be more compact.",
             "改完之后不能push到main，先开PR。",
             "本番にはdeployしないでください。",
+            "As migrações do banco precisam rodar primeiro no staging.",
+            "Temos que manter a API v1 até março.",
+            "Le tabelle di produzione non si toccano a mano, bisogna passare da una migrazione.",
+            "Les montants doivent être stockés en centimes entiers.",
+            "Zugangsdaten dürfen nicht ins Repository.",
+            "No debemos tocar la tabla de pagos sin backup.",
         ] {
             assert!(sets_a_rule(rule), "{rule}");
         }
