@@ -10,7 +10,7 @@
 //!     cargo bench -p throughline --bench memory_facts [-- --turns 30,50 --shape logs --verbose]
 //!
 //! Shapes: routine, long-answers, logs, topics, cjk, corrections, mixed-voice, plain, spoken,
-//! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists, replies, european (all by default), each
+//! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists, replies, european, spec (all by default), each
 //! at 30, 50, 100 and 200 turns. Prints Markdown; `--verbose` lists the facts lost. Each memory is kept in
 //! `bench/out/memory-<shape>-<turns>.md`. A measurement: it always exits 0.
 
@@ -50,6 +50,8 @@ mod routine;
 mod second_thoughts;
 #[path = "memory_facts/session.rs"]
 mod session;
+#[path = "memory_facts/shapes/spec.rs"]
+mod spec;
 #[path = "memory_facts/shapes/spoken.rs"]
 mod spoken;
 #[path = "memory_facts/shapes/terse.rs"]
@@ -141,6 +143,10 @@ const SHAPES: &[Shape] = &[
     Shape {
         name: "european",
         generate: european::session,
+    },
+    Shape {
+        name: "spec",
+        generate: spec::session,
     },
 ];
 
