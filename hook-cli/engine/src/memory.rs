@@ -118,11 +118,17 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
         .as_ref()
         .filter(|g| g.code != latest.code)
         .map(|g| g.code.as_str());
-    let goal = if goal_code.is_some() {
+    let (goal, goal_left_out) = if goal_code.is_some() {
         briefing::goal(ctx, m, budget / 6)
     } else {
-        String::new()
+        (String::new(), None)
     };
+    // The goal's turn shown verbatim points at the goal, and says what a cut goal left out
+    // (a pasted spec's requirements).
+    let points_at_goal = goal_code.map(|code| GoalShown {
+        code,
+        left_out: goal_left_out.as_deref(),
+    });
     let state = briefing::state(&ctx.state, ending, m, budget / 6);
     let foot = pull_more(ctx, turns);
     let second_head = format!(
@@ -162,7 +168,7 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
         &latest_title,
         latest,
         first * latest_share / 100,
-        goal_code,
+        points_at_goal,
     );
     first = first.saturating_sub(m.len(&latest_block) + 1);
     let mut verbatim = vec![latest.code.clone()];
@@ -185,7 +191,7 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
             format!(" (earlier session {})", short(&entry.session_id))
         };
         let title = format!("### Turn {}{from}{}\n", entry.code, detail_note(entry));
-        let whole = turn_block(m, &title, entry, usize::MAX, goal_code);
+        let whole = turn_block(m, &title, entry, usize::MAX, points_at_goal);
         let left = verbatim_budget.saturating_sub(used);
         let block = if i >= wanted {
             // Room the recent turns leave (a short session) gives older turns verbatim too,
@@ -201,14 +207,14 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
             Some(whole)
         } else {
             // A long turn is cut (and marked) rather than pushing out all the others.
-            let cut = turn_block(m, &title, entry, verbatim_budget / 3, goal_code);
+            let cut = turn_block(m, &title, entry, verbatim_budget / 3, points_at_goal);
             (m.len(&cut) <= left).then_some(cut)
         };
         // Part 2 holds nothing else: the first turn that does not fit takes the room left,
         // cut, when that is room enough to say something.
         let block = block.or_else(|| {
             (split && left >= verbatim_budget / 6)
-                .then(|| turn_block(m, &title, entry, left, goal_code))
+                .then(|| turn_block(m, &title, entry, left, points_at_goal))
                 .filter(|cut| m.len(cut) <= left)
         });
         let Some(block) = block else {
@@ -241,11 +247,9 @@ pub fn render(ctx: &Context, turns: &[Turn]) -> Rendered {
             .map(|t| summary::Gist::of(&t.messages))
             .collect();
         summary::Gist::discount_repeats(&mut gists);
-        let goal_text = ctx
-            .goal
-            .as_ref()
-            .filter(|_| goal_code.is_some())
-            .map_or(String::new(), |g| summary::as_said(&g.text));
+        // What the goal shows, not all it said: a long goal's cut middle (a pasted spec's
+        // requirements) may hold facts.
+        let goal_text = summary::as_said(&goal);
         let goal_text = goal_text.as_str();
         // Split, the facts leave the one-liners their room, up to 40% of the part.
         let facts_room = if split {
@@ -600,11 +604,21 @@ fn detail_note(turn: &Turn) -> String {
     }
 }
 
+/// Units at least for what a cut goal left out, in its turn shown verbatim.
+const GOAL_MIDDLE_LEAST: usize = 300;
+
+/// The goal as the memory shows it: its turn, and the middle a cut left out of it.
+#[derive(Clone, Copy)]
+struct GoalShown<'a> {
+    code: &'a str,
+    left_out: Option<&'a str>,
+}
+
 /// A turn's conversation within `cap` units: the prompt gets up to two fifths, the answers the
 /// rest; long pasted or generated blocks are cut first, then a cut keeps the beginning and the
 /// end and says how to read the whole. The goal's turn points at the goal instead of saying
-/// it again.
-fn turn_block(m: Measure, title: &str, turn: &Turn, cap: usize, goal: Option<&str>) -> String {
+/// it again, with what the goal's cut left out.
+fn turn_block(m: Measure, title: &str, turn: &Turn, cap: usize, goal: Option<GoalShown>) -> String {
     // A message with no words (a model's empty reply between tool calls) says nothing: it
     // must not show as a blank answer.
     let said = |role: Role| -> Vec<std::borrow::Cow<str>> {
@@ -613,11 +627,6 @@ fn turn_block(m: Measure, title: &str, turn: &Turn, cap: usize, goal: Option<&st
             .filter(|m| m.role == role && !m.text.trim().is_empty())
             .map(|m| blocks::compact(&m.text, &turn.code, blocks::Keep::TURN))
             .collect()
-    };
-    let prompt = if goal == Some(turn.code.as_str()) {
-        "(the goal above)".to_string()
-    } else {
-        said(Role::User).join("\n")
     };
     let answers = said(Role::Assistant);
     let answer = answers.join("\n\n");
@@ -640,8 +649,28 @@ fn turn_block(m: Measure, title: &str, turn: &Turn, cap: usize, goal: Option<&st
     };
     let fixed = m.len(title) + m.len("Person: \nYou: \n") + m.len(&detail);
     let room = cap.saturating_sub(fixed);
-    let prompt_room = (room / 5 * 2).max(room.saturating_sub(m.len(&answer)));
-    let prompt = cut(m, &prompt, prompt_room, &turn.code, &[]);
+    let most = room / 5 * 2;
+    let prompt = match goal.filter(|g| g.code == turn.code) {
+        None => {
+            let prompt = said(Role::User).join("\n");
+            let prompt_room = most.max(room.saturating_sub(m.len(&answer)));
+            cut(m, &prompt, prompt_room, &turn.code, &[])
+        }
+        // What the goal's cut left out takes the room the answer leaves, when that is
+        // enough to say something: what the turn did comes first.
+        Some(GoalShown {
+            left_out: Some(middle),
+            ..
+        }) if room.saturating_sub(m.len(&answer)).min(most) >= GOAL_MIDDLE_LEAST => {
+            let left_out = format!(
+                "(the goal above; the part of it cut there:) {}",
+                middle.trim()
+            );
+            let spare = room.saturating_sub(m.len(&answer)).min(most);
+            cut(m, &left_out, spare, &turn.code, &[])
+        }
+        Some(_) => "(the goal above)".to_string(),
+    };
     let answer = cut_keeping_facts(
         m,
         &answer,

@@ -117,10 +117,11 @@ fn readable(at: &str) -> String {
 }
 
 /// `## Goal`: the person's task statement (the chain's first prompt that says something),
-/// its long blocks cut, within `cap` units: its opening and its closing sentences.
-pub fn goal(ctx: &Context, m: Measure, cap: usize) -> String {
+/// its long blocks cut, within `cap` units: its opening and its closing sentences. With it,
+/// the middle those leave out, if any.
+pub fn goal(ctx: &Context, m: Measure, cap: usize) -> (String, Option<String>) {
     let Some(goal) = &ctx.goal else {
-        return String::new();
+        return (String::new(), None);
     };
     let heading = format!("## Goal (the person's words, turn {})\n", goal.code);
     let text = blocks::compact(
@@ -129,37 +130,52 @@ pub fn goal(ctx: &Context, m: Measure, cap: usize) -> String {
         blocks::Keep::STATEMENT,
     );
     let room = cap.saturating_sub(m.len(&heading) + 1);
-    let text = opening_and_closing(m, &text, room, &goal.code);
-    if text.is_empty() {
-        return String::new();
+    let (shown, left_out) = opening_and_closing(m, &text, room, &goal.code);
+    if shown.is_empty() {
+        return (String::new(), None);
     }
-    format!("{heading}{text}\n\n")
+    (
+        format!("{heading}{shown}\n\n"),
+        left_out.map(str::to_string),
+    )
 }
 
 /// Share of a long goal's room its closing sentences get, in percent.
 const CLOSING_SHARE: usize = 40;
 
 /// `text` within `room` units as whole sentences from its start and from its end, the middle
-/// named by a marker. A long request often closes with what to do first or what not to do
-/// ("PLAN FIRST, CHANGE NOTHING UNTIL I SAY SO"), so the end is kept as well as the start.
-fn opening_and_closing(m: Measure, text: &str, room: usize, code: &str) -> String {
+/// named by a marker, and the part of `text` left out. A long request often closes with what
+/// to do first or what not to do ("PLAN FIRST, CHANGE NOTHING UNTIL I SAY SO"), so the end is
+/// kept as well as the start.
+fn opening_and_closing<'t>(
+    m: Measure,
+    text: &'t str,
+    room: usize,
+    code: &str,
+) -> (String, Option<&'t str>) {
     let total = m.len(text);
     if total <= room {
-        return text.to_string();
+        return (text.to_string(), None);
     }
     let marker = |n: usize| super::cut_marker(n, code);
     let inner = room.saturating_sub(m.len(&marker(total)));
     let closing = closing_sentences(m, text, inner * CLOSING_SHARE / 100);
-    if closing.is_empty() {
-        return within_sentences(m, text, room);
-    }
-    let opening = within_sentences(m, text, inner - m.len(closing));
+    let opening = within_sentences(m, text, inner.saturating_sub(m.len(closing)));
     let opening = opening.trim_end_matches('…');
-    if opening.is_empty() {
-        return within_sentences(m, text, room);
+    if closing.is_empty() || opening.is_empty() {
+        let shown = within_sentences(m, text, room);
+        let kept = shown.trim_end_matches('…');
+        let left_out = text.strip_prefix(kept).unwrap_or(text);
+        return (shown, Some(left_out));
     }
     let cut = total.saturating_sub(m.len(opening) + m.len(closing));
-    format!("{opening}{}{closing}", marker(cut))
+    // The opening is whole lines and sentences from the start: a prefix but where a line
+    // ending was trimmed, when all of the text stands for the middle.
+    let middle = text
+        .strip_prefix(opening)
+        .and_then(|rest| rest.strip_suffix(closing))
+        .unwrap_or(text);
+    (format!("{opening}{}{closing}", marker(cut)), Some(middle))
 }
 
 /// The longest run of whole sentences (or lines) that ends `text` and fits in `room` units;
@@ -357,8 +373,14 @@ mod tests {
                     triggers and the views that read them, then write the plan. Work on a \
                     branch of your own. RUN THE DRY RUN FIRST and put its log in ops/; drop \
                     no table before I say OK.";
-        let out = opening_and_closing(Measure::Utf16, text, ROOM_FOR_WHOLE, "t1");
+        let (out, left_out) = opening_and_closing(Measure::Utf16, text, ROOM_FOR_WHOLE, "t1");
         assert!(Measure::Utf16.len(&out) <= ROOM_FOR_WHOLE, "{out}");
+        // What the marker stands for is said, for the goal's turn to show.
+        let left_out = left_out.expect("a middle left out");
+        assert!(
+            left_out.contains("Work on a branch of your own.") && !out.contains(left_out),
+            "{left_out}"
+        );
         assert!(
             out.starts_with("Move the billing tables from MySQL to Postgres"),
             "{out}"
@@ -374,7 +396,7 @@ mod tests {
             "{out}"
         );
         // A closing sentence longer than its share keeps its last words.
-        let out = opening_and_closing(Measure::Utf16, text, ROOM_FOR_WORDS, "t1");
+        let (out, _) = opening_and_closing(Measure::Utf16, text, ROOM_FOR_WORDS, "t1");
         assert!(
             out.ends_with(
                 "] THE DRY RUN FIRST and put its log in ops/; drop no table before I say OK."
@@ -391,7 +413,10 @@ mod tests {
     #[test]
     fn a_goal_that_fits_is_whole() {
         let text = "Fix the flaky test. Do not touch the schema.";
-        assert_eq!(opening_and_closing(Measure::Utf16, text, 100, "t1"), text);
+        assert_eq!(
+            opening_and_closing(Measure::Utf16, text, 100, "t1"),
+            (text.to_string(), None)
+        );
     }
 
     #[test]

@@ -767,3 +767,69 @@ fn a_cut_without_a_line_break_near_keeps_whole_words() {
         assert!(Measure::Utf16.len(&out) <= max, "{max}: {out}");
     }
 }
+
+/// A pasted spec of `lines` requirements with `fact` as the middle one.
+fn spec_with(fact: &str, lines: usize) -> String {
+    let requirement = |i: usize| {
+        if i == lines / 2 {
+            format!("{i}. {fact}")
+        } else {
+            format!(
+                "{i}. The list view shows item {i} with its name, its owner and when it changed."
+            )
+        }
+    };
+    let body: Vec<String> = (1..=lines).map(requirement).collect();
+    format!(
+        "Here is the spec, start with the data model.\n\n## Requirements\n{}",
+        body.join("\n")
+    )
+}
+
+#[test]
+fn what_a_cut_goal_leaves_out_can_still_be_a_fact_or_shown_in_its_turn() {
+    let fact =
+        "A household holds at most 8 members, the pricing page already promises that number.";
+    let spec = spec_with(fact, 40);
+    // The goal's turn among the older ones: its cut middle is no longer taken as shown.
+    let e = entries(30, |i| match i {
+        29 => (spec.clone(), vec!["I read the spec.".to_string()]),
+        _ => (
+            format!("Look at step {i}."),
+            vec![format!("Step {i} is fine.")],
+        ),
+    });
+    let goal = Goal {
+        code: "t000029".into(),
+        text: spec.clone(),
+    };
+    let older = Context {
+        goal: Some(goal.clone()),
+        ..ctx(30, 9_500)
+    };
+    let r = render(&older, &e);
+    let facts = &r.text[r.text.find("## Facts").expect("a facts section")..];
+    assert!(facts.contains(fact), "{}", r.text);
+    // The goal's turn shown verbatim says the part the goal cut, as room allows.
+    let e = entries(3, |i| match i {
+        2 => (spec.clone(), vec!["I read the spec.".to_string()]),
+        _ => (
+            format!("Look at step {i}."),
+            vec![format!("Step {i} is fine.")],
+        ),
+    });
+    let recent = Context {
+        goal: Some(Goal {
+            code: "t000002".into(),
+            ..goal
+        }),
+        ..ctx(3, 9_500)
+    };
+    let r = render(&recent, &e);
+    let turn = &r.text[r.text.find("### Turn t000002").expect("the goal's turn")..];
+    assert!(
+        turn.starts_with("### Turn t000002 (Read ×2, Bash)\nPerson: (the goal above; the part of it cut there:) "),
+        "{turn}"
+    );
+    assert!(turn.contains(fact), "{turn}");
+}
