@@ -10,7 +10,7 @@
 //!     cargo bench -p throughline --bench memory_facts [-- --turns 30,50 --shape logs --verbose]
 //!
 //! Shapes: routine, long-answers, logs, topics, cjk, corrections, mixed-voice, plain, spoken,
-//! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists, replies, european, spec (all by default), each
+//! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists, replies, european, spec, korean (all by default), each
 //! at 30, 50, 100 and 200 turns. Prints Markdown; `--verbose` lists the facts lost. Each memory is kept in
 //! `bench/out/memory-<shape>-<turns>.md`. A measurement: it always exits 0.
 
@@ -28,6 +28,8 @@ mod european;
 mod facts;
 #[path = "memory_facts/filler.rs"]
 mod filler;
+#[path = "memory_facts/shapes/korean.rs"]
+mod korean;
 #[path = "memory_facts/shapes/lists.rs"]
 mod lists;
 #[path = "memory_facts/shapes/logs.rs"]
@@ -36,6 +38,8 @@ mod logs;
 mod long_answers;
 #[path = "memory_facts/shapes/mixed_voice.rs"]
 mod mixed_voice;
+#[path = "memory_facts/phrased.rs"]
+mod phrased;
 #[path = "memory_facts/shapes/plain.rs"]
 mod plain;
 #[path = "memory_facts/shapes/quiet_corrections.rs"]
@@ -147,6 +151,10 @@ const SHAPES: &[Shape] = &[
     Shape {
         name: "spec",
         generate: spec::session,
+    },
+    Shape {
+        name: "korean",
+        generate: korean::session,
     },
 ];
 

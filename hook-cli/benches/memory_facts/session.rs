@@ -201,7 +201,9 @@ pub fn beside(text: &str, sentence: &str, before: bool) -> String {
 /// Chinese and Japanese sentences follow each other without a space, and a text that ends
 /// a line needs none.
 fn space_between(first: &str, second: &str) -> &'static str {
-    let joins_bare = |c: Option<char>| c.is_some_and(|c| c >= '\u{3000}' || c.is_whitespace());
+    // Chinese and Japanese join sentences with no space; Korean puts one between them.
+    let unspaced = |c: char| matches!(c, '\u{3000}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}' | '\u{FF00}'..='\u{FFEF}');
+    let joins_bare = |c: Option<char>| c.is_some_and(|c| unspaced(c) || c.is_whitespace());
     if joins_bare(first.chars().last()) || joins_bare(second.chars().next()) {
         ""
     } else {

@@ -5,8 +5,9 @@
 
 use fastrand::Rng;
 
-use crate::filler::{clippy, git_log, pick, Codebase, Project};
-use crate::session::{fact_turns, plant, Said, Session, Speaker::*, Turn};
+use crate::filler::{pick, Codebase, Project};
+use crate::phrased::{phrased_turn, Phrases};
+use crate::session::{fact_turns, plant, Said, Session, Speaker::*};
 
 const PROJECT: Project = Project {
     repo: "tienda",
@@ -59,30 +60,6 @@ const FACTS: [(Language, Said); 12] = [
     (Spanish, (Person, "La flag FAST_CHECKOUT se queda apagada en producción hasta que pasemos una semana entera en staging sin errores.")),
     (French, (Assistant, "Les logs de production restent au niveau INFO : en DEBUG, la facture de stockage des logs a doublé le mois dernier.")),
 ];
-
-/// What a language says in the everyday turns; `{name}`, `{path}`, `{noun}`, `{m}`, `{n}` and
-/// `{test}` are filled in.
-struct Phrases {
-    explain: [&'static str; 2],
-    explained: &'static str,
-    callers: &'static str,
-    called: &'static str,
-    run_tests: &'static str,
-    passed: &'static str,
-    failing: &'static str,
-    fixed: &'static str,
-    add_log: &'static str,
-    logged: &'static str,
-    lint: &'static str,
-    lint_clean: &'static str,
-    lint_warnings: &'static str,
-    commits: &'static str,
-    committed: &'static str,
-    threads: &'static str,
-    threads_answer: &'static str,
-    /// Routine results and remarks, said again and again.
-    remarks: [&'static str; 6],
-}
 
 fn phrases(language: Language) -> &'static Phrases {
     match language {
@@ -239,87 +216,6 @@ fn phrases(language: Language) -> &'static Phrases {
     }
 }
 
-/// `template` with its placeholders filled in.
-fn fill(template: &str, values: &[(&str, &str)]) -> String {
-    values
-        .iter()
-        .fold(template.to_string(), |text, (key, value)| {
-            text.replace(&format!("{{{key}}}"), value)
-        })
-}
-
-/// `text`, and sometimes a routine remark after it.
-fn with_remark(rng: &mut Rng, said: &Phrases, text: String) -> String {
-    if rng.usize(..3) == 0 {
-        format!("{text} {}", pick::<&str>(rng, &said.remarks))
-    } else {
-        text
-    }
-}
-
-fn turn(rng: &mut Rng, code: &Codebase, language: Language) -> Turn {
-    let said = phrases(language);
-    let (module, f) = code.function(rng);
-    let (m, name, path, noun) = (module.name, f.name.as_str(), module.path.as_str(), f.noun);
-    let base = [("name", name), ("path", path), ("noun", noun), ("m", m)];
-    match rng.usize(..8) {
-        0 => {
-            let ask = fill(pick::<&str>(rng, &said.explain), &base);
-            let answer = with_remark(rng, said, fill(said.explained, &base));
-            Turn::new(ask).run(code.read(module)).answer(answer)
-        }
-        1 => {
-            let grep = code.grep(rng, name);
-            let callers = grep.output.lines().count().saturating_sub(1).to_string();
-            let mut values = base.to_vec();
-            values.push(("n", &callers));
-            Turn::new(fill(said.callers, &base))
-                .run(grep)
-                .answer(fill(said.called, &values))
-        }
-        2 => {
-            let tests = module.tests.len().to_string();
-            let mut values = base.to_vec();
-            values.push(("n", &tests));
-            let answer = with_remark(rng, said, fill(said.passed, &values));
-            Turn::new(fill(said.run_tests, &base))
-                .run(code.cargo_test(rng, module, None))
-                .answer(answer)
-        }
-        3 => {
-            let test = pick(rng, &module.tests).clone();
-            let mut values = base.to_vec();
-            values.push(("test", &test));
-            let (ask, answer) = (fill(said.failing, &values), fill(said.fixed, &values));
-            code.fix_test(rng, Turn::new(ask), module, f, &test)
-                .answer(answer)
-        }
-        4 => Turn::new(fill(said.add_log, &base))
-            .run(code.read(module))
-            .run(code.edit(
-                path,
-                "    Ok(())",
-                &format!("    tracing::debug!(\"{name} done\");\n    Ok(())"),
-            ))
-            .answer(fill(said.logged, &base)),
-        5 => {
-            let (run, warnings) = clippy(rng, code);
-            let answer = match warnings {
-                0 => said.lint_clean.to_string(),
-                k => fill(said.lint_warnings, &[("n", &k.to_string())]),
-            };
-            Turn::new(said.lint).run(run).answer(answer)
-        }
-        6 => {
-            let answer = with_remark(rng, said, said.committed.to_string());
-            Turn::new(said.commits)
-                .run(git_log(rng, code))
-                .answer(answer)
-        }
-        _ => Turn::new(fill(said.threads, &base)).answer(fill(said.threads_answer, &base)),
-    }
-}
-
 pub fn session(n: usize, rng: &mut Rng) -> Session {
     let code = Codebase::new(rng, &PROJECT);
     let slots = fact_turns(n, &mut Vec::new());
@@ -339,7 +235,7 @@ pub fn session(n: usize, rng: &mut Rng) -> Session {
                 Some(k) => FACTS[k].0,
                 None => language,
             };
-            turn(rng, &code, spoken)
+            phrased_turn(rng, &code, phrases(spoken))
         })
         .collect();
     Session::new(&code.root, turns, facts, Vec::new(), rng)
