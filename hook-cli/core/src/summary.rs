@@ -146,6 +146,15 @@ const DECISIVE: &[&str] = &[
     "원인",
     "반드시",
     "수정",
+    "때문",
+    "해야",
+    "절대",
+    "마세요",
+    "정했",
+    "결론",
+    "데드락",
+    "롤백",
+    "다음 단계",
     // Spanish, Portuguese, Italian, French and German, by meaning: decided, because, ", so"
     // and "so that", cause, must, never and always, the next step, found and fixed. Short
     // words end in a space where an English word holds them ("deve" in "develop").

@@ -160,10 +160,10 @@ pub fn choose(
                 } else {
                     // A short decision reads with the sentence after it, which says why (CJK
                     // sentences are short: `決定：…。…ためです。`), unless that sentence
-                    // only announces the next step ("Let me fix that:"), opens a block
-                    // left out ("when you open local host:") or hands over a task. One
-                    // that opens a list ("…, should we:") reads with its items, while they
-                    // fit.
+                    // asks something after a statement, only announces the next step
+                    // ("Let me fix that:"), opens a block left out ("when you open local
+                    // host:") or hands over a task. One that opens a list ("…, should we:")
+                    // reads with its items, while they fit.
                     let mut said = vec![s.text.to_string()];
                     if summary::opens_what_follows(s.text) {
                         let mut chars = s.text.chars().count();
@@ -178,6 +178,7 @@ pub fn choose(
                         }
                     } else if let Some(next) = s.next_in_paragraph().filter(|next| {
                         s.text.chars().count() < WITH_NEXT
+                            && (is_question(s.text) || !is_question(next))
                             && !summary::announces_a_step(next)
                             && !summary::opens_what_follows(next)
                             && (!s.by_person || !asks_for_work(next))
@@ -404,8 +405,17 @@ const RULES: &[&str] = &[
     "해야",
     "하지 마",
     "하지 말",
+    "지 마세요",
+    "지 말고",
+    "지 말아",
+    "지 마라",
     "않도록",
     "금지",
+    "에만",
+    "두세요",
+    "유지해",
+    "유지하세요",
+    "안 됩니다",
 ];
 
 /// How a standing instruction opens, as the person gives it ("Keep the log level at INFO in
@@ -1238,6 +1248,9 @@ mod tests {
             "Les montants doivent être stockés en centimes entiers.",
             "Zugangsdaten dürfen nicht ins Repository.",
             "No debemos tocar la tabla de pagos sin backup.",
+            "금액은 정수 센트로 저장하고 float는 쓰지 마세요.",
+            "DBA가 확인한 뒤에만 운영에 적용해 주세요.",
+            "FAST_CHECKOUT 플래그는 운영에서는 꺼 둔 채로 두세요.",
         ] {
             assert!(sets_a_rule(rule), "{rule}");
         }
@@ -1291,6 +1304,16 @@ mod tests {
             let texts: Vec<&str> = chosen.facts.iter().map(|f| f.text.as_str()).collect();
             assert_eq!(texts, [fact], "{answers:?}");
         }
+    }
+
+    #[test]
+    fn a_short_fact_reads_with_no_question_after_it() {
+        let fact = "Decision: the dev server uses port 8443.";
+        let question = "What does load_price do with an empty price?";
+        let turns = vec![turn("a", &format!("{fact} {question}"), &["Noted."])];
+        let chosen = facts_of(&turns, &[], 2_000);
+        let texts: Vec<&str> = chosen.facts.iter().map(|f| f.text.as_str()).collect();
+        assert_eq!(texts, [fact]);
     }
 
     #[test]
