@@ -10,7 +10,7 @@
 //!     cargo bench -p throughline --bench memory_facts [-- --turns 30,50 --shape logs --verbose]
 //!
 //! Shapes: routine, long-answers, logs, topics, cjk, corrections, mixed-voice, plain, spoken,
-//! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists, replies, european, spec, korean (all by default), each
+//! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists, replies, european, spec, korean, preferences (all by default), each
 //! at 30, 50, 100 and 200 turns. Prints Markdown; `--verbose` lists the facts lost. Each memory is kept in
 //! `bench/out/memory-<shape>-<turns>.md`. A measurement: it always exits 0.
 
@@ -42,6 +42,8 @@ mod mixed_voice;
 mod phrased;
 #[path = "memory_facts/shapes/plain.rs"]
 mod plain;
+#[path = "memory_facts/shapes/preferences.rs"]
+mod preferences;
 #[path = "memory_facts/shapes/quiet_corrections.rs"]
 mod quiet_corrections;
 #[path = "memory_facts/shapes/replies.rs"]
@@ -155,6 +157,10 @@ const SHAPES: &[Shape] = &[
     Shape {
         name: "korean",
         generate: korean::session,
+    },
+    Shape {
+        name: "preferences",
+        generate: preferences::session,
     },
 ];
 
