@@ -130,6 +130,11 @@ pub fn choose(
             if !s.by_person && explains_a_failure(s.text) {
                 weight = weight.max(NAMES_SEVERAL);
             }
+            // How the project does things, as the assistant found it ("This repo stores
+            // every timestamp as UTC …"): a convention the next agent must follow.
+            if !s.by_person && tells_a_convention(s.text) {
+                weight = weight.max(NAMES_SEVERAL);
+            }
             if weight >= NAMES_SEVERAL
                 && s.said_in <= 2
                 && is_said_whole(&s)
@@ -320,6 +325,14 @@ const RULES: &[&str] = &[
     "everywhere else",
     "before touching",
     "before you touch",
+    // A preference or a habit said as the person's own: a rule by their taste.
+    "i'd rather",
+    "i would rather",
+    "i prefer",
+    "i'd prefer",
+    "i would prefer",
+    "rule of thumb",
+    "personally i",
     // Spanish, Portuguese, Italian, French, German
     "debe",
     "debes",
@@ -489,7 +502,7 @@ fn tells_how_things_are(text: &str, names_exact: bool) -> bool {
     {
         3
     } else {
-        5
+        6
     };
     let says_what_is = (1..reach).any(|at| BEING.contains(&word(at)));
     // "I checked the queue table and there are 2,300 jobs stuck …": what they saw.
@@ -541,6 +554,30 @@ fn explains_a_failure(text: &str) -> bool {
             .split(|c: char| !c.is_alphanumeric())
             .any(|word| FAILURES.contains(&word))
 }
+
+/// Whether the assistant's sentence says how the project does something: it opens on the
+/// project itself ("This repo stores …", "In this codebase every handler …") and asks
+/// nothing.
+fn tells_a_convention(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    text.chars().count() >= TELLING_EXACT
+        && !is_question(text)
+        && CONVENTIONS.iter().any(|c| lower.starts_with(c))
+}
+
+/// How a sentence opens on the project as a whole.
+const CONVENTIONS: &[&str] = &[
+    "this repo ",
+    "this repository ",
+    "this codebase ",
+    "this project ",
+    "the codebase ",
+    "in this repo",
+    "in this codebase",
+    "in this project",
+    "across the codebase",
+    "throughout the codebase",
+];
 
 /// What names a failure at the start of a sentence.
 const FAILURES: &[&str] = &[
@@ -1014,6 +1051,7 @@ mod tests {
             "La flag FAST_CHECKOUT se queda apagada en producción hasta que pasemos una semana en staging",
             "Der Import läuft jede Nacht um zwei und braucht etwa vierzig Minuten für alle Mandanten.",
             "if the nightly import fails again, restart it with --resume from the last batch",
+            "Ines from the harbour office is the one who decides berth pricing, so ask her first.",
         ] {
             assert!(tells_how_things_are(told, false), "{told}");
         }
@@ -1248,6 +1286,10 @@ mod tests {
             "Les montants doivent être stockés en centimes entiers.",
             "Zugangsdaten dürfen nicht ins Repository.",
             "No debemos tocar la tabla de pagos sin backup.",
+            "I'd rather we keep the axum handlers thin and put the logic in src/services.",
+            "I prefer integration tests against the real Postgres over mocks.",
+            "personally I like error messages that tell the staff what to do next.",
+            "my rule of thumb here: a PR stays under 400 changed lines.",
             "금액은 정수 센트로 저장하고 float는 쓰지 마세요.",
             "DBA가 확인한 뒤에만 운영에 적용해 주세요.",
             "FAST_CHECKOUT 플래그는 운영에서는 꺼 둔 채로 두세요.",
@@ -1304,6 +1346,20 @@ mod tests {
             let texts: Vec<&str> = chosen.facts.iter().map(|f| f.text.as_str()).collect();
             assert_eq!(texts, [fact], "{answers:?}");
         }
+    }
+
+    #[test]
+    fn a_convention_of_the_project_the_assistant_found_is_told() {
+        assert!(tells_a_convention(
+            "This repo stores every timestamp as UTC and converts only in the templates."
+        ));
+        assert!(tells_a_convention(
+            "In this codebase every handler returns an AppError, never a bare anyhow::Error."
+        ));
+        assert!(!tells_a_convention("This repo is ready to push?"));
+        assert!(!tells_a_convention(
+            "The repository for this project already exists on GitHub."
+        ));
     }
 
     #[test]
