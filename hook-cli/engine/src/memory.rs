@@ -650,6 +650,7 @@ fn turn_block(m: Measure, title: &str, turn: &Turn, cap: usize, goal: Option<Goa
     let fixed = m.len(title) + m.len("Person: \nYou: \n") + m.len(&detail);
     let room = cap.saturating_sub(fixed);
     let most = room / 5 * 2;
+    let spare = room.saturating_sub(m.len(&answer)).min(most);
     let prompt = match goal.filter(|g| g.code == turn.code) {
         None => {
             let prompt = said(Role::User).join("\n");
@@ -661,12 +662,11 @@ fn turn_block(m: Measure, title: &str, turn: &Turn, cap: usize, goal: Option<Goa
         Some(GoalShown {
             left_out: Some(middle),
             ..
-        }) if room.saturating_sub(m.len(&answer)).min(most) >= GOAL_MIDDLE_LEAST => {
+        }) if spare >= GOAL_MIDDLE_LEAST => {
             let left_out = format!(
                 "(the goal above; the part of it cut there:) {}",
                 middle.trim()
             );
-            let spare = room.saturating_sub(m.len(&answer)).min(most);
             cut(m, &left_out, spare, &turn.code, &[])
         }
         Some(_) => "(the goal above)".to_string(),

@@ -495,8 +495,9 @@ fn tells_how_things_are(text: &str, names_exact: bool) -> bool {
     let words = super::plain_words(&text.replace('’', "'"));
     let word = |at: usize| words.get(at).map_or("", String::as_str);
     let opens_on_who = ABOUT.contains(&word(0));
-    // Its verb may come later after a longer subject ("webhooks from Stripe are …", "batch
-    // size for ingest is …"), unless the sentence opens on a request ("Tell me what are …").
+    // Its verb may come later after a longer subject, up to the sixth word ("webhooks from
+    // Stripe are …", "Ines from the harbour office is …"), unless the sentence opens on a
+    // request ("Tell me what are …").
     let reach = if REQUESTING.contains(&word(0))
         || summary::TASKS.iter().any(|t| t.trim_end() == word(0))
     {
