@@ -23,6 +23,35 @@ pub struct Project {
     pub dependencies: &'static [(&'static str, &'static str)],
 }
 
+impl Project {
+    /// A shop's backend in Rust, checked out as `repo`: the codebase of the shapes held in
+    /// languages other than English.
+    pub const fn shop(repo: &'static str) -> Project {
+        Project {
+            repo,
+            name: repo,
+            dir: "",
+            modules: &[
+                "orders",
+                "prices",
+                "inventory",
+                "import",
+                "ledger",
+                "checkout",
+                "bank",
+                "reports",
+            ],
+            nouns: &["order", "price", "entry", "batch"],
+            dependencies: &[
+                ("axum", "0.7.9"),
+                ("sqlx", "0.8.2"),
+                ("chrono", "0.4.38"),
+                ("rust_decimal", "1.36.0"),
+            ],
+        }
+    }
+}
+
 pub struct Function {
     pub name: String,
     /// What it does, as an answer says it ("rejects a job whose label is empty").

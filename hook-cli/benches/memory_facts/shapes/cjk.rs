@@ -6,28 +6,7 @@ use fastrand::Rng;
 use crate::filler::{clippy, git_log, pick, Codebase, Project};
 use crate::session::{fact_turns, plant, Said, Session, Speaker::*, Turn};
 
-const PROJECT: Project = Project {
-    repo: "kakeibo",
-    name: "kakeibo",
-    dir: "",
-    modules: &[
-        "orders",
-        "prices",
-        "inventory",
-        "import",
-        "ledger",
-        "checkout",
-        "bank",
-        "reports",
-    ],
-    nouns: &["order", "price", "entry", "batch"],
-    dependencies: &[
-        ("axum", "0.7.9"),
-        ("sqlx", "0.8.2"),
-        ("chrono", "0.4.38"),
-        ("rust_decimal", "1.36.0"),
-    ],
-};
+const PROJECT: Project = Project::shop("kakeibo");
 
 #[derive(Clone, Copy, PartialEq)]
 enum Language {

@@ -9,28 +9,7 @@ use crate::filler::{pick, Codebase, Project};
 use crate::phrased::{phrased_turn, Phrases};
 use crate::session::{fact_turns, plant, Said, Session, Speaker::*};
 
-const PROJECT: Project = Project {
-    repo: "tienda",
-    name: "tienda",
-    dir: "",
-    modules: &[
-        "orders",
-        "prices",
-        "inventory",
-        "import",
-        "ledger",
-        "checkout",
-        "bank",
-        "reports",
-    ],
-    nouns: &["order", "price", "entry", "batch"],
-    dependencies: &[
-        ("axum", "0.7.9"),
-        ("sqlx", "0.8.2"),
-        ("chrono", "0.4.38"),
-        ("rust_decimal", "1.36.0"),
-    ],
-};
+const PROJECT: Project = Project::shop("tienda");
 
 #[derive(Clone, Copy, PartialEq)]
 enum Language {

@@ -8,28 +8,7 @@ use crate::filler::{Codebase, Project};
 use crate::phrased::{phrased_turn, Phrases};
 use crate::session::{fact_turns, plant, Said, Session, Speaker::*};
 
-const PROJECT: Project = Project {
-    repo: "gagyebu",
-    name: "gagyebu",
-    dir: "",
-    modules: &[
-        "orders",
-        "prices",
-        "inventory",
-        "import",
-        "ledger",
-        "checkout",
-        "bank",
-        "reports",
-    ],
-    nouns: &["order", "price", "entry", "batch"],
-    dependencies: &[
-        ("axum", "0.7.9"),
-        ("sqlx", "0.8.2"),
-        ("chrono", "0.4.38"),
-        ("rust_decimal", "1.36.0"),
-    ],
-};
+const PROJECT: Project = Project::shop("gagyebu");
 
 const FACTS: [Said; 12] = [
     (Person, "회사 방화벽이 8080을 막고 있어서 개발 서버는 반드시 8443 포트를 써야 해요."),

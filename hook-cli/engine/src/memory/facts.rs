@@ -1041,21 +1041,17 @@ mod tests {
             "I checked the queue table and there are 2,300 jobs stuck in state running since yesterday",
             "webhooks from Stripe are verified with the signing secret before anything in them is parsed",
             "batch size for ingest is 500 rows, anything bigger times out on the small plan",
+            "Ines from the harbour office is the one who decides berth pricing, so ask her first.",
+            // In the languages of Europe, and what to do when something happens.
+            "La flag FAST_CHECKOUT se queda apagada en producción hasta que pasemos una semana en staging",
+            "Der Import läuft jede Nacht um zwei und braucht etwa vierzig Minuten für alle Mandanten.",
+            "if the nightly import fails again, restart it with --resume from the last batch",
         ] {
             assert!(tells_how_things_are(told, false), "{told}");
         }
         // Shorter, it tells only when it names exact things.
         let short = "the CI image stays pinned to `python:3.11-slim`";
         assert!(tells_how_things_are(short, true) && !tells_how_things_are(short, false));
-        // In the languages of Europe, and what to do when something happens.
-        for told in [
-            "La flag FAST_CHECKOUT se queda apagada en producción hasta que pasemos una semana en staging",
-            "Der Import läuft jede Nacht um zwei und braucht etwa vierzig Minuten für alle Mandanten.",
-            "if the nightly import fails again, restart it with --resume from the last batch",
-            "Ines from the harbour office is the one who decides berth pricing, so ask her first.",
-        ] {
-            assert!(tells_how_things_are(told, false), "{told}");
-        }
         let contingency = "Se qualcosa va storto in produzione, torniamo al tag v3.14.2.";
         assert!(tells_how_things_are(contingency, true));
         for asked in [

@@ -791,14 +791,21 @@ fn what_a_cut_goal_leaves_out_can_still_be_a_fact_or_shown_in_its_turn() {
     let fact =
         "A household holds at most 8 members, the pricing page already promises that number.";
     let spec = spec_with(fact, 40);
+    // A session of `n` turns that opens on the spec (the oldest turn is the last).
+    let opening_on_spec = |n: usize| {
+        entries(n, |i| {
+            if i == n - 1 {
+                (spec.clone(), vec!["I read the spec.".to_string()])
+            } else {
+                (
+                    format!("Look at step {i}."),
+                    vec![format!("Step {i} is fine.")],
+                )
+            }
+        })
+    };
     // The goal's turn among the older ones: its cut middle is no longer taken as shown.
-    let e = entries(30, |i| match i {
-        29 => (spec.clone(), vec!["I read the spec.".to_string()]),
-        _ => (
-            format!("Look at step {i}."),
-            vec![format!("Step {i} is fine.")],
-        ),
-    });
+    let e = opening_on_spec(30);
     let goal = Goal {
         code: "t000029".into(),
         text: spec.clone(),
@@ -811,13 +818,7 @@ fn what_a_cut_goal_leaves_out_can_still_be_a_fact_or_shown_in_its_turn() {
     let facts = &r.text[r.text.find("## Facts").expect("a facts section")..];
     assert!(facts.contains(fact), "{}", r.text);
     // The goal's turn shown verbatim says the part the goal cut, as room allows.
-    let e = entries(3, |i| match i {
-        2 => (spec.clone(), vec!["I read the spec.".to_string()]),
-        _ => (
-            format!("Look at step {i}."),
-            vec![format!("Step {i} is fine.")],
-        ),
-    });
+    let e = opening_on_spec(3);
     let recent = Context {
         goal: Some(Goal {
             code: "t000002".into(),
