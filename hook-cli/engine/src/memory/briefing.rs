@@ -246,6 +246,15 @@ fn within_sentences(m: Measure, text: &str, room: usize) -> String {
             }
             part.push_str(sentence);
         }
+        // A list item's number alone ("3.") says nothing of the item.
+        if part
+            .trim()
+            .trim_end_matches('.')
+            .chars()
+            .all(|c| c.is_ascii_digit())
+        {
+            part.clear();
+        }
         if part.trim().is_empty() && out.is_empty() {
             part = summary::fit(line, left.max(1));
             part.pop();
@@ -416,6 +425,16 @@ mod tests {
         assert_eq!(
             opening_and_closing(Measure::Utf16, text, 100, "t1"),
             (text.to_string(), None)
+        );
+    }
+
+    #[test]
+    fn a_cut_goal_ends_on_no_bare_item_number() {
+        let text = "Start with the data model.\n1. Invites expire after 72 hours.\n2. A household holds at most 8 members.";
+        let out = within_sentences(Measure::Utf16, text, 70);
+        assert_eq!(
+            out,
+            "Start with the data model.\n1. Invites expire after 72 hours.…"
         );
     }
 
