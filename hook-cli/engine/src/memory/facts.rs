@@ -835,16 +835,41 @@ fn superseded(candidates: &[Fact], gists: &[Gist], newer: &[Gist]) -> HashSet<St
         .collect();
     for (change, earlier_from) in changes {
         let about = subject(change);
+        let named = dropped(change);
         for (text, other) in earlier.iter().skip(earlier_from).flatten() {
             let shared = about.intersection(other).count();
             let shorter = about.len().min(other.len());
-            if shared >= 3 || (shared == 2 && shorter >= 5 && shared * 3 >= shorter) {
+            if shared >= 3
+                || (shared == 2 && shorter >= 5 && shared * 3 >= shorter)
+                || named.as_ref().is_some_and(|name| other.contains(name))
+            {
                 out.insert(text.to_string());
             }
         }
     }
     out
 }
+
+/// The name a change drops by name ("no wait, forget Elasticsearch, …", "scrap the_v2_api"):
+/// whatever was said of it before is taken back, on however few words it shares. A name
+/// is a word with a capital, a digit or an underscore, as [`subject`] keeps it.
+fn dropped(change: &str) -> Option<String> {
+    let lower = change.to_lowercase();
+    DROPPING.iter().find_map(|verb| {
+        let at = lower.find(verb)? + verb.len();
+        let word = change[at..]
+            .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ':' | '.' | '!'))
+            .next()?;
+        let named = word.chars().next().is_some_and(char::is_uppercase)
+            || word.contains(|c: char| c.is_ascii_digit() || c == '_');
+        (named && word.len() >= 3)
+            .then(|| subject(word).into_iter().next())
+            .flatten()
+    })
+}
+
+/// How a change drops something by name, before the name.
+const DROPPING: &[&str] = &["forget ", "scrap ", "ditch ", "drop ", "no more "];
 
 /// Words too common to name a subject.
 const COMMON: &[&str] = &[
@@ -1107,6 +1132,27 @@ mod tests {
             "no wait, forget Elasticsearch, we stay with tantivy in-process"
         ));
         assert!(!states_a_change("The scraper reads the sitemap first."));
+    }
+
+    #[test]
+    fn a_change_that_drops_a_name_takes_back_what_was_said_of_it() {
+        let plan = "let's move search over to Elasticsearch 8 so the sales team gets fuzzy matching on company names";
+        let turns = vec![
+            turn(
+                "b",
+                "no wait, forget Elasticsearch, we stay with tantivy in-process, nobody here wants to run a JVM cluster",
+                &["Noted."],
+            ),
+            turn("a", plan, &["Noted."]),
+        ];
+        let chosen = facts_of(&turns, &[], 2_000);
+        assert!(chosen.said.contains(plan), "{:?}", chosen.facts);
+        assert_eq!(
+            dropped("no wait, forget Elasticsearch, we stay with tantivy").as_deref(),
+            Some("elasticsearch")
+        );
+        // "forget the …" names nothing: the shared subject decides, as before.
+        assert_eq!(dropped("forget the old plan, we keep the queue"), None);
     }
 
     #[test]
