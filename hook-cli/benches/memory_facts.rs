@@ -10,7 +10,7 @@
 //!     cargo bench -p throughline --bench memory_facts [-- --turns 30,50 --shape logs --verbose]
 //!
 //! Shapes: routine, long-answers, logs, topics, cjk, corrections, mixed-voice, plain, spoken,
-//! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists, replies, european, spec, korean, preferences, incident (all by default), each
+//! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists, replies, european, spec, korean, preferences, incident, tutoring (all by default), each
 //! at 30, 50, 100 and 200 turns. Prints Markdown; `--verbose` lists the facts lost. Each memory is kept in
 //! `bench/out/memory-<shape>-<turns>.md`. A measurement: it always exits 0.
 
@@ -66,6 +66,8 @@ mod spoken;
 mod terse;
 #[path = "memory_facts/shapes/topics.rs"]
 mod topics;
+#[path = "memory_facts/shapes/tutoring.rs"]
+mod tutoring;
 
 use std::path::Path;
 
@@ -167,6 +169,10 @@ const SHAPES: &[Shape] = &[
     Shape {
         name: "incident",
         generate: incident::session,
+    },
+    Shape {
+        name: "tutoring",
+        generate: tutoring::session,
     },
 ];
 
