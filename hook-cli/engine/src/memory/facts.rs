@@ -324,8 +324,12 @@ const RULES: &[&str] = &[
     "required",
     "everywhere else",
     "before touching",
-    "before you touch",
-    // A preference or a habit said as the person's own: a rule by their taste.
+    "before you",
+    // A preference or a habit said as the person's own: a rule by their taste ("I'd like
+    // you to …" asks for work instead).
+    "i'd like the",
+    "i would like the",
+    "i want the",
     "i'd rather",
     "i would rather",
     "i prefer",
@@ -1333,6 +1337,8 @@ mod tests {
             "I prefer integration tests against the real Postgres over mocks.",
             "personally I like error messages that tell the staff what to do next.",
             "my rule of thumb here: a PR stays under 400 changed lines.",
+            "explain each new concept in two sentences before you write code for it.",
+            "I'd like the output to look like grep's: file name, line number and the line.",
             "금액은 정수 센트로 저장하고 float는 쓰지 마세요.",
             "DBA가 확인한 뒤에만 운영에 적용해 주세요.",
             "FAST_CHECKOUT 플래그는 운영에서는 꺼 둔 채로 두세요.",
@@ -1344,6 +1350,8 @@ mod tests {
             "The simmering bug was in the immersive view.",
             "배포가 끝났습니다.",
             "We keep the log level at INFO.",
+            "I'd like you to fix the login page first.",
+            "Check your inbox before your next meeting.",
             "Fix the flaky test in tests/merge.rs.",
             "Ask more clarifying questions so I am sure that you understand this.",
             "No, I don't really like that. Not the text.",
