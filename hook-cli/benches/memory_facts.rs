@@ -10,7 +10,7 @@
 //!     cargo bench -p throughline --bench memory_facts [-- --turns 30,50 --shape logs --verbose]
 //!
 //! Shapes: routine, long-answers, logs, topics, cjk, corrections, mixed-voice, plain, spoken,
-//! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists, replies, european, spec, korean, preferences, incident, tutoring (all by default), each
+//! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists, replies, european, spec, korean, preferences, incident, tutoring, frontend (all by default), each
 //! at 30, 50, 100 and 200 turns. Prints Markdown; `--verbose` lists the facts lost. Each memory is kept in
 //! `bench/out/memory-<shape>-<turns>.md`. A measurement: it always exits 0.
 
@@ -28,6 +28,8 @@ mod european;
 mod facts;
 #[path = "memory_facts/filler.rs"]
 mod filler;
+#[path = "memory_facts/shapes/frontend.rs"]
+mod frontend;
 #[path = "memory_facts/shapes/incident.rs"]
 mod incident;
 #[path = "memory_facts/shapes/korean.rs"]
@@ -173,6 +175,10 @@ const SHAPES: &[Shape] = &[
     Shape {
         name: "tutoring",
         generate: tutoring::session,
+    },
+    Shape {
+        name: "frontend",
+        generate: frontend::session,
     },
 ];
 
