@@ -467,8 +467,8 @@ fn order_of(lower: &str) -> &str {
 
 /// How a reply to a question opens before what it says.
 const REPLYING: &[&str] = &[
-    "yes, ", "yes ", "no, ", "ok, ", "ok so ", "okay, ", "okay so ", "fine, ", "sure, ", "right, ",
-    "sí, ", "oui, ", "ja, ",
+    "yes, ", "yes ", "no, ", "nope, ", "nah, ", "yeah, ", "yep, ", "ok, ", "ok so ", "okay, ",
+    "okay so ", "fine, ", "sure, ", "right, ", "sí, ", "oui, ", "ja, ",
 ];
 
 /// Whether the person's sentence only hands over a task (see [`summary::TASKS`]).
@@ -603,6 +603,18 @@ const FAILURES: &[&str] = &[
     "panic",
     "hang",
     "deadlock",
+    // What a thing did that it should not have.
+    "failed",
+    "fails",
+    "crashed",
+    "crashes",
+    "hung",
+    "froze",
+    "stalled",
+    "leaked",
+    "flickered",
+    "flickers",
+    "broke",
 ];
 
 /// How a cause is said after the failure.
@@ -619,6 +631,7 @@ const CAUSES: &[&str] = &[
     " is due to ",
     " happened because ",
     " persisted because ",
+    " because ",
 ];
 
 /// First words of a request or a question, after which "is" or "are" is not what the
@@ -653,6 +666,7 @@ const ABOUT: &[&str] = &[
 /// Verbs that say what something is or does, early in a statement.
 const BEING: &[&str] = &[
     "is", "are", "was", "were", "has", "have", "stays", "stay", "runs", "run", "lives", "goes",
+    "get", "gets", "follows", "uses", "keeps", "takes", "shows", "belongs", "depends", "means",
     // Spanish, Portuguese, Italian, French, German.
     "es", "son", "está", "están", "queda", "quedan", "sigue", "tiene", "tienen", "é", "são",
     "estão", "fica", "ficam", "tem", "têm", "roda", "è", "sono", "resta", "restano", "rimane",
@@ -1049,6 +1063,7 @@ mod tests {
             "Tests: The flaky checkout test was a race between the cart reset and the fetch.",
             "The 500 error came from the auth middleware calling headers() outside a request.",
             "The issue persisted because there were two separate problems at once.",
+            "The chart flickered because every filter change recreated the canvas.",
         ] {
             assert!(explains_a_failure(cause), "{cause}");
         }
@@ -1071,6 +1086,7 @@ mod tests {
             "webhooks from Stripe are verified with the signing secret before anything in them is parsed",
             "batch size for ingest is 500 rows, anything bigger times out on the small plan",
             "Ines from the harbour office is the one who decides berth pricing, so ask her first.",
+            "dark mode follows the system setting, no toggle in the UI, design vetoed the toggle",
             // In the languages of Europe, and what to do when something happens.
             "La flag FAST_CHECKOUT se queda apagada en producción hasta que pasemos una semana en staging",
             "Der Import läuft jede Nacht um zwei und braucht etwa vierzig Minuten für alle Mandanten.",
@@ -1081,6 +1097,8 @@ mod tests {
         // Shorter, it tells only when it names exact things.
         let short = "the CI image stays pinned to `python:3.11-slim`";
         assert!(tells_how_things_are(short, true) && !tells_how_things_are(short, false));
+        let reply = "nope, too much padding, cards get 12px inside and 16px between them";
+        assert!(tells_how_things_are(reply, true));
         let contingency = "Se qualcosa va storto in produzione, torniamo al tag v3.14.2.";
         assert!(tells_how_things_are(contingency, true));
         for asked in [
