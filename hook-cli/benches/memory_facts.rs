@@ -10,7 +10,7 @@
 //!     cargo bench -p throughline --bench memory_facts [-- --turns 30,50 --shape logs --verbose]
 //!
 //! Shapes: routine, long-answers, logs, topics, cjk, corrections, mixed-voice, plain, spoken,
-//! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists, replies, european, spec, korean, preferences, incident, tutoring, frontend (all by default), each
+//! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists, replies, european, spec, korean, preferences, incident, tutoring, frontend, data, integration (all by default), each
 //! at 30, 50, 100 and 200 turns. Prints Markdown; `--verbose` lists the facts lost. Each memory is kept in
 //! `bench/out/memory-<shape>-<turns>.md`. A measurement: it always exits 0.
 
@@ -20,6 +20,8 @@ mod asides;
 mod cjk;
 #[path = "memory_facts/shapes/corrections.rs"]
 mod corrections;
+#[path = "memory_facts/shapes/data.rs"]
+mod data;
 #[path = "memory_facts/shapes/debugging.rs"]
 mod debugging;
 #[path = "memory_facts/shapes/european.rs"]
@@ -32,6 +34,8 @@ mod filler;
 mod frontend;
 #[path = "memory_facts/shapes/incident.rs"]
 mod incident;
+#[path = "memory_facts/shapes/integration.rs"]
+mod integration;
 #[path = "memory_facts/shapes/korean.rs"]
 mod korean;
 #[path = "memory_facts/shapes/lists.rs"]
@@ -179,6 +183,14 @@ const SHAPES: &[Shape] = &[
     Shape {
         name: "frontend",
         generate: frontend::session,
+    },
+    Shape {
+        name: "data",
+        generate: data::session,
+    },
+    Shape {
+        name: "integration",
+        generate: integration::session,
     },
 ];
 
