@@ -109,6 +109,10 @@ const DECISIVE: &[&str] = &[
     "what is left",
     "what's left",
     "left to do",
+    "still to do",
+    // What a term or a code stands for ("Churn here means no login for 60 days", "A 409
+    // … means the idempotency key was already used").
+    " means ",
     "go live",
     "goes live",
     "todo",
@@ -1732,6 +1736,8 @@ mod tests {
             "What is left is wiring the exporter into the cron and deleting the old CSV path.",
             "Ok so the parser drops entries without a pubDate, which is why the feed lost 14 items.",
             "Confirmed: the retry wraps the whole handler, so a timeout sends the email again.",
+            "Churn here means no login for 60 days, not a cancelled contract.",
+            "Still to do: the cohort table for enterprise accounts, which needs the contract tier.",
         ] {
             assert!(salience(said) >= FACT, "{said}");
         }

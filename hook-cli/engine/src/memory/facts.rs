@@ -614,6 +614,7 @@ const FAILURES: &[&str] = &[
     "leaked",
     "flickered",
     "flickers",
+    "looked",
     "broke",
 ];
 
@@ -666,8 +667,8 @@ const ABOUT: &[&str] = &[
 /// Verbs that say what something is or does, early in a statement.
 const BEING: &[&str] = &[
     "is", "are", "was", "were", "has", "have", "stays", "stay", "runs", "run", "lives", "goes",
-    "get", "gets", "follows", "uses", "keeps", "takes", "shows", "belongs", "depends", "means",
-    // Spanish, Portuguese, Italian, French, German.
+    "get", "gets", "go", "follows", "uses", "keeps", "takes", "shows", "belongs", "depends",
+    "means", "owns", // Spanish, Portuguese, Italian, French, German.
     "es", "son", "está", "están", "queda", "quedan", "sigue", "tiene", "tienen", "é", "são",
     "estão", "fica", "ficam", "tem", "têm", "roda", "è", "sono", "resta", "restano", "rimane",
     "ha", "hanno", "est", "sont", "reste", "restent", "tourne", "ist", "sind", "bleibt", "bleiben",
@@ -1064,6 +1065,7 @@ mod tests {
             "The 500 error came from the auth middleware calling headers() outside a request.",
             "The issue persisted because there were two separate problems at once.",
             "The chart flickered because every filter change recreated the canvas.",
+            "The cohort chart looked flat because signups were counted by invoice date.",
         ] {
             assert!(explains_a_failure(cause), "{cause}");
         }
@@ -1087,6 +1089,7 @@ mod tests {
             "batch size for ingest is 500 rows, anything bigger times out on the small plan",
             "Ines from the harbour office is the one who decides berth pricing, so ask her first.",
             "dark mode follows the system setting, no toggle in the UI, design vetoed the toggle",
+            "Lars in finance owns the revenue numbers, anything we publish about revenue he reads",
             // In the languages of Europe, and what to do when something happens.
             "La flag FAST_CHECKOUT se queda apagada en producción hasta que pasemos una semana en staging",
             "Der Import läuft jede Nacht um zwei und braucht etwa vierzig Minuten für alle Mandanten.",
