@@ -10,7 +10,7 @@
 //!     cargo bench -p throughline --bench memory_facts [-- --turns 30,50 --shape logs --verbose]
 //!
 //! Shapes: routine, long-answers, logs, topics, cjk, corrections, mixed-voice, plain, spoken,
-//! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists, replies, european, spec, korean, preferences, incident, tutoring, frontend, data, integration (all by default), each
+//! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists, replies, european, spec, korean, preferences, incident, tutoring, frontend, data, integration, infra (all by default), each
 //! at 30, 50, 100 and 200 turns. Prints Markdown; `--verbose` lists the facts lost. Each memory is kept in
 //! `bench/out/memory-<shape>-<turns>.md`. A measurement: it always exits 0.
 
@@ -34,6 +34,8 @@ mod filler;
 mod frontend;
 #[path = "memory_facts/shapes/incident.rs"]
 mod incident;
+#[path = "memory_facts/shapes/infra.rs"]
+mod infra;
 #[path = "memory_facts/shapes/integration.rs"]
 mod integration;
 #[path = "memory_facts/shapes/korean.rs"]
@@ -191,6 +193,10 @@ const SHAPES: &[Shape] = &[
     Shape {
         name: "integration",
         generate: integration::session,
+    },
+    Shape {
+        name: "infra",
+        generate: infra::session,
     },
 ];
 
