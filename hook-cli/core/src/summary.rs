@@ -1115,7 +1115,15 @@ fn salience(sentence: &str) -> i32 {
     let exact = exact_words(sentence);
     let mut score = 2 * exact.len().min(3) as i32;
     if decisive {
-        score += if exact.is_empty() { 3 } else { 8 };
+        score += match exact.is_empty() {
+            false => 8,
+            // A finding and its reason, or a step and what came of it, name nothing exact
+            // but say why ("The plan wanted to recreate the database because …, so it is an
+            // in-place change now."): two markers of a decision weigh as three names. Not
+            // one that opens what follows ("…, let me create a quick build fix by …:").
+            true if reasons(sentence) >= 2 && !opens_what_follows(sentence) => 6,
+            true => 3,
+        };
     }
     if labelled_as_fact(sentence) {
         score = score.max(FACT);
@@ -1129,6 +1137,17 @@ fn salience(sentence: &str) -> i32 {
             .min(3) as i32;
     }
     score
+}
+
+/// How many different decisive words a sentence says.
+fn reasons(sentence: &str) -> usize {
+    let mut seen: Vec<usize> = decisive_words()
+        .find_iter(sentence)
+        .map(|m| m.pattern().as_usize())
+        .collect();
+    seen.sort_unstable();
+    seen.dedup();
+    seen.len()
 }
 
 /// How an assistant says what it is about to do ("Let me check the logs", "让我看看", "I'll
@@ -1742,6 +1761,13 @@ mod tests {
             assert!(salience(said) >= FACT, "{said}");
         }
         assert!(salience("ok let's go with that and see.") < FACT);
+        // A finding and its reason with nothing exact weigh as three names, not as a fact.
+        let reasoned = "The plan wanted to recreate the database because the subnet group name changed; I reverted the rename, so it is an in-place change now.";
+        assert_eq!(salience(reasoned), 6);
+        assert_eq!(
+            salience("Since it would have worked, let me build a quick fix by running the migrations first:"),
+            3
+        );
         assert!(salience("Confirmed: it works locally.") < FACT);
     }
 
