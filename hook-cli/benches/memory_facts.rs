@@ -10,7 +10,7 @@
 //!     cargo bench -p throughline --bench memory_facts [-- --turns 30,50 --shape logs --verbose]
 //!
 //! Shapes: routine, long-answers, logs, topics, cjk, corrections, mixed-voice, plain, spoken,
-//! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists, replies, european, spec, korean, preferences, incident, tutoring, frontend, data, integration, infra (all by default), each
+//! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists, replies, european, spec, korean, preferences, incident, tutoring, frontend, data, integration, infra, security (all by default), each
 //! at 30, 50, 100 and 200 turns. Prints Markdown; `--verbose` lists the facts lost. Each memory is kept in
 //! `bench/out/memory-<shape>-<turns>.md`. A measurement: it always exits 0.
 
@@ -64,6 +64,8 @@ mod reports;
 mod routine;
 #[path = "memory_facts/shapes/second_thoughts.rs"]
 mod second_thoughts;
+#[path = "memory_facts/shapes/security.rs"]
+mod security;
 #[path = "memory_facts/session.rs"]
 mod session;
 #[path = "memory_facts/shapes/spec.rs"]
@@ -197,6 +199,10 @@ const SHAPES: &[Shape] = &[
     Shape {
         name: "infra",
         generate: infra::session,
+    },
+    Shape {
+        name: "security",
+        generate: security::session,
     },
 ];
 
