@@ -666,9 +666,11 @@ const ABOUT: &[&str] = &[
 
 /// Verbs that say what something is or does, early in a statement.
 const BEING: &[&str] = &[
+    // English: what something is or does, or who does what ("Dana … signs off every change").
     "is", "are", "was", "were", "has", "have", "stays", "stay", "runs", "run", "lives", "goes",
     "get", "gets", "go", "follows", "uses", "keeps", "takes", "shows", "belongs", "depends",
-    "means", "owns", // Spanish, Portuguese, Italian, French, German.
+    "means", "owns", "signs", "approves", "reviews", "decides", "handles", "answers",
+    // Spanish, Portuguese, Italian, French, German.
     "es", "son", "está", "están", "queda", "quedan", "sigue", "tiene", "tienen", "é", "são",
     "estão", "fica", "ficam", "tem", "têm", "roda", "è", "sono", "resta", "restano", "rimane",
     "ha", "hanno", "est", "sont", "reste", "restent", "tourne", "ist", "sind", "bleibt", "bleiben",
@@ -1090,6 +1092,7 @@ mod tests {
             "Ines from the harbour office is the one who decides berth pricing, so ask her first.",
             "dark mode follows the system setting, no toggle in the UI, design vetoed the toggle",
             "Lars in finance owns the revenue numbers, anything we publish about revenue he reads",
+            "Dana from the security team signs off every change to auth before it is merged",
             // In the languages of Europe, and what to do when something happens.
             "La flag FAST_CHECKOUT se queda apagada en producción hasta que pasemos una semana en staging",
             "Der Import läuft jede Nacht um zwei und braucht etwa vierzig Minuten für alle Mandanten.",
