@@ -10,8 +10,10 @@
 //!     cargo bench -p throughline --bench memory_facts [-- --turns 30,50 --shape logs --verbose]
 //!
 //! Shapes: routine, long-answers, logs, topics, cjk, corrections, mixed-voice, plain, spoken,
-//! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists, replies, european, spec, korean, preferences, incident, tutoring, frontend, data, integration, infra, security (all by default), each
-//! at 30, 50, 100 and 200 turns. Prints Markdown; `--verbose` lists the facts lost. Each memory is kept in
+//! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists, replies,
+//! european, spec, korean, preferences, incident, tutoring, frontend, data, integration,
+//! infra, security (all by default), each at 30, 50, 100 and 200 turns. Prints Markdown;
+//! `--verbose` lists the facts lost. Each memory is kept in
 //! `bench/out/memory-<shape>-<turns>.md`. A measurement: it always exits 0.
 
 #[path = "memory_facts/shapes/asides.rs"]
