@@ -650,12 +650,12 @@ fn turn_block(m: Measure, title: &str, turn: &Turn, cap: usize, goal: Option<Goa
     let fixed = m.len(title) + m.len("Person: \nYou: \n") + m.len(&detail);
     let room = cap.saturating_sub(fixed);
     let most = room / 5 * 2;
-    let spare = room.saturating_sub(m.len(&answer)).min(most);
+    let after_answer = room.saturating_sub(m.len(&answer));
+    let spare = after_answer.min(most);
     let prompt = match goal.filter(|g| g.code == turn.code) {
         None => {
             let prompt = said(Role::User).join("\n");
-            let prompt_room = most.max(room.saturating_sub(m.len(&answer)));
-            cut(m, &prompt, prompt_room, &turn.code, &[])
+            cut(m, &prompt, most.max(after_answer), &turn.code, &[])
         }
         // What the goal's cut left out takes the room the answer leaves, when that is
         // enough to say something: what the turn did comes first.

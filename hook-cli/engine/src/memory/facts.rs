@@ -875,7 +875,9 @@ fn superseded(candidates: &[Fact], gists: &[Gist], newer: &[Gist]) -> HashSet<St
 /// whatever was said of it before is taken back, on however few words it shares. A name
 /// is a word with a capital, a digit or an underscore, as [`subject`] keeps it.
 fn dropped(change: &str) -> Option<String> {
-    let lower = change.to_lowercase();
+    // ASCII case only: the verbs are ASCII, and an offset in it is one in `change` (a full
+    // lower case may change a letter's length: "İ").
+    let lower = change.to_ascii_lowercase();
     DROPPING.iter().find_map(|verb| {
         let at = lower.find(verb)? + verb.len();
         let word = change[at..]
@@ -883,8 +885,10 @@ fn dropped(change: &str) -> Option<String> {
             .next()?;
         let named = word.chars().next().is_some_and(char::is_uppercase)
             || word.contains(|c: char| c.is_ascii_digit() || c == '_');
+        // The whole name, not one of its halves ("parcel-routing", not "routing").
+        let whole = |a: &String, b: &String| a.len().cmp(&b.len()).then(b.cmp(a));
         (named && word.len() >= 3)
-            .then(|| subject(word).into_iter().next())
+            .then(|| subject(word).into_iter().max_by(whole))
             .flatten()
     })
 }
@@ -1178,6 +1182,16 @@ mod tests {
         assert_eq!(
             dropped("no wait, forget Elasticsearch, we stay with tantivy").as_deref(),
             Some("elasticsearch")
+        );
+        // A letter whose lower case is longer does not move the name ("İ"); the name is
+        // kept as the subject keeps it, stem and all.
+        assert_eq!(
+            dropped("İlkay said forget Redis, the queue stays in Postgres").as_deref(),
+            Some("redi")
+        );
+        assert_eq!(
+            dropped("no wait, forget Parcel-Routing, we keep the old rules").as_deref(),
+            Some("parcel-routing")
         );
         // "forget the …" names nothing: the shared subject decides, as before.
         assert_eq!(dropped("forget the old plan, we keep the queue"), None);
