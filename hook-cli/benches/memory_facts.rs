@@ -12,9 +12,9 @@
 //! Shapes: routine, long-answers, logs, topics, cjk, corrections, mixed-voice, plain, spoken,
 //! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists, replies,
 //! european, spec, korean, preferences, incident, tutoring, frontend, data, integration,
-//! infra, security (all by default), each at 30, 50, 100 and 200 turns. Prints Markdown;
-//! `--verbose` lists the facts lost. Each memory is kept in
-//! `bench/out/memory-<shape>-<turns>.md`. A measurement: it always exits 0.
+//! infra, security, ml, performance, mobile, migration, midway (all by default), each at 30,
+//! 50, 100 and 200 turns. Prints Markdown; `--verbose` lists the facts lost. Each memory is kept
+//! in `bench/out/memory-<shape>-<turns>.md`. A measurement: it always exits 0.
 
 #[path = "memory_facts/shapes/asides.rs"]
 mod asides;
@@ -48,8 +48,18 @@ mod lists;
 mod logs;
 #[path = "memory_facts/shapes/long_answers.rs"]
 mod long_answers;
+#[path = "memory_facts/shapes/midway.rs"]
+mod midway;
+#[path = "memory_facts/shapes/migration.rs"]
+mod migration;
 #[path = "memory_facts/shapes/mixed_voice.rs"]
 mod mixed_voice;
+#[path = "memory_facts/shapes/ml.rs"]
+mod ml;
+#[path = "memory_facts/shapes/mobile.rs"]
+mod mobile;
+#[path = "memory_facts/shapes/performance.rs"]
+mod performance;
 #[path = "memory_facts/phrased.rs"]
 mod phrased;
 #[path = "memory_facts/shapes/plain.rs"]
@@ -205,6 +215,26 @@ const SHAPES: &[Shape] = &[
     Shape {
         name: "security",
         generate: security::session,
+    },
+    Shape {
+        name: "ml",
+        generate: ml::session,
+    },
+    Shape {
+        name: "performance",
+        generate: performance::session,
+    },
+    Shape {
+        name: "mobile",
+        generate: mobile::session,
+    },
+    Shape {
+        name: "migration",
+        generate: migration::session,
+    },
+    Shape {
+        name: "midway",
+        generate: midway::session,
     },
 ];
 

@@ -1417,6 +1417,24 @@ const LABELS: &[&str] = &[
     "issue",
     "reason",
     "conclusion",
+    "fix",
+    "cause",
+    "workaround",
+    // What is still open, and what to watch for ("Warning:" is not: tools print it). The
+    // decisive words hold "Remaining:", "Still to do:" and the like already.
+    "open",
+    "still open",
+    "open question",
+    "left",
+    "to do",
+    "pending",
+    "outstanding",
+    "blocker",
+    "caveat",
+    "gotcha",
+    "known issue",
+    "limitation",
+    "heads up",
     "结果",
     "結果",
 ];
@@ -1690,6 +1708,10 @@ mod tests {
         assert!(salience("Decision: the backend stays as it is for this release.") >= FACT);
         assert!(salience("Decision: we keep it as it is until Lena's review.") >= FACT);
         assert!(salience("Conflicts are resolved per field, not per document.") < FACT);
+        // What is still open is said for the next agent to take up.
+        let open = "Still open: the calibration curve above 0.9 is off by about 8 points.";
+        assert!(salience(open) >= FACT);
+        assert!(salience("Still open: nothing, everything is working fine now.") < FACT);
     }
 
     #[test]

@@ -554,7 +554,7 @@ fn explains_a_failure(text: &str) -> bool {
         return false;
     };
     let failure = &subject[..at];
-    failure.split_whitespace().count() <= 4
+    failure.split_whitespace().count() <= FAILURE_WORDS
         && failure
             .split(|c: char| !c.is_alphanumeric())
             .any(|word| FAILURES.contains(&word))
@@ -583,6 +583,10 @@ const CONVENTIONS: &[&str] = &[
     "across the codebase",
     "throughout the codebase",
 ];
+
+/// The most words that name a failure before its cause ("The crash on launch in 4.1.3 came
+/// from …"); past them the sentence is about something else.
+const FAILURE_WORDS: usize = 6;
 
 /// What names a failure at the start of a sentence.
 const FAILURES: &[&str] = &[
@@ -657,6 +661,7 @@ const TELLING_EXACT: usize = 40;
 /// First words of a statement about someone or something.
 const ABOUT: &[&str] = &[
     "we", "we're", "we've", "our", "the", "all", "every", "each", "no", "they", "their", "there",
+    "any", "both", "some", "most", "only", "new", "old", "these", "those",
     // Spanish, Portuguese, Italian, French, German ("a", "as" and "i" read as English).
     "el", "la", "los", "las", "nosotros", "nuestro", "nuestra", "todos", "todas", "cada", "o", "os",
     "nós", "nosso", "nossa", "il", "lo", "gli", "noi", "nostro", "nostra", "tutti", "ogni", "le",
@@ -1072,11 +1077,13 @@ mod tests {
             "The issue persisted because there were two separate problems at once.",
             "The chart flickered because every filter change recreated the canvas.",
             "The cohort chart looked flat because signups were counted by invoice date.",
+            "The crash on launch in 4.1.3 came from reading the keychain before first unlock.",
         ] {
             assert!(explains_a_failure(cause), "{cause}");
         }
         for other in [
             "The issue is fixed now and the tests pass again on every platform.",
+            "The tests pass again now and the login bug is fixed because the token is read later.",
             "The new endpoint was a request from the sales team for the quarterly export.",
             "Was the error a timeout or a refused connection when you ran it last?",
         ] {
@@ -1097,6 +1104,8 @@ mod tests {
             "dark mode follows the system setting, no toggle in the UI, design vetoed the toggle",
             "Lars in finance owns the revenue numbers, anything we publish about revenue he reads",
             "Dana from the security team signs off every change to auth before it is merged",
+            "new screens ship dark behind a LaunchDarkly flag and we turn them on for 5% first",
+            "only admins can export the ledger, the auditors asked for that in the last review",
             // In the languages of Europe, and what to do when something happens.
             "La flag FAST_CHECKOUT se queda apagada en producción hasta que pasemos una semana en staging",
             "Der Import läuft jede Nacht um zwei und braucht etwa vierzig Minuten für alle Mandanten.",
