@@ -892,10 +892,11 @@ pub const TASKS: &[&str] = &[
 ];
 
 /// Words after which a capitalised word is a name, not a new sentence ("the Update button",
-/// "click Add row").
+/// "click Add row", "the button says Run tests").
 const BEFORE_A_NAME: &[&str] = &[
     "a", "an", "the", "to", "of", "for", "with", "via", "in", "on", "at", "by", "from", "into",
-    "and", "or", "click", "press", "hit", "tap", "choose", "select", "called", "named",
+    "and", "or", "click", "press", "hit", "tap", "choose", "select", "called", "named", "says",
+    "shows", "labelled", "labeled", "titled",
 ];
 
 /// Whether a sentence typed without its stop runs on into the next at this space: a
@@ -920,12 +921,25 @@ fn runs_on(before: &str, after: &str) -> bool {
     }
     // The task with only its first letter a capital ("Write", not "READ"), going on in
     // lower case ("Write a test"), not as a name ("Update Manager").
-    TASKS.iter().any(|task| {
-        after.as_bytes()[0].eq_ignore_ascii_case(&task.as_bytes()[0])
-            && after.get(1..task.len()) == task.get(1..)
-            && after[task.len()..].starts_with(|c: char| c.is_ascii_lowercase() || c == '`')
-    })
+    let opens = |word: &&str| {
+        after.as_bytes()[0].eq_ignore_ascii_case(&word.as_bytes()[0])
+            && after.get(1..word.len()) == word.get(1..)
+            && after[word.len()..].starts_with(|c: char| c.is_ascii_lowercase() || c == '`')
+    };
+    // A question or an order that no task list holds ("… needs 26 Run the tests again",
+    // "… is answered Any lint warnings?") after a word in lower case: after a capital it
+    // may be a name's second word ("Cloud Run is cheaper").
+    let after_lower_case = last.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit());
+    TASKS.iter().any(opens) || after_lower_case && OPENS_A_SENTENCE.iter().any(opens)
 }
+
+/// Words besides the tasks that open a new sentence when typed with a capital after a
+/// sentence left without its stop: orders said as standing ones, questions, and turns.
+const OPENS_A_SENTENCE: &[&str] = &[
+    "run ", "use ", "please ", "also ", "now ", "then ", "if ", "is ", "are ", "can ", "could ",
+    "would ", "should ", "does ", "do ", "did ", "what ", "why ", "how ", "where ", "when ",
+    "which ", "who ", "any ",
+];
 
 /// A line of a JSON object that holds a string: `"key": "…`.
 fn is_json_member(line: &str) -> bool {
@@ -2199,9 +2213,23 @@ mod tests {
             "the Update Manager restarts the service on its own",
             "please Fix the tests",
             "does this mean we READ the file and filter it",
+            "we deploy the API to Cloud Run because it scales to zero at night",
+            "the button says Run tests in the toolbar",
         ] {
             assert_eq!(said(one), [one]);
         }
+        // A question, or an order said as a standing one, opens a sentence as a task does.
+        assert_eq!(
+            said("the camera library needs 26 Run the tests again please."),
+            ["the camera library needs 26", "Run the tests again please."]
+        );
+        assert_eq!(
+            said("the SDK must wait for the consent dialog Any lint warnings?"),
+            [
+                "the SDK must wait for the consent dialog",
+                "Any lint warnings?"
+            ]
+        );
     }
 
     #[test]

@@ -325,6 +325,9 @@ const RULES: &[&str] = &[
     "everywhere else",
     "before touching",
     "before you",
+    // The right value set against a wrong one ("the logo is 32px in the header, not 40",
+    // "use pnpm, not npm"): the person corrects what the agent would assume.
+    ", not ",
     // A preference or a habit said as the person's own: a rule by their taste ("I'd like
     // you to …" asks for work instead).
     "i'd like the",
@@ -1389,6 +1392,7 @@ mod tests {
             "금액은 정수 센트로 저장하고 float는 쓰지 마세요.",
             "DBA가 확인한 뒤에만 운영에 적용해 주세요.",
             "FAST_CHECKOUT 플래그는 운영에서는 꺼 둔 채로 두세요.",
+            "the logo is 32px in the header, not 40",
         ] {
             assert!(sets_a_rule(rule), "{rule}");
         }
@@ -1404,6 +1408,7 @@ mod tests {
             "No, I don't really like that. Not the text.",
             "I don’t know why the header moved.",
             "Die Tests liefen niemand weiß warum so langsam.",
+            "The build is not green yet.",
         ] {
             assert!(!sets_a_rule(free), "{free}");
         }
