@@ -12,8 +12,8 @@
 //! Shapes: routine, long-answers, logs, topics, cjk, corrections, mixed-voice, plain, spoken,
 //! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists, replies,
 //! european, spec, korean, preferences, incident, tutoring, frontend, data, integration,
-//! infra, security, ml, performance, mobile, migration, midway (all by default), each at 30,
-//! 50, 100 and 200 turns. Prints Markdown; `--verbose` lists the facts lost. Each memory is kept
+//! infra, security, ml, performance, mobile, migration, midway, forwarded (all by default),
+//! each at 30, 50, 100 and 200 turns. Prints Markdown; `--verbose` lists the facts lost. Each memory is kept
 //! in `bench/out/memory-<shape>-<turns>.md`. A measurement: it always exits 0.
 
 #[path = "memory_facts/shapes/asides.rs"]
@@ -32,6 +32,8 @@ mod european;
 mod facts;
 #[path = "memory_facts/filler.rs"]
 mod filler;
+#[path = "memory_facts/shapes/forwarded.rs"]
+mod forwarded;
 #[path = "memory_facts/shapes/frontend.rs"]
 mod frontend;
 #[path = "memory_facts/shapes/incident.rs"]
@@ -235,6 +237,10 @@ const SHAPES: &[Shape] = &[
     Shape {
         name: "midway",
         generate: midway::session,
+    },
+    Shape {
+        name: "forwarded",
+        generate: forwarded::session,
     },
 ];
 

@@ -135,6 +135,12 @@ pub fn choose(
             if !s.by_person && tells_a_convention(s.text) {
                 weight = weight.max(NAMES_SEVERAL);
             }
+            // How the system behaves and when, as the assistant found it ("The FX rate is
+            // locked when the batch is created, not when it is sent"): what the next agent
+            // would otherwise get wrong, though it names nothing exact.
+            if !s.by_person && tells_how_it_works(s.text) {
+                weight = weight.max(NAMES_SEVERAL);
+            }
             if weight >= NAMES_SEVERAL
                 && s.said_in <= 2
                 && is_said_whole(&s)
@@ -563,6 +569,88 @@ fn explains_a_failure(text: &str) -> bool {
             .any(|word| FAILURES.contains(&word))
 }
 
+/// Whether the assistant's sentence says how a thing behaves and under what condition: it
+/// opens on the thing ("The FX rate …", "Payouts in the same currency …"), not on itself, a
+/// pronoun or a step; says what the thing is or does within its first words ("is locked",
+/// "are netted", "reads from", "can arrive"), not what was just changed in it ("The page now
+/// uses …") or what it is doing ("is running"); and qualifies it ("when …", ", so …", "not …", "; …"). A plain description ("The
+/// list is a grid of three columns.") is no fact.
+fn tells_how_it_works(text: &str) -> bool {
+    if text.chars().count() < TELLING || is_question(text) {
+        return false;
+    }
+    let words = super::plain_words(&text.replace('’', "'"));
+    let word = |at: usize| words.get(at).map_or("", String::as_str);
+    let plural_noun = text.starts_with(|c: char| c.is_uppercase())
+        && word(0).len() > 3
+        && word(0).ends_with('s')
+        && !word(0).ends_with("ss")
+        && !NOT_THINGS.contains(&word(0));
+    if !(THINGS.contains(&word(0)) || plural_noun) {
+        return false;
+    }
+    let verb = (1..6).find(|&at| {
+        BEING.contains(&word(at)) || WORKING.contains(&word(at)) || MODALS.contains(&word(at))
+    });
+    let Some(verb) = verb else {
+        return false;
+    };
+    // "The server is running in the background …", "The search is working now …": how
+    // things stand at the moment, not how they work ("The audit log was missing …" found why).
+    let doing = matches!(word(verb), "is" | "are") && word(verb + 1).ends_with("ing");
+    if (1..verb + 2).any(|at| word(at) == "now") || doing {
+        return false;
+    }
+    let lower = text.to_lowercase();
+    QUALIFIED.iter().any(|q| lower.contains(q))
+}
+
+/// How the assistant opens a sentence on a thing (see [`tells_how_it_works`]).
+const THINGS: &[&str] = &["the", "every", "each", "all", "no", "both", "any", "only"];
+
+/// Capitalised words ending in "s" that open a sentence without being the thing it is about.
+const NOT_THINGS: &[&str] = &[
+    "this", "thanks", "yes", "perhaps", "unless", "always", "besides", "tests", "results",
+    "changes", "updates", "details", "steps", "options", "notes", "items", "files",
+];
+
+/// Verbs that say what a thing does by itself, beside the verbs of being (see
+/// [`tells_how_it_works`]).
+const WORKING: &[&str] = &[
+    "reads", "read", "writes", "write", "stores", "store", "returns", "return", "sends", "send",
+    "accepts", "accept", "rejects", "reject", "allows", "allow", "expects", "expect", "expires",
+    "expire", "applies", "apply", "sorts", "sort", "retries", "retry", "counts", "count", "skips",
+    "skip", "lags", "lag", "resets", "reset", "holds", "hold", "fires", "fire", "blocks", "block",
+    "caches", "cache", "arrives", "arrive", "starts", "start", "ends",
+];
+
+/// Words that say what a thing can or will do.
+const MODALS: &[&str] = &[
+    "can", "cannot", "can't", "may", "might", "will", "won't", "would", "should", "must",
+];
+
+/// What qualifies a statement of how a thing works: a condition, a reason, a limit, or a
+/// contrast.
+const QUALIFIED: &[&str] = &[
+    ", so ",
+    " so that ",
+    " because ",
+    " since ",
+    " when ",
+    " whenever ",
+    " before ",
+    " after ",
+    " until ",
+    " unless ",
+    ", which ",
+    " not ",
+    " only ",
+    " without ",
+    " instead ",
+    "; ",
+    ": ",
+];
+
 /// Whether the assistant's sentence says how the project does something: it opens on the
 /// project itself ("This repo stores …", "In this codebase every handler …") and asks
 /// nothing.
@@ -674,11 +762,12 @@ const ABOUT: &[&str] = &[
 
 /// Verbs that say what something is or does, early in a statement.
 const BEING: &[&str] = &[
-    // English: what something is or does, or who does what ("Dana … signs off every change").
+    // English: what something is or does, who does what ("Dana … signs off every change"),
+    // what someone else said ("Ana from finance says …").
     "is", "are", "was", "were", "has", "have", "stays", "stay", "runs", "run", "lives", "goes",
     "get", "gets", "go", "follows", "uses", "keeps", "takes", "shows", "belongs", "depends",
-    "means", "owns", "signs", "approves", "reviews", "decides", "handles", "answers",
-    // Spanish, Portuguese, Italian, French, German.
+    "means", "owns", "signs", "approves", "reviews", "decides", "handles", "answers", "says",
+    "said", "wrote", "writes", // Spanish, Portuguese, Italian, French, German.
     "es", "son", "está", "están", "queda", "quedan", "sigue", "tiene", "tienen", "é", "são",
     "estão", "fica", "ficam", "tem", "têm", "roda", "è", "sono", "resta", "restano", "rimane",
     "ha", "hanno", "est", "sont", "reste", "restent", "tourne", "ist", "sind", "bleibt", "bleiben",
@@ -1109,6 +1198,7 @@ mod tests {
             "Dana from the security team signs off every change to auth before it is merged",
             "new screens ship dark behind a LaunchDarkly flag and we turn them on for 5% first",
             "only admins can export the ledger, the auditors asked for that in the last review",
+            "Ana from finance says the books close on the 3rd working day, no re-runs after that",
             // In the languages of Europe, and what to do when something happens.
             "La flag FAST_CHECKOUT se queda apagada en producción hasta que pasemos una semana en staging",
             "Der Import läuft jede Nacht um zwei und braucht etwa vierzig Minuten für alle Mandanten.",
@@ -1448,6 +1538,28 @@ mod tests {
             let chosen = facts_of(&turns, &[], 2_000);
             let texts: Vec<&str> = chosen.facts.iter().map(|f| f.text.as_str()).collect();
             assert_eq!(texts, [fact], "{answers:?}");
+        }
+    }
+
+    #[test]
+    fn how_a_thing_works_and_when_is_told_and_how_it_stands_is_not() {
+        for works in [
+            "The FX rate is locked when the batch is created, not when it is sent; a late batch keeps it.",
+            "Payouts in the same currency are netted per account before they go out, so one account gets one transfer a day.",
+            "The monthly payout report reads from the replica, which lags about 30 seconds behind the primary.",
+            "Webhooks can arrive out of order: the API sorts them by the carrier's scan time.",
+        ] {
+            assert!(tells_how_it_works(works), "{works}");
+        }
+        for other in [
+            "The server is running in the background (process ID: bash_5) with: Host: 0.0.0.0.",
+            "The search page now shows only the players whose name matches what you typed.",
+            "The list is a grid of three columns with the newest booking first in each.",
+            "I moved the rate lookup into the batch, so it is locked when the batch is created.",
+            "Thanks, the export is fine now, so we can move on to the reports when you are ready.",
+            "Is the FX rate locked when the batch is created, or only when it is finally sent?",
+        ] {
+            assert!(!tells_how_it_works(other), "{other}");
         }
     }
 
