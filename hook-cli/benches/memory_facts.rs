@@ -12,8 +12,8 @@
 //! Shapes: routine, long-answers, logs, topics, cjk, corrections, mixed-voice, plain, spoken,
 //! reports, second-thoughts, debugging, terse, quiet-corrections, asides, lists, replies,
 //! european, spec, korean, preferences, incident, tutoring, frontend, data, integration,
-//! infra, security, ml, performance, mobile, migration, midway, forwarded (all by default),
-//! each at 30, 50, 100 and 200 turns. Prints Markdown; `--verbose` lists the facts lost. Each memory is kept
+//! infra, security, ml, performance, mobile, migration, midway, forwarded, narrative (all by
+//! default), each at 30, 50, 100 and 200 turns. Prints Markdown; `--verbose` lists the facts lost. Each memory is kept
 //! in `bench/out/memory-<shape>-<turns>.md`. A measurement: it always exits 0.
 
 #[path = "memory_facts/shapes/asides.rs"]
@@ -60,6 +60,8 @@ mod mixed_voice;
 mod ml;
 #[path = "memory_facts/shapes/mobile.rs"]
 mod mobile;
+#[path = "memory_facts/shapes/narrative.rs"]
+mod narrative;
 #[path = "memory_facts/shapes/performance.rs"]
 mod performance;
 #[path = "memory_facts/phrased.rs"]
@@ -241,6 +243,10 @@ const SHAPES: &[Shape] = &[
     Shape {
         name: "forwarded",
         generate: forwarded::session,
+    },
+    Shape {
+        name: "narrative",
+        generate: narrative::session,
     },
 ];
 
