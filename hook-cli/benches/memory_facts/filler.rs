@@ -5,7 +5,9 @@
 use fastrand::Rng;
 use serde_json::json;
 
-use crate::session::{fact_turns, free_turn, plant, Said, Session, ToolRun, Turn, FACT_AT};
+use crate::session::{
+    fact_turns, free_turn, plant, Planted, Said, Session, ToolRun, Turn, FACT_AT,
+};
 
 pub fn pick<'a, T>(rng: &mut Rng, items: &'a [T]) -> &'a T {
     &items[rng.usize(..items.len())]
@@ -717,6 +719,24 @@ pub fn everyday_session(
     let facts = plant(&fact_turns(n, &mut Vec::new()), facts);
     let turns = (0..n).map(|_| coding_turn(rng, &code)).collect();
     Session::new(&code.root, turns, facts, Vec::new(), rng)
+}
+
+/// A session of everyday coding work on `project` where `say` puts each of `facts` into the
+/// turn it is planted in, in the shape's own way.
+pub fn said_session(
+    n: usize,
+    rng: &mut Rng,
+    project: &'static Project,
+    facts: &[Said],
+    mut say: impl FnMut(&mut Rng, &Codebase, &Planted, &mut Turn),
+) -> Session {
+    let code = Codebase::new(rng, project);
+    let facts = plant(&fact_turns(n, &mut Vec::new()), facts);
+    let mut turns: Vec<Turn> = (0..n).map(|_| coding_turn(rng, &code)).collect();
+    for fact in &facts {
+        say(rng, &code, fact, &mut turns[fact.turn]);
+    }
+    Session::said(&code.root, turns, facts, Vec::new())
 }
 
 /// A session of everyday coding work on `project` where `standing` facts hold and each of

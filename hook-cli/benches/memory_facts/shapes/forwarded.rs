@@ -4,8 +4,8 @@
 
 use fastrand::Rng;
 
-use crate::filler::{coding_turn, pick, Codebase, Project};
-use crate::session::{fact_turns, plant, Said, Session, Speaker::*, Turn};
+use crate::filler::{pick, said_session, Project};
+use crate::session::{Said, Session, Speaker::*};
 
 const PROJECT: Project = Project {
     repo: "payouts-service",
@@ -52,11 +52,7 @@ fn passed_on(rng: &mut Rng, request: &str, fact: &str) -> String {
 }
 
 pub fn session(n: usize, rng: &mut Rng) -> Session {
-    let code = Codebase::new(rng, &PROJECT);
-    let facts = plant(&fact_turns(n, &mut Vec::new()), &FACTS);
-    let mut turns: Vec<Turn> = (0..n).map(|_| coding_turn(rng, &code)).collect();
-    for fact in &facts {
-        let turn = &mut turns[fact.turn];
+    said_session(n, rng, &PROJECT, &FACTS, |rng, _, fact, turn| {
         match fact.by {
             Person => turn.prompt = passed_on(rng, &turn.prompt, fact.sentence),
             Assistant => {
@@ -64,6 +60,5 @@ pub fn session(n: usize, rng: &mut Rng) -> Session {
                 turn.answer.insert(at, fact.sentence.to_string());
             }
         }
-    }
-    Session::said(&code.root, turns, facts, Vec::new())
+    })
 }

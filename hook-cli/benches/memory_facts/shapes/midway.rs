@@ -5,8 +5,8 @@
 
 use fastrand::Rng;
 
-use crate::filler::{coding_turn, pick, Codebase, Project};
-use crate::session::{fact_turns, plant, Said, Session, Speaker::*, Turn};
+use crate::filler::{pick, said_session, Project};
+use crate::session::{Said, Session, Speaker::*};
 
 const PROJECT: Project = Project {
     repo: "harbor-booking",
@@ -51,12 +51,12 @@ const GOING_ON: &[&str] = &[
 const ASIDE: &[&str] = &["", "also, ", "one more thing: "];
 
 pub fn session(n: usize, rng: &mut Rng) -> Session {
-    let code = Codebase::new(rng, &PROJECT);
-    let facts = plant(&fact_turns(n, &mut Vec::new()), &FACTS);
-    let mut turns: Vec<Turn> = (0..n).map(|_| coding_turn(rng, &code)).collect();
-    for fact in &facts {
-        let turn = &mut turns[fact.turn];
-        match fact.by {
+    said_session(
+        n,
+        rng,
+        &PROJECT,
+        &FACTS,
+        |rng, code, fact, turn| match fact.by {
             Person => {
                 let aside = pick(rng, ASIDE);
                 turn.prompt = format!("{}\n\n{aside}{}", turn.prompt, fact.sentence);
@@ -70,7 +70,6 @@ pub fn session(n: usize, rng: &mut Rng) -> Session {
                 let going_on = pick(rng, GOING_ON);
                 turn.steps[at].0 = format!("{}{going_on}", fact.sentence);
             }
-        }
-    }
-    Session::said(&code.root, turns, facts, Vec::new())
+        },
+    )
 }

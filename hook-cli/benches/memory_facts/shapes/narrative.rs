@@ -4,8 +4,8 @@
 
 use fastrand::Rng;
 
-use crate::filler::{coding_turn, pick, Codebase, Project};
-use crate::session::{fact_turns, plant, Said, Session, Speaker::*, Turn};
+use crate::filler::{pick, said_session, Project};
+use crate::session::{Said, Session, Speaker::*};
 
 const PROJECT: Project = Project {
     repo: "warehouse-sync",
@@ -53,6 +53,13 @@ const OPENERS: &[&str] = &[
     "Had the weekly with their ops lead today.",
 ];
 
+/// What the assistant says after a finding, in the same paragraph.
+const NOTED: &[&str] = &[
+    "Let me know if that changes anything.",
+    "I noted it in the README.",
+    "",
+];
+
 /// What the person writes after the fact, before the request.
 const AFTER: &[&str] = &[
     "They were pretty happy with the demo otherwise.",
@@ -63,11 +70,7 @@ const AFTER: &[&str] = &[
 ];
 
 pub fn session(n: usize, rng: &mut Rng) -> Session {
-    let code = Codebase::new(rng, &PROJECT);
-    let facts = plant(&fact_turns(n, &mut Vec::new()), &FACTS);
-    let mut turns: Vec<Turn> = (0..n).map(|_| coding_turn(rng, &code)).collect();
-    for fact in &facts {
-        let turn = &mut turns[fact.turn];
+    said_session(n, rng, &PROJECT, &FACTS, |rng, _, fact, turn| {
         match fact.by {
             Person => {
                 let (opener, after) = (pick(rng, OPENERS), pick(rng, AFTER));
@@ -81,21 +84,10 @@ pub fn session(n: usize, rng: &mut Rng) -> Session {
             }
             Assistant => {
                 let at = rng.usize(..=turn.answer.len());
-                let paragraph = format!(
-                    "{} {}",
-                    fact.sentence,
-                    pick(
-                        rng,
-                        &[
-                            "Let me know if that changes anything.",
-                            "I noted it in the README.",
-                            ""
-                        ]
-                    )
-                );
+                let after = pick(rng, NOTED);
+                let paragraph = format!("{} {after}", fact.sentence);
                 turn.answer.insert(at, paragraph.trim_end().to_string());
             }
         }
-    }
-    Session::said(&code.root, turns, facts, Vec::new())
+    })
 }
