@@ -573,13 +573,16 @@ fn explains_a_failure(text: &str) -> bool {
 /// opens on the thing ("The FX rate …", "Payouts in the same currency …"), not on itself, a
 /// pronoun or a step; says what the thing is or does within its first words ("is locked",
 /// "are netted", "reads from", "can arrive"), not what was just changed in it ("The page now
-/// uses …") or what it is doing ("is running"); and qualifies it ("when …", ", so …", "not …", "; …"). A plain description ("The
-/// list is a grid of three columns.") is no fact.
+/// uses …") or what it is doing ("is running"); and qualifies it ("when …", ", so …", "not
+/// …", "; …"). A plain description ("The list is a grid of three columns.") is no fact.
 fn tells_how_it_works(text: &str) -> bool {
     if text.chars().count() < TELLING || is_question(text) {
         return false;
     }
-    let words = super::plain_words(&text.replace('’', "'"));
+    // Its first words are all it is read by, up to the qualifier: every answer's sentences
+    // pass here.
+    let head: Vec<&str> = text.split_whitespace().take(10).collect();
+    let words = super::plain_words(&head.join(" ").replace('’', "'"));
     let word = |at: usize| words.get(at).map_or("", String::as_str);
     let plural_noun = text.starts_with(|c: char| c.is_uppercase())
         && word(0).len() > 3
