@@ -125,21 +125,19 @@ pub fn choose(
             if s.by_person && !rule && tells_how_things_are(s.text, s.score >= NAMES_TWO) {
                 weight = weight.max(NAMES_SEVERAL);
             }
-            // Why something failed, in the assistant's plain words ("The flaky checkout test
-            // was a race between …"): a root cause without its label.
-            if !s.by_person && explains_a_failure(s.text) {
-                weight = weight.max(NAMES_SEVERAL);
-            }
-            // How the project does things, as the assistant found it ("This repo stores
-            // every timestamp as UTC …"): a convention the next agent must follow.
-            if !s.by_person && tells_a_convention(s.text) {
-                weight = weight.max(NAMES_SEVERAL);
-            }
-            // How the system behaves and when, as the assistant found it ("The FX rate is
-            // locked when the batch is created, not when it is sent"): what the next agent
-            // would otherwise get wrong, though it names nothing exact.
-            if !s.by_person && tells_how_it_works(s.text) {
-                weight = weight.max(NAMES_SEVERAL);
+            // What the assistant found, in plain words that name nothing exact: why something
+            // failed ("The flaky checkout test was a race between …"), how the project does
+            // things ("This repo stores every timestamp as UTC …"), or how a thing behaves and
+            // when ("The FX rate is locked when the batch is created, not when it is sent").
+            // Each is read only while the sentence weighs less: every answer's sentences
+            // pass here.
+            if !s.by_person
+                && weight < NAMES_SEVERAL
+                && (explains_a_failure(s.text)
+                    || tells_a_convention(s.text)
+                    || tells_how_it_works(s.text))
+            {
+                weight = NAMES_SEVERAL;
             }
             if weight >= NAMES_SEVERAL
                 && s.said_in <= 2
@@ -579,8 +577,7 @@ fn tells_how_it_works(text: &str) -> bool {
     if text.chars().count() < TELLING || is_question(text) {
         return false;
     }
-    // Its first words are all it is read by, up to the qualifier: every answer's sentences
-    // pass here.
+    // Its first words are all it is read by, up to the qualifier.
     let head: Vec<&str> = text.split_whitespace().take(10).collect();
     let words = super::plain_words(&head.join(" ").replace('’', "'"));
     let word = |at: usize| words.get(at).map_or("", String::as_str);
@@ -770,7 +767,8 @@ const BEING: &[&str] = &[
     "is", "are", "was", "were", "has", "have", "stays", "stay", "runs", "run", "lives", "goes",
     "get", "gets", "go", "follows", "uses", "keeps", "takes", "shows", "belongs", "depends",
     "means", "owns", "signs", "approves", "reviews", "decides", "handles", "answers", "says",
-    "said", "wrote", "writes", // Spanish, Portuguese, Italian, French, German.
+    "said", "wrote", "writes",
+    // Spanish, Portuguese, Italian, French and German: the same verbs in their own words.
     "es", "son", "está", "están", "queda", "quedan", "sigue", "tiene", "tienen", "é", "são",
     "estão", "fica", "ficam", "tem", "têm", "roda", "è", "sono", "resta", "restano", "rimane",
     "ha", "hanno", "est", "sont", "reste", "restent", "tourne", "ist", "sind", "bleibt", "bleiben",
