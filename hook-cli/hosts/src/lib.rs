@@ -352,7 +352,9 @@ pub fn payload_json<'a, T: serde::Deserialize<'a>>(
 }
 
 pub fn decode_hook(host: Host, payload: &[u8]) -> Result<HookEvent, String> {
-    (agent(host).spec().decode_hook)(payload)
+    let event = (agent(host).spec().decode_hook)(payload)?;
+    throughline_core::payload::check_fields(&event).map_err(|e| e.to_string())?;
+    Ok(event)
 }
 
 pub fn encode_reply(host: Host, event: EventKind, reply: &Reply) -> Option<String> {

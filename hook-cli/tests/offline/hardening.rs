@@ -302,8 +302,29 @@ fn a_payload_pipe_left_open_is_given_up() {
         &env,
         read_end.into(),
         Duration::from_secs(5),
-        "stdin was not closed within 2 s",
+        "stdin was not closed within 500 ms",
     );
+}
+
+#[test]
+fn a_payload_field_longer_than_any_host_sends_is_refused_at_once() {
+    let start = fs::read_to_string(Path::new(FIXTURES).join("hooks/01-SessionStart.json")).unwrap();
+    for field in ["cwd", "session_id"] {
+        let env = StoreEnv::new();
+        let mut payload: Value = serde_json::from_str(&start).unwrap();
+        // A path of a million folders: looking for its project's root took minutes.
+        payload[field] = "/a".repeat(1 << 20).into();
+        let file = env.path("payload.json");
+        fs::write(&file, serde_json::to_vec(&payload).unwrap()).unwrap();
+        gives_up_quietly(
+            &env,
+            fs::File::open(&file).unwrap().into(),
+            Duration::from_secs(5),
+            &format!("the payload's {field} is 2097152 bytes"),
+        );
+        let stored = fs::metadata(env.home.join("throughline.db")).map_or(0, |m| m.len());
+        assert!(stored < 1 << 20, "{field}: the store holds {stored} bytes");
+    }
 }
 
 #[test]

@@ -76,7 +76,10 @@ const MAX_WINDOW: f64 = 100_000_000.0;
 /// `None` for anything that is not a statusline payload.
 pub fn decode_status(bytes: &[u8]) -> Option<StatusInput> {
     let payload: Payload = serde_json::from_slice(crate::without_bom(bytes)).ok()?;
-    if payload.session_id.is_empty() {
+    // The id only looks its session up; one longer than any host sends names none.
+    if payload.session_id.is_empty()
+        || payload.session_id.len() > throughline_core::payload::MAX_NAME_BYTES
+    {
         return None;
     }
     let window = payload.context_window;
