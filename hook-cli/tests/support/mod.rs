@@ -12,6 +12,7 @@
 //! * [`scenario`]: a long, realistic coding session with facts planted in it.
 //! * [`facts`]: when a memory keeps a planted fact (its sentence, not a key token).
 //! * [`store_env`]: a temp store and projects folder for recorded payloads and transcripts.
+//! * [`redaction_corpus`]: secrets in every shape and place, and clean texts beside them.
 //!
 //! Use from an integration test with `mod support;`. The client is one of the two pinned by
 //! `npm ci --prefix hook-cli/tests/claude-code`, chosen by `THROUGHLINE_CLAUDE=current|oldest`,
@@ -28,6 +29,7 @@ pub mod gemini_server;
 pub mod http;
 pub mod model_server;
 pub mod pane;
+pub mod redaction_corpus;
 pub mod responses_server;
 pub mod scenario;
 pub mod store_env;
