@@ -257,15 +257,14 @@ fn install_is_idempotent_and_uninstall_restores_the_very_file() {
 #[test]
 fn installs_into_a_home_without_claude_settings_and_uninstalls_cleanly() {
     let home = Home::new();
+    let before = home.snapshot();
     ok(home.run(&["install", "--no-statusline"]));
     let settings = json_of(&home.settings());
     assert_eq!(our_hooks(&settings).len(), EVENTS.len());
     assert!(settings.get("statusLine").is_none());
     ok(home.run(&["uninstall"]));
-    let settings = json_of(&home.settings());
-    assert_eq!(settings, serde_json::json!({}));
-    let state = json_of(&home.path().join(".claude.json"));
-    assert_eq!(state, serde_json::json!({}));
+    // The files install created go whole: no `{}` left, no backup of what it wrote.
+    assert_eq!(home.snapshot(), before);
 }
 
 #[test]
@@ -410,7 +409,11 @@ fn install_for_one_project_writes_its_settings_only() {
     assert!(project.join(".claude/commands/tl.md").exists());
     assert!(!home.settings().exists());
     ok(home.run(&["uninstall", "--project", project.to_str().unwrap()]));
-    assert!(our_hooks(&json_of(&project.join(".claude/settings.json"))).is_empty());
+    assert!(
+        !project.join(".claude/settings.json").exists(),
+        "created, so removed"
+    );
+    assert!(!project.join(".mcp.json").exists(), "created, so removed");
 }
 
 #[test]
@@ -496,7 +499,7 @@ fn purge_deletes_the_memory_only_when_confirmed() {
     assert!(our_hooks(&json_of(&home.settings())).len() == EVENTS.len());
     ok(home.run(&["uninstall", "--purge", "--yes"]));
     assert!(!memory.exists());
-    assert!(our_hooks(&json_of(&home.settings())).is_empty());
+    assert!(!home.settings().exists(), "created by install, so removed");
 }
 
 #[test]

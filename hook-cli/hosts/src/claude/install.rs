@@ -8,13 +8,13 @@ use serde_json::{json, Map, Value};
 
 use crate::claude as host;
 use crate::install::hook_groups::{self, spec, HookSpec};
-use crate::install::json_file::{JsonFile, Saved};
+use crate::install::json_file::{saved_json, JsonFile};
 use crate::install::mcp_json::{add_mcp_server, our_mcp_program, remove_mcp_server};
 use crate::install::slash_command::{
     install_slash_command, our_slash_command, uninstall_slash_command, SLASH_COMMAND,
 };
 use crate::install::{
-    backup_path, shell_word, Action, Change, InstallError, Installer, Options, Registration,
+    shell_word, Action, Change, InstallError, Installer, Options, Registration,
     Report, Scope,
 };
 
@@ -151,7 +151,7 @@ pub fn install(options: &Options) -> Result<Report, InstallError> {
             &mut kept,
         );
     }
-    let mut changes = vec![saved(&settings, settings_details)?];
+    let mut changes = vec![saved_json(&settings, settings_details)?];
     if !kept.is_empty() {
         changes.push(Change {
             path: settings.path().to_path_buf(),
@@ -165,7 +165,7 @@ pub fn install(options: &Options) -> Result<Report, InstallError> {
         slash_command(&program),
     )?);
     let mcp_details = add_mcp_server(&mut mcp, mcp_entry(&options.binary), "Claude Code")?;
-    changes.push(saved(&mcp, mcp_details)?);
+    changes.push(saved_json(&mcp, mcp_details)?);
     Ok(Report {
         host: host::HOST,
         changes,
@@ -189,10 +189,10 @@ pub fn uninstall(scope: &Scope) -> Result<Report, InstallError> {
         }
         None => {}
     }
-    let mut changes = vec![saved(&settings, details)?];
+    let mut changes = vec![saved_json(&settings, details)?];
     changes.push(uninstall_slash_command(&files.slash_command)?);
     let mcp_details = remove_mcp_server(&mut mcp);
-    changes.push(saved(&mcp, mcp_details)?);
+    changes.push(saved_json(&mcp, mcp_details)?);
     Ok(Report {
         host: host::HOST,
         changes,
@@ -223,18 +223,6 @@ pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {
         slash_command,
         mcp_server,
         own_statusline,
-    })
-}
-
-/// The file's change, after writing it when its content changed.
-pub(super) fn saved(file: &JsonFile, details: Vec<String>) -> Result<Change, InstallError> {
-    let saved = file.save()?;
-    let backup = (saved == Saved::Updated).then(|| backup_path(file.path()));
-    Ok(Change {
-        path: file.path().to_path_buf(),
-        action: saved.into(),
-        details,
-        backup,
     })
 }
 

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{files, saved};
+use super::files;
 use crate::install::hook_groups;
-use crate::install::json_file::JsonFile;
+use crate::install::json_file::{saved_json, JsonFile};
 use crate::install::{Change, InstallError, Scope};
 
 /// The environment variable that sets the share of the context window at which Claude Code
@@ -124,7 +124,7 @@ pub fn set_autocompact(scope: &Scope, percent: Option<u8>) -> Result<Change, Ins
             }
         }
     }
-    saved(&settings, details)
+    saved_json(&settings, details)
 }
 
 #[cfg(test)]
