@@ -566,14 +566,18 @@ fn shown_once(
             }
         }
     }
-    // Stable: entries holding as much keep their score order. Among them, what was said and
-    // what tools answered come before the inputs the model wrote for its tool calls: JSON
-    // that repeats the words it was given, most often in a later turn.
+    // Stable: entries holding as much keep their score order. Among them, what the person and
+    // the assistant said comes first, then what tools and the host answered (a file read
+    // names a library far more often than the prompt that decides about it), then the inputs
+    // the model wrote for its tool calls: JSON that repeats the words it was given.
     candidates.sort_by_key(|(held, m, ..)| {
-        (
-            std::cmp::Reverse(*held),
-            m.entry.role == DetailKind::ToolCall.as_str(),
-        )
+        let told = match m.entry.layer {
+            Layer::L2 if m.entry.role == "user" => 0,
+            Layer::L2 => 1,
+            Layer::L3 if m.entry.role == DetailKind::ToolCall.as_str() => 3,
+            Layer::L3 => 2,
+        };
+        (std::cmp::Reverse(*held), told)
     });
     let most = candidates.first().map_or(0, |((held, _), ..)| *held);
     if need == Need::Most {

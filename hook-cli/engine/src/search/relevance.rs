@@ -74,6 +74,12 @@ const QUERIES: &[(&str, &str, u32)] = &[
     ("bar chart region", "sales", 4),
     ("customers more than 10 orders", "sales", 5),
     ("ACME Corp", "sales", 5),
+    // The move off a hosted backend: its name fills the files read before the decision.
+    ("supabase", "stack", 3),
+    ("supabase cloudflare", "stack", 3),
+    ("replace supabase", "stack", 3),
+    ("avatar uploads R2", "stack", 4),
+    ("row level security", "stack", 2),
 ];
 
 fn sessions() -> Vec<Fixture<'static>> {
@@ -395,6 +401,52 @@ fn sessions() -> Vec<Fixture<'static>> {
                 ),
             ],
         },
+        Fixture {
+            id: "stack",
+            project: "/work/pantry",
+            at: "2026-11-24T10:00:00.000Z",
+            turns: vec![
+                (
+                    "Read the project and tell me which hosted services it uses.",
+                    "It uses Supabase for auth, the Postgres database and file storage, and Vercel for hosting.",
+                    vec![
+                        (
+                            "Read",
+                            r#"{"file_path":"/work/pantry/package.json"}"#,
+                            "{\n  \"name\": \"pantry\",\n  \"dependencies\": {\n    \"@supabase/supabase-js\": \"^2.45.0\",\n    \"@supabase/auth-helpers-nextjs\": \"^0.10.0\",\n    \"@supabase/storage-js\": \"^2.7.0\",\n    \"next\": \"14.2.5\"\n  },\n  \"scripts\": {\n    \"db:types\": \"supabase gen types typescript --local > lib/supabase.types.ts\",\n    \"db:reset\": \"supabase db reset\"\n  }\n}",
+                        ),
+                        (
+                            "Read",
+                            r#"{"file_path":"/work/pantry/lib/supabase.ts"}"#,
+                            "import { createClient } from '@supabase/supabase-js'\nimport type { Database } from './supabase.types'\n\nexport const supabase = createClient<Database>(\n  process.env.NEXT_PUBLIC_SUPABASE_URL!,\n  process.env.NEXT_PUBLIC_SUPABASE_ANON_KEY!,\n)\n// supabase storage bucket for avatars, supabase auth for sessions\nexport const avatars = supabase.storage.from('avatars')",
+                        ),
+                    ],
+                ),
+                (
+                    "Users can read other households' pantries. Check the row level security policies.",
+                    "The pantry_items table has RLS enabled but its select policy is `using (true)`; I changed it to `household_id = auth.jwt() ->> 'household_id'`.",
+                    vec![(
+                        "Bash",
+                        r#"{"command":"supabase db diff --schema public"}"#,
+                        "create policy \"read own household\" on public.pantry_items for select using (household_id = (auth.jwt() ->> 'household_id')::uuid);\n-- supabase: 1 policy changed, 0 tables changed",
+                    )],
+                ),
+                (
+                    "Can we replace the Supabase services with Cloudflare equivalents? Auth, storage and the database.",
+                    "Yes: D1 for the database, R2 for file storage and Cloudflare Access or a small Workers auth for sign-in. The RLS policies have to move into the Workers code, as D1 has no row level security.",
+                    vec![],
+                ),
+                (
+                    "Start with storage: move the avatar uploads to R2.",
+                    "Avatar uploads now go to the R2 bucket `pantry-avatars` through a Worker; the old Supabase bucket is read as a fallback until it is migrated.",
+                    vec![(
+                        "Bash",
+                        r#"{"command":"grep -rn \"supabase.storage\" app lib"}"#,
+                        "lib/supabase.ts:9:export const avatars = supabase.storage.from('avatars')\napp/profile/upload.ts:14:  await supabase.storage.from('avatars').upload(path, file)\napp/profile/avatar.tsx:22:  const { data } = supabase.storage.from('avatars').getPublicUrl(path)",
+                    )],
+                ),
+            ],
+        },
     ]
 }
 
@@ -442,6 +494,11 @@ fn the_turn_a_person_means_comes_first() {
         }
     }
     let n = QUERIES.len();
+    // Shown with `--nocapture`: the figures BENCHMARKS.md records.
+    eprintln!(
+        "first {first}/{n}, first three {top3}/{n}\n{}",
+        missed.join("\n")
+    );
     // The meant turn first for 90% of queries, in the first three for 98%.
     assert!(
         first * 100 >= n * 90 && top3 * 100 >= n * 98,
