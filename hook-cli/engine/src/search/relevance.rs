@@ -1,6 +1,7 @@
-//! Does search put first the turn a person means? Six sessions shaped like real ones (a web
+//! Does search put first the turn a person means? Seven sessions shaped like real ones (a web
 //! API, a Rust CLI, a blog written about in Japanese, infrastructure with pasted logs, a
-//! mobile app written about in Chinese, a data analysis with a correction), and queries as a
+//! mobile app written about in Chinese, a data analysis with a correction, a move off a hosted
+//! backend whose name fills the files read before the decision), and queries as a
 //! person types them, each with the turn they mean: words they remember, an error message, a
 //! file or flag name, a question, a word misspelt. Search runs over every project at once, as
 //! `--all` does.
