@@ -374,6 +374,86 @@ fn compaction_brings_back_the_recent_turns_verbatim() {
     );
 }
 
+/// With `fresh_instead_of_compact` on, Codex's own compaction is stopped at its threshold: the
+/// turn stops there, unanswered, with the reason on the screen; no summary is asked for; and
+/// `/clear` goes on from the memory, the stopped request included (decision 0190).
+#[test]
+fn a_fresh_session_from_the_memory_instead_of_codex_s_compaction() {
+    use support::codex::CodexTui;
+    let _tui = support::codex::one_tui_at_a_time();
+    let server = ResponsesServer::start(vec![
+        (
+            "Pick a cache size",
+            vec![Reply::Text("Use 64 MiB for the cache.".into())],
+        ),
+        (
+            "wire the cache into the index",
+            vec![Reply::Text("Wired the cache in.".into())],
+        ),
+        (
+            "CONTEXT CHECKPOINT",
+            vec![Reply::Text("Summary: a cache was chosen.".into())],
+        ),
+        (
+            "go on where we stopped",
+            vec![Reply::Text("Going on with the wiring.".into())],
+        ),
+    ]);
+    let bin = support::throughline::bin();
+    let env = CodexEnv::new(&server, &bin);
+    // Past the first answer's context: the second prompt meets the threshold.
+    env.compact_past(500);
+    let on = env.throughline(&bin, &["config", "--set", "fresh_instead_of_compact=on"]);
+    assert!(on.status.success(), "{on:?}");
+    let tui = CodexTui::start(&env, "fresh");
+    tui.submit("Pick a cache size for the index");
+    tui.wait_screen("Use 64 MiB");
+    tui.wait_screen("Worked for");
+
+    let stopped_request = "Now wire the cache into the index";
+    tui.submit(stopped_request);
+    let ended = tui.shows_within(
+        |s| s.contains("Conversation interrupted") || s.contains("Wired the cache in"),
+        support::codex::TUI_TIMEOUT,
+    );
+    let screen = tui.screen();
+    let summaries = server
+        .requests()
+        .iter()
+        .filter(|r| request_text(r).contains("CONTEXT CHECKPOINT"))
+        .count();
+    assert!(
+        ended && summaries == 0 && screen.contains("Conversation interrupted"),
+        "the compaction was stopped, not run ({summaries} summary requests):\n{screen}"
+    );
+    assert!(
+        screen.contains("Throughline stopped Codex's automatic compaction"),
+        "{screen}"
+    );
+    assert!(
+        request_for(&server, stopped_request).is_none(),
+        "the stopped turn sent nothing"
+    );
+
+    tui.submit("/clear");
+    // Codex starts the new session only at its first prompt: the memory comes with it.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    tui.submit("go on where we stopped");
+    tui.wait_screen("Going on with the wiring.");
+    let text = request_text(&request_for(&server, "go on where we stopped").unwrap());
+    assert!(text.contains("# Throughline memory"), "{text}");
+    assert!(text.contains("Pick a cache size for the index"), "{text}");
+    assert!(text.contains("Use 64 MiB for the cache."), "{text}");
+    assert!(text.contains(stopped_request), "{text}");
+    assert!(
+        !server
+            .requests()
+            .iter()
+            .any(|r| request_text(r).contains("CONTEXT CHECKPOINT")),
+        "no summary was asked for after /clear either"
+    );
+}
+
 #[test]
 fn under_the_shared_background_server_clear_hands_nothing_on_rather_than_the_wrong_window() {
     use support::codex::{CodexTui, DaemonGuard};

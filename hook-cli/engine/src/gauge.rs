@@ -71,8 +71,8 @@ pub struct Gauge {
     pub turns: u64,
     pub started_at: Option<String>,
     pub last_activity: Option<String>,
-    /// Whether a hook of its host can stop the client's own compaction (Claude Code): with
-    /// `fresh_instead_of_compact` on, Throughline does (decision 0095).
+    /// Whether a hook of its host can stop the client's own compaction (Claude Code, Codex):
+    /// with `fresh_instead_of_compact` on, Throughline does (decisions 0095, 0190).
     pub stops_compaction: bool,
     /// When this session's memory waits for the next new chat of its project: until then.
     pub handoff_until: Option<String>,

@@ -178,7 +178,8 @@ fn on_compact(
 
 /// At the client's own compaction point, with `fresh_instead_of_compact` on: the compaction
 /// is stopped, to be told at the turn's end ([`compaction_stopped`]): `/clear` goes on from
-/// the memory, which keeps every turn where a summary keeps a page (decision 0095).
+/// the memory, which keeps every turn where a summary keeps a page (decision 0095). Where the
+/// stop ends the turn (Codex), no turn's end follows: the stop itself tells (decision 0190).
 /// `/compact` is the person's own wish and goes ahead; so does a compaction the host does not
 /// let a hook stop.
 fn instead_of_compaction(
@@ -186,8 +187,15 @@ fn instead_of_compaction(
     config: &Config,
     event: &HookEvent,
 ) -> Result<Option<Reply>> {
-    if !config.fresh_instead_of_compact || event.trigger.as_deref() != Some("auto") {
+    if !config.fresh_instead_of_compact
+        || event.trigger.as_deref() != Some("auto")
+        || !hosts::can_stop_compaction(event.host)
+    {
         return Ok(None);
+    }
+    let spec = hosts::agent(event.host).spec();
+    if spec.compaction_stop_ends_turn {
+        return Ok(Some(Reply::Block(stopped_compaction_notice(spec))));
     }
     let w = store.write()?;
     let session = w.session_of(&event.session_id)?;
@@ -208,15 +216,30 @@ fn compaction_stopped(store: &mut Store, event: &HookEvent) -> Result<Option<Rep
     let session = w.session_of(&event.session_id)?;
     let told = w.take_compaction_stopped(session)?;
     w.commit()?;
-    let name = hosts::agent(event.host).spec().name;
-    Ok(told.then(|| {
-        Reply::Notice(format!(
+    let spec = hosts::agent(event.host).spec();
+    Ok(told.then(|| Reply::Notice(stopped_compaction_notice(spec))))
+}
+
+/// What the person is told when their client's compaction was stopped: what `/clear` gives
+/// them, and what the client does next.
+fn stopped_compaction_notice(spec: &hosts::Spec) -> String {
+    let name = spec.name;
+    if spec.compaction_stop_ends_turn {
+        format!(
+            "Throughline stopped {name}'s automatic compaction (fresh_instead_of_compact is \
+             on): nothing was summarised away, and this turn stops here. Type /clear to go on \
+             in a fresh session that starts from this session's memory, this turn's request \
+             included: the latest turns verbatim, older ones a line each, every word \
+             searchable. /compact summarises instead."
+        )
+    } else {
+        format!(
             "Throughline stopped {name}'s automatic compaction (fresh_instead_of_compact is \
              on): nothing was summarised away. Type /clear to go on in a fresh session that \
              starts from this session's memory: the latest turns verbatim, older ones a line \
              each, every word searchable. Near the end of the window {name} compacts anyway."
-        ))
-    }))
+        )
+    }
 }
 
 fn on_prompt(

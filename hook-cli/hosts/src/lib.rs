@@ -74,6 +74,11 @@ pub struct Spec {
     /// (Grok's `/new`: `source: new`, the session before left open): then a new session in a
     /// host process that already ran one was cleared into.
     pub clear_starts_as_new: bool,
+    /// Whether a compaction its PreCompact hook stops ends the turn where it stands: Codex
+    /// sends nothing more, leaves the prompt unanswered and runs no Stop hook, so the stop's
+    /// own answer is all the person is told. Elsewhere the turn goes on uncompacted and its
+    /// Stop tells them (Claude Code). Decisions 0095, 0190.
+    pub compaction_stop_ends_turn: bool,
     /// How Throughline is registered with it (its `install.rs`).
     pub installer: install::Installer,
     pub decode_hook: fn(&[u8]) -> Result<HookEvent, String>,

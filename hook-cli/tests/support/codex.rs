@@ -64,6 +64,18 @@ impl CodexEnv {
         env
     }
 
+    /// Codex compacts by itself once a session's context passes `tokens` (its
+    /// `model_auto_compact_token_limit`; the scripted server reports 1,000 more each response).
+    pub fn compact_past(&self, tokens: u64) {
+        let config = self.home.path().join(".codex/config.toml");
+        let text = std::fs::read_to_string(&config).unwrap();
+        std::fs::write(
+            &config,
+            format!("model_auto_compact_token_limit = {tokens}\n{text}"),
+        )
+        .unwrap();
+    }
+
     fn vars(&self, cmd: &mut Command) {
         cmd.env("HOME", self.home.path())
             .env_remove("CODEX_HOME")

@@ -71,7 +71,8 @@ const SWITCHES: { key: SwitchKey; label: string }[] = [
   { key: "inject_on_compact", label: "After a compaction, give back the recent turns verbatim" },
   {
     key: "fresh_instead_of_compact",
-    label: "Stop Claude Code's automatic compaction: /clear goes on from the memory instead",
+    label:
+      "Stop Claude Code's and Codex's automatic compaction: /clear goes on from the memory instead",
   },
 ];
 

@@ -584,3 +584,29 @@ fn with_fresh_instead_of_compact_the_clients_own_compaction_is_stopped_and_told_
     }
     assert_eq!(w.fire("A", "/p", EventKind::Stop, |_| {}), None);
 }
+
+#[test]
+fn where_the_stop_ends_the_turn_the_stop_tells_and_a_host_that_cannot_stop_is_left_alone() {
+    let mut w = World::new();
+    w.turn("A", "/p", "first step", "done");
+    crate::config::set(&w.home, "fresh_instead_of_compact", "on").unwrap();
+    let pre_compact = |w: &mut World, host| {
+        w.fire("A", "/p", EventKind::PreCompact, |e| {
+            e.host = host;
+            e.trigger = Some("auto".into())
+        })
+    };
+    // Codex ends the turn at the stop and runs no Stop hook: the stop's reason, shown in
+    // the session, is the notice.
+    match pre_compact(&mut w, crate::hosts::codex::HOST) {
+        Some(Reply::Block(text)) => assert!(
+            text.contains("this turn stops here") && text.contains("/clear"),
+            "{text}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(w.fire("A", "/p", EventKind::Stop, |_| {}), None);
+    // Grok's PreCompact answer stops nothing: no stop is claimed at the turn's end.
+    assert_eq!(pre_compact(&mut w, crate::hosts::grok::HOST), None);
+    assert_eq!(w.fire("A", "/p", EventKind::Stop, |_| {}), None);
+}

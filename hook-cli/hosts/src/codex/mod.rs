@@ -10,7 +10,7 @@ mod tools;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-pub use payload::decode_hook;
+pub use payload::{decode_hook, encode_reply};
 pub use rollout::RolloutParser;
 
 use super::{transcripts_root, Agent, Found, Spec};
@@ -56,10 +56,11 @@ const SPEC: Spec = Spec {
     reports_usage: true,
     tools: Some(tools::TOOLS),
     clear_starts_as_new: false,
+    // A PreCompact `continue: false` interrupts the turn (0.171.0; docs/hosts/codex.md).
+    compaction_stop_ends_turn: true,
     installer: install::INSTALLER,
     decode_hook,
-    // Codex reads a hook's answer in Claude Code's form.
-    encode_reply: super::claude::encode_reply,
+    encode_reply,
     line_parser: |_| Box::new(RolloutParser::default()),
     // Pinned in hook-cli/tests/codex.
     tested_releases: Some(crate::release::TestedReleases {

@@ -3,7 +3,7 @@
 //! too, with the session's id, the subagent's `agent_id` and its rollout as
 //! `transcript_path`.
 
-use throughline_core::record::{EventKind, HookEvent, SubagentRef};
+use throughline_core::record::{EventKind, HookEvent, Reply, SubagentRef};
 
 use crate::envelope::Envelope;
 
@@ -39,6 +39,21 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
         prompt_id: None,
         ..p.event(super::HOST, kind, subagent)
     })
+}
+
+/// Codex reads a hook's answer in Claude Code's form, except at PreCompact: there it takes
+/// only `continue`, `stopReason`, `systemMessage` and `suppressOutput` (0.171.0), and a
+/// Claude-style `decision: "block"` is invalid output, so the compaction runs anyway. A
+/// `continue: false` stops it by interrupting the turn, and the TUI shows the `stopReason`
+/// under "Hook stopped".
+pub fn encode_reply(event: EventKind, reply: &Reply) -> Option<String> {
+    match (event, reply) {
+        (EventKind::PreCompact, Reply::Block(reason)) => {
+            Some(serde_json::json!({"continue": false, "stopReason": reason}).to_string())
+        }
+        (EventKind::PreCompact, _) => None,
+        _ => crate::claude::encode_reply(event, reply),
+    }
 }
 
 #[cfg(test)]
@@ -112,6 +127,27 @@ mod tests {
             })
         );
         assert_eq!(sample("02-UserPromptSubmit").subagent, None);
+    }
+
+    #[test]
+    fn a_compaction_is_stopped_with_continue_false_and_the_reason_shown() {
+        let stop = encode_reply(EventKind::PreCompact, &Reply::Block("why".into())).unwrap();
+        assert_eq!(stop, r#"{"continue":false,"stopReason":"why"}"#);
+        assert_eq!(
+            encode_reply(EventKind::PreCompact, &Reply::Notice("x".into())),
+            None
+        );
+        // Every other answer as Claude Code's.
+        for (event, reply) in [
+            (EventKind::UserPrompt, Reply::Block("no".into())),
+            (EventKind::SessionStart, Reply::Inject("m".into())),
+            (EventKind::Stop, Reply::Notice("n".into())),
+        ] {
+            assert_eq!(
+                encode_reply(event, &reply),
+                crate::claude::encode_reply(event, &reply)
+            );
+        }
     }
 
     #[test]

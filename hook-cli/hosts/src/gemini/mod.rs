@@ -51,6 +51,7 @@ const SPEC: Spec = Spec {
     reports_usage: true,
     tools: Some(tools::TOOLS),
     clear_starts_as_new: false,
+    compaction_stop_ends_turn: false,
     installer: install::INSTALLER,
     decode_hook,
     encode_reply,

@@ -83,6 +83,7 @@ const SPEC: Spec = Spec {
     tools: Some(tools::TOOLS),
     // `/new` (alias `/clear`) starts a session as a launch does (1.0.6).
     clear_starts_as_new: true,
+    compaction_stop_ends_turn: false,
     installer: install::INSTALLER,
     decode_hook,
     encode_reply,

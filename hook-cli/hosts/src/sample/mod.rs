@@ -40,6 +40,7 @@ const SPEC: Spec = Spec {
     reports_usage: false,
     tools: None,
     clear_starts_as_new: false,
+    compaction_stop_ends_turn: false,
     installer: install::INSTALLER,
     decode_hook: payload::decode_hook,
     encode_reply: payload::encode_reply,
