@@ -572,6 +572,22 @@ fn codex_hooks_check(env: &CodexEnv, bin: &str) -> (String, String) {
 }
 
 #[test]
+fn doctor_names_the_release_of_the_real_codex_on_path() {
+    let server = ResponsesServer::start(Vec::new());
+    let bin = support::throughline::bin();
+    let env = CodexEnv::new(&server, &bin);
+    let codex = support::codex::codex_bin();
+    let (check, version) =
+        support::throughline::doctor_client_check(env.command(&bin), "codex", &codex);
+    assert_eq!(check["status"], "ok", "{check}");
+    let message = check["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(&format!("Codex {version} (")) && message.contains("within the tested"),
+        "{message}"
+    );
+}
+
+#[test]
 fn doctor_tells_a_hook_changed_since_codex_trusted_it() {
     use support::codex::CodexTui;
     let _tui = support::codex::one_tui_at_a_time();

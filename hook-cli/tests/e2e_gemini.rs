@@ -55,6 +55,23 @@ fn conversation_settled(store: &Store, session: &str, wanted: &[Vec<&str>]) -> V
 }
 
 #[test]
+fn doctor_names_the_release_of_the_real_gemini_cli_on_path() {
+    let server = GeminiServer::start(Vec::new());
+    let bin = support::throughline::bin();
+    let env = GeminiEnv::new(&server, &bin);
+    let gemini = support::gemini::gemini_bin();
+    let (check, version) =
+        support::throughline::doctor_client_check(env.command(&bin), "gemini", &gemini);
+    assert_eq!(check["status"], "ok", "{check}");
+    let message = check["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(&format!("Gemini CLI {version} ("))
+            && message.contains("within the tested"),
+        "{message}"
+    );
+}
+
+#[test]
 fn a_headless_session_with_shell_calls_is_captured_exactly() {
     let prompt = "Count the files here and note them. 決定: UTF-8 only.";
     let answer = "There are two files; notes.txt has 2 lines.\n\n決定 kept: UTF-8 only.";

@@ -92,10 +92,15 @@ impl GeminiEnv {
     }
 
     pub fn throughline(&self, bin: &str, args: &[&str]) -> Output {
+        self.command(bin).args(args).output().unwrap()
+    }
+
+    /// `bin` to run in the project with this environment's home and store.
+    pub fn command(&self, bin: impl AsRef<std::ffi::OsStr>) -> Command {
         let mut cmd = Command::new(bin);
-        cmd.args(args).current_dir(self.project.path());
+        cmd.current_dir(self.project.path());
         self.vars(&mut cmd);
-        cmd.output().unwrap()
+        cmd
     }
 
     fn gemini(&self, args: &[&str]) -> Output {

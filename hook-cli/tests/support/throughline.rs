@@ -263,3 +263,33 @@ pub fn order_free(turn: &mut serde_json::Value) {
         entries.sort_by_key(|e| e.to_string());
     }
 }
+
+/// `doctor`'s check of `host`'s client, run by `throughline` (a command set up for the test's
+/// home) with the real `client`'s folder first on `PATH`, and the version `client --version`
+/// prints, to hold the check against.
+pub fn doctor_client_check(mut throughline: Command, host: &str, client: &Path) -> (Value, String) {
+    let printed = Command::new(client).arg("--version").output().unwrap();
+    let printed = String::from_utf8_lossy(&printed.stdout);
+    let version = printed
+        .split_whitespace()
+        .find(|word| word.starts_with(|c: char| c.is_ascii_digit()))
+        .unwrap_or_else(|| panic!("{client:?} --version printed {printed:?}"))
+        .to_string();
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let folders =
+        std::iter::once(client.parent().unwrap().to_path_buf()).chain(std::env::split_paths(&path));
+    let out = throughline
+        .env("PATH", std::env::join_paths(folders).unwrap())
+        .args(["doctor", "--host", host, "--json"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let check = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "client")
+        .unwrap_or_else(|| panic!("no client check: {report}"))
+        .clone();
+    (check, version)
+}
