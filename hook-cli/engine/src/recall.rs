@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::model::{Session, Turn};
-use crate::render::{self, Pointer};
+use crate::render::{self, Paint, Pointer};
 use crate::store::{ModelLine, Store, StoreError};
 
 /// Which turns to bring back.
@@ -59,12 +59,15 @@ pub fn recall(store: &Store, request: &Request) -> Result<Recalled, StoreError> 
 }
 
 /// The recalled turns, verbatim or one line each, under a line naming the session.
-pub fn render(recalled: &Recalled, one_line: bool, pointer: Pointer) -> String {
+pub fn render(recalled: &Recalled, one_line: bool, pointer: Pointer, paint: Paint) -> String {
     let s = &recalled.session;
     let mut out = format!(
-        "session {}  {}\n",
-        s.session_id,
-        s.project.as_deref().unwrap_or("")
+        "{}\n",
+        paint.bold(&paint.text(&format!(
+            "session {}  {}",
+            s.session_id,
+            s.project.as_deref().unwrap_or("")
+        )))
     );
     if recalled.turns.is_empty() {
         out.push_str("no earlier turns\n");
@@ -75,11 +78,12 @@ pub fn render(recalled: &Recalled, one_line: bool, pointer: Pointer) -> String {
             out.push_str(&render::turn_one_line(
                 turn,
                 by_model.map(|m| m.text.as_str()),
+                paint,
             ));
             out.push('\n');
         } else {
             out.push('\n');
-            out.push_str(&render::turn(turn, pointer));
+            out.push_str(&render::turn(turn, pointer, paint));
         }
     }
     out
@@ -195,14 +199,14 @@ mod tests {
             },
         )
         .unwrap();
-        let short = render(&r, true, Pointer::Cli);
+        let short = render(&r, true, Pointer::Cli, Paint::Plain);
         let lines: Vec<&str> = short.lines().collect();
         assert_eq!(lines.len(), 5, "{short}");
         assert!(
             lines[1].starts_with(&format!("[{}] first", r.turns[0].code)),
             "{short}"
         );
-        let full = render(&r, false, Pointer::Mcp);
+        let full = render(&r, false, Pointer::Mcp, Paint::Plain);
         assert!(full.contains("person: first\nsecond line"), "{full}");
         assert!(
             full.contains(&format!("detail {{\"turn\":\"{}\"}}", r.turns[0].code)),

@@ -3,7 +3,7 @@
 //! person, a tool call for a model.
 
 use crate::clock;
-use crate::model::{readable_input, Role, Session, Step, ToolExchange, Turn, TurnDetail};
+use crate::model::{readable_input, Message, Role, Session, Step, ToolExchange, Turn, TurnDetail};
 use crate::search::{excerpt, Excerpt, Hit};
 use crate::summary;
 use std::borrow::Cow;
@@ -56,13 +56,22 @@ impl Pointer {
 }
 
 /// How stored text is shown: exactly for a program or a model (`Plain`); for a person at a
-/// terminal with its control characters escaped (`Terminal`), and with matches and line
-/// numbers in colour as well (`Color`, as ripgrep does).
+/// terminal with its control characters escaped (`Terminal`), and with a few restrained
+/// colours as well (`Color`, as git, ripgrep and jj do): headings bold, ids and times dim,
+/// speakers, matches, line numbers and outcomes in colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Paint {
     Plain,
     Terminal,
     Color,
+}
+
+/// How a state reads at a glance: green, yellow, red.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    Good,
+    Warning,
+    Bad,
 }
 
 impl Paint {
@@ -99,6 +108,35 @@ impl Paint {
     pub fn heading(self, text: &str) -> String {
         let magenta = anstyle::Style::new().fg_color(Some(anstyle::AnsiColor::Magenta.into()));
         self.styled(magenta, text)
+    }
+
+    /// A heading: a session, a turn, a section of a turn, a table's columns.
+    pub fn bold(self, text: &str) -> String {
+        self.styled(anstyle::Style::new().bold(), text)
+    }
+
+    /// What is there to be copied or glanced at, not read: ids, times, pointers.
+    pub fn dim(self, text: &str) -> String {
+        self.styled(anstyle::Style::new().dimmed(), text)
+    }
+
+    /// Who speaks: the person in cyan, the assistant in green.
+    pub fn speaker(self, role: Role, text: &str) -> String {
+        let color = match role {
+            Role::User => anstyle::AnsiColor::Cyan,
+            Role::Assistant => anstyle::AnsiColor::Green,
+        };
+        self.styled(anstyle::Style::new().fg_color(Some(color.into())), text)
+    }
+
+    /// A state: a check passed or failed, a gauge filling up, a tool call's error.
+    pub fn tone(self, tone: Tone, text: &str) -> String {
+        let color = match tone {
+            Tone::Good => anstyle::AnsiColor::Green,
+            Tone::Warning => anstyle::AnsiColor::Yellow,
+            Tone::Bad => anstyle::AnsiColor::Red,
+        };
+        self.styled(anstyle::Style::new().fg_color(Some(color.into())), text)
     }
 }
 
@@ -164,49 +202,63 @@ fn speaker(role: Role) -> &'static str {
 }
 
 /// A turn's conversation verbatim, headed by its number and id, with its detail at a glance.
-pub fn turn(turn: &Turn, pointer: Pointer) -> String {
+pub fn turn(turn: &Turn, pointer: Pointer, paint: Paint) -> String {
     let heading = if turn.seq == 0 {
         "before the first prompt".to_string()
     } else {
         format!("turn {}", turn.seq)
     };
     let mut out = format!(
-        "── {heading} [{}] {}\n",
-        turn.code,
-        turn.started_at
-            .as_deref()
-            .map(clock::local)
-            .unwrap_or_default()
+        "{} {}\n",
+        paint.bold(&format!("── {heading}")),
+        paint.dim(&format!(
+            "[{}] {}",
+            paint.text(&turn.code),
+            turn.started_at
+                .as_deref()
+                .map(clock::local)
+                .unwrap_or_default()
+        ))
     );
-    for m in &turn.messages {
-        out.push_str(&format!("{}: {}\n", speaker(m.role), m.text));
-    }
+    push_messages(&mut out, &turn.messages, "", paint);
     if !turn.detail_summary.is_empty() {
         out.push_str(&format!(
-            "   detail: {}  ({})\n",
-            turn.detail_summary,
-            pointer.detail(&turn.code, None)
+            "   detail: {}  {}\n",
+            paint.text(&turn.detail_summary),
+            paint.dim(&format!("({})", pointer.detail(&turn.code, None)))
         ));
     }
     out
 }
 
+/// Each message on its own line, `person: …` or `assistant: …`, after `before`.
+fn push_messages(out: &mut String, messages: &[Message], before: &str, paint: Paint) {
+    for m in messages {
+        out.push_str(&format!(
+            "{before}{} {}\n",
+            paint.speaker(m.role, &format!("{}:", speaker(m.role))),
+            paint.text(&m.text)
+        ));
+    }
+}
+
 /// `[code] asked → answered`: a turn as `recall --oneline` lists it, in its L1 one-liner (a
 /// model's, when one wrote it).
-pub fn turn_one_line(turn: &Turn, by_model: Option<&str>) -> String {
-    match by_model {
-        Some(line) => format!("[{}] {line}", turn.code),
-        None => format!(
-            "[{}] {}",
-            turn.code,
-            summary::one_liner(turn, summary::MAX_CHARS)
-        ),
-    }
+pub fn turn_one_line(turn: &Turn, by_model: Option<&str>, paint: Paint) -> String {
+    let line = match by_model {
+        Some(line) => line.to_string(),
+        None => summary::one_liner(turn, summary::MAX_CHARS),
+    };
+    format!(
+        "{} {}",
+        paint.dim(&format!("[{}]", paint.text(&turn.code))),
+        paint.text(&line)
+    )
 }
 
 /// A turn in full: the conversation (unless only some entries were picked), then what was
 /// done in order, each tool call with its input as names and values and its output below it.
-pub fn turn_detail(detail: &TurnDetail, with_conversation: bool) -> String {
+pub fn turn_detail(detail: &TurnDetail, with_conversation: bool, paint: Paint) -> String {
     let turn = &detail.turn;
     let when = turn
         .started_at
@@ -214,45 +266,61 @@ pub fn turn_detail(detail: &TurnDetail, with_conversation: bool) -> String {
         .map(|at| format!(", {}", clock::local(at)))
         .unwrap_or_default();
     let mut out = format!(
-        "turn {} (#{} of session {}{when})\n",
-        turn.code, turn.seq, turn.session_id
+        "{} {}\n",
+        paint.bold(&format!("turn {}", paint.text(&turn.code))),
+        paint.dim(&paint.text(&format!(
+            "(#{} of session {}{when})",
+            turn.seq, turn.session_id
+        )))
     );
     if with_conversation {
-        for m in &turn.messages {
-            out.push_str(&format!("\n{}: {}\n", speaker(m.role), m.text));
-        }
+        push_messages(&mut out, &turn.messages, "\n", paint);
     }
     let entry = |n: u32| detail.details.iter().find(|d| d.index == n);
+    // A section's heading, its stored names escaped.
+    let heading = |text: String| format!("\n{}\n", paint.bold(&paint.text(&text)));
     for step in &detail.steps {
         let Some(d) = entry(step.item) else {
             continue;
         };
         match step.tool {
             Some(tool) => {
-                out.push_str(&format!("\n── tool {tool} · {}\n", step.title));
-                out.push_str(step.input.as_deref().unwrap_or_default());
+                out.push_str(&heading(format!("── tool {tool} · {}", step.title)));
+                out.push_str(&paint.text(step.input.as_deref().unwrap_or_default()));
                 match step.result.and_then(entry) {
                     Some(result) => {
-                        out.push_str(&format!("→ {}:\n", output_size(step)));
-                        push_body(&mut out, &result.body);
+                        let size = format!("→ {}:", output_size(step));
+                        let size = match step.failed {
+                            true => paint.tone(Tone::Bad, &size),
+                            false => paint.dim(&size),
+                        };
+                        out.push_str(&format!("{size}\n"));
+                        push_body(&mut out, &paint.text(&result.body));
                     }
-                    None => out
-                        .push_str("→ no output recorded: still running, or the client kept none\n"),
+                    None => out.push_str(&format!(
+                        "{}\n",
+                        paint.dim("→ no output recorded: still running, or the client kept none")
+                    )),
                 }
             }
             // The host's bookkeeping (hook runs, durations, the context it attaches at each
             // request: a dozen entries at a time): named, opened on request.
-            None if with_conversation && d.kind.is_clients_own() => out.push_str(&format!(
-                "\n── item {} · {} ({} chars: --item {} shows it)\n",
-                step.item, step.title, step.chars, step.item
-            )),
+            None if with_conversation && d.kind.is_clients_own() => {
+                out.push_str(&heading(format!(
+                    "── item {} · {} ({} chars: --item {} shows it)",
+                    step.item, step.title, step.chars, step.item
+                )))
+            }
             None => {
                 let size = match step.lines {
                     0 => String::new(),
                     _ => format!(", {}", count(step.lines as u64, "line")),
                 };
-                out.push_str(&format!("\n── item {} · {}{size}\n", step.item, step.title));
-                push_body(&mut out, &readable_input(&d.body));
+                out.push_str(&heading(format!(
+                    "── item {} · {}{size}",
+                    step.item, step.title
+                )));
+                push_body(&mut out, &paint.text(&readable_input(&d.body)));
             }
         }
     }
@@ -280,19 +348,27 @@ fn push_body(out: &mut String, body: &str) {
 }
 
 /// One tool call with its input and its whole output.
-pub fn tool_exchange(turn: &str, exchange: &ToolExchange) -> String {
+pub fn tool_exchange(turn: &str, exchange: &ToolExchange, paint: Paint) -> String {
     let call = &exchange.call;
     let mut out = format!(
-        "turn {turn}, tool call {}: {}\n\ninput:\n{}",
-        exchange.number,
-        call.name.as_deref().unwrap_or("?"),
-        readable_input(&call.body)
+        "{}\n\n{}\n{}",
+        paint.bold(&paint.text(&format!(
+            "turn {turn}, tool call {}: {}",
+            exchange.number,
+            call.name.as_deref().unwrap_or("?")
+        ))),
+        paint.bold("input:"),
+        paint.text(&readable_input(&call.body))
     );
-    match &exchange.result {
-        Some(r) if r.is_error => out.push_str(&format!("\noutput (error):\n{}\n", r.body)),
-        Some(r) => out.push_str(&format!("\noutput:\n{}\n", r.body)),
-        None => out.push_str("\nno output recorded\n"),
-    }
+    let (label, body) = match &exchange.result {
+        Some(r) if r.is_error => (paint.tone(Tone::Bad, "output (error):"), &r.body),
+        Some(r) => (paint.bold("output:"), &r.body),
+        None => {
+            out.push_str(&format!("\n{}\n", paint.dim("no output recorded")));
+            return out;
+        }
+    };
+    out.push_str(&format!("\n{label}\n{}\n", paint.text(body)));
     out
 }
 
@@ -394,26 +470,26 @@ pub fn some_lines(what: &str, text: &str, lines: &Lines, paint: Paint) -> String
 }
 
 /// `0f1b393e    12 turns  3m ago      live                claude-opus-4`
-pub fn session_line(s: &Session, title: Option<&str>) -> String {
+pub fn session_line(s: &Session, title: Option<&str>, paint: Paint) -> String {
     let when = s
         .last_activity
         .as_deref()
         .or(s.started_at.as_deref())
         .unwrap_or("");
     let state = match (&s.ended_at, &s.end_reason) {
-        (Some(_), Some(reason)) => format!("ended: {reason}"),
-        (Some(_), None) => "ended".into(),
+        (Some(_), Some(reason)) => format!("{:<18}", format!("ended: {}", paint.text(reason))),
+        (Some(_), None) => format!("{:<18}", "ended"),
         // A host that crashed never says the session ended: quiet for long, it is not live.
-        _ if s.is_live(&clock::now()) => "live".into(),
-        _ => "idle".into(),
+        _ if s.is_live(&clock::now()) => paint.tone(Tone::Good, &format!("{:<18}", "live")),
+        _ => format!("{:<18}", "idle"),
     };
+    let title = title.map_or_else(|| s.model.clone().unwrap_or_default(), self::title);
     format!(
-        "{}  {:>9}  {:<10}  {:<18}  {}",
-        &s.session_id[..s.session_id.len().min(8)],
+        "{}  {:>9}  {}  {state}  {}",
+        paint.dim(&paint.text(&s.session_id[..s.session_id.len().min(8)])),
         count(s.turns, "turn"),
-        clock::ago(when),
-        state,
-        title.map_or_else(|| s.model.clone().unwrap_or_default(), self::title)
+        paint.dim(&format!("{:<10}", clock::ago(when))),
+        paint.text(&title)
     )
 }
 
@@ -596,7 +672,7 @@ mod tests {
             steps: crate::model::steps(&details, &|_, _| None),
             details,
         };
-        let shown = turn_detail(&detail, true);
+        let shown = turn_detail(&detail, true, Paint::Plain);
         assert!(
             shown.contains("── item 1 · attachment: skill_listing (400 chars: --item 1 shows it)"),
             "{shown}"
@@ -608,7 +684,7 @@ mod tests {
         );
         assert!(shown.contains("Read the config first."), "{shown}");
         // Asked for by number, an entry is shown whole.
-        assert!(turn_detail(&detail, false).contains("- a skill"));
+        assert!(turn_detail(&detail, false, Paint::Plain).contains("- a skill"));
     }
 
     #[test]
@@ -741,8 +817,8 @@ mod tests {
             branch: None,
         };
         std::env::set_var(crate::clock::NOW_ENV, "2026-11-30T10:00:00.000Z");
-        let recent = session_line(&session("2026-11-30T09:45:00.000Z"), None);
-        let old = session_line(&session("2025-07-20T10:00:00.000Z"), None);
+        let recent = session_line(&session("2026-11-30T09:45:00.000Z"), None, Paint::Plain);
+        let old = session_line(&session("2025-07-20T10:00:00.000Z"), None, Paint::Plain);
         std::env::remove_var(crate::clock::NOW_ENV);
         assert!(recent.contains("live"), "{recent}");
         assert!(old.contains("idle") && !old.contains("live"), "{old}");

@@ -21,9 +21,8 @@ pub struct Args {
     /// Only the lines of the tool's output or the entry that hold any of these words
     #[arg(long, value_name = "WORDS")]
     grep: Option<String>,
-    /// Colour line numbers: auto (only on a terminal), always, never
-    #[arg(long, value_enum, default_value_t, value_name = "WHEN")]
-    color: super::ColorWhen,
+    #[command(flatten)]
+    color: super::Color,
     /// Print JSON
     #[arg(long)]
     json: bool,
@@ -47,6 +46,7 @@ struct Line<'a> {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let store = super::open_for_reading()?;
+    let paint = args.color.paint();
     let mut detail = store.turn_detail(&args.turn)?;
     let lines = match (args.lines, &args.grep) {
         (Some(lines), _) => Some(lines),
@@ -70,10 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     .collect(),
             });
         }
-        out_painted!(
-            "{}",
-            render::some_lines(&what, &body, &lines, args.color.paint())
-        )?;
+        out_painted!("{}", render::some_lines(&what, &body, &lines, paint))?;
         return Ok(());
     }
     if let Some(n) = args.tool {
@@ -81,8 +78,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if args.json {
             return super::print_json(&exchange);
         }
-        let shown = render::tool_exchange(&detail.turn.code, &exchange);
-        out!("{shown}")?;
+        let shown = render::tool_exchange(&detail.turn.code, &exchange, paint);
+        out_painted!("{shown}")?;
         return Ok(());
     }
     if let Some(n) = args.item {
@@ -91,7 +88,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.json {
         return super::print_json(&detail);
     }
-    let shown = render::turn_detail(&detail, args.item.is_none());
-    out!("{shown}")?;
+    let shown = render::turn_detail(&detail, args.item.is_none(), paint);
+    out_painted!("{shown}")?;
     Ok(())
 }

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use throughline::doctor::{self, Fixes, Status};
 use throughline::home::Home;
 use throughline::install::{self, Scope};
+use throughline::render::Tone;
 
 use super::install::Target;
 
@@ -14,6 +15,8 @@ use super::install::Target;
 pub struct Args {
     #[command(flatten)]
     target: Target,
+    #[command(flatten)]
+    color: super::Color,
     /// Print JSON
     #[arg(long)]
     json: bool,
@@ -48,15 +51,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         super::print_json(&serde_json::json!({ "healthy": healthy, "checks": checks }))?;
     } else {
+        let paint = args.color.paint();
+        // Names in one column, and each fix under its message.
+        let names = checks
+            .iter()
+            .map(|c| c.name.len())
+            .max()
+            .unwrap_or_default();
+        let under = " ".repeat("FAIL  ".len() + names + 1);
         for check in &checks {
             let mark = match check.status {
-                Status::Ok => "ok  ",
-                Status::Note => "note",
-                Status::Problem => "FAIL",
+                Status::Ok => paint.tone(Tone::Good, "ok  "),
+                Status::Note => paint.tone(Tone::Warning, "note"),
+                Status::Problem => paint.tone(Tone::Bad, "FAIL"),
             };
-            outln!("{mark}  {:<9} {}", check.name, check.message)?;
+            let said = format!("{:<names$} {}", check.name, check.message);
+            out_painted!("{mark}  {}\n", paint.text(&said))?;
             if let Some(fix) = &check.fix {
-                outln!("                fix: {fix}")?;
+                out_painted!("{under}fix: {}\n", paint.text(fix))?;
             }
         }
         if healthy {

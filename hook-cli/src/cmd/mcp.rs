@@ -195,13 +195,19 @@ impl Memory {
             }
             (Some(n), _, None) => {
                 let exchange = detail.tool_exchange(n).map_err(|e| e.to_string())?;
-                (render::tool_exchange(&code, &exchange), Some(("tool", n)))
+                (
+                    render::tool_exchange(&code, &exchange, Paint::Plain),
+                    Some(("tool", n)),
+                )
             }
             (None, Some(n), None) => {
                 let item = detail.only_item(n).map_err(|e| e.to_string())?;
-                (render::turn_detail(&item, false), Some(("item", n)))
+                (
+                    render::turn_detail(&item, false, Paint::Plain),
+                    Some(("item", n)),
+                )
             }
-            (None, None, None) => (render::turn_detail(&detail, true), None),
+            (None, None, None) => (render::turn_detail(&detail, true, Paint::Plain), None),
         };
         Ok(page(&text, args.offset, |next| {
             let mut call = render::detail_arguments(&code, part);
@@ -227,7 +233,7 @@ impl Memory {
             last: args.last.unwrap_or(DEFAULT_TURNS).clamp(1, MAX_TURNS),
         };
         let recalled = recall::recall(&store, &request).map_err(|e| e.to_string())?;
-        let text = recall::render(&recalled, args.oneline, Pointer::Mcp);
+        let text = recall::render(&recalled, args.oneline, Pointer::Mcp, Paint::Plain);
         Ok(page(&text, args.offset, |next| {
             format!("call recall again with the same arguments and offset {next}")
         }))
@@ -257,7 +263,7 @@ impl Memory {
             let title = store.first_prompt(s).map_err(|e| e.to_string())?;
             lines.push(format!(
                 "{}  {}",
-                render::session_line(s, title.as_deref()),
+                render::session_line(s, title.as_deref(), Paint::Plain),
                 s.project.as_deref().unwrap_or("")
             ));
         }

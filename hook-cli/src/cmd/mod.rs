@@ -189,9 +189,17 @@ impl Command {
     }
 }
 
-/// When matches and line numbers are coloured, as ripgrep's `--color`: `auto` colours only a
-/// terminal (and not with `NO_COLOR` set or `TERM=dumb`), so a pipe, a file or a program
-/// reading the output gets the stored text exactly.
+/// `--color`, the same on every verb that colours what it prints.
+#[derive(clap::Args)]
+struct Color {
+    /// Colour the output: auto (on a terminal, unless NO_COLOR is set), always, never
+    #[arg(long = "color", value_enum, default_value_t, value_name = "WHEN")]
+    when: ColorWhen,
+}
+
+/// When the output is coloured, as ripgrep's `--color`: `auto` colours only a terminal (and
+/// not with `NO_COLOR` set or `TERM=dumb`), so a pipe, a file or a program reading the output
+/// gets the stored text exactly.
 #[derive(clap::ValueEnum, Clone, Copy, Default, Debug)]
 enum ColorWhen {
     #[default]
@@ -200,15 +208,15 @@ enum ColorWhen {
     Never,
 }
 
-impl ColorWhen {
-    fn paint(self) -> throughline::render::Paint {
+impl Color {
+    fn paint(&self) -> throughline::render::Paint {
         use throughline::render::Paint;
         let auto = || {
             stdout_is_terminal()
                 && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
                 && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
         };
-        match self {
+        match self.when {
             ColorWhen::Always => Paint::Color,
             ColorWhen::Auto if auto() => Paint::Color,
             _ if stdout_is_terminal() => Paint::Terminal,
@@ -251,26 +259,44 @@ fn terminal_width() -> Option<usize> {
 }
 
 /// A listing's line cut to the terminal's width with an ellipsis (wide characters count
-/// twice), so a long title does not wrap; whole anywhere else.
+/// twice), so a long title does not wrap; whole anywhere else. The line's colours take no
+/// room: its stored text was escaped (see [`throughline::render::Paint`]), so every escape
+/// sequence left in it is a colour.
 fn fitted(line: &str) -> std::borrow::Cow<'_, str> {
     use unicode_width::UnicodeWidthChar;
     let Some(width) = terminal_width() else {
         return line.into();
     };
-    if unicode_width::UnicodeWidthStr::width(line) <= width {
+    // The line's pieces with their widths: a colour (`ESC [ … m`) or one character.
+    let pieces = || {
+        let mut rest = line;
+        std::iter::from_fn(move || {
+            let c = rest.chars().next()?;
+            let (len, width) = match c {
+                '\u{1b}' => (rest.find('m').map_or(rest.len(), |m| m + 1), 0),
+                c => (c.len_utf8(), c.width().unwrap_or(0)),
+            };
+            let (piece, after) = rest.split_at(len);
+            rest = after;
+            Some((piece, width))
+        })
+    };
+    if pieces().map(|(_, w)| w).sum::<usize>() <= width {
         return line.into();
     }
     let mut kept = String::new();
     let mut used = 0;
-    for c in line.chars() {
-        let w = c.width().unwrap_or(0);
+    for (piece, w) in pieces() {
         if used + w + 1 > width {
             break;
         }
-        kept.push(c);
+        kept.push_str(piece);
         used += w;
     }
     kept.push('…');
+    if kept.contains('\u{1b}') {
+        kept.push_str("\u{1b}[0m");
+    }
     kept.into()
 }
 

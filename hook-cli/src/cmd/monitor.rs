@@ -9,6 +9,7 @@ use throughline::gauge::{self, Gauge, Level};
 use throughline::home::Home;
 use throughline::hosts::CompactRule;
 use throughline::plan::{self, PlanUsage};
+use throughline::render::{Paint, Tone};
 use throughline::store::{Store, StoreError};
 
 #[derive(clap::Args)]
@@ -19,6 +20,8 @@ pub struct Args {
     /// Seconds between rereads
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=3600))]
     interval: u64,
+    #[command(flatten)]
+    color: super::Color,
     /// Print JSON: one object a line, each time the gauges change (with --once, one object)
     #[arg(long)]
     json: bool,
@@ -40,11 +43,12 @@ const BAR: usize = 24;
 pub fn run(args: Args) -> anyhow::Result<()> {
     let home = Home::locate()?;
     let terminal = super::stdout_is_terminal() && !args.json;
+    let paint = args.color.paint();
     let mut shown = String::new();
     loop {
         let screen = match args.json {
             true => serde_json::to_string(&snapshot(&home))? + "\n",
-            false => screen(&home, terminal),
+            false => screen(&home, paint),
         };
         if screen != shown {
             let mut out = std::io::stdout().lock();
@@ -79,7 +83,7 @@ fn snapshot(home: &Home) -> Snapshot {
 }
 
 /// Everything shown, as text.
-fn screen(home: &Home, colour: bool) -> String {
+fn screen(home: &Home, paint: Paint) -> String {
     let mut lines = vec!["throughline monitor · live sessions · Ctrl-C quits".to_string()];
     match Store::open_read_only(home)
         .and_then(|store| gauge::read(&store, &clock::now(), gauge::claude_threshold()))
@@ -87,7 +91,7 @@ fn screen(home: &Home, colour: bool) -> String {
         Ok(gauges) if gauges.is_empty() => lines.push(
             "no live sessions: a session shows from its start until it ends or has been quiet for 30 minutes".into(),
         ),
-        Ok(gauges) => lines.extend(gauges.iter().flat_map(|g| session_lines(g, colour))),
+        Ok(gauges) => lines.extend(gauges.iter().flat_map(|g| session_lines(g, paint))),
         Err(StoreError::Missing(_)) => lines.push(
             "nothing recorded yet: `throughline install` registers the hooks, `throughline import` reads past sessions".into(),
         ),
@@ -98,7 +102,7 @@ fn screen(home: &Home, colour: bool) -> String {
     lines.join("\n")
 }
 
-fn session_lines(g: &Gauge, colour: bool) -> [String; 2] {
+fn session_lines(g: &Gauge, paint: Paint) -> [String; 2] {
     let project = g
         .project
         .as_deref()
@@ -110,12 +114,12 @@ fn session_lines(g: &Gauge, colour: bool) -> [String; 2] {
         .unwrap_or_else(|| g.session_id.chars().take(8).collect());
     let filled = (usize::from(g.percent) * BAR + 50) / 100;
     let bar = format!("{}{}", "█".repeat(filled), "░".repeat(BAR - filled));
-    let bar = match (colour, g.level) {
-        (false, _) => bar,
-        (true, Level::Calm) => format!("\x1b[32m{bar}\x1b[0m"),
-        (true, Level::Filling) => format!("\x1b[33m{bar}\x1b[0m"),
-        (true, Level::Full) => format!("\x1b[31m{bar}\x1b[0m"),
+    let tone = match g.level {
+        Level::Calm => Tone::Good,
+        Level::Filling => Tone::Warning,
+        Level::Full => Tone::Bad,
     };
+    let bar = paint.tone(tone, &bar);
     let until = match (g.compacts_by, g.compact_at) {
         (CompactRule::Threshold, Some(at)) => format!(" (auto-compact at {at}%)"),
         (CompactRule::Client, Some(at)) => format!(" ({} compacts at about {at}%)", g.host),
@@ -135,13 +139,9 @@ fn session_lines(g: &Gauge, colour: bool) -> [String; 2] {
         g.host,
         g.model.as_deref().unwrap_or("unknown model")
     );
-    // Stored names, on a terminal shown with their control characters escaped.
-    let about = match colour {
-        true => throughline::render::visible(&about).into_owned(),
-        false => about,
-    };
     [
-        about,
+        // Stored names, on a terminal shown with their control characters escaped.
+        paint.text(&about).into_owned(),
         format!(
             "{usage} · {}{active}",
             throughline::render::count(g.turns, "turn")

@@ -27,6 +27,8 @@ pub struct Args {
     /// Session id or unique prefix; default: the latest session of this project
     #[arg(long)]
     session: Option<String>,
+    #[command(flatten)]
+    color: super::Color,
     /// Print JSON
     #[arg(long)]
     json: bool,
@@ -58,7 +60,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.json {
         return super::print_json(&recalled);
     }
-    let shown = recall::render(&recalled, args.oneline, Pointer::Cli);
-    out!("{shown}")?;
+    let shown = recall::render(&recalled, args.oneline, Pointer::Cli, args.color.paint());
+    out_painted!("{shown}")?;
     Ok(())
 }

@@ -31,9 +31,8 @@ pub struct Args {
     /// How many hits at most
     #[arg(long, default_value_t = 10)]
     limit: u32,
-    /// Colour matches and line numbers: auto (only on a terminal), always, never
-    #[arg(long, value_enum, default_value_t, value_name = "WHEN")]
-    color: super::ColorWhen,
+    #[command(flatten)]
+    color: super::Color,
     /// Print JSON: each hit's lines exactly as stored, with the matches' character offsets
     #[arg(long)]
     json: bool,

@@ -17,6 +17,8 @@ pub struct Args {
     /// Also list sessions with no prompted turn (a client opened and closed without a word)
     #[arg(long)]
     empty: bool,
+    #[command(flatten)]
+    color: super::Color,
     /// Print JSON
     #[arg(long)]
     json: bool,
@@ -60,15 +62,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             order.push(p);
         }
     }
+    let paint = args.color.paint();
     for project in order {
-        outln!("{project}")?;
+        out_painted!("{}\n", paint.bold(&paint.text(&project)))?;
         for s in sessions
             .iter()
             .filter(|s| s.project.as_deref().unwrap_or("(unknown project)") == project)
         {
             let title = store.first_prompt(s)?;
-            let line = format!("  {}", render::session_line(s, title.as_deref()));
-            outln!("{}", super::fitted(&line))?;
+            let line = format!("  {}", render::session_line(s, title.as_deref(), paint));
+            out_painted!("{}\n", super::fitted(&line))?;
         }
     }
     if cut {

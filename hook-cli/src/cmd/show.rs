@@ -9,6 +9,8 @@ use throughline::render::{self, Pointer};
 pub struct Args {
     /// Session id or a unique prefix of it; default: the latest session of this project
     session: Option<String>,
+    #[command(flatten)]
+    color: super::Color,
     /// Print JSON
     #[arg(long)]
     json: bool,
@@ -27,15 +29,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.json {
         return super::print_json(&Shown { session, turns });
     }
-    outln!(
+    let paint = args.color.paint();
+    let heading = format!(
         "session {}  {}  {}",
         session.session_id,
         session.project.as_deref().unwrap_or(""),
         session.model.as_deref().unwrap_or("")
-    )?;
+    );
+    out_painted!("{}\n", paint.bold(&paint.text(&heading)))?;
     for turn in &turns {
-        outln!()?;
-        out!("{}", render::turn(turn, Pointer::Cli))?;
+        out_painted!("\n{}", render::turn(turn, Pointer::Cli, paint))?;
     }
     Ok(())
 }

@@ -21,6 +21,8 @@ pub struct Args {
     /// How many sessions at most
     #[arg(long, default_value_t = 20)]
     limit: u32,
+    #[command(flatten)]
+    color: super::Color,
     /// Print JSON
     #[arg(long)]
     json: bool,
@@ -87,7 +89,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         outln!("no sessions here; `throughline stats --all` covers every project")?;
         return Ok(());
     }
-    outln!(
+    let paint = args.color.paint();
+    let columns = format!(
         "{:<10} {:>5} {:>13} {:>10} {:>9} {:>9} {:>13} {:>16}",
         "session",
         "turns",
@@ -97,15 +100,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "other",
         "last context",
         "after /clear"
-    )?;
+    );
+    out_painted!("{}\n", paint.bold(&columns))?;
     for s in &spends {
         let after = match s.last_context {
             Some(tokens) => format!("~{} tok", short_tokens(s.handoff_tokens.min(tokens))),
             None => "-".into(),
         };
-        outln!(
-            "{:<10} {:>5} {:>13} {:>10} {:>9} {:>9} {:>13} {:>16}",
-            &s.session_id[..s.session_id.len().min(8)],
+        let session = format!("{:<10}", &s.session_id[..s.session_id.len().min(8)]);
+        out_painted!(
+            "{} {:>5} {:>13} {:>10} {:>9} {:>9} {:>13} {:>16}\n",
+            paint.dim(&paint.text(&session)),
             s.turns,
             chars(s.conversation_chars),
             chars(s.tool_io_chars),

@@ -409,7 +409,39 @@ fn every_verb_escapes_control_and_reordering_characters_on_a_terminal() {
             "{args}: raw control reached the terminal: {seen:?}"
         );
         assert!(seen.contains(r"\x1b"), "{args}: {seen:?}");
+        if args.starts_with("injections") {
+            continue;
+        }
+        // In colour, every escape sequence left is a colour.
+        let coloured = on_a_terminal(&env, &format!("{args} --color always"));
+        let seen = without_colours(&coloured);
+        assert_ne!(seen, coloured, "{args}: no colour");
+        assert!(
+            !seen.contains(['\u{1b}', '\u{7}', '\u{202e}']),
+            "{args}: raw control reached the terminal in colour: {coloured:?}"
+        );
+        assert!(seen.contains(r"\x1b"), "{args}: {coloured:?}");
     }
+}
+
+/// `text` without its colours: `ESC [ n;n m`, and no other escape sequence.
+fn without_colours(text: &str) -> String {
+    let mut seen = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("\u{1b}[") {
+        seen.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        let params = after.trim_start_matches(|c: char| c.is_ascii_digit() || c == ';');
+        match params.strip_prefix('m') {
+            Some(colour_ended) => rest = colour_ended,
+            None => {
+                seen.push_str("\u{1b}[");
+                rest = after;
+            }
+        }
+    }
+    seen.push_str(rest);
+    seen
 }
 
 #[test]

@@ -177,7 +177,7 @@ fn a_codex_folder_left_after_uninstall_is_a_note_not_a_failure() {
     // Claude Code still has it; the empty ~/.codex is a client not set up.
     let report = ok_in_home(dir.path(), &["doctor"]);
     assert!(
-        report.contains("note  hooks     Codex is not set up"),
+        report.contains("note  hooks      Codex is not set up"),
         "{report}"
     );
     assert!(report.contains("Everything is in place."), "{report}");
