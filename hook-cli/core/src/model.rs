@@ -161,7 +161,8 @@ impl Session {
     }
 }
 
-/// Token counts as people say them: 950 → `950`, 84,312 → `84k`, 1,000,000 → `1M`.
+/// Counts of tokens (or characters) as people say them: 950 → `950`, 84,312 → `84k`,
+/// 1,000,000 → `1M`.
 pub fn short_tokens(tokens: u64) -> String {
     match tokens {
         0..=999 => tokens.to_string(),

@@ -11,9 +11,9 @@ use crate::home::Home;
 use crate::hosts::claude::install::{self as claude, AutoCompact};
 use crate::hosts::release::{Installed, Tested, TestedReleases};
 use crate::install::{self, InstallError, Registration, Scope};
-use crate::model::Host;
+use crate::model::{short_tokens, Host};
 use crate::store::{Health, SessionFilter, Store, Trigger};
-use crate::{clock, config, hosts, memory};
+use crate::{clock, config, hosts, memory, render};
 
 #[derive(Debug, Serialize, PartialEq, Eq, Clone, Copy)]
 #[serde(rename_all = "lowercase")]
@@ -269,12 +269,16 @@ fn summaries_check(home: &Home) -> Check {
     }
     let s = &status.spend;
     if let Some(problem) = status.problem {
-        return Check::new("one-liners", Status::Problem, format!("{backend}: {problem}")).fix(
-            format!(
-                "fix what it says in {} (or set summary_backend to off), then run                  `throughline summarize` to try the next turns",
-                config::load(home).file.display()
-            ),
-        );
+        return Check::new(
+            "one-liners",
+            Status::Problem,
+            format!("{backend}: {problem}"),
+        )
+        .fix(format!(
+            "fix what it says in {} (or set summary_backend to off), then run \
+             `throughline summarize` to try the next turns",
+            config::load(home).file.display()
+        ));
     }
     let today = format!("{} of {} requests today", s.calls_today, status.daily_calls);
     if s.calls_today >= u64::from(status.daily_calls) {
@@ -282,7 +286,8 @@ fn summaries_check(home: &Home) -> Check {
             "one-liners",
             Status::Note,
             format!(
-                "{backend}:{}: the daily cap is reached ({today}); older turns keep their local                  line until tomorrow (UTC)",
+                "{backend}:{}: the daily cap is reached ({today}); older turns keep their local \
+                 line until tomorrow (UTC)",
                 status.model
             ),
         );
@@ -291,8 +296,11 @@ fn summaries_check(home: &Home) -> Check {
         "one-liners",
         Status::Ok,
         format!(
-            "{backend}:{}: {} lines by the model so far, {today}, {} tokens in, {} out",
-            status.model, s.lines, s.input_tokens, s.output_tokens
+            "{backend}:{}: {} by the model so far, {today}, {} tokens in, {} out",
+            status.model,
+            render::count(s.lines, "line"),
+            short_tokens(s.input_tokens),
+            short_tokens(s.output_tokens)
         ),
     )
 }
@@ -405,8 +413,8 @@ fn hooks_check(registration: &Registration, binary: &Path, fixes: &Fixes) -> Che
         "hooks",
         Status::Ok,
         format!(
-            "{} hooks in {settings} run {runs}",
-            registration.hooks.len()
+            "{} in {settings} run {runs}",
+            render::count(registration.hooks.len() as u64, "hook")
         ),
     )
 }
@@ -606,22 +614,33 @@ fn memory_check(home: &Home) -> Check {
             "memory",
             Status::Ok,
             format!(
-                "a /clear now would hand on {} of {} characters ({} turns verbatim, {} as one-liners)",
+                "a /clear now would hand on {} of {} characters ({} verbatim, {})",
                 m.size,
                 m.budget,
-                m.verbatim.len(),
-                m.one_liners.len()
+                render::count(m.verbatim.len() as u64, "turn"),
+                render::count(m.one_liners.len() as u64, "one-liner")
             ),
         ),
         Ok(Some(m)) => Check::new(
             "memory",
             Status::Problem,
-            format!("the memory takes {} characters, over its budget of {}", m.size, m.budget),
+            format!(
+                "the memory takes {} characters, over its budget of {}",
+                m.size, m.budget
+            ),
         )
         .fix("report this: the renderer must keep within the budget"),
-        Ok(None) => Check::new("memory", Status::Note, "the latest session has no turns yet"),
-        Err(e) => Check::new("memory", Status::Problem, format!("cannot render the memory: {e}"))
-            .fix("throughline doctor --json, and report the error"),
+        Ok(None) => Check::new(
+            "memory",
+            Status::Note,
+            "the latest session has no turns yet",
+        ),
+        Err(e) => Check::new(
+            "memory",
+            Status::Problem,
+            format!("cannot render the memory: {e}"),
+        )
+        .fix("throughline doctor --json, and report the error"),
     }
 }
 

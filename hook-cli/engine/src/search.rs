@@ -129,9 +129,15 @@ fn bounded(mut terms: Vec<String>) -> (Vec<String>, Option<String>) {
         .filter(|t| t.chars().count() > MAX_TERM_CHARS)
         .count();
     if long > 0 {
+        let (were, their) = if long == 1 {
+            ("was", "its")
+        } else {
+            ("were", "their")
+        };
         cut.push(format!(
-            "{long} term(s) longer than {MAX_TERM_CHARS} characters were searched by their first \
-             {MAX_TERM_CHARS}"
+            "{} longer than {MAX_TERM_CHARS} characters {were} searched by {their} first \
+             {MAX_TERM_CHARS}",
+            crate::render::count(long as u64, "term")
         ));
         for term in &mut terms {
             if let Some((end, _)) = term.char_indices().nth(MAX_TERM_CHARS) {
@@ -405,10 +411,12 @@ pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
     }
     found.partial.extend(cut);
     if indexed.behind {
+        let waiting = store.unindexed()?;
         found.partial.push(format!(
-            "{} entries stored moments ago are not searchable yet (another process was writing \
-             the memory); search again to include them",
-            store.unindexed()?
+            "{} stored moments ago {} not searchable yet (another process was writing the \
+             memory); search again to include them",
+            crate::render::count(waiting, "entry"),
+            if waiting == 1 { "is" } else { "are" }
         ));
     }
     Ok(found)

@@ -116,9 +116,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }));
     }
     outln!("file: {}", effective.file.display())?;
+    // One column of names, as wide as the longest (`autocompact` is listed last).
+    let keys = effective
+        .settings
+        .iter()
+        .map(|s| s.key.len())
+        .chain(["autocompact".len()])
+        .max()
+        .unwrap_or_default();
     for s in &effective.settings {
         outln!(
-            "{:<20} {:<6} from {:<8} (env {})",
+            "{:<keys$} {:<6} from {:<8} (env {})",
             s.key,
             s.value,
             format!("{:?}", s.source).to_lowercase(),
@@ -136,7 +144,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (None, None) => "the client's default".into(),
     };
     outln!(
-        "{:<20} {shown} (env.{} in {})",
+        "{:<keys$} {shown} (env.{} in {})",
         "autocompact",
         claude::AUTOCOMPACT_ENV,
         threshold.settings.display()
@@ -153,9 +161,9 @@ fn offer_to_forget(home: &Home, folder: &str) {
     if let Ok(stored) = forget::preview(home, &scope) {
         if !stored.is_empty() {
             eprintln!(
-                "{folder}: {} turns of it stay stored and searchable; \
+                "{folder}: {} of it stay stored and searchable; \
                  `throughline forget --project {}` forgets them.",
-                stored.turns,
+                throughline::render::count(stored.turns, "turn"),
                 shell_words::quote(folder)
             );
         }

@@ -217,7 +217,7 @@ fn counts(p: &Preview) -> String {
         p.text_bytes.div_ceil(1024)
     ));
     if p.injections > 0 {
-        parts.push(format!("{} injection log entries", p.injections));
+        parts.push(render::count(p.injections, "injection log entry"));
     }
     parts.join(", ")
 }
@@ -225,7 +225,11 @@ fn counts(p: &Preview) -> String {
 fn print_preview(p: &Preview) -> std::io::Result<()> {
     outln!("This forgets {}.", counts(p))?;
     if let (Some(first), Some(last)) = (&p.earliest, &p.latest) {
-        outln!("  turns from {first} to {last}")?;
+        outln!(
+            "  turns from {} to {}",
+            throughline::clock::local(first),
+            throughline::clock::local(last)
+        )?;
     }
     for project in &p.projects {
         outln!("  in {project}")?;

@@ -159,19 +159,20 @@ fn summaries_line(status: &summarize::Status) -> String {
         );
     }
     format!(
-        "one-liners by a model: {} requests ({} failed, {} today of {}), {} of {} turns got a line; \
+        "one-liners by a model: {} ({} failed, {} today of {}), {} of {} turns got a line; \
          {} tokens in, {} out",
-        s.calls,
+        render::count(s.calls, "request"),
         s.failed_calls,
         s.calls_today,
         status.daily_calls,
         s.lines,
         s.turns,
-        s.input_tokens,
-        s.output_tokens
+        short_tokens(s.input_tokens),
+        short_tokens(s.output_tokens)
     )
 }
 
+/// `21k ch`: characters as people read a count.
 fn chars(n: u64) -> String {
-    format!("{n} ch")
+    format!("{} ch", short_tokens(n))
 }

@@ -53,13 +53,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 render::count(s.turns, "turn")
             )?;
             outln!(
-                "layers    {} messages (L2), {} detail entries (L3), {} API calls",
-                s.messages,
-                s.details,
-                s.api_calls
+                "layers    {} (L2), {} (L3), {}",
+                render::count(s.messages, "message"),
+                render::count(s.details, "detail entry"),
+                render::count(s.api_calls, "API call")
             )?;
             if let Some(at) = &s.last_activity {
-                outln!("last      {at} ({})", throughline::clock::ago(at))?;
+                outln!(
+                    "last      {} ({})",
+                    throughline::clock::local(at),
+                    throughline::clock::ago(at)
+                )?;
             }
         }
     }

@@ -675,15 +675,18 @@ fn no_backend_makes_no_request_and_the_hook_starts_nothing() {
         "--set",
         "summary_api_key=sk-ant-secret",
     ]);
-    assert!(
-        config.contains("summary_backend      \"anthropic\" from file"),
+    // A setting's line, in words: the key, its value, where it comes from.
+    let setting = |key: &str| -> Vec<&str> {
+        let line = config.lines().find(|l| l.starts_with(&format!("{key} ")));
+        line.map_or_else(Vec::new, |l| l.split_whitespace().collect())
+    };
+    assert_eq!(
+        setting("summary_backend")[..4],
+        ["summary_backend", "\"anthropic\"", "from", "file"],
         "{config}"
     );
-    assert!(config.contains("summary_daily_calls  5"), "{config}");
-    assert!(
-        config.contains("summary_api_key      \"(set)\""),
-        "{config}"
-    );
+    assert_eq!(setting("summary_daily_calls")[1], "5", "{config}");
+    assert_eq!(setting("summary_api_key")[1], "\"(set)\"", "{config}");
     assert!(!config.contains("sk-ant-secret"));
     let json = env.ok(&["config", "--json"]);
     assert!(!json.contains("sk-ant-secret"), "{json}");
