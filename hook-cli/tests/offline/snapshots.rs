@@ -2,6 +2,7 @@
 //! and on a terminal (colours, escapes, the pager left out). A change in what people see shows
 //! up as a diff of these files; `INSTA_UPDATE=always` writes the new ones to review.
 
+use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
@@ -12,8 +13,15 @@ const BIN: &str = env!("CARGO_BIN_EXE_throughline");
 /// A day after the fixture sessions ran: ages and "live" read the same in every run.
 const NOW: &str = "2026-12-01T09:00:00.000Z";
 
-fn command(memory: &Memory, program: &str) -> Command {
+/// The program run as in every snapshot, with `env` on top (a setting, another time).
+fn command(memory: &Memory, program: &str, env: &[(&str, &str)]) -> Command {
     let mut command = Command::new(program);
+    // Settings of the machine running the tests would show in `config` and change the memory.
+    for (name, _) in std::env::vars_os() {
+        if name.to_string_lossy().starts_with("THROUGHLINE_") {
+            command.env_remove(name);
+        }
+    }
     command
         .env("THROUGHLINE_HOME", memory.dir.path().join("memory"))
         .env("HOME", memory.dir.path())
@@ -21,23 +29,24 @@ fn command(memory: &Memory, program: &str) -> Command {
         .env("TZ", "UTC")
         .env("THROUGHLINE_PAGER", "cat")
         .env_remove("NO_COLOR")
-        .stdin(Stdio::null());
+        .stdin(Stdio::null())
+        .envs(env.iter().copied());
     command
 }
 
 /// What the verb prints into a pipe.
-fn piped(memory: &Memory, args: &[&str]) -> String {
-    let out = command(memory, BIN).args(args).output().unwrap();
+fn piped(memory: &Memory, env: &[(&str, &str)], args: &[&str]) -> String {
+    let out = command(memory, BIN, env).args(args).output().unwrap();
     shown(memory, &out)
 }
 
 /// What the verb prints on a terminal (`script` gives it one).
-fn on_a_terminal(memory: &Memory, args: &[&str]) -> String {
+fn on_a_terminal(memory: &Memory, env: &[(&str, &str)], args: &[&str]) -> String {
     let line = std::iter::once("\"$TL\"")
         .chain(args.iter().copied())
         .collect::<Vec<_>>()
         .join(" ");
-    let out = command(memory, "script")
+    let out = command(memory, "script", env)
         .args(["-qec", &line, "/dev/null"])
         .env("TL", BIN)
         .env("TERM", "xterm")
@@ -47,12 +56,16 @@ fn on_a_terminal(memory: &Memory, args: &[&str]) -> String {
     shown(memory, &out).replace("\r\n", "\n")
 }
 
-/// The output with this run's temporary folder named `[TMP]`, escape characters made
-/// visible as `␛`, and an exit status other than 0 at the end (1: nothing found).
+/// The output with the binary tested named `[BIN]` and this run's temporary folder `[TMP]`,
+/// escape characters made visible as `␛`, and an exit status other than 0 at the end (1:
+/// nothing found, or a problem found).
 fn shown(memory: &Memory, out: &Output) -> String {
     let code = out.status.code();
     assert!(matches!(code, Some(0 | 1)), "{out:?}");
+    let binary = std::fs::canonicalize(BIN).unwrap();
     let mut shown = String::from_utf8_lossy(&out.stdout)
+        .replace(binary.to_str().unwrap(), "[BIN]")
+        .replace(BIN, "[BIN]")
         .replace(memory.dir.path().to_str().unwrap(), "[TMP]")
         .replace('\u{1b}', "␛");
     if code == Some(1) {
@@ -62,7 +75,8 @@ fn shown(memory: &Memory, out: &Output) -> String {
 }
 
 fn turn_code(memory: &Memory, seq: u64) -> String {
-    let shown: Value = serde_json::from_str(&piped(memory, &["show", SESSION, "--json"])).unwrap();
+    let shown: Value =
+        serde_json::from_str(&piped(memory, &[], &["show", SESSION, "--json"])).unwrap();
     let turns = shown["turns"].as_array().unwrap();
     let turn = turns.iter().find(|t| t["seq"] == seq).unwrap();
     turn["code"].as_str().unwrap().to_string()
@@ -70,8 +84,12 @@ fn turn_code(memory: &Memory, seq: u64) -> String {
 
 /// Each verb, piped and on a terminal.
 fn both(memory: &Memory, name: &str, args: &[&str]) {
-    insta::assert_snapshot!(format!("{name}_piped"), piped(memory, args));
-    insta::assert_snapshot!(format!("{name}_terminal"), on_a_terminal(memory, args));
+    both_with(memory, name, &[], args);
+}
+
+fn both_with(memory: &Memory, name: &str, env: &[(&str, &str)], args: &[&str]) {
+    insta::assert_snapshot!(format!("{name}_piped"), piped(memory, env, args));
+    insta::assert_snapshot!(format!("{name}_terminal"), on_a_terminal(memory, env, args));
 }
 
 #[test]
@@ -113,9 +131,97 @@ fn what_each_reading_verb_prints() {
 }
 
 #[test]
+fn what_the_setup_and_upkeep_verbs_print() {
+    let memory = Memory::imported();
+    handoff_taken(&memory);
+    let status = |printed: String| {
+        // The database's size changes with every change to what is stored, and says nothing here.
+        printed
+            .lines()
+            .map(|line| match (line.find(" ("), line.find(", schema")) {
+                (Some(from), Some(to)) if line.starts_with("database") => {
+                    format!("{} ([SIZE]{}", &line[..from], &line[to..])
+                }
+                _ => line.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    insta::assert_snapshot!("status_piped", status(piped(&memory, &[], &["status"])));
+    insta::assert_snapshot!(
+        "status_terminal",
+        status(on_a_terminal(&memory, &[], &["status"]))
+    );
+    both(&memory, "injections", &["injections", "--all"]);
+    both(&memory, "config", &["config"]);
+    // Throughline is not registered in this home: a problem, a note and what is fine.
+    both(&memory, "doctor", &["doctor"]);
+    both(
+        &memory,
+        "forget_dry_run",
+        &["forget", "--session", SESSION, "--dry-run"],
+    );
+    // Minutes after the sessions' last turns, while they are live.
+    let live = [("THROUGHLINE_NOW", "2026-11-30T08:50:00.000Z")];
+    both_with(&memory, "monitor", &live, &["monitor", "--once"]);
+
+    // NO_COLOR holds for monitor's gauges as for the other verbs (`hardening.rs` runs those
+    // with it); `--color always` colours a pipe too.
+    insta::assert_snapshot!(
+        "monitor_no_color_terminal",
+        on_a_terminal(
+            &memory,
+            &[live[0], ("NO_COLOR", "1")],
+            &["monitor", "--once"]
+        )
+    );
+    insta::assert_snapshot!(
+        "doctor_color_always_piped",
+        piped(&memory, &[], &["doctor", "--color", "always"])
+    );
+}
+
+/// The memory of the first session handed to a new one in its project, for `injections`.
+fn handoff_taken(memory: &Memory) {
+    let out = command(memory, BIN, &[])
+        .args(["handoff", "--session", SESSION])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let projects = memory.dir.path().join(".claude/projects/-home-dev-toy");
+    std::fs::create_dir_all(&projects).unwrap();
+    let transcript = projects.join("e0e0e0e0-0000-4000-8000-000000000000.jsonl");
+    std::fs::write(&transcript, "").unwrap();
+    let prompt = serde_json::json!({
+        "session_id": "e0e0e0e0-0000-4000-8000-000000000000",
+        "transcript_path": transcript,
+        "cwd": "/home/dev/toy",
+        "prompt_id": "6f0c1d2e-0000-4000-8000-000000000001",
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "Go on.",
+    });
+    let mut hook = command(memory, BIN, &[])
+        .args(["hook", "claude"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    hook.stdin
+        .take()
+        .unwrap()
+        .write_all(prompt.to_string().as_bytes())
+        .unwrap();
+    let out = hook.wait_with_output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("Throughline memory"),
+        "the handoff was not taken: {out:?}"
+    );
+}
+
+#[test]
 fn a_listing_fits_a_narrow_terminal_and_a_pipe_gets_it_whole() {
     let memory = Memory::imported();
-    let out = command(&memory, "script")
+    let out = command(&memory, "script", &[])
         .args(["-qec", "stty cols 50; \"$TL\" sessions --all", "/dev/null"])
         .env("TL", BIN)
         .env("TERM", "xterm")
@@ -131,7 +237,7 @@ fn a_listing_fits_a_narrow_terminal_and_a_pipe_gets_it_whole() {
     assert!(seen.iter().all(|l| l.chars().count() <= 50), "{narrow}");
     assert!(seen.iter().any(|l| l.chars().count() == 50), "{narrow}");
     assert!(listed.iter().any(|l| l.ends_with("…␛[0m")), "{narrow}");
-    let whole = piped(&memory, &["sessions", "--all"]);
+    let whole = piped(&memory, &[], &["sessions", "--all"]);
     assert!(
         whole.contains("Read app.py and tell me what it does."),
         "{whole}"
