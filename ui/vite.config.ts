@@ -6,5 +6,6 @@ export default defineConfig({
   clearScreen: false,
   server: { port: 5173, strictPort: true },
   build: { target: "es2022", outDir: "dist", emptyOutDir: true },
-  test: { environment: "happy-dom" },
+  // The stylesheet is read whole by its own test.
+  test: { environment: "happy-dom", css: { include: [/style\.css/] } },
 });

@@ -67,6 +67,34 @@ describe("renderMemory", () => {
     expect(view.querySelector(".opened .nothing-opened")!.textContent).toContain("opens here");
   });
 
+  it("shows the whole first prompt on hover, and short ids and folder names where there is none", () => {
+    const prompt = "  Fix the flaky build.\n\n\n\nIt fails on CI only.   \n";
+    const sessions = [
+      stored({ title: prompt }),
+      stored({ session_id: "0f1b393e-f41a-4e1e-9a85-60441f844f13", title: null, project: "C:\\Users\\dev\\shop" }),
+    ];
+    const asked: string[] = [];
+    const view = renderMemory(state({ sessions, opened: { kind: "turns", session: sessions[1], turns: [], context: null } }), { ...noActions, onForget: (_, label) => asked.push(label) });
+    const title = view.querySelector(`[data-session='${sessions[0].session_id}'] .title`)!;
+    expect(title.textContent).toBe("Fix the flaky build.");
+    expect(title.getAttribute("title")).toBe("Fix the flaky build.\n\nIt fails on CI only.");
+    // A Windows path is named by its folder, a session without a prompt by its short id.
+    expect(view.querySelector("[data-project='C:\\\\Users\\\\dev\\\\shop'] summary strong")!.textContent).toBe("shop");
+    expect(view.querySelector(".turns-of h3")!.textContent).toBe("Session 0f1b393e");
+    view.querySelector<HTMLButtonElement>("[data-session='0f1b393e-f41a-4e1e-9a85-60441f844f13'] .forget")!.click();
+    expect(asked).toEqual(["session 0f1b393e"]);
+  });
+
+  it("offers nothing to press for a session that stored no turn", () => {
+    const empty = stored({ session_id: "bbbbbbbb-0000", title: null, turns: 0 });
+    const view = renderMemory(state({ sessions: [stored(), empty] }), noActions);
+    const row = view.querySelector("[data-session='bbbbbbbb-0000']")!;
+    expect(row.querySelector(".title")!.textContent).toBe("Session bbbbbbbb (no prompt)");
+    expect(row.querySelectorAll("button")).toHaveLength(0);
+    expect(row.classList.contains("no-turns")).toBe(true);
+    expect(view.querySelectorAll(`[data-session='${SESSIONS[0].session_id}'] button`)).toHaveLength(3);
+  });
+
   it("marks the search's matches, and a hit opens its turn", () => {
     const opened: string[] = [];
     const view = renderMemory(state({ query: "deploy", hits: [HIT] }), { ...noActions, onTurn: (code) => opened.push(code) });

@@ -2,7 +2,7 @@
 import { h, keptRows } from "../dom";
 import { describeFailure, injections, memorySavings, onLiveSessions, type Injection, type Savings } from "../ipc";
 import { renderSavings } from "./savings-chart";
-import { projectName } from "./sessions";
+import { projectName, shortId } from "./sessions";
 import { dateTime } from "../time";
 
 const WHY: Record<Injection["trigger"], string> = {
@@ -10,10 +10,6 @@ const WHY: Record<Injection["trigger"], string> = {
   handoff: "handoff",
   compact: "after compaction",
 };
-
-function shortId(id: string): string {
-  return id.slice(0, 8);
-}
 
 /** Where the memory came from: the sessions before, or (a compaction) the session's own turns. */
 function source(injection: Injection): string {

@@ -24,7 +24,7 @@ import {
   type TurnDetail,
 } from "../ipc";
 import { renderContextChart } from "./context-chart";
-import { projectName } from "./sessions";
+import { projectName, shortId } from "./sessions";
 import { dateTime } from "../time";
 
 /** What is open beside the list: one thing at a time. */
@@ -73,6 +73,16 @@ function firstLine(text: string, max = 120): string {
   return line.length > max ? `${line.slice(0, max)}…` : line;
 }
 
+/** The whole of a prompt for a hover: its own lines, without the blank runs around and inside. */
+function wholePrompt(text: string): string {
+  return text
+    .trim()
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n");
+}
+
 function span(session: StoredSession): string {
   const from = session.started_at ? dateTime(session.started_at) : "?";
   const to = session.last_activity ?? session.ended_at;
@@ -82,16 +92,20 @@ function span(session: StoredSession): string {
 function renderStored(session: StoredSession, actions: MemoryActions): HTMLElement {
   return h(
     "li",
-    { class: "stored", "data-session": session.session_id },
-    h("p", { class: "title", title: session.session_id }, session.title ? firstLine(session.title) : `Session ${session.session_id.slice(0, 8)} (no prompt)`),
+    { class: session.turns === 0 ? "stored no-turns" : "stored", "data-session": session.session_id },
+    // The whole first prompt on hover: the line shows only its start.
+    h("p", { class: "title", title: session.title ? wholePrompt(session.title) : session.session_id }, session.title ? firstLine(session.title) : `Session ${shortId(session.session_id)} (no prompt)`),
     h("p", { class: "facts" }, `${span(session)} · ${session.turns} ${session.turns === 1 ? "turn" : "turns"} · ${session.host}`),
-    h(
-      "div",
-      { class: "buttons" },
-      button("Turns", { class: "turns" }, () => actions.onTurns(session)),
-      button("Preview handoff", { class: "preview" }, () => actions.onPreview(session)),
-      button("Forget…", { class: "forget" }, () => actions.onForget({ kind: "session", id: session.session_id }, `the session "${firstLine(session.title ?? session.session_id, 60)}"`)),
-    ),
+    // A session that stored no turn has nothing to open or hand on: it stays a quiet line.
+    session.turns === 0
+      ? null
+      : h(
+          "div",
+          { class: "buttons" },
+          button("Turns", { class: "turns" }, () => actions.onTurns(session)),
+          button("Preview handoff", { class: "preview" }, () => actions.onPreview(session)),
+          button("Forget…", { class: "forget" }, () => actions.onForget({ kind: "session", id: session.session_id }, session.title ? `the session "${firstLine(session.title, 60)}"` : `session ${shortId(session.session_id)}`)),
+        ),
   );
 }
 
@@ -252,7 +266,7 @@ function renderOpened(opened: Opened, actions: MemoryActions): HTMLElement | nul
       return h(
         "div",
         { class: "turns-of" },
-        h("h3", {}, opened.session.title ? firstLine(opened.session.title, 80) : opened.session.session_id),
+        h("h3", {}, opened.session.title ? firstLine(opened.session.title, 80) : `Session ${shortId(opened.session.session_id)}`),
         opened.context ? renderContextChart(opened.context) : null,
         h(
           "ol",

@@ -55,8 +55,14 @@ export function renderGauge(meter: SessionMeter): SVGElement {
   );
 }
 
+/** A project by its folder's name, whichever separator its path uses (Windows paths too). */
 export function projectName(project: string | null): string {
-  return project?.split("/").filter(Boolean).pop() ?? "(unknown project)";
+  return project?.split(/[\\/]/).filter(Boolean).pop() ?? "(unknown project)";
+}
+
+/** A session's id as people tell sessions apart: its first 8 characters. */
+export function shortId(id: string): string {
+  return id.slice(0, 8);
 }
 
 function button(label: string, action: () => void): HTMLButtonElement {
@@ -101,7 +107,7 @@ function renderSession(meter: SessionMeter, actions: SessionActions): HTMLElemen
       "div",
       { class: "facts" },
       h("h2", { title: meter.project ?? "" }, projectName(meter.project)),
-      h("p", { class: "title", title: meter.session_id }, meter.title ?? `Session ${meter.session_id.slice(0, 8)} (no prompt yet)`),
+      h("p", { class: "title", title: meter.session_id }, meter.title ?? `Session ${shortId(meter.session_id)} (no prompt yet)`),
       h("p", { class: "model" }, `${meter.host} · ${meter.model ?? "unknown model"}${activity ? ` · last active ${dateTime(activity)}` : ""}`),
       h("p", { class: "usage" }, usageLine(meter)),
       h("p", { class: "turns" }, `${meter.turns} ${meter.turns === 1 ? "turn" : "turns"} in memory`),
@@ -187,7 +193,7 @@ export function renderWindowUse(used: ProjectUse[]): HTMLElement | null {
       ...shown.map((p) => {
         const sessions = p.sessions.length === 1 ? "1 session" : `${p.sessions.length} sessions`;
         const total = p.sessions.reduce((sum, s) => sum + s.weight, 0);
-        const titles = p.sessions.map((s) => `${Math.round((100 * s.weight) / total)}% ${s.title ?? s.session_id.slice(0, 8)}`);
+        const titles = p.sessions.map((s) => `${Math.round((100 * s.weight) / total)}% ${s.title ?? shortId(s.session_id)}`);
         return h(
           "li",
           { title: `${p.project ?? ""}\n${titles.join("\n")}` },
