@@ -5,8 +5,10 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+mod call;
 mod steps;
 mod working_state;
+pub use call::{Call, Replacement};
 pub use steps::{readable_input, steps, Step};
 pub use working_state::{
     first_line, project_path, tail_from_boundary, FilesChanged, TaskList, BRIEF_CHARS,
@@ -313,6 +315,10 @@ pub struct ToolExchange {
     /// 1-based position among the turn's tool calls (`detail <turn> --tool N`).
     pub number: u32,
     pub call: Detail,
+    /// What the call did and its input, as its step shows them ([`Step::title`],
+    /// [`Step::input`]).
+    pub title: String,
+    pub input: String,
     /// None while the tool is still running or when the host recorded no result.
     pub result: Option<Detail>,
 }
@@ -338,9 +344,17 @@ impl TurnDetail {
                 .iter()
                 .find(|d| d.kind == DetailKind::ToolResult && d.tool_use_id.as_ref() == Some(id))
         });
+        let step = self.steps.iter().find(|s| s.tool == Some(number));
         Ok(ToolExchange {
             number,
             call: call.clone(),
+            title: step.map_or_else(
+                || call.name.clone().unwrap_or_default(),
+                |s| s.title.clone(),
+            ),
+            input: step
+                .and_then(|s| s.input.clone())
+                .unwrap_or_else(|| readable_input(&call.body)),
             result: result.cloned(),
         })
     }

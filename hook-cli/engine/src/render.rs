@@ -3,7 +3,7 @@
 //! person, a tool call for a model.
 
 use crate::clock;
-use crate::model::{readable_input, Message, Role, Session, Step, ToolExchange, Turn, TurnDetail};
+use crate::model::{Message, Role, Session, Step, ToolExchange, Turn, TurnDetail};
 use crate::search::{excerpt, Excerpt, Hit};
 use crate::summary;
 use std::borrow::Cow;
@@ -320,7 +320,10 @@ pub fn turn_detail(detail: &TurnDetail, with_conversation: bool, paint: Paint) -
                     "── item {} · {}{size}",
                     step.item, step.title
                 )));
-                push_body(&mut out, &paint.text(&readable_input(&d.body)));
+                push_body(
+                    &mut out,
+                    &paint.text(step.readable.as_deref().unwrap_or(&d.body)),
+                );
             }
         }
     }
@@ -349,16 +352,14 @@ fn push_body(out: &mut String, body: &str) {
 
 /// One tool call with its input and its whole output.
 pub fn tool_exchange(turn: &str, exchange: &ToolExchange, paint: Paint) -> String {
-    let call = &exchange.call;
     let mut out = format!(
         "{}\n\n{}\n{}",
         paint.bold(&paint.text(&format!(
             "turn {turn}, tool call {}: {}",
-            exchange.number,
-            call.name.as_deref().unwrap_or("?")
+            exchange.number, exchange.title
         ))),
         paint.bold("input:"),
-        paint.text(&readable_input(&call.body))
+        paint.text(&exchange.input)
     );
     let (label, body) = match &exchange.result {
         Some(r) if r.is_error => (paint.tone(Tone::Bad, "output (error):"), &r.body),

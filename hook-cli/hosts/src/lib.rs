@@ -12,7 +12,7 @@ mod tool_input;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use throughline_core::model::{Host, Session, TaskChange, Todo};
+use throughline_core::model::{Call, Host, Session, TaskChange, Todo};
 pub use throughline_core::record::{
     EventKind, FoundTranscript, HookEvent, HostProcess, SubagentRef,
 };
@@ -102,9 +102,10 @@ pub struct Tools {
     pub file_changes: fn(tool: &str, input: &str) -> Vec<(String, bool)>,
     /// The whole todo list a call of `tool` wrote, when `tool` writes one and `input` is whole.
     pub todo_list: fn(tool: &str, input: &str) -> Option<Vec<Todo>>,
-    /// What a call of `tool` is about (its command, its path, its pattern), when the host knows
-    /// the tool; the shared code falls back on the start of `input`.
-    pub call_subject: fn(tool: &str, input: &str) -> Option<String>,
+    /// What a call of `tool` did (ran a command, read or edited a file, searched), read from
+    /// `input` (maybe cut short), when the host knows the tool; the shared code falls back on
+    /// the values of `input`.
+    pub call: fn(tool: &str, input: &str) -> Option<Call>,
 }
 
 /// What the shared code asks a host: its [`Spec`], and what takes the host's code to answer.
@@ -194,9 +195,9 @@ pub trait Agent: Sync {
     fn task_change(&self, _tool: &str, _input: &str, _result: Option<&str>) -> Option<TaskChange> {
         None
     }
-    /// [`Tools::call_subject`] of the host's spec.
-    fn call_subject(&self, tool: &str, input: &str) -> Option<String> {
-        (self.spec().tools.as_ref()?.call_subject)(tool, input)
+    /// [`Tools::call`] of the host's spec.
+    fn call(&self, tool: &str, input: &str) -> Option<Call> {
+        (self.spec().tools.as_ref()?.call)(tool, input)
     }
 }
 

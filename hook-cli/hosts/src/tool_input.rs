@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 
-use throughline_core::model::{Todo, TodoStatus};
+use throughline_core::model::{Replacement, Todo, TodoStatus};
 
 /// The whole todo list a call wrote: the items of the array `list` in `input`, each with its
 /// words in the field `text` and a status [`TodoStatus::parse`] knows. An item with another
@@ -33,6 +33,43 @@ pub fn string_field(input: &str, key: &str) -> Option<String> {
     // A cut input ends in an error after the fields before the cut were read.
     let _ = serde_json::Deserializer::from_str(input).deserialize_map(&mut field);
     field.value
+}
+
+/// The whole-number field `key` at the top level of `input`, when the input is whole.
+pub fn number_field(input: &str, key: &str) -> Option<u64> {
+    serde_json::from_str::<serde_json::Value>(input)
+        .ok()?
+        .get(key)?
+        .as_u64()
+}
+
+/// The replacements an edit made: the top level of `input` holds one in its fields `old` and
+/// `new`, or (with `list`) each item of that array does. None when the input was cut short.
+pub fn replacements(input: &str, list: Option<&str>, old: &str, new: &str) -> Vec<Replacement> {
+    let Ok(input) = serde_json::from_str::<serde_json::Value>(input) else {
+        return Vec::new();
+    };
+    let one = |edit: &serde_json::Value| {
+        Some(Replacement {
+            old: edit.get(old)?.as_str()?.to_string(),
+            new: edit.get(new)?.as_str()?.to_string(),
+        })
+    };
+    match list {
+        Some(list) => input
+            .get(list)
+            .and_then(serde_json::Value::as_array)
+            .map_or_else(Vec::new, |edits| edits.iter().filter_map(one).collect()),
+        None => one(&input).into_iter().collect(),
+    }
+}
+
+/// The boolean field `key` at the top level of `input`, false when absent or unreadable.
+pub fn flag_field(input: &str, key: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(input)
+        .ok()
+        .and_then(|input| input.get(key)?.as_bool())
+        .unwrap_or(false)
 }
 
 struct Field<'k> {

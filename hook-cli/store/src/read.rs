@@ -280,7 +280,7 @@ impl Store {
         // A client this build does not know: its calls keep their tool names, unexplained.
         let agent = hosts::parse(&host).map(hosts::agent);
         let steps = throughline_core::model::steps(&details, &|tool, input| {
-            agent.and_then(|agent| agent.call_subject(tool, input))
+            agent.and_then(|agent| agent.call(tool, input))
         });
         Ok(TurnDetail {
             turn,

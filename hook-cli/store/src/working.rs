@@ -227,9 +227,9 @@ impl Store {
             }
             let (tool, input): (String, String) =
                 call.query_row(params![id, INPUT_CHARS], |r| Ok((r.get(0)?, r.get(1)?)))?;
-            let subject = agent.call_subject(&tool, &input);
+            let call = agent.call(&tool, &input);
             running.push(ToolCallBrief {
-                what: first_line(subject.as_deref().unwrap_or(&input), BRIEF_CHARS),
+                what: first_line(call.as_ref().map_or(&input, |c| c.subject()), BRIEF_CHARS),
                 tool,
                 turn: code.to_string(),
             });

@@ -96,10 +96,14 @@ fn both_with(memory: &Memory, name: &str, env: &[(&str, &str)], args: &[&str]) {
 fn what_each_reading_verb_prints() {
     let memory = Memory::imported();
     let ran = turn_code(&memory, 2);
+    let edited = turn_code(&memory, 3);
+    let wrote = turn_code(&memory, 4);
     let failed = turn_code(&memory, 5);
     both(&memory, "sessions", &["sessions", "--all"]);
     both(&memory, "show", &["show", SESSION]);
     both(&memory, "detail", &["detail", &ran]);
+    both(&memory, "detail_edit", &["detail", &edited]);
+    both(&memory, "detail_write", &["detail", &wrote]);
     both(&memory, "detail_failed", &["detail", &failed]);
     both(
         &memory,

@@ -2,8 +2,8 @@
 //! changed, the todo list `TodoWrite` wrote and the changes of the Task tools (`TaskCreate`,
 //! `TaskUpdate`), which releases since 2.1.142 plan with instead, a task at a time.
 
-use crate::tool_input::{string_field, todo_items};
-use throughline_core::model::{TaskChange, Todo, TodoStatus};
+use crate::tool_input::{flag_field, number_field, replacements, string_field, todo_items};
+use throughline_core::model::{Call, TaskChange, Todo, TodoStatus};
 
 /// The tools that change files, with the input field naming the file.
 const EDITS: &[(&str, &str)] = &[
@@ -34,7 +34,7 @@ pub const TOOLS: crate::Tools = crate::Tools {
     state_tools: STATE_TOOLS,
     file_changes,
     todo_list,
-    call_subject,
+    call,
 };
 
 pub fn file_changes(tool: &str, input: &str) -> Vec<(String, bool)> {
@@ -91,23 +91,49 @@ pub fn task_change(tool: &str, input: &str, result: Option<&str>) -> Option<Task
     }
 }
 
-pub fn call_subject(tool: &str, input: &str) -> Option<String> {
-    let field = match tool {
-        "Bash" => "command",
-        "Read" => "file_path",
-        "Grep" | "Glob" => "pattern",
+/// What a call did, read from its input: the shapes are the tools' own declarations as
+/// 2.1.332 sends them (the sample's recorded request), and the sample sessions' calls.
+pub fn call(tool: &str, input: &str) -> Option<Call> {
+    let field = |key| string_field(input, key);
+    Some(match tool {
+        "Bash" => Call::Command(field("command")?),
+        // `offset` is the number of the first line read; 0 reads from the start, as none does.
+        "Read" => Call::Read {
+            path: field("file_path")?,
+            from: number_field(input, "offset").filter(|n| *n > 0),
+            count: number_field(input, "limit"),
+        },
+        "Write" => Call::Write {
+            path: field("file_path")?,
+            content: field("content"),
+        },
+        // `MultiEdit {file_path, edits: [{old_string, new_string}]}`.
+        "Edit" | "MultiEdit" => Call::Edit {
+            path: field("file_path")?,
+            edits: replacements(
+                input,
+                (tool == "MultiEdit").then_some("edits"),
+                "old_string",
+                "new_string",
+            ),
+            every_occurrence: flag_field(input, "replace_all"),
+        },
+        "Grep" | "Glob" => Call::Search {
+            pattern: field("pattern")?,
+        },
         // A subagent, by the few words the model gave its task.
-        "Agent" | "Task" => "description",
-        "WebFetch" => "url",
-        "WebSearch" => "query",
-        _ => EDITS.iter().find(|(name, _)| *name == tool)?.1,
-    };
-    string_field(input, field)
+        "Agent" | "Task" => Call::About(field("description")?),
+        "WebFetch" => Call::About(field("url")?),
+        "WebSearch" => Call::About(field("query")?),
+        "NotebookEdit" => Call::About(field("notebook_path")?),
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use throughline_core::model::Replacement;
 
     #[test]
     fn edit_tools_name_the_file_they_changed() {
@@ -232,28 +258,81 @@ mod tests {
     }
 
     #[test]
-    fn a_call_is_about_its_command_path_or_pattern() {
+    fn a_call_is_read_as_what_it_did() {
         let bash = r#"{"command":"python3 app.py items.json","description":"Run the app"}"#;
         assert_eq!(
-            call_subject("Bash", bash).as_deref(),
-            Some("python3 app.py items.json")
+            call("Bash", bash),
+            Some(Call::Command("python3 app.py items.json".into()))
+        );
+        let read = |input| call("Read", input);
+        assert_eq!(
+            read(r#"{"file_path":"/home/dev/toy/app.py"}"#),
+            Some(Call::Read {
+                path: "/home/dev/toy/app.py".into(),
+                from: None,
+                count: None
+            })
         );
         assert_eq!(
-            call_subject("Read", r#"{"file_path":"/home/dev/toy/app.py"}"#).as_deref(),
-            Some("/home/dev/toy/app.py")
+            read(r#"{"file_path":"/p/big.rs","offset":400,"limit":40}"#),
+            Some(Call::Read {
+                path: "/p/big.rs".into(),
+                from: Some(400),
+                count: Some(40)
+            })
         );
         assert_eq!(
-            call_subject("Grep", r#"{"pattern":"fn main","path":"src"}"#).as_deref(),
-            Some("fn main")
+            read(r#"{"file_path":"/p/big.rs","offset":0,"limit":40}"#),
+            Some(Call::Read {
+                path: "/p/big.rs".into(),
+                from: None,
+                count: Some(40)
+            })
+        );
+        // As 2.1.197 wrote them (the sample session).
+        let write = r#"{"file_path": "/home/dev/toy/test_app.py", "content": "from app import total_value\n"}"#;
+        assert_eq!(
+            call("Write", write),
+            Some(Call::Write {
+                path: "/home/dev/toy/test_app.py".into(),
+                content: Some("from app import total_value\n".into())
+            })
+        );
+        let edit = r#"{"replace_all": false, "file_path": "/home/dev/toy/app.py", "old_string": "print(x)", "new_string": "print(total)"}"#;
+        let replaced = |old: &str, new: &str| Replacement {
+            old: old.into(),
+            new: new.into(),
+        };
+        assert_eq!(
+            call("Edit", edit),
+            Some(Call::Edit {
+                path: "/home/dev/toy/app.py".into(),
+                edits: vec![replaced("print(x)", "print(total)")],
+                every_occurrence: false
+            })
+        );
+        let multi = r#"{"file_path":"/p/lib.rs","edits":[{"old_string":"a","new_string":"b"},{"old_string":"c","new_string":"d"}]}"#;
+        assert_eq!(
+            call("MultiEdit", multi),
+            Some(Call::Edit {
+                path: "/p/lib.rs".into(),
+                edits: vec![replaced("a", "b"), replaced("c", "d")],
+                every_occurrence: false
+            })
+        );
+        // Cut short, an edit still names its file.
+        let cut = &edit[..edit.find("new_string").unwrap()];
+        assert_eq!(call("Edit", cut).unwrap().subject(), "/home/dev/toy/app.py");
+        assert_eq!(
+            call("Grep", r#"{"pattern":"fn main","path":"src"}"#),
+            Some(Call::Search {
+                pattern: "fn main".into()
+            })
         );
         assert_eq!(
-            call_subject(
-                "Agent",
-                r#"{"description":"Count lines","prompt":"Count…"}"#
-            )
-            .as_deref(),
-            Some("Count lines")
+            call("Agent", r#"{"description":"Count lines","prompt":"Count…"}"#),
+            Some(Call::About("Count lines".into()))
         );
-        assert_eq!(call_subject("TodoWrite", r#"{"todos":[]}"#), None);
+        assert_eq!(call("TodoWrite", r#"{"todos":[]}"#), None);
     }
 }

@@ -4,7 +4,7 @@
 //! `codex-rs/core/src/tools/handlers/apply_patch.rs` and `protocol/src/plan_tool.rs`).
 
 use crate::tool_input::{string_field, todo_items};
-use throughline_core::model::Todo;
+use throughline_core::model::{Call, Todo};
 
 const APPLY_PATCH: &str = "apply_patch";
 const UPDATE_PLAN: &str = "update_plan";
@@ -16,7 +16,7 @@ pub const TOOLS: crate::Tools = crate::Tools {
     state_tools: STATE_TOOLS,
     file_changes,
     todo_list,
-    call_subject,
+    call,
 };
 
 pub fn file_changes(tool: &str, input: &str) -> Vec<(String, bool)> {
@@ -57,13 +57,14 @@ pub fn todo_list(tool: &str, input: &str) -> Option<Vec<Todo>> {
     todo_items(input, "plan", "step")
 }
 
-pub fn call_subject(tool: &str, input: &str) -> Option<String> {
+pub fn call(tool: &str, input: &str) -> Option<Call> {
     match tool {
         // `{"cmd": "ls -la"}`, as 0.171.0 wrote it (the sample rollout).
-        "exec_command" => string_field(input, "cmd"),
+        "exec_command" => string_field(input, "cmd").map(Call::Command),
+        // The patch reads as it is: it is a diff already.
         APPLY_PATCH => {
             let files: Vec<String> = file_changes(tool, input).into_iter().map(|f| f.0).collect();
-            (!files.is_empty()).then(|| files.join(", "))
+            (!files.is_empty()).then(|| Call::About(files.join(", ")))
         }
         _ => None,
     }
@@ -117,15 +118,17 @@ mod tests {
     }
 
     #[test]
-    fn a_call_is_about_its_command_or_its_files() {
+    fn a_call_is_its_command_or_its_files() {
         assert_eq!(
-            call_subject("exec_command", r#"{"cmd": "ls -la"}"#).as_deref(),
-            Some("ls -la")
+            call("exec_command", r#"{"cmd": "ls -la"}"#),
+            Some(Call::Command("ls -la".into()))
         );
         assert_eq!(
-            call_subject("apply_patch", PATCH).as_deref(),
-            Some("hello.txt, src/app.py, src/main.py, README.md, obsolete.txt")
+            call("apply_patch", PATCH),
+            Some(Call::About(
+                "hello.txt, src/app.py, src/main.py, README.md, obsolete.txt".into()
+            ))
         );
-        assert_eq!(call_subject("view_image", r#"{"path":"a.png"}"#), None);
+        assert_eq!(call("view_image", r#"{"path":"a.png"}"#), None);
     }
 }

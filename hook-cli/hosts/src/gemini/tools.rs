@@ -4,8 +4,8 @@
 //! `write_file {file_path, content}`, `replace {file_path, old_string, new_string, ...}`,
 //! `write_todos {todos: [{description, status}]}`.
 
-use crate::tool_input::{string_field, todo_items};
-use throughline_core::model::Todo;
+use crate::tool_input::{replacements, string_field, todo_items};
+use throughline_core::model::{Call, Todo};
 
 const WRITE_TODOS: &str = "write_todos";
 
@@ -19,7 +19,7 @@ pub const TOOLS: crate::Tools = crate::Tools {
     state_tools: STATE_TOOLS,
     file_changes,
     todo_list,
-    call_subject,
+    call,
 };
 
 pub fn file_changes(tool: &str, input: &str) -> Vec<(String, bool)> {
@@ -39,20 +39,37 @@ pub fn todo_list(tool: &str, input: &str) -> Option<Vec<Todo>> {
     todo_items(input, "todos", "description")
 }
 
-pub fn call_subject(tool: &str, input: &str) -> Option<String> {
-    let field = match tool {
-        "run_shell_command" => "command",
-        "read_file" | "write_file" | "replace" => "file_path",
-        "grep_search" | "glob" => "pattern",
+/// What a call did: `read_file` by its path only (how it numbers a part's lines is not in the
+/// sample chats).
+pub fn call(tool: &str, input: &str) -> Option<Call> {
+    let field = |key| string_field(input, key);
+    Some(match tool {
+        "run_shell_command" => Call::Command(field("command")?),
+        "read_file" => Call::Read {
+            path: field("file_path")?,
+            from: None,
+            count: None,
+        },
+        "write_file" => Call::Write {
+            path: field("file_path")?,
+            content: field("content"),
+        },
+        "replace" => Call::Edit {
+            path: field("file_path")?,
+            edits: replacements(input, None, "old_string", "new_string"),
+            every_occurrence: false,
+        },
+        "grep_search" | "glob" => Call::Search {
+            pattern: field("pattern")?,
+        },
         _ => return None,
-    };
-    string_field(input, field)
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use throughline_core::model::TodoStatus;
+    use throughline_core::model::{Replacement, TodoStatus};
 
     #[test]
     fn write_file_and_replace_name_the_file_they_changed() {
@@ -88,17 +105,39 @@ mod tests {
     }
 
     #[test]
-    fn a_call_is_about_its_command_path_or_pattern() {
+    fn a_call_is_read_as_what_it_did() {
         // As 0.61.0 wrote it (the sample chat).
         let shell = r#"{"command":"ls -1"}"#;
         assert_eq!(
-            call_subject("run_shell_command", shell).as_deref(),
-            Some("ls -1")
+            call("run_shell_command", shell),
+            Some(Call::Command("ls -1".into()))
+        );
+        let replace = r#"{"file_path":"/home/dev/proj/app.py","instruction":"print the total","old_string":"print(x)","new_string":"print(total)"}"#;
+        assert_eq!(
+            call("replace", replace),
+            Some(Call::Edit {
+                path: "/home/dev/proj/app.py".into(),
+                edits: vec![Replacement {
+                    old: "print(x)".into(),
+                    new: "print(total)".into()
+                }],
+                every_occurrence: false
+            })
+        );
+        let write = r##"{"file_path":"/home/dev/proj/notes.md","content":"# Notes\n"}"##;
+        assert_eq!(
+            call("write_file", write),
+            Some(Call::Write {
+                path: "/home/dev/proj/notes.md".into(),
+                content: Some("# Notes\n".into())
+            })
         );
         assert_eq!(
-            call_subject("grep_search", r#"{"pattern":"TODO"}"#).as_deref(),
-            Some("TODO")
+            call("grep_search", r#"{"pattern":"TODO"}"#),
+            Some(Call::Search {
+                pattern: "TODO".into()
+            })
         );
-        assert_eq!(call_subject("web_fetch", r#"{"prompt":"x"}"#), None);
+        assert_eq!(call("web_fetch", r#"{"prompt":"x"}"#), None);
     }
 }

@@ -4,8 +4,8 @@
 //! writes the todo list, whole only with `merge: false` (the default merges by id);
 //! `run_terminal_command` `{command, description, timeout?}` runs a command.
 
-use crate::tool_input::{string_field, todo_items};
-use throughline_core::model::Todo;
+use crate::tool_input::{flag_field, replacements, string_field, todo_items};
+use throughline_core::model::{Call, Todo};
 
 const WRITE: &str = "write";
 const SEARCH_REPLACE: &str = "search_replace";
@@ -18,7 +18,7 @@ pub const TOOLS: crate::Tools = crate::Tools {
     state_tools: STATE_TOOLS,
     file_changes,
     todo_list,
-    call_subject,
+    call,
 };
 
 pub fn file_changes(tool: &str, input: &str) -> Vec<(String, bool)> {
@@ -43,22 +43,36 @@ pub fn todo_list(tool: &str, input: &str) -> Option<Vec<Todo>> {
     replaces.then(|| todo_items(input, "todos", "content"))?
 }
 
-pub fn call_subject(tool: &str, input: &str) -> Option<String> {
-    let field = match tool {
-        "run_terminal_command" => "command",
-        WRITE | SEARCH_REPLACE => "file_path",
-        "read_file" => "target_file",
-        "list_dir" => "target_directory",
-        "grep" => "pattern",
+pub fn call(tool: &str, input: &str) -> Option<Call> {
+    let field = |key| string_field(input, key);
+    Some(match tool {
+        "run_terminal_command" => Call::Command(field("command")?),
+        WRITE => Call::Write {
+            path: field("file_path")?,
+            content: field("content"),
+        },
+        SEARCH_REPLACE => Call::Edit {
+            path: field("file_path")?,
+            edits: replacements(input, None, "old_string", "new_string"),
+            every_occurrence: flag_field(input, "replace_all"),
+        },
+        "read_file" => Call::Read {
+            path: field("target_file")?,
+            from: None,
+            count: None,
+        },
+        "list_dir" => Call::About(field("target_directory")?),
+        "grep" => Call::Search {
+            pattern: field("pattern")?,
+        },
         _ => return None,
-    };
-    string_field(input, field)
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use throughline_core::model::TodoStatus;
+    use throughline_core::model::{Replacement, TodoStatus};
 
     #[test]
     fn writes_and_replacements_change_their_file() {
@@ -96,28 +110,53 @@ mod tests {
     }
 
     #[test]
-    fn a_call_is_about_its_command_or_its_path() {
+    fn a_call_is_read_as_what_it_did() {
         let cases = [
             (
                 "run_terminal_command",
                 r#"{"command":"ls -a","description":"List."}"#,
-                "ls -a",
+                Call::Command("ls -a".into()),
             ),
             (
                 "write",
                 r#"{"file_path":"PLAN.md","content":""}"#,
-                "PLAN.md",
+                Call::Write {
+                    path: "PLAN.md".into(),
+                    content: Some(String::new()),
+                },
             ),
-            ("read_file", r#"{"target_file":"src/lib.rs"}"#, "src/lib.rs"),
-            ("grep", r#"{"pattern":"fn main"}"#, "fn main"),
+            (
+                "search_replace",
+                r#"{"file_path":"src/main.rs","old_string":"a","new_string":"b","replace_all":true}"#,
+                Call::Edit {
+                    path: "src/main.rs".into(),
+                    edits: vec![Replacement {
+                        old: "a".into(),
+                        new: "b".into(),
+                    }],
+                    every_occurrence: true,
+                },
+            ),
+            (
+                "read_file",
+                r#"{"target_file":"src/lib.rs"}"#,
+                Call::Read {
+                    path: "src/lib.rs".into(),
+                    from: None,
+                    count: None,
+                },
+            ),
+            (
+                "grep",
+                r#"{"pattern":"fn main"}"#,
+                Call::Search {
+                    pattern: "fn main".into(),
+                },
+            ),
         ];
-        for (tool, input, subject) in cases {
-            assert_eq!(
-                call_subject(tool, input).as_deref(),
-                Some(subject),
-                "{tool}"
-            );
+        for (tool, input, what) in cases {
+            assert_eq!(call(tool, input), Some(what), "{tool}");
         }
-        assert_eq!(call_subject("spawn_subagent", r#"{"prompt":"x"}"#), None);
+        assert_eq!(call("spawn_subagent", r#"{"prompt":"x"}"#), None);
     }
 }
