@@ -404,10 +404,16 @@ export interface Detail {
 
 /** One thing done in a turn: a tool call with its result, or an entry of its own. */
 export interface Step {
+  /** What it did: `Read: src/app.rs, lines 10–29`, `Grep: fn main (3 hits)`. */
   title: string;
   tool: number | null;
   item: number;
+  /** A call's input as names and values, or (an edit) as a diff. */
   input: string | null;
+  /** The input is a diff: `-` starts a removed line, `+` an added one. */
+  diff: boolean;
+  /** An entry stored as JSON, as names and values. */
+  readable: string | null;
   result: number | null;
   failed: boolean;
   unanswered: boolean;

@@ -37,8 +37,8 @@ const DETAIL: TurnDetail = {
     { index: 3, kind: "thinking", name: null, tool_use_id: null, body: "List it first.", is_error: false, at: null },
   ],
   steps: [
-    { title: "Bash: ls", tool: 1, item: 1, input: "command: ls\n", result: 2, failed: true, unanswered: false, lines: 2, chars: 19 },
-    { title: "thinking", tool: null, item: 3, input: null, result: null, failed: false, unanswered: false, lines: 1, chars: 14 },
+    { title: "Bash: ls", tool: 1, item: 1, input: "command: ls\n", diff: false, readable: null, result: 2, failed: true, unanswered: false, lines: 2, chars: 19 },
+    { title: "thinking", tool: null, item: 3, input: null, diff: false, readable: null, result: null, failed: false, unanswered: false, lines: 1, chars: 14 },
   ],
 };
 
@@ -118,9 +118,27 @@ describe("renderMemory", () => {
     expect(details[1].querySelector("pre.output")!.textContent).toBe("List it first.");
   });
 
+  it("shows an edit as its file and a diff, its removed and added lines marked", () => {
+    const detail: TurnDetail = {
+      ...DETAIL,
+      details: [
+        { index: 1, kind: "tool_use", name: "Edit", tool_use_id: "e1", body: '{"file_path":"/home/dev/toy/app.py","old_string":"print(x)","new_string":"print(total)"}', is_error: false, at: null },
+        { index: 2, kind: "tool_result", name: "Edit", tool_use_id: "e1", body: "The file /home/dev/toy/app.py has been updated successfully.", is_error: false, at: null },
+      ],
+      steps: [{ title: "Edit: /home/dev/toy/app.py", tool: 1, item: 1, input: "@@\n def main():\n-    print(x)\n+    print(total)\n", diff: true, readable: null, result: 2, failed: false, unanswered: false, lines: 1, chars: 61 }],
+    };
+    const step = renderMemory(state({ opened: { kind: "turn", detail } }), noActions).querySelector("li.detail")!;
+    expect(step.querySelector("summary")!.textContent).toBe("Edit: /home/dev/toy/app.py · 1 line");
+    const diff = step.querySelector("pre.input.diff")!;
+    expect(diff.textContent).toBe("@@\n def main():\n-    print(x)\n+    print(total)\n");
+    expect([...diff.querySelectorAll("span")].map((line) => line.className)).toEqual(["hunk", "same", "del", "ins"]);
+    expect(step.textContent).not.toContain("{");
+  });
+
   it("folds a run of the client's own entries into one row, and leaves a pair as it is", () => {
     const entry = (index: number, kind: string, name: string) => ({ index, kind, name, tool_use_id: null, body: `{"type":"${name}"}`, is_error: false, at: null });
-    const step = (item: number, title: string) => ({ title, tool: null, item, input: null, result: null, failed: false, unanswered: false, lines: 1, chars: 20 });
+    // The library gives each JSON entry's names and values.
+    const step = (item: number, title: string) => ({ title, tool: null, item, input: null, diff: false, readable: `type: ${title.replace(/^[^:]*: /, "")}\n`, result: null, failed: false, unanswered: false, lines: 1, chars: 20 });
     const detail: TurnDetail = {
       ...DETAIL,
       details: [
@@ -154,15 +172,9 @@ describe("renderMemory", () => {
       "meta: caveat · 1 line",
       "thinking · 1 line",
     ]);
-    // Each folded entry opens as it would alone.
+    // Each folded entry opens as it would alone, as names and values, not as JSON.
     const inside = [...rows[0].querySelectorAll("ol.details > li.detail")];
-    expect(inside.map((row) => row.querySelector("pre.output")!.textContent)).toEqual([
-      '{"type":"environment"}',
-      '{"type":"model"}',
-      '{"type":"date"}',
-      '{"type":"model"}',
-      '{"type":"skills"}',
-    ]);
+    expect(inside.map((row) => row.querySelector("pre.output")!.textContent)).toEqual(["type: environment\n", "type: model\n", "type: date\n", "type: model\n", "type: skills\n"]);
   });
 
   it("previews exactly the text a handoff gives, and hands off from there", () => {

@@ -238,10 +238,19 @@ function renderClientRun(run: Step[], detail: TurnDetail): HTMLElement {
   );
 }
 
+/** An edit's diff, its removed and added lines marked. */
+function renderDiff(diff: string): HTMLElement {
+  const kinds: Record<string, string> = { "-": "del", "+": "ins", "@": "hunk" };
+  const lines = (diff.endsWith("\n") ? diff.slice(0, -1) : diff).split("\n");
+  return h("pre", { class: "input diff" }, ...lines.map((line) => h("span", { class: kinds[line[0]] ?? "same" }, `${line}\n`)));
+}
+
 /** A tool call with its output below it, or an entry of its own; each opens on a click. */
 function renderStep(step: Step, detail: TurnDetail): HTMLElement {
   const entry = (n: number | null) => detail.details.find((d) => d.index === n) ?? null;
   const output = step.tool === null ? entry(step.item) : entry(step.result);
+  // An entry the client stored as JSON reads as names and values, as `detail` shows it.
+  const text = step.readable ?? output?.body;
   const size = step.lines === 0 ? "empty" : step.lines === 1 ? "1 line" : `${step.lines} lines`;
   const outcome = step.unanswered ? "no output recorded" : step.failed ? `failed · ${size}` : size;
   return h(
@@ -251,8 +260,8 @@ function renderStep(step: Step, detail: TurnDetail): HTMLElement {
       "details",
       {},
       h("summary", {}, h("span", { class: "step-title" }, step.title), h("span", { class: "facts" }, ` · ${outcome}`)),
-      step.input ? h("pre", { class: "input" }, step.input) : null,
-      output && output.body ? h("pre", { class: "output" }, output.body) : null,
+      step.input ? (step.diff ? renderDiff(step.input) : h("pre", { class: "input" }, step.input)) : null,
+      text ? h("pre", { class: "output" }, text) : null,
     ),
   );
 }
