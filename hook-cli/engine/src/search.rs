@@ -575,15 +575,15 @@ fn shown_once(
         }
     }
     // Stable: entries holding as much keep their score order. Among them, what the person and
-    // the assistant said comes first, then what tools and the host answered (a file read
-    // names a library far more often than the prompt that decides about it), then the inputs
-    // the model wrote for its tool calls: JSON that repeats the words it was given.
+    // the assistant said comes first (prompts and answers by score: a long prompt that names a
+    // word once is not more about it than a short answer), then what tools and the host
+    // answered (a file read names a library far more often than the prompt that decides about
+    // it), then the inputs the model wrote for its tool calls: JSON that repeats its words.
     candidates.sort_by_key(|(held, m, ..)| {
         let told = match m.entry.layer {
-            Layer::L2 if m.entry.role == "user" => 0,
-            Layer::L2 => 1,
-            Layer::L3 if m.entry.role == DetailKind::ToolCall.as_str() => 3,
-            Layer::L3 => 2,
+            Layer::L2 => 0,
+            Layer::L3 if m.entry.role == DetailKind::ToolCall.as_str() => 2,
+            Layer::L3 => 1,
         };
         (std::cmp::Reverse(*held), told)
     });
