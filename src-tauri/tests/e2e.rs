@@ -281,26 +281,27 @@ async fn the_window_shows_live_sessions_and_settings() {
     terminal.exit();
 }
 
+/// Elements whose content is wider than they are and do not scroll it on purpose, named by
+/// tag, class and the start of their text.
+const OVERFLOWING: &str = "
+    const wide = [];
+    const page = document.documentElement;
+    if (page.scrollWidth > page.clientWidth + 1) wide.push('the page');
+    for (const e of document.querySelectorAll('main *')) {
+        const style = getComputedStyle(e);
+        if (style.display === 'none' || e.closest('svg')) continue;
+        const scrolls = ['auto', 'scroll'].includes(style.overflowX);
+        const ellipsised = style.textOverflow === 'ellipsis';
+        if (!scrolls && !ellipsised && e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0)
+            wide.push(`${e.tagName.toLowerCase()}.${e.className}: ${(e.textContent || '').slice(0, 60)}`);
+    }
+    return wide;";
+
 /// Every view, on the real data the test stored, at the smallest size the window allows, its
 /// default size and a large one: nothing is wider than its box (text cut off, or a sideways
 /// scrollbar), except where scrolling is the point (a memory's text, a turn's output). Each
 /// view at each size is in the screenshots.
 async fn every_view_fits_at_every_size(client: &fantoccini::Client, shots: &Path) {
-    // Elements whose content is wider than they are and do not scroll it on purpose, named
-    // by tag, class and the start of their text.
-    const OVERFLOWING: &str = "
-        const wide = [];
-        const page = document.documentElement;
-        if (page.scrollWidth > page.clientWidth + 1) wide.push('the page');
-        for (const e of document.querySelectorAll('main *')) {
-            const style = getComputedStyle(e);
-            if (style.display === 'none' || e.closest('svg')) continue;
-            const scrolls = ['auto', 'scroll'].includes(style.overflowX);
-            const ellipsised = style.textOverflow === 'ellipsis';
-            if (!scrolls && !ellipsised && e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0)
-                wide.push(`${e.tagName.toLowerCase()}.${e.className}: ${(e.textContent || '').slice(0, 60)}`);
-        }
-        return wide;";
     let mut problems = Vec::new();
     for (width, height) in [(420, 320), (720, 520), (1280, 900)] {
         client.set_window_size(width, height).await.unwrap();
@@ -475,6 +476,31 @@ async fn threshold_notification_hands_off(
 /// Memory: the real session is listed, the library's search finds what it said and opens the
 /// turn, the preview shows what a handoff would give, and forget removes a session after
 /// asking.
+/// What a person just opened is on screen: `css` starts above the window's bottom edge and
+/// ends below its top.
+async fn in_view(client: &fantoccini::Client, css: &str) {
+    let seen = client
+        .execute(
+            "const r = document.querySelector(arguments[0]).getBoundingClientRect();
+             return r.top < innerHeight && r.bottom > 0;",
+            vec![css.into()],
+        )
+        .await
+        .unwrap();
+    assert_eq!(seen, serde_json::json!(true), "{css} opened out of view");
+}
+
+/// Nothing in the view as it is now is wider than its box, as [`every_view_fits_at_every_size`]
+/// holds the views as they first open.
+async fn fits(client: &fantoccini::Client, what: &str) {
+    let wide = client.execute(OVERFLOWING, vec![]).await.unwrap();
+    assert_eq!(
+        wide,
+        serde_json::json!([]),
+        "{what}: content wider than its box"
+    );
+}
+
 async fn memory_view_searches_previews_and_forgets(
     client: &fantoccini::Client,
     live: &str,
@@ -504,6 +530,7 @@ async fn memory_view_searches_previews_and_forgets(
     click_when_there(client, ".hit .open-turn").await;
     let text = text_when_there(client, ".opened .turn").await;
     assert!(text.contains("vault path secret/deploy-7731"), "{text}");
+    in_view(client, ".opened .turn").await;
     // The agent's answer reads as the markdown it wrote.
     let heading = text_when_there(client, ".opened .turn .message.assistant .md h5").await;
     assert_eq!(heading, "Where it lives");
@@ -517,7 +544,9 @@ async fn memory_view_searches_previews_and_forgets(
     let text = text_when_there(client, ".opened .preview pre").await;
     assert!(text.starts_with(MEMORY_HEADING), "{text}");
     assert!(text.contains("secret/deploy-7731"), "{text}");
+    in_view(client, ".opened .preview").await;
     screenshot(shots, "memory-preview");
+    fits(client, "the handoff preview").await;
 
     // A session's turns open under the picture of its context over its requests (the fixture
     // of thirteen requests).
@@ -547,6 +576,41 @@ async fn memory_view_searches_previews_and_forgets(
         .await
         .unwrap();
     screenshot(shots, "memory-context");
+    fits(client, "the turns of a session with their chart").await;
+
+    // One of its turns with tool calls opens where it can be seen, each call named by what it
+    // did and its input as names and values: no JSON as stored.
+    client
+        .execute(
+            "[...document.querySelectorAll('.turns-of li')]
+                 .find((li) => /Bash|Edit|Write|Read/.test(li.textContent))
+                 .querySelector('.open-turn').click()",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let titles = text_when_there(client, ".opened .turn .step-title").await;
+    assert!(!titles.contains("tool_call"), "{titles}");
+    in_view(client, ".opened .turn").await;
+    let inputs = client
+        .execute(
+            "return [...document.querySelectorAll('.opened .turn pre.input')].map((e) => e.textContent)",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let inputs: Vec<String> = serde_json::from_value(inputs).unwrap();
+    assert!(!inputs.is_empty(), "no tool input shown");
+    for input in &inputs {
+        assert!(
+            !input.trim_start().starts_with('{')
+                && !input.contains("\\n")
+                && !input.contains("\\\""),
+            "a tool input shown as JSON: {input}"
+        );
+    }
+    screenshot(shots, "memory-turn");
+    fits(client, "a turn with tool calls").await;
 
     // Forget asks first; the fixture session recorded before the window opened goes.
     let fixture = session_id(&transcripts()[0]);
@@ -557,7 +621,9 @@ async fn memory_view_searches_previews_and_forgets(
     .await;
     let asked = text_when_there(client, ".forget-confirm").await;
     assert!(asked.contains("search index"), "{asked}");
+    in_view(client, ".forget-confirm").await;
     screenshot(shots, "memory-forget");
+    fits(client, "the question before forgetting").await;
     click_when_there(client, "#forget-confirm").await;
     wait_for(client, ".memory-view .notice").await;
     assert!(client
