@@ -551,20 +551,7 @@ pub fn hit(hit: &Hit, pointer: Pointer, paint: Paint) -> String {
         }
     }
     if hit.copies > 0 {
-        let first = match &hit.first_copy {
-            Some(e) => format!(
-                "; the first in turn {}{}",
-                e.turn,
-                e.at.as_deref()
-                    .map(|at| format!(" of {}", clock::local(at)))
-                    .unwrap_or_default()
-            ),
-            None => String::new(),
-        };
-        out.push_str(&format!(
-            "\n  (the same in {}{first})",
-            count(hit.copies as u64, "more entry")
-        ));
+        out.push_str(&paint.dim(&paint.text(&format!("\n  ({})", copies(hit)))));
     }
     let part = hit.part();
     // `--lines` reads a call's output, not its input: a call's hit points at the whole call.
@@ -590,6 +577,36 @@ pub fn hit(hit: &Hit, pointer: Pointer, paint: Paint) -> String {
         )),
     }
     out
+}
+
+/// Where else a hit's text is stored: "the same in 3 more entries: turn abc of session
+/// 1f0e2c4a (2025-11-30 12:00, the first), turn def, turn ghi". The turn where it first
+/// appeared (an error, a line of a file) comes first, with its time.
+fn copies(hit: &Hit) -> String {
+    let mut places: Vec<String> = Vec::new();
+    for place in &hit.copied_in {
+        let mut named = format!("turn {}", place.turn);
+        if place.session_id != hit.entry.session_id {
+            let session = place.session_id.get(..8).unwrap_or(&place.session_id);
+            named.push_str(&format!(" of session {session}"));
+        }
+        match &hit.first_copy {
+            Some(first) if places.is_empty() && first.turn == place.turn => {
+                let at = first.at.as_deref().map(clock::local);
+                match at {
+                    Some(at) => named.push_str(&format!(" ({at}, the first)")),
+                    None => named.push_str(" (the first)"),
+                }
+            }
+            _ => {}
+        }
+        places.push(named);
+    }
+    let entries = count(hit.copies as u64, "more entry");
+    match places.is_empty() {
+        true => format!("the same in {entries} of this turn"),
+        false => format!("the same in {entries}: {}", places.join(", ")),
+    }
 }
 
 /// An excerpt's text with its matches painted.

@@ -71,9 +71,22 @@ pub struct Hit {
     /// The earliest of those, when it is older than the entry shown: where the text (an
     /// error, a line of a file) first appeared.
     pub first_copy: Option<EntryRef>,
+    /// The other turns holding those copies, the earliest first, at most [`PLACES_NAMED`].
+    pub copied_in: Vec<CopyPlace>,
     /// Lower is better.
     pub score: f64,
 }
+
+/// A turn holding a copy of a hit's text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CopyPlace {
+    pub turn: String,
+    pub session_id: String,
+}
+
+/// Turns named for the copies of one hit: where an error came back, without a list as long as
+/// the answer.
+pub const PLACES_NAMED: usize = 4;
 
 /// The hits of a search, and, said plainly, what part of the memory it could not look at.
 #[derive(Debug, Clone, Default)]
@@ -558,19 +571,15 @@ fn shown_once(
     need: Need,
 ) -> (Vec<Hit>, usize) {
     let mut texts: HashMap<u64, usize> = HashMap::new();
-    // ((terms held, of them whole), the entry, copies of its text, the earliest copy)
-    type Candidate = ((usize, usize), Matched, usize, Option<EntryRef>);
+    // ((terms held, of them whole), the entry, the entries holding the same text)
+    type Candidate = ((usize, usize), Matched, Vec<EntryRef>);
     let mut candidates: Vec<Candidate> = Vec::new();
     for m in found {
         match texts.entry(xxh3_64(m.text.as_bytes())) {
-            Entry::Occupied(first) => {
-                let (_, _, copies, earliest) = &mut candidates[*first.get()];
-                *copies += 1;
-                keep_earlier(earliest, &m.entry);
-            }
+            Entry::Occupied(first) => candidates[*first.get()].2.push(m.entry),
             Entry::Vacant(slot) => {
                 slot.insert(candidates.len());
-                candidates.push((excerpt::terms_held(&m.text, terms), m, 0, None));
+                candidates.push((excerpt::terms_held(&m.text, terms), m, Vec::new()));
             }
         }
     }
@@ -604,32 +613,56 @@ fn shown_once(
         *n += 1;
         *n <= PER_TURN
     });
-    for (_, m, copies, earliest) in first.into_iter().chain(waiting) {
+    // Every copy of a shown hit's text or lines, to be named once the answer is complete.
+    let mut copies_of: Vec<Vec<EntryRef>> = Vec::new();
+    for (_, m, copies) in first.into_iter().chain(waiting) {
         if hits.len() == limit {
             // Excerpts are the costly part: none for entries that cannot be shown.
             break;
         }
-        let mut hit = hit(m, terms);
-        hit.copies = copies;
-        hit.first_copy = earliest.filter(|e| is_earlier(e, &hit.entry));
+        let hit = hit(m, terms);
         let lines: Vec<&str> = hit.excerpts.iter().map(|x| x.text.as_str()).collect();
         match shown.entry(xxh3_64(lines.join("\n").as_bytes())) {
             Entry::Occupied(first) => {
-                let shown = &mut hits[*first.get()];
-                shown.copies += 1 + hit.copies;
-                let mut earliest = shown.first_copy.take();
-                for copy in hit.first_copy.iter().chain([&hit.entry]) {
-                    keep_earlier(&mut earliest, copy);
-                }
-                shown.first_copy = earliest.filter(|e| is_earlier(e, &shown.entry));
+                let held = &mut copies_of[*first.get()];
+                held.push(hit.entry);
+                held.extend(copies);
             }
             Entry::Vacant(slot) => {
                 slot.insert(hits.len());
                 hits.push(hit);
+                copies_of.push(copies);
             }
         }
     }
+    for (hit, copies) in hits.iter_mut().zip(copies_of) {
+        name_copies(hit, copies);
+    }
     (hits, most)
+}
+
+/// Says how many other entries hold `hit`'s text, where it first appeared when that is
+/// earlier, and the other turns that hold it, the earliest first.
+fn name_copies(hit: &mut Hit, mut copies: Vec<EntryRef>) {
+    hit.copies = copies.len();
+    // By time, those without one last (as `is_earlier` has them).
+    copies.sort_by(|a, b| (a.at.is_none(), &a.at).cmp(&(b.at.is_none(), &b.at)));
+    hit.first_copy = copies
+        .first()
+        .filter(|e| is_earlier(e, &hit.entry))
+        .cloned();
+    for copy in copies {
+        let place = CopyPlace {
+            turn: copy.turn,
+            session_id: copy.session_id,
+        };
+        if place.turn != hit.entry.turn && !hit.copied_in.contains(&place) {
+            hit.copied_in.push(place);
+            if hit.copied_in.len() == PLACES_NAMED {
+                break;
+            }
+        }
+    }
 }
 
 /// Whether `a` was stored before `b` (an entry without a time is never earlier).
@@ -638,13 +671,6 @@ fn is_earlier(a: &EntryRef, b: &EntryRef) -> bool {
         (Some(a), Some(b)) => a < b,
         (Some(_), None) => true,
         _ => false,
-    }
-}
-
-/// `earliest` becomes `entry` when that is earlier.
-fn keep_earlier(earliest: &mut Option<EntryRef>, entry: &EntryRef) {
-    if earliest.as_ref().is_none_or(|e| is_earlier(entry, e)) {
-        *earliest = Some(entry.clone());
     }
 }
 
@@ -657,6 +683,7 @@ fn hit(m: Matched, terms: &[String]) -> Hit {
     Hit {
         copies: 0,
         first_copy: None,
+        copied_in: Vec::new(),
         excerpts: excerpt::excerpts(&text, terms),
         chars: text.chars().count(),
         lines: excerpt::line_count(&text),

@@ -1,6 +1,6 @@
 use super::*;
 use crate::render::{self, Paint, Pointer};
-use crate::test_memory::{store_with, Fixture};
+use crate::test_memory::{store_with, Fixture, ToolRun};
 
 fn request(query: &str) -> Request {
     Request {
@@ -241,7 +241,7 @@ fn the_same_text_shows_once_from_its_most_recent_session() {
     let shown = render::hit(&hits[0], Pointer::Cli, Paint::Plain);
     assert!(
         shown.contains(&format!(
-            "(the same in 1 more entry; the first in turn {} of 2025-11-30 12:00)",
+            "(the same in 1 more entry: turn {} of session a-old (2025-11-30 12:00, the first))",
             first.turn
         )),
         "{shown}"
@@ -484,6 +484,13 @@ fn a_file_read_many_times_does_not_crowd_out_where_a_fact_was_said() {
         .collect();
     assert_eq!(reads.len(), 1, "ten reads of one file show once: {hits:#?}");
     assert_eq!(reads[0].copies, 9);
+    // All in the turn shown: no other turn to name.
+    assert!(reads[0].copied_in.is_empty(), "{:#?}", reads[0]);
+    let shown = render::hit(reads[0], Pointer::Cli, Paint::Plain);
+    assert!(
+        shown.contains("(the same in 9 more entries of this turn)"),
+        "{shown}"
+    );
 }
 
 #[test]
@@ -714,4 +721,52 @@ fn a_misspelt_word_is_searched_as_the_nearest_word_stored() {
     assert_eq!(edits("kubernetis", "kubernetes"), 1);
     assert_eq!(edits("", "abc"), 3);
     assert_eq!(edits("flaw", "lawn"), 2);
+}
+
+#[test]
+fn copies_name_their_turns_and_sessions_the_first_with_its_time() {
+    const ERROR: &str = "error[E0502]: cannot borrow `cache` as mutable";
+    let prompts: Vec<String> = (0..7).map(|i| format!("Build it again, try {i}")).collect();
+    let turns = |range: std::ops::Range<usize>| -> Vec<(&str, &str, Vec<ToolRun>)> {
+        prompts[range]
+            .iter()
+            .map(|prompt| {
+                (
+                    prompt.as_str(),
+                    "Still failing.",
+                    vec![("Bash", r#"{"command":"cargo build"}"#, ERROR)],
+                )
+            })
+            .collect()
+    };
+    let (_dir, store) = store_with(&[
+        Fixture {
+            id: "early-session",
+            project: "/p",
+            at: "2026-11-20T09:00:00.000Z",
+            turns: turns(0..1),
+        },
+        Fixture {
+            id: "late-session",
+            project: "/p",
+            at: "2026-11-29T10:00:00.000Z",
+            turns: turns(1..7),
+        },
+    ]);
+    let hits = found(&store, &request("cannot borrow cache"));
+    let error = hits.iter().find(|h| h.entry.role == "tool_result").unwrap();
+    assert_eq!(error.copies, 6, "{error:#?}");
+    assert_eq!(error.copied_in.len(), PLACES_NAMED, "{error:#?}");
+    let first = error.first_copy.as_ref().unwrap();
+    assert_eq!(first.session_id, "early-session");
+    assert_eq!(error.copied_in[0].turn, first.turn);
+    let shown = render::hit(error, Pointer::Cli, Paint::Plain);
+    assert!(
+        shown.contains(&format!(
+            "(the same in 6 more entries: turn {} of session early-se (2026-11-20 09:00, the \
+             first), turn ",
+            first.turn
+        )),
+        "{shown}"
+    );
 }
