@@ -536,15 +536,19 @@ async fn memory_view_searches_previews_and_forgets(
     assert_eq!(heading, "Where it lives");
     screenshot(shots, "memory-search");
 
+    // A session's row selects it and opens its turns; what else can be done with it is in the
+    // header of the pane beside the list.
     click_when_there(
         client,
-        &format!("li.stored[data-session='{live}'] .preview"),
+        &format!("li.stored[data-session='{live}'] .open-session"),
     )
     .await;
+    wait_for(client, &format!(".opened .turns-of[data-session='{live}']")).await;
+    click_when_there(client, ".opened .pane-header .preview").await;
     let text = text_when_there(client, ".opened .preview pre").await;
     assert!(text.starts_with(MEMORY_HEADING), "{text}");
     assert!(text.contains("secret/deploy-7731"), "{text}");
-    in_view(client, ".opened .preview").await;
+    in_view(client, ".opened .preview pre").await;
     screenshot(shots, "memory-preview");
     fits(client, "the handoff preview").await;
 
@@ -553,7 +557,7 @@ async fn memory_view_searches_previews_and_forgets(
     let drawn_session = session_id(&transcripts()[1]);
     click_when_there(
         client,
-        &format!("li.stored[data-session='{drawn_session}'] .turns"),
+        &format!("li.stored[data-session='{drawn_session}'] .open-session"),
     )
     .await;
     let caption = text_when_there(client, ".opened .turns-of figure.context figcaption").await;
@@ -616,9 +620,15 @@ async fn memory_view_searches_previews_and_forgets(
     let fixture = session_id(&transcripts()[0]);
     click_when_there(
         client,
-        &format!("li.stored[data-session='{fixture}'] .forget"),
+        &format!("li.stored[data-session='{fixture}'] .open-session"),
     )
     .await;
+    wait_for(
+        client,
+        &format!(".opened .turns-of[data-session='{fixture}']"),
+    )
+    .await;
+    click_when_there(client, ".opened .pane-header .forget").await;
     let asked = text_when_there(client, ".forget-confirm").await;
     assert!(asked.contains("search index"), "{asked}");
     in_view(client, ".forget-confirm").await;

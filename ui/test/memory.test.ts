@@ -60,7 +60,10 @@ describe("renderMemory", () => {
     expect(projects[0].querySelector("summary")!.textContent).toBe("toy · 2 sessions");
     const first = view.querySelector("li.stored")!;
     expect(first.querySelector(".title")!.textContent).toContain("secret/deploy-7731");
-    expect(first.querySelector(".facts")!.textContent).toMatch(/ – .* · 3 turns · Claude Code$/);
+    // One line of facts: when it was last active; from when to when on hover.
+    const facts = first.querySelector(".facts")!;
+    expect(facts.textContent).toMatch(/^[^–]* · 3 turns · Claude Code$/);
+    expect(facts.getAttribute("title")).toMatch(/ – .* · 3 turns · Claude Code$/);
     expect(view.querySelector("[data-session='0f1b393e-f41a'] .title")!.textContent).toBe("Session 0f1b393e (no prompt)");
     expect(view.querySelector("[data-session=c0de] .facts")!.textContent).toContain("Codex");
     // Nothing opened yet: the pane beside the list says what will show there.
@@ -80,29 +83,65 @@ describe("renderMemory", () => {
     expect(title.getAttribute("title")).toBe("Fix the flaky build.\n\nIt fails on CI only.");
     // A Windows path is named by its folder, a session without a prompt by its short id.
     expect(view.querySelector("[data-project='C:\\\\Users\\\\dev\\\\shop'] summary strong")!.textContent).toBe("shop");
-    expect(view.querySelector(".turns-of h3")!.textContent).toBe("Session 0f1b393e");
-    view.querySelector<HTMLButtonElement>("[data-session='0f1b393e-f41a-4e1e-9a85-60441f844f13'] .forget")!.click();
+    expect(view.querySelector(".pane-header h2")!.textContent).toBe("Session 0f1b393e");
+    view.querySelector<HTMLButtonElement>(".pane-header[data-session='0f1b393e-f41a-4e1e-9a85-60441f844f13'] .forget")!.click();
     expect(asked).toEqual(["session 0f1b393e"]);
   });
 
-  it("offers nothing to press for a session that stored no turn", () => {
+  it("lists a session as one row to select, and one that stored no turn as a quiet line", () => {
     const empty = stored({ session_id: "bbbbbbbb-0000", title: null, turns: 0 });
-    const view = renderMemory(state({ sessions: [stored(), empty] }), noActions);
-    const row = view.querySelector("[data-session='bbbbbbbb-0000']")!;
-    expect(row.querySelector(".title")!.textContent).toBe("Session bbbbbbbb (no prompt)");
-    expect(row.querySelectorAll("button")).toHaveLength(0);
-    expect(row.classList.contains("no-turns")).toBe(true);
-    expect(view.querySelectorAll(`[data-session='${SESSIONS[0].session_id}'] button`)).toHaveLength(3);
+    const opened: string[] = [];
+    const view = renderMemory(state({ sessions: [stored(), empty] }), { ...noActions, onTurns: (s) => opened.push(s.session_id) });
+    // A session with turns: its title and facts are one button, nothing else to press.
+    const row = view.querySelector(`li.stored[data-session='${SESSIONS[0].session_id}']`)!;
+    const buttons = [...row.querySelectorAll("button")];
+    expect(buttons.map((b) => b.className)).toEqual(["open-session"]);
+    expect(buttons[0].querySelector(".title")!.textContent).toContain("secret/deploy-7731");
+    expect(buttons[0].querySelector(".facts")).not.toBeNull();
+    expect(buttons[0].hasAttribute("aria-current")).toBe(false);
+    // A session that stored no turn has nothing to open: it cannot be selected.
+    const quiet = view.querySelector("li.stored[data-session='bbbbbbbb-0000']")!;
+    expect(quiet.querySelector(".title")!.textContent).toBe("Session bbbbbbbb (no prompt)");
+    expect(quiet.querySelectorAll("button, [tabindex], [role=button]")).toHaveLength(0);
+    expect(quiet.classList.contains("no-turns")).toBe(true);
+    quiet.querySelector<HTMLElement>(".title")!.click();
+    buttons[0].click();
+    expect(opened).toEqual([SESSIONS[0].session_id]);
   });
 
-  it("marks the search's matches, and a hit opens its turn", () => {
+  it("keeps a session's other actions out of the list, in the header of the pane beside it", () => {
+    const view = renderMemory(state({ opened: { kind: "preview", session: SESSIONS[0], text: "memory" } }), noActions);
+    expect(view.querySelectorAll("li.stored .preview, li.stored .forget, li.stored .turns")).toHaveLength(0);
+    const header = view.querySelector(".opened .pane-header")!;
+    expect(header.getAttribute("data-session")).toBe(SESSIONS[0].session_id);
+    expect(header.querySelector("h2")!.getAttribute("title")).toBe(SESSIONS[0].title);
+    expect([...header.querySelectorAll("button")].map((b) => [b.className, b.getAttribute("aria-pressed")])).toEqual([
+      ["turns", "false"],
+      ["preview", "true"],
+      ["forget", null],
+    ]);
+    // The row of what is open is the selected one; nothing selected, no header.
+    expect(view.querySelector("[aria-current=true]")!.closest("li")!.getAttribute("data-session")).toBe(SESSIONS[0].session_id);
+    const none = renderMemory(state(), noActions);
+    expect(none.querySelector(".pane-header, [aria-current]")).toBeNull();
+  });
+
+  it("marks the search's matches at the top of the list, and a hit opens its turn beside it", () => {
     const opened: string[] = [];
-    const view = renderMemory(state({ query: "deploy", hits: [HIT] }), { ...noActions, onTurn: (code) => opened.push(code) });
-    expect(view.querySelector(".hit mark")!.textContent).toBe("deploy");
+    const searched: string[] = [];
+    const view = renderMemory(state({ query: "deploy", hits: [HIT] }), { ...noActions, onTurn: (code) => opened.push(code), onSearch: (q) => searched.push(q) });
+    expect(view.querySelector(".list > .results + .projects")).not.toBeNull();
+    expect(view.querySelector(".list .hit mark")!.textContent).toBe("deploy");
     expect(view.querySelector(".hit .facts")!.textContent).toContain("toy");
     view.querySelector<HTMLButtonElement>(".hit .open-turn")!.click();
     expect(opened).toEqual(["k3m9x2a"]);
-    expect(renderMemory(state({ query: "nowhere", hits: [] }), noActions).textContent).toContain('Nothing stored matches "nowhere"');
+    view.querySelector<HTMLButtonElement>(".results .clear-search")!.click();
+    expect(searched).toEqual([""]);
+    // The hit whose turn is open is marked, and so is its session's row.
+    const turn = renderMemory(state({ query: "deploy", hits: [HIT], opened: { kind: "turn", detail: DETAIL } }), noActions);
+    expect(turn.querySelector(".hit")!.getAttribute("aria-current")).toBe("true");
+    expect(turn.querySelector(`li.stored[data-session='${SESSIONS[0].session_id}'] .open-session`)!.getAttribute("aria-current")).toBe("true");
+    expect(renderMemory(state({ query: "nowhere", hits: [] }), noActions).querySelector(".list .empty")!.textContent).toContain('Nothing stored matches "nowhere"');
   });
 
   it("shows a turn in full: the conversation, each tool call and its output", () => {
@@ -199,7 +238,7 @@ describe("forget", () => {
   it("asks first with what goes, for a session, a project and a turn", () => {
     const asked: [string, string][] = [];
     const view = renderMemory(state({ opened: { kind: "turn", detail: DETAIL } }), { ...noActions, onForget: (what) => asked.push([what.kind, what.id]) });
-    view.querySelector<HTMLButtonElement>("li.stored .forget")!.click();
+    view.querySelector<HTMLButtonElement>(".pane-header .forget")!.click();
     view.querySelector<HTMLButtonElement>(".forget-project")!.click();
     view.querySelector<HTMLButtonElement>(".turn .forget")!.click();
     expect(asked).toEqual([
@@ -221,6 +260,8 @@ describe("forget", () => {
       (cmd) => {
         calls.push(cmd);
         if (cmd === "stored_sessions") return sessions;
+        if (cmd === "session_turns") return [TURN];
+        if (cmd === "session_context") return null;
         if (cmd === "forget_preview") return FORGET_PREVIEW;
         if (cmd === "forget") {
           sessions = SESSIONS.slice(1);
@@ -233,12 +274,16 @@ describe("forget", () => {
     document.body.append(into);
     mountMemory(into);
     await settle();
-    into.querySelector<HTMLButtonElement>("li.stored .forget")!.click();
+    into.querySelector<HTMLButtonElement>("li.stored .open-session")!.click();
+    await settle();
+    into.querySelector<HTMLButtonElement>(".pane-header .forget")!.click();
     await settle();
     into.querySelector<HTMLButtonElement>("#forget-cancel")!.click();
     await settle();
     expect(calls).not.toContain("forget");
-    into.querySelector<HTMLButtonElement>("li.stored .forget")!.click();
+    into.querySelector<HTMLButtonElement>("li.stored .open-session")!.click();
+    await settle();
+    into.querySelector<HTMLButtonElement>(".pane-header .forget")!.click();
     await settle();
     into.querySelector<HTMLButtonElement>("#forget-confirm")!.click();
     await settle();
@@ -300,17 +345,68 @@ describe("mountMemory", () => {
     expect(into.querySelector(".turn h3")!.textContent).toContain("k3m9x2a");
     expect(scrolled.map((e) => e.className)).toEqual(["opened"]);
     delete (HTMLElement.prototype as { scrollIntoView?: unknown }).scrollIntoView;
-    into.querySelector<HTMLButtonElement>("li.stored .turns")!.click();
+    into.querySelector<HTMLButtonElement>("li.stored .open-session")!.click();
     await settle();
     expect(calls).toContainEqual(["session_context", { sessionId: SESSIONS[0].session_id }]);
     expect(into.querySelector(".turns-of figure.context figcaption")!.textContent).toContain("peak 52k of 200k");
-    into.querySelector<HTMLButtonElement>("li.stored .preview")!.click();
+    into.querySelector<HTMLButtonElement>(".pane-header .preview")!.click();
     await settle();
     expect(into.querySelector(".preview pre")!.textContent).toContain("secret/deploy-7731");
     into.querySelector<HTMLButtonElement>("#hand-off")!.click();
     await settle();
     expect(calls).toContainEqual(["offer_handoff", { sessionId: SESSIONS[0].session_id }]);
     expect(into.querySelector("[role=status]")!.textContent).toContain("Handed off");
+  });
+
+  it("opens a session's turns when its row is pressed, marks the row selected and keeps the focus on it", async () => {
+    const { into, calls } = await mounted({ stored_sessions: SESSIONS, session_turns: [TURN], session_context: null });
+    const row = (id: string) => into.querySelector<HTMLButtonElement>(`li.stored[data-session='${id}'] .open-session`)!;
+    row("c0de").focus();
+    row("c0de").click();
+    await settle();
+    expect(calls).toContainEqual(["session_turns", { sessionId: "c0de" }]);
+    expect(into.querySelector(".opened .turns-of")!.getAttribute("data-session")).toBe("c0de");
+    expect(into.querySelector(".opened .turns-of li .open-turn")!.textContent).toBe("Remember: the deploy key");
+    expect(into.querySelector(".pane-header h2")!.textContent).toBe("add a route");
+    expect(into.querySelector(".pane-header .turns")!.getAttribute("aria-pressed")).toBe("true");
+    expect([...into.querySelectorAll("[aria-current=true]")]).toEqual([row("c0de")]);
+    // The redraw replaced the row: the keyboard is still on it, to go on from there.
+    expect(document.activeElement).toBe(row("c0de"));
+    into.remove();
+  });
+
+  it("previews and forgets the selected session from the pane's header", async () => {
+    const { into, calls } = await mounted({ stored_sessions: SESSIONS, session_turns: [TURN], session_context: null, handoff_preview: "# Throughline memory\nsecret/deploy-7731", forget_preview: FORGET_PREVIEW });
+    into.querySelector<HTMLButtonElement>("li.stored[data-session='c0de'] .open-session")!.click();
+    await settle();
+    into.querySelector<HTMLButtonElement>(".opened .pane-header .preview")!.click();
+    await settle();
+    expect(calls).toContainEqual(["handoff_preview", { sessionId: "c0de" }]);
+    expect(into.querySelector(".opened .preview pre")!.textContent).toContain("secret/deploy-7731");
+    // Still the selected session: its header stays over its preview.
+    expect(into.querySelector(".pane-header")!.getAttribute("data-session")).toBe("c0de");
+    expect(into.querySelector("li.stored[data-session='c0de'] .open-session")!.getAttribute("aria-current")).toBe("true");
+    into.querySelector<HTMLButtonElement>(".opened .pane-header .forget")!.click();
+    await settle();
+    expect(calls).toContainEqual(["forget_preview", { what: { kind: "session", id: "c0de" } }]);
+    expect(into.querySelector(".opened .forget-confirm h3")!.textContent).toBe('Forget the session "add a route"?');
+    expect(into.querySelector(".pane-header")!.getAttribute("data-session")).toBe("c0de");
+    into.remove();
+  });
+
+  it("keeps each pane where it was scrolled when a live update redraws it, and opens a new thing at its top", async () => {
+    const { into } = await mounted({ stored_sessions: SESSIONS, session_turns: [TURN], session_context: null });
+    into.querySelector<HTMLButtonElement>("li.stored .open-session")!.click();
+    await settle();
+    into.querySelector(".list")!.scrollTop = 240;
+    into.querySelector(".opened")!.scrollTop = 90;
+    await emit(LIVE_SESSIONS_EVENT, { sessions: [], plan: null });
+    await settle();
+    expect([into.querySelector(".list")!.scrollTop, into.querySelector(".opened")!.scrollTop]).toEqual([240, 90]);
+    into.querySelector<HTMLButtonElement>("li.stored[data-session='c0de'] .open-session")!.click();
+    await settle();
+    expect([into.querySelector(".list")!.scrollTop, into.querySelector(".opened")!.scrollTop]).toEqual([240, 0]);
+    into.remove();
   });
 
   it("says a search is under way and runs one at a time", async () => {

@@ -89,28 +89,64 @@ function span(session: StoredSession): string {
   return to && to !== session.started_at ? `${from} – ${dateTime(to)}` : from;
 }
 
-function renderStored(session: StoredSession, actions: MemoryActions): HTMLElement {
-  return h(
-    "li",
-    { class: session.turns === 0 ? "stored no-turns" : "stored", "data-session": session.session_id },
-    // The whole first prompt on hover: the line shows only its start.
-    h("p", { class: "title", title: session.title ? wholePrompt(session.title) : session.session_id }, session.title ? firstLine(session.title) : `Session ${shortId(session.session_id)} (no prompt)`),
-    h("p", { class: "facts" }, `${span(session)} · ${session.turns} ${session.turns === 1 ? "turn" : "turns"} · ${session.host}`),
-    // A session that stored no turn has nothing to open or hand on: it stays a quiet line.
-    session.turns === 0
-      ? null
-      : h(
-          "div",
-          { class: "buttons" },
-          button("Turns", { class: "turns" }, () => actions.onTurns(session)),
-          button("Preview handoff", { class: "preview" }, () => actions.onPreview(session)),
-          button("Forget…", { class: "forget" }, () => actions.onForget({ kind: "session", id: session.session_id }, session.title ? `the session "${firstLine(session.title, 60)}"` : `session ${shortId(session.session_id)}`)),
-        ),
-  );
+/** What a session's row and its pane call it when asking before it is forgotten. */
+function sessionLabel(session: StoredSession): string {
+  return session.title ? `the session "${firstLine(session.title, 60)}"` : `session ${shortId(session.session_id)}`;
+}
+
+function sessionTitle(session: StoredSession): string {
+  return session.title ? firstLine(session.title) : `Session ${shortId(session.session_id)}`;
+}
+
+/** The whole first prompt for a hover: a line shows only its start. */
+function wholeTitle(session: StoredSession): string {
+  return session.title ? wholePrompt(session.title) : session.session_id;
+}
+
+function facts(session: StoredSession, when: string): string {
+  return `${when} · ${session.turns} ${session.turns === 1 ? "turn" : "turns"} · ${session.host}`;
+}
+
+/** The session whose things are open beside the list, if any: its row is the selected one. */
+function selectedSession(state: MemoryState): StoredSession | null {
+  const opened = state.opened;
+  const find = (id: string) => state.sessions?.find((s) => s.session_id === id) ?? null;
+  switch (opened?.kind) {
+    case "turns":
+    case "preview":
+      return opened.session;
+    case "turn":
+      return find(opened.detail.session_id);
+    case "forget":
+      return opened.what.kind === "session" ? find(opened.what.id) : null;
+    default:
+      return null;
+  }
+}
+
+/**
+ * A session as one line of the list and one of facts. A press opens its turns beside the list;
+ * what else can be done with it is in that pane's header. A session that stored no turn has
+ * nothing to open: it stays a quiet line.
+ */
+function renderStored(session: StoredSession, selected: boolean, actions: MemoryActions): HTMLElement {
+  const last = session.last_activity ?? session.ended_at ?? session.started_at;
+  const content = [
+    h("span", { class: "title", title: wholeTitle(session) }, session.title ? sessionTitle(session) : `${sessionTitle(session)} (no prompt)`),
+    h("span", { class: "facts", title: facts(session, span(session)) }, facts(session, last ? dateTime(last) : "?")),
+  ];
+  const row = h("li", { class: session.turns === 0 ? "stored no-turns" : "stored", "data-session": session.session_id });
+  if (session.turns === 0) row.append(...content);
+  else {
+    const open = h("button", { type: "button", class: "open-session", ...(selected ? { "aria-current": "true" } : {}) }, ...content);
+    open.addEventListener("click", () => actions.onTurns(session));
+    row.append(open);
+  }
+  return row;
 }
 
 /** Sessions grouped by project, the most recently active project first. */
-function renderProjects(sessions: StoredSession[], actions: MemoryActions): HTMLElement {
+function renderProjects(sessions: StoredSession[], selected: StoredSession | null, actions: MemoryActions): HTMLElement {
   const groups = new Map<string, StoredSession[]>();
   for (const session of sessions) {
     const key = session.project ?? "";
@@ -125,7 +161,7 @@ function renderProjects(sessions: StoredSession[], actions: MemoryActions): HTML
         { class: "project", "data-project": project, open: "" },
         h("summary", { title: project }, h("strong", {}, projectName(project || null)), ` · ${list.length} ${list.length === 1 ? "session" : "sessions"}`),
         project ? button("Forget project…", { class: "forget-project" }, () => actions.onForget({ kind: "project", id: project }, `every session of ${project}`)) : null,
-        h("ul", {}, ...list.map((s) => renderStored(s, actions))),
+        h("ul", {}, ...list.map((s) => renderStored(s, s.session_id === selected?.session_id, actions))),
       ),
     ),
   );
@@ -144,11 +180,11 @@ function renderExcerpt(text: string, matches: [number, number][]): HTMLElement {
   return line;
 }
 
-function renderHit(hit: Hit, actions: MemoryActions): HTMLElement {
+function renderHit(hit: Hit, opened: boolean, actions: MemoryActions): HTMLElement {
   const where = [projectName(hit.project), hit.at ? dateTime(hit.at) : null, hit.tool ?? hit.role].filter(Boolean).join(" · ");
   return h(
     "li",
-    { class: "hit", "data-turn": hit.turn },
+    { class: "hit", "data-turn": hit.turn, ...(opened ? { "aria-current": "true" } : {}) },
     h("p", { class: "facts" }, where),
     ...hit.excerpts.map((e) => renderExcerpt(e.text, e.matches)),
     button("Open turn", { class: "open-turn" }, () => actions.onTurn(hit.turn)),
@@ -167,14 +203,25 @@ function renderSearch(state: MemoryState, actions: MemoryActions): HTMLElement {
     event.preventDefault();
     actions.onSearch(input.value);
   });
+  return form;
+}
+
+/** A search's hits, at the top of the list: each opens its turn beside it, as a session does. */
+function renderResults(state: MemoryState, actions: MemoryActions): HTMLElement | null {
   const hits = state.hits;
-  const results =
-    hits === null
-      ? null
-      : hits.length === 0
-        ? h("p", { class: "empty" }, `Nothing stored matches ${JSON.stringify(state.query)}.`)
-        : h("ul", { class: "hits" }, ...hits.map((hit) => renderHit(hit, actions)));
-  return h("div", {}, form, results);
+  if (hits === null) return null;
+  const openTurn = state.opened?.kind === "turn" ? state.opened.detail.code : null;
+  return h(
+    "section",
+    { class: "results" },
+    h(
+      "p",
+      { class: hits.length === 0 ? "results-head empty" : "results-head" },
+      hits.length === 0 ? `Nothing stored matches ${JSON.stringify(state.query)}. ` : `Found for ${JSON.stringify(state.query)}: `,
+      button("Clear", { class: "clear-search" }, () => actions.onSearch("")),
+    ),
+    hits.length === 0 ? null : h("ul", { class: "hits" }, ...hits.map((hit) => renderHit(hit, hit.turn === openTurn, actions))),
+  );
 }
 
 function renderTurn(detail: TurnDetail, actions: MemoryActions): HTMLElement {
@@ -266,16 +313,37 @@ function renderStep(step: Step, detail: TurnDetail): HTMLElement {
   );
 }
 
+/** The selected session above what is open of it, with what else can be done with it. */
+function renderPaneHeader(session: StoredSession, showing: Opened, actions: MemoryActions): HTMLElement {
+  const shows = (kind: "turns" | "preview") => String(showing?.kind === kind);
+  return h(
+    "header",
+    { class: "pane-header", "data-session": session.session_id },
+    h("div", { class: "heading" }, h("h2", { title: wholeTitle(session) }, sessionTitle(session)), h("p", { class: "facts" }, `${facts(session, span(session))} · ${projectName(session.project)}`)),
+    h(
+      "div",
+      { class: "buttons" },
+      button("Turns", { class: "turns", "aria-pressed": shows("turns") }, () => actions.onTurns(session)),
+      button("Preview handoff", { class: "preview", "aria-pressed": shows("preview") }, () => actions.onPreview(session)),
+      button("Forget…", { class: "forget" }, () => actions.onForget({ kind: "session", id: session.session_id }, sessionLabel(session))),
+    ),
+  );
+}
+
+/** The pane beside the list: the selected session's header over what is open. */
+function renderPane(state: MemoryState, selected: StoredSession | null, actions: MemoryActions): HTMLElement {
+  return h("div", { class: "opened" }, selected ? renderPaneHeader(selected, state.opened, actions) : null, renderOpened(state.opened, actions));
+}
+
 function renderOpened(opened: Opened, actions: MemoryActions): HTMLElement | null {
   if (opened === null) {
-    return h("p", { class: "hint nothing-opened" }, "A session's turns, a search hit's turn or a handoff preview opens here.");
+    return h("p", { class: "hint nothing-opened" }, "Choose a session in the list: what it holds opens here, as does a search hit's turn.");
   }
   switch (opened.kind) {
     case "turns":
       return h(
         "div",
-        { class: "turns-of" },
-        h("h3", {}, opened.session.title ? firstLine(opened.session.title, 80) : `Session ${shortId(opened.session.session_id)}`),
+        { class: "turns-of", "data-session": opened.session.session_id },
         opened.context ? renderContextChart(opened.context) : null,
         h(
           "ol",
@@ -356,14 +424,29 @@ export function renderMemory(state: MemoryState, actions: MemoryActions): HTMLEl
       h("p", { class: "empty" }, "No session is stored yet. Sessions are recorded as they run once Throughline is installed (the Installer tab)."),
     );
   }
+  const selected = selectedSession(state);
   return h(
     "section",
     { class: "memory-view" },
     problem,
     notice,
     renderSearch(state, actions),
-    h("div", { class: "columns" }, renderProjects(state.sessions, actions), h("div", { class: "opened" }, renderOpened(state.opened, actions))),
+    h("div", { class: "columns" }, h("div", { class: "list" }, renderResults(state, actions), renderProjects(state.sessions, selected, actions)), renderPane(state, selected, actions)),
   );
+}
+
+/**
+ * How to find a control again once a redraw has replaced it: by its id, as its session's row, or
+ * as the same button in the pane's header. Other controls lose the focus.
+ */
+function refinder(control: HTMLElement): ((view: HTMLElement) => HTMLElement | null) | null {
+  if (control.id) return (view) => view.querySelector<HTMLElement>(`[id="${control.id}"]`);
+  const session = control.closest<HTMLElement>("li.stored")?.dataset.session;
+  if (session !== undefined && control.matches(".open-session")) {
+    return (view) => [...view.querySelectorAll<HTMLElement>("li.stored")].find((row) => row.dataset.session === session)?.querySelector<HTMLElement>(".open-session") ?? null;
+  }
+  const kind = control.matches(".pane-header button") ? control.classList[0] : undefined;
+  return kind ? (view) => view.querySelector<HTMLElement>(`.pane-header .${kind}`) : null;
 }
 
 /** Lists the memory and keeps the list current as hooks write; returns the clean-up. */
@@ -371,15 +454,22 @@ export function mountMemory(into: HTMLElement): () => void {
   let state: MemoryState = { sessions: null, query: "", hits: null, searching: false, opened: null, notice: null, problem: null };
   const show = (patch: Partial<MemoryState>) => {
     state = { ...state, ...patch };
-    // A redraw while the person types in the search box keeps its focus and cursor.
-    const typing = document.activeElement instanceof HTMLInputElement && document.activeElement.id === "memory-search" ? document.activeElement : null;
-    const [start, end] = [typing?.selectionStart ?? null, typing?.selectionEnd ?? null];
+    // A redraw keeps the focus where it was, and the cursor of words being typed.
+    const focused = document.activeElement instanceof HTMLElement && into.contains(document.activeElement) ? document.activeElement : null;
+    const findFocused = focused ? refinder(focused) : null;
+    const [start, end] = focused instanceof HTMLInputElement ? [focused.selectionStart, focused.selectionEnd] : [null, null];
+    const scrolled = (pane: string) => into.querySelector(pane)?.scrollTop ?? 0;
+    const [listTop, paneTop] = [scrolled(".list"), scrolled(".opened")];
     into.replaceChildren(renderMemory(state, actions));
-    const search = into.querySelector<HTMLInputElement>("#memory-search");
-    if (typing && search) {
-      search.focus();
-      search.setSelectionRange(start, end);
-    }
+    const again = findFocused?.(into);
+    again?.focus({ preventScroll: true });
+    if (again instanceof HTMLInputElement) again.setSelectionRange(start, end);
+    // Each pane stays where the person scrolled it; a new search's hits, or a newly opened
+    // thing, shows from its top.
+    const list = into.querySelector(".list");
+    if (list && !("hits" in patch)) list.scrollTop = listTop;
+    const pane = into.querySelector(".opened");
+    if (pane && !("opened" in patch)) pane.scrollTop = paneTop;
     // What was just opened is brought into view: beside a long list, or below it in a narrow
     // window, it would otherwise open out of sight.
     if (patch.opened) into.querySelector<HTMLElement>(".opened")?.scrollIntoView?.({ block: "nearest" });
