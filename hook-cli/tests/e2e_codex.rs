@@ -557,14 +557,7 @@ fn handoff_run_inside_a_session_hands_on_that_session_not_the_latest() {
 /// The `hooks` check of `doctor --host codex`, as (status, message).
 fn codex_hooks_check(env: &CodexEnv, bin: &str) -> (String, String) {
     let out = env.throughline(bin, &["doctor", "--host", "codex", "--json"]);
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let check = report["checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == "hooks")
-        .unwrap()
-        .clone();
+    let check = support::throughline::doctor_check(&out.stdout, "hooks");
     (
         check["status"].as_str().unwrap().to_string(),
         check["message"].as_str().unwrap().to_string(),

@@ -475,14 +475,8 @@ fn doctor_checks_the_database_and_reports_hook_failures() {
     let payload = fs::read(fixtures.join("hooks/01-SessionStart.json")).unwrap();
     home.hook(&payload, "2030-01-01T00:01:00.000Z");
     let out = ok(home.run(&["doctor", "--json"]));
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let database = report["checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == "database")
-        .unwrap();
-    assert_eq!(database["status"], "ok", "{report}");
+    let database = crate::support::throughline::doctor_check(&out.stdout, "database");
+    assert_eq!(database["status"], "ok", "{database}");
     assert!(database["message"].as_str().unwrap().contains("intact"));
 }
 

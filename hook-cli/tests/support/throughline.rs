@@ -283,13 +283,16 @@ pub fn doctor_client_check(mut throughline: Command, host: &str, client: &Path) 
         .args(["doctor", "--host", host, "--json"])
         .output()
         .unwrap();
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let check = report["checks"]
+    (doctor_check(&out.stdout, "client"), version)
+}
+
+/// The check called `name` in the report `doctor --json` printed as `stdout`.
+pub fn doctor_check(stdout: &[u8], name: &str) -> Value {
+    let report: Value = serde_json::from_slice(stdout)
+        .unwrap_or_else(|e| panic!("doctor --json: {e}: {}", String::from_utf8_lossy(stdout)));
+    report["checks"]
         .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == "client")
-        .unwrap_or_else(|| panic!("no client check: {report}"))
-        .clone();
-    (check, version)
+        .and_then(|checks| checks.iter().find(|c| c["name"] == name))
+        .unwrap_or_else(|| panic!("no {name} check: {report}"))
+        .clone()
 }
