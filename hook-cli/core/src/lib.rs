@@ -11,6 +11,7 @@ pub mod log;
 pub mod model;
 pub mod payload;
 pub mod plan;
+pub mod plural;
 pub mod project;
 pub mod record;
 pub mod redact;

@@ -8,8 +8,8 @@
 //! their modules had, so one path names each piece whichever crate holds it.
 
 pub use throughline_core::{
-    blocks, clock, config, home, log, model, payload, plan, project, reader_gone, record, redact,
-    regular_file, summary, GUARD_ENV,
+    blocks, clock, config, home, log, model, payload, plan, plural, project, reader_gone, record,
+    redact, regular_file, summary, GUARD_ENV,
 };
 pub use throughline_hosts as hosts;
 pub use throughline_hosts::install;

@@ -4,6 +4,7 @@
 
 use crate::clock;
 use crate::model::{Message, Role, Session, Step, ToolExchange, Turn, TurnDetail};
+pub use crate::plural::count;
 use crate::search::{excerpt, Excerpt, Hit};
 use crate::summary;
 use std::borrow::Cow;
@@ -637,16 +638,6 @@ pub fn project_name(project: &str) -> Option<&str> {
     project.rsplit(['/', '\\']).find(|part| !part.is_empty())
 }
 
-/// `n` of a thing as a person says it: `1 session`, `2 sessions`, `3 entries`.
-pub fn count(n: impl Into<u64>, one: &str) -> String {
-    let n = n.into();
-    match (n, one.strip_suffix('y')) {
-        (1, _) => format!("1 {one}"),
-        (_, Some(stem)) => format!("{n} {stem}ies"),
-        _ => format!("{n} {one}s"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -710,14 +701,6 @@ mod tests {
         assert_eq!(title("  fix the build\nthen more"), "fix the build");
         let long = "é".repeat(100);
         assert_eq!(title(&long).chars().count(), TITLE_CHARS + 1);
-    }
-
-    #[test]
-    fn counts_read_as_people_say_them() {
-        assert_eq!(count(1u32, "session"), "1 session");
-        assert_eq!(count(0u32, "turn"), "0 turns");
-        assert_eq!(count(3u64, "entry"), "3 entries");
-        assert_eq!(count(1u64, "entry"), "1 entry");
     }
 
     #[test]

@@ -150,7 +150,7 @@ fn bounded(mut terms: Vec<String>) -> (Vec<String>, Option<String>) {
         cut.push(format!(
             "{} longer than {MAX_TERM_CHARS} characters {were} searched by {their} first \
              {MAX_TERM_CHARS}",
-            crate::render::count(long as u64, "term")
+            crate::plural::count(long as u64, "term")
         ));
         for term in &mut terms {
             if let Some((end, _)) = term.char_indices().nth(MAX_TERM_CHARS) {
@@ -428,7 +428,7 @@ pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
         found.partial.push(format!(
             "{} stored moments ago {} not searchable yet (another process was writing the \
              memory); search again to include them",
-            crate::render::count(waiting, "entry"),
+            crate::plural::count(waiting, "entry"),
             if waiting == 1 { "is" } else { "are" }
         ));
     }
