@@ -7,6 +7,7 @@ use std::time::Duration;
 use similar::{ChangeTag, TextDiff};
 
 use super::first_line;
+use crate::plural::count;
 
 /// A tool call, as far as its input says what it did. A host fills only the fields its input
 /// is known to hold; an input cut short by a bounded read leaves the later ones out.
@@ -85,7 +86,7 @@ impl Call {
                 ..
             } => format!(
                 "{subject} ({}, {})",
-                plural(line_count(content), "line"),
+                count(content.lines().count() as u64, "line"),
                 size(content.len())
             ),
             Call::Edit {
@@ -94,7 +95,7 @@ impl Call {
             } => format!("{subject} (every occurrence)"),
             Call::Search { .. } => match result.map(hits) {
                 Some(0) => format!("{subject} (no hits)"),
-                Some(n) => format!("{subject} ({})", plural(n, "hit")),
+                Some(n) => format!("{subject} ({})", count(n as u64, "hit")),
                 None => subject,
             },
             _ => subject,
@@ -166,21 +167,10 @@ pub fn hits(result: &str) -> usize {
     }
 }
 
-fn line_count(text: &str) -> usize {
-    text.lines().count()
-}
-
-fn plural(n: usize, one: &str) -> String {
-    match n {
-        1 => format!("1 {one}"),
-        n => format!("{n} {one}s"),
-    }
-}
-
 /// `120 bytes`, `3.4 KB`, `56 KB`.
 fn size(bytes: usize) -> String {
     match bytes {
-        0..1000 => plural(bytes, "byte"),
+        0..1000 => count(bytes as u64, "byte"),
         1000..10_000 => format!("{:.1} KB", bytes as f64 / 1000.0),
         _ => format!("{} KB", (bytes as f64 / 1000.0).round()),
     }
