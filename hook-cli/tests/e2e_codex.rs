@@ -569,14 +569,11 @@ fn doctor_names_the_release_of_the_real_codex_on_path() {
     let server = ResponsesServer::start(Vec::new());
     let bin = support::throughline::bin();
     let env = CodexEnv::new(&server, &bin);
-    let codex = support::codex::codex_bin();
-    let (check, version) =
-        support::throughline::doctor_client_check(env.command(&bin), "codex", &codex);
-    assert_eq!(check["status"], "ok", "{check}");
-    let message = check["message"].as_str().unwrap();
-    assert!(
-        message.starts_with(&format!("Codex {version} (")) && message.contains("within the tested"),
-        "{message}"
+    support::throughline::assert_doctor_names_the_client(
+        env.command(&bin),
+        "codex",
+        "Codex",
+        &support::codex::codex_bin(),
     );
 }
 

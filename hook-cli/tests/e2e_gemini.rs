@@ -59,15 +59,11 @@ fn doctor_names_the_release_of_the_real_gemini_cli_on_path() {
     let server = GeminiServer::start(Vec::new());
     let bin = support::throughline::bin();
     let env = GeminiEnv::new(&server, &bin);
-    let gemini = support::gemini::gemini_bin();
-    let (check, version) =
-        support::throughline::doctor_client_check(env.command(&bin), "gemini", &gemini);
-    assert_eq!(check["status"], "ok", "{check}");
-    let message = check["message"].as_str().unwrap();
-    assert!(
-        message.starts_with(&format!("Gemini CLI {version} ("))
-            && message.contains("within the tested"),
-        "{message}"
+    support::throughline::assert_doctor_names_the_client(
+        env.command(&bin),
+        "gemini",
+        "Gemini CLI",
+        &support::gemini::gemini_bin(),
     );
 }
 

@@ -264,10 +264,23 @@ pub fn order_free(turn: &mut serde_json::Value) {
     }
 }
 
-/// `doctor`'s check of `host`'s client, run by `throughline` (a command set up for the test's
-/// home) with the real `client`'s folder first on `PATH`, and the version `client --version`
-/// prints, to hold the check against.
-pub fn doctor_client_check(mut throughline: Command, host: &str, client: &Path) -> (Value, String) {
+/// `doctor`, run by `throughline` (a command set up for the test's home) with the real
+/// `client`'s folder first on `PATH`, names the release `client --version` prints as `name`'s,
+/// within the tested ones.
+pub fn assert_doctor_names_the_client(throughline: Command, host: &str, name: &str, client: &Path) {
+    let (check, version) = doctor_client_check(throughline, host, client);
+    assert_eq!(check["status"], "ok", "{check}");
+    let message = check["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(&format!("{name} {version} ("))
+            && message.contains("within the tested"),
+        "{message}"
+    );
+}
+
+/// `doctor`'s check of `host`'s client with `client`'s folder first on `PATH`, and the
+/// version `client --version` prints.
+fn doctor_client_check(mut throughline: Command, host: &str, client: &Path) -> (Value, String) {
     let printed = Command::new(client).arg("--version").output().unwrap();
     let printed = String::from_utf8_lossy(&printed.stdout);
     let version = printed
