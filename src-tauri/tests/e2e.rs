@@ -379,6 +379,12 @@ async fn own_compaction_notification(
         &format!("li.session[data-session='{live}'] svg.gauge:not(.full)"),
     )
     .await;
+    // The client sent the next prompt from 95% of its own point without compacting: the
+    // notification came before the compaction it warned of.
+    assert!(
+        server.compaction_requests().is_empty(),
+        "the client compacted short of the point the notification named"
+    );
 }
 
 /// The threshold notification: with the person's threshold at 70% of the window, the real
