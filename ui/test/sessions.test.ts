@@ -1,9 +1,10 @@
 import { emit } from "@tauri-apps/api/event";
 import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { SessionActions } from "../src/views/sessions";
 import { LIVE_SESSIONS_EVENT } from "../src/ipc";
-import { mountSessions, renderPlan, renderSessions } from "../src/views/sessions";
+import { CLOCK_REDRAW_MS, mountSessions, renderPlan, renderSessions } from "../src/views/sessions";
+import { clockTime } from "../src/time";
 import { meter, settle, snapshot } from "./fixtures";
 
 afterEach(() => {
@@ -87,6 +88,53 @@ describe("renderSessions", () => {
     expect(week.querySelector(".bar")!.getAttribute("class")).toBe("bar full");
     expect(renderPlan(null, 80)).toBeNull();
     expect(renderSessions({ ...snapshot([]), plan }, noActions).querySelector(".plan")).not.toBeNull();
+  });
+
+  it("after a window's reset shows when it reset, not the old window's figure", () => {
+    const now = Date.UTC(2026, 10, 30, 8, 0, 0);
+    const plan = { five_hour: { used_percentage: 97, resets_at: now / 1000 - 600 }, seven_day: { used_percentage: 40, resets_at: now / 1000 + 86_400 } };
+    const view = renderPlan(plan, 80, now)!;
+    const five = view.querySelector("[data-window=five_hour]")!;
+    expect(five.getAttribute("class")).toBe("plan-window stale");
+    expect(five.querySelector(".value")!.textContent).toBe(`reset at ${clockTime(new Date(now - 600_000))}`);
+    expect(five.querySelector("[role=meter]")!.hasAttribute("aria-valuenow")).toBe(false);
+    expect(five.querySelector(".bar span")).toBeNull();
+    expect(view.querySelector("[data-window=seven_day] .value")!.textContent).toBe("40% · resets in 1d 0h");
+  });
+
+  it("marks where an even pace through the window stands now on each bar", () => {
+    const now = Date.UTC(2026, 10, 30, 8, 0, 0) / 1000;
+    const plan = { five_hour: { used_percentage: 30, resets_at: now + 3600 }, seven_day: null };
+    const outlook = { name: "5-hour" as const, starts_at: now - 4 * 3600, resets_at: now + 3600, used: 30, pace: 80, points: [], burn_per_hour: 0, full_at: null };
+    const pace = renderPlan(plan, 80, now * 1000, { outlooks: [outlook], limit_hits: [] })!.querySelector<HTMLElement>("[data-window=five_hour] .bar .pace")!;
+    expect(pace.style.left).toBe("80.0%");
+    expect(pace.getAttribute("title")).toBe("An even pace would be at 80% by now");
+    expect(renderPlan(plan, 80, now * 1000)!.querySelector(".pace")).toBeNull();
+  });
+
+  it("redraws an open view as the clock moves, so countdowns do not stand still", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
+    try {
+      vi.setSystemTime(Date.UTC(2026, 10, 30, 8, 0, 0));
+      const resets = Date.UTC(2026, 10, 30, 10, 0, 0) / 1000;
+      mockIPC(async (cmd) => {
+        if (cmd === "live_sessions") return { ...snapshot([meter()]), plan: { five_hour: { used_percentage: 10, resets_at: resets }, seven_day: null } };
+        if (cmd === "plan_history") return { outlooks: [], limit_hits: [] };
+        if (cmd === "plan_window_use") return [];
+      }, { shouldMockEvents: true });
+      const into = attached(document.createElement("div"));
+      const unmount = mountSessions(into);
+      await settle();
+      const value = () => into.querySelector("[data-window=five_hour] .value")!.textContent;
+      expect(value()).toBe("10% · resets in 2h 00m");
+      vi.advanceTimersByTime(CLOCK_REDRAW_MS * 4);
+      expect(value()).toBe("10% · resets in 1h 58m");
+      unmount();
+      vi.advanceTimersByTime(CLOCK_REDRAW_MS * 4);
+      expect(value()).toBe("10% · resets in 1h 58m");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("colours the plan windows by the percent the person is warned at, and says it", () => {

@@ -13,6 +13,7 @@ import {
   planWindowUse,
   type ImportProgress,
   type PlanHistory,
+  type PlanOutlook,
   type ProjectUse,
   type PlanUsage,
   type PlanWindow,
@@ -142,10 +143,27 @@ function planLevel(used: number, warnAt: number): string {
   return used >= full ? "full" : used >= full - 20 ? "filling" : "calm";
 }
 
-function renderPlanWindow(id: string, name: string, window: PlanWindow, warnAt: number, now: number): HTMLElement {
+function renderPlanWindow(id: string, name: string, window: PlanWindow, warnAt: number, now: number, outlook?: PlanOutlook): HTMLElement {
+  // Claude Code reports the plan with its answers: past the reset, the last figure is the old
+  // window's, so it is not shown as if it were the new one's.
+  if (window.resets_at !== null && window.resets_at * 1000 <= now) {
+    const reset = clockTime(new Date(window.resets_at * 1000));
+    return h(
+      "div",
+      { class: "plan-window stale", "data-window": id, title: `The ${name} window reset at ${reset}; Claude Code reports the new figure with its next answer.` },
+      h("span", { class: "name" }, name),
+      h("div", { class: "bar", role: "meter", "aria-valuemin": "0", "aria-valuemax": "100", "aria-label": `${name} limit used: not reported since the reset` }),
+      h("span", { class: "value" }, `reset at ${reset}`),
+    );
+  }
   const used = Math.min(100, Math.max(0, window.used_percentage));
   const bar = h("div", { class: `bar ${planLevel(used, warnAt)}`, role: "meter", "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": String(Math.round(used)), "aria-label": `${name} limit used` });
   bar.append(h("span", { style: `width: ${used.toFixed(1)}%` }));
+  if (outlook && outlook.resets_at > outlook.starts_at) {
+    // Where an even pace through the window stands now, on the bar itself.
+    const pace = Math.min(100, Math.max(0, (100 * (now / 1000 - outlook.starts_at)) / (outlook.resets_at - outlook.starts_at)));
+    bar.append(h("i", { class: "pace", style: `left: ${pace.toFixed(1)}%`, title: `An even pace would be at ${Math.round(pace)}% by now` }));
+  }
   const resets = window.resets_at === null ? "" : ` · resets in ${countdown(window.resets_at, now)}`;
   return h("div", { class: "plan-window", "data-window": id }, h("span", { class: "name" }, name), bar, h("span", { class: "value" }, `${Math.round(used)}%${resets}`));
 }
@@ -162,12 +180,13 @@ export function renderPlan(
   used: ProjectUse[] = [],
 ): HTMLElement | null {
   if (!plan || (!plan.five_hour && !plan.seven_day)) return null;
+  const outlook = (name: PlanOutlook["name"]) => history?.outlooks.find((o) => o.name === name);
   return h(
     "section",
     { class: "plan" },
     h("h2", {}, "Plan usage"),
-    plan.five_hour ? renderPlanWindow("five_hour", "5-hour", plan.five_hour, warnAt, now) : null,
-    plan.seven_day ? renderPlanWindow("seven_day", "7-day", plan.seven_day, warnAt, now) : null,
+    plan.five_hour ? renderPlanWindow("five_hour", "5-hour", plan.five_hour, warnAt, now, outlook("5-hour")) : null,
+    plan.seven_day ? renderPlanWindow("seven_day", "7-day", plan.seven_day, warnAt, now, outlook("7-day")) : null,
     h(
       "p",
       { class: "hint plan-warning" },
@@ -305,5 +324,13 @@ export function mountSessions(into: HTMLElement): () => void {
   into.replaceChildren(h("p", { class: "loading" }, "Reading the memory store…"));
   refresh();
   const unlisten = onLiveSessions(show);
-  return () => void unlisten.then((stop) => stop());
+  // Countdowns and the pace move with the clock, not only when a session reports.
+  const ticking = setInterval(draw, CLOCK_REDRAW_MS);
+  return () => {
+    clearInterval(ticking);
+    void unlisten.then((stop) => stop());
+  };
 }
+
+/** How often an open view redraws for the clock alone: countdowns show minutes. */
+export const CLOCK_REDRAW_MS = 30_000;
