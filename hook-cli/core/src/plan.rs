@@ -39,15 +39,21 @@ impl PlanUsage {
     }
 
     /// Each window the client reported: its name and the share in use (`5-hour 42%`), and how
-    /// long until it starts afresh (`2h 05m`) when the client said when. `now` in seconds since
-    /// the epoch.
+    /// long until it starts afresh (`2h 05m`) when the client said when. A window past its
+    /// reset has no figure yet: the last one reported was the old window's. `now` in seconds
+    /// since the epoch.
     pub fn in_use(&self, now: u64) -> Vec<(String, Option<String>)> {
         self.windows()
             .into_iter()
             .filter_map(|(name, window)| {
                 let window = window?;
-                let used = format!("{name} {:.0}%", window.used_percentage);
-                Some((used, window.resets_at.map(|at| countdown(at, now))))
+                Some(match window.resets_at {
+                    Some(at) if at <= now => (format!("{name} reset, no new figure yet"), None),
+                    resets => (
+                        format!("{name} {:.0}%", window.used_percentage),
+                        resets.map(|at| countdown(at, now)),
+                    ),
+                })
             })
             .collect()
     }
@@ -101,6 +107,19 @@ mod tests {
             }),
             seven_day: None,
         }
+    }
+
+    #[test]
+    fn a_window_past_its_reset_shows_no_old_figure() {
+        let reset = 1_764_590_400;
+        assert_eq!(
+            usage(97.0).in_use(reset - 300),
+            [("5-hour 97%".to_string(), Some("5m".to_string()))]
+        );
+        assert_eq!(
+            usage(97.0).in_use(reset),
+            [("5-hour reset, no new figure yet".to_string(), None)]
+        );
     }
 
     #[test]
