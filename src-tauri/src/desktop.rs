@@ -79,6 +79,22 @@ pub fn notify(
     .map(|(id,)| id)
 }
 
+/// Takes the notification `id` off the screen and out of the desktop's list.
+pub fn close(bus: &gio::DBusConnection, id: u32) {
+    // Nothing to do when it fails: the person closed it already, or the server is gone.
+    let _ = bus.call_sync(
+        Some(NOTIFICATIONS),
+        NOTIFICATIONS_PATH,
+        NOTIFICATIONS,
+        "CloseNotification",
+        Some(&(id,).to_variant()),
+        None,
+        gio::DBusCallFlags::NONE,
+        ASK_MS,
+        None::<&gio::Cancellable>,
+    );
+}
+
 /// Calls `act` with the notification id and the action id whenever the person presses a
 /// notification's button. Runs on the main loop of the thread that calls this.
 pub fn on_action(bus: &gio::DBusConnection, act: impl Fn(u32, &str) + 'static) {

@@ -2,8 +2,9 @@
 //! to the compaction threshold), with a "Hand off now" button that hands its memory to the
 //! next new chat; and one when a plan window (five-hour, seven-day) reaches the percent the
 //! person set (`plan_warn_percent`). Once per crossing: a session or a window warns again
-//! only after it fell back (after a compaction or a reset, say). Clicking either notification
-//! (its default action) opens the window.
+//! only after it fell back (after a compaction or a reset, say), and its notification is then
+//! withdrawn: a warning left on screen would hand off a session that no longer needs it.
+//! Clicking either notification (its default action) opens the window.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
@@ -24,9 +25,28 @@ pub struct Warnings {
     warned: Mutex<HashSet<String>>,
     /// The plan windows at or past the person's percent.
     plan_warned: Mutex<HashSet<&'static str>>,
-    /// The app's notifications by id (the bus sends every program's button presses), with the
-    /// session each hands off (`None`: a plan notification).
-    notifications: Mutex<HashMap<u32, Option<String>>>,
+    /// The app's notifications by id (the bus sends every program's button presses), with
+    /// what each warns of.
+    notifications: Mutex<HashMap<u32, About>>,
+}
+
+/// What a notification warns of.
+#[derive(Debug, Clone, PartialEq)]
+enum About {
+    /// A session near compaction: its "Hand off now" hands it off.
+    Session(String),
+    /// A plan window, by name.
+    Plan(&'static str),
+}
+
+impl About {
+    /// Whether the warning still holds: its session is still red, its window still over.
+    fn holds(&self, warned: &HashSet<String>, plan_warned: &HashSet<&'static str>) -> bool {
+        match self {
+            About::Session(id) => warned.contains(id),
+            About::Plan(name) => plan_warned.contains(name),
+        }
+    }
 }
 
 /// The sessions that turned red since `warned` was last updated; `warned` becomes the
@@ -121,34 +141,52 @@ pub fn message(session: &SessionMeter, fresh: bool) -> (String, String) {
 }
 
 impl Warnings {
-    /// Notifies for each session that turned red in `snapshot`.
+    /// Notifies for each session that turned red in `snapshot` and each plan window that
+    /// reached the person's percent; withdraws the notifications whose warning no longer holds.
     pub fn update(&self, snapshot: &Snapshot) {
         let mut warned = self.warned.lock().unwrap_or_else(|e| e.into_inner());
         let crossed = crossings(&mut warned, snapshot);
         let mut plan_warned = self.plan_warned.lock().unwrap_or_else(|e| e.into_inner());
         let now = throughline_engine::clock::unix_now();
         let plan_crossed = plan_crossings(&mut plan_warned, snapshot, now);
-        if crossed.is_empty() && plan_crossed.is_empty() {
+        let mut sent = self.notifications.lock().unwrap_or_else(|e| e.into_inner());
+        let withdrawn = stale(&sent, &warned, &plan_warned);
+        if crossed.is_empty() && plan_crossed.is_empty() && withdrawn.is_empty() {
             return;
         }
         let Some(bus) = crate::desktop::session_bus() else {
             return;
         };
-        let mut sent = self.notifications.lock().unwrap_or_else(|e| e.into_inner());
+        for id in withdrawn {
+            sent.remove(&id);
+            crate::desktop::close(&bus, id);
+        }
         for (name, window) in plan_crossed {
             let (summary, body) = plan_message(name, &window, snapshot.plan_warn_percent, now);
             if let Some(id) = crate::desktop::notify(&bus, 0, &summary, &body, &[OPEN]) {
-                sent.insert(id, None);
+                sent.insert(id, About::Plan(name));
             }
         }
         for session in crossed {
             let (summary, body) = message(session, snapshot.fresh_instead_of_compact);
             let actions = [OPEN, (HAND_OFF, "Hand off now")];
             if let Some(id) = crate::desktop::notify(&bus, 0, &summary, &body, &actions) {
-                sent.insert(id, Some(session.session_id.clone()));
+                sent.insert(id, About::Session(session.session_id.clone()));
             }
         }
     }
+}
+
+/// The notifications in `sent` whose warning no longer holds.
+fn stale(
+    sent: &HashMap<u32, About>,
+    warned: &HashSet<String>,
+    plan_warned: &HashSet<&'static str>,
+) -> Vec<u32> {
+    sent.iter()
+        .filter(|(_, about)| !about.holds(warned, plan_warned))
+        .map(|(id, _)| *id)
+        .collect()
 }
 
 /// Hands off the session whose notification's button was pressed, or opens the window when
@@ -168,7 +206,7 @@ pub fn listen(app: &AppHandle) {
         if action == OPEN.0 && sent.contains_key(&id) {
             crate::show_window(&app);
         } else if action == HAND_OFF {
-            if let Some(Some(session)) = sent.remove(&id) {
+            if let Some(About::Session(session)) = sent.remove(&id) {
                 drop(sent);
                 let home = &app.state::<crate::AppHome>().0;
                 if let Err(problem) = crate::handoff::offer(home, &session) {
@@ -232,6 +270,26 @@ mod tests {
         // Compacted, then full again.
         assert!(crossings(&mut warned, &at(vec![gauge("a", 0)])).is_empty());
         assert_eq!(crossings(&mut warned, &at(vec![gauge("a", 91)])).len(), 1);
+    }
+
+    #[test]
+    fn a_notification_is_withdrawn_once_its_session_or_window_fell_back() {
+        let mut warned = HashSet::new();
+        let mut plan_warned = HashSet::new();
+        crossings(&mut warned, &at(vec![gauge("a", 95), gauge("b", 96)]));
+        plan_crossings(&mut plan_warned, &plan(85.0, 10.0, 80), 1_000);
+        let sent = HashMap::from([
+            (1, About::Session("a".into())),
+            (2, About::Session("b".into())),
+            (3, About::Plan("5-hour")),
+        ]);
+        assert!(stale(&sent, &warned, &plan_warned).is_empty());
+        // `a` compacted, `b` is still red; the five-hour window reset.
+        crossings(&mut warned, &at(vec![gauge("a", 10), gauge("b", 97)]));
+        plan_crossings(&mut plan_warned, &plan(2.0, 10.0, 80), 1_000);
+        let mut withdrawn = stale(&sent, &warned, &plan_warned);
+        withdrawn.sort();
+        assert_eq!(withdrawn, [1, 3]);
     }
 
     #[test]

@@ -57,6 +57,8 @@ pub struct Sent {
     pub body: String,
     /// (action id, button label)
     pub actions: Vec<(String, String)>,
+    /// Whether the app took it back (`CloseNotification`).
+    pub closed: bool,
 }
 
 pub struct NotificationServer {
@@ -163,6 +165,13 @@ fn serve(sent: Arc<Mutex<Vec<Sent>>>) -> gio::DBusConnection {
                     sent.push(decode(id, &args));
                     invocation.return_value(Some(&(id,).to_variant()));
                 }
+                "CloseNotification" => {
+                    let (id,): (u32,) = args.get().expect("an id");
+                    if let Some(n) = sent.lock().unwrap().iter_mut().find(|n| n.id == id) {
+                        n.closed = true;
+                    }
+                    invocation.return_value(None);
+                }
                 "GetCapabilities" => {
                     invocation.return_value(Some(&(vec!["actions", "body"],).to_variant()))
                 }
@@ -207,5 +216,6 @@ fn decode(id: u32, args: &glib::Variant) -> Sent {
             .chunks(2)
             .map(|pair| (pair[0].clone(), pair.get(1).cloned().unwrap_or_default()))
             .collect(),
+        closed: false,
     }
 }
