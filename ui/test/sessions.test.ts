@@ -177,6 +177,8 @@ describe("renderSessions", () => {
     await settle();
     await settle();
     expect(into.querySelector(".plan figure.plan-outlook[data-window='5-hour'] polyline.used")).not.toBeNull();
+    // The bars come before the sessions, the charts after them.
+    expect([...into.querySelector("section.sessions")!.children].map((e) => e.className || e.tagName)).toEqual(["plan", "UL", "plan plan-details"]);
     expect(into.querySelector(".plan figcaption")!.textContent).toContain("5-hour: 40% used, behind an even pace (60% by now).");
     const used = [...into.querySelectorAll(".plan .window-use li")];
     expect(used.map((li) => li.textContent)).toEqual(["toy70%1 session", "api30%2 sessions"]);

@@ -169,16 +169,10 @@ function renderPlanWindow(id: string, name: string, window: PlanWindow, warnAt: 
 }
 
 /**
- * The plan's five-hour and seven-day windows, as Claude Code last reported them, when a
- * notification warns, and, once read, each window over time.
+ * The plan's five-hour and seven-day windows, as Claude Code last reported them, and when a
+ * notification warns; `history`, once read, puts the pace on the bars.
  */
-export function renderPlan(
-  plan: PlanUsage | null,
-  warnAt: number,
-  now: number = Date.now(),
-  history: PlanHistory | null = null,
-  used: ProjectUse[] = [],
-): HTMLElement | null {
+export function renderPlan(plan: PlanUsage | null, warnAt: number, now: number = Date.now(), history: PlanHistory | null = null): HTMLElement | null {
   if (!plan || (!plan.five_hour && !plan.seven_day)) return null;
   const outlook = (name: PlanOutlook["name"]) => history?.outlooks.find((o) => o.name === name);
   return h(
@@ -192,9 +186,13 @@ export function renderPlan(
       { class: "hint plan-warning" },
       warnAt > 0 ? `A notification warns when a window reaches ${warnAt}% (Settings).` : "No notification as the limits fill (Settings).",
     ),
-    history ? renderPlanHistory(history, now) : null,
-    renderWindowUse(used),
   );
+}
+
+/** Each plan window over time, and who used the current five-hour window: below the sessions. */
+export function renderPlanDetails(history: PlanHistory | null, used: ProjectUse[], now: number = Date.now()): HTMLElement | null {
+  if (!history && used.length === 0) return null;
+  return h("section", { class: "plan plan-details" }, history ? renderPlanHistory(history, now) : null, renderWindowUse(used));
 }
 
 /** Which projects used the current five-hour window, and their sessions on hover. */
@@ -239,7 +237,10 @@ export function renderSessions(
   const paused = snapshot.paused
     ? h("p", { class: "paused", role: "status" }, "Capture is paused: what sessions say now is not stored. Resume it from the tray menu or in Settings.")
     : null;
-  const plan = renderPlan(snapshot.plan ?? null, snapshot.plan_warn_percent ?? 0, Date.now(), history, used);
+  // The bars at the top, a glance; the plan's charts after the sessions, which come first.
+  const now = Date.now();
+  const plan = renderPlan(snapshot.plan ?? null, snapshot.plan_warn_percent ?? 0, now, history);
+  const details = snapshot.plan ? renderPlanDetails(history, used, now) : null;
   if (snapshot.sessions.length === 0) {
     return h(
       "section",
@@ -254,9 +255,10 @@ export function renderSessions(
               { class: "empty" },
               "No live sessions. A session shows here from its start until it ends, or until it has been quiet for 30 minutes (an agent that crashed never says it ended). Every stored session is in the Memory tab.",
             )),
+      details,
     );
   }
-  return h("section", { class: "sessions" }, paused, problem, plan, h("ul", {}, ...rows(snapshot.sessions)));
+  return h("section", { class: "sessions" }, paused, problem, plan, h("ul", {}, ...rows(snapshot.sessions)), details);
 }
 
 /** Shows the live sessions in `into` and keeps them current; returns the clean-up. */
