@@ -151,6 +151,7 @@ mod tests {
             model: None,
             subagent: None,
             trigger: None,
+            answer: None,
         }
     }
 

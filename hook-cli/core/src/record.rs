@@ -150,6 +150,10 @@ pub struct HookEvent {
     pub subagent: Option<SubagentRef>,
     /// PreCompact: `auto` when the client compacts by itself, `manual` for `/compact`.
     pub trigger: Option<String>,
+    /// Stop: the turn's last answer as the payload carries it, an [`Record::Answer`] keyed as
+    /// the host's transcript keys the same words, so a transcript that holds them already, or
+    /// gets them later, keeps one copy.
+    pub answer: Option<Record>,
 }
 
 /// A subagent of the session, as a hook payload names it.

@@ -56,6 +56,9 @@ pub fn capture_event(
             for subagent in subagents_of(host, event, main) {
                 read_subagent(&w, host, &mut session, main, &subagent, &mut report)?;
             }
+            if let Some(answer) = &event.answer {
+                record_answer(&w, &mut session, main, answer)?;
+            }
             report
         }
         None => Report::default(),
@@ -65,6 +68,23 @@ pub fn capture_event(
     }
     w.commit()?;
     Ok((session, report))
+}
+
+/// The turn's answer a Stop payload carries, into the turn open in the session's transcript:
+/// stored there even if the host has not written it to the transcript yet, and once, since it
+/// is keyed as the transcript's line is. With no turn read yet, nothing: an answer goes with
+/// its prompt.
+fn record_answer(
+    w: &Writer,
+    session: &mut SessionRow,
+    main: &Path,
+    answer: &ingest::Record,
+) -> Result<(), IngestError> {
+    let mut turn = w.cursor(&main.display().to_string())?.and_then(|c| c.turn);
+    if turn.is_some() {
+        w.apply(session, &mut turn, answer)?;
+    }
+    Ok(())
 }
 
 /// Reads what a stored session's transcript gained since its last hook call.

@@ -72,6 +72,7 @@ impl Envelope<'_> {
             model: self.model.filter(|m| !m.is_empty()),
             subagent,
             trigger: self.trigger.filter(|t| !t.is_empty()),
+            answer: None,
         }
     }
 }

@@ -513,9 +513,16 @@ fn recorded_chat(recording: &str, id: &str) -> String {
 /// Every payload of `recording` through `run` (which runs `throughline hook grok` on it), in
 /// order, each with the chat file as it stood when Grok ran the hook. Returns what each hook
 /// printed, beside whether it printed something on the client.
-fn replay(
+fn replay(env: &Env, recording: &str, run: impl FnMut(&Value) -> String) -> Vec<(String, bool)> {
+    replay_with(env, recording, |_, lines| lines, run)
+}
+
+/// [`replay`], with the chat file cut to `written(payload, lines)` of its `lines` when each
+/// hook runs.
+fn replay_with(
     env: &Env,
     recording: &str,
+    written: impl Fn(&Value, usize) -> usize,
     mut run: impl FnMut(&Value) -> String,
 ) -> Vec<(String, bool)> {
     let home = env.home().display().to_string();
@@ -530,7 +537,7 @@ fn replay(
             .replace("/home/dev/.grok", &format!("{home}/.grok"));
         let payload: Value = serde_json::from_str(&payload).unwrap();
         let id = payload["sessionId"].as_str().unwrap();
-        let lines = entry["chat_lines"].as_u64().unwrap() as usize;
+        let lines = written(&payload, entry["chat_lines"].as_u64().unwrap() as usize);
         let chat: String = recorded_chat(recording, id)
             .lines()
             .take(lines)
@@ -681,6 +688,42 @@ fn the_recorded_sessions_are_captured_and_handed_on_as_on_the_client() {
             "assistant: We decided the dev server uses port 8443, never 8080."
         ]]
     );
+    assert_eq!(env.log(), "");
+}
+
+#[test]
+fn a_turn_s_answer_is_stored_from_its_stop_when_the_chat_file_lags() {
+    // Session A's first turn as recorded, but with Grok's answer line written to the chat file
+    // only after the turn's Stop hook ran.
+    let first_stop = |payload: &Value| {
+        payload["hookEventName"] == "stop"
+            && payload["promptId"] == "968ae96a-9ae7-4485-8385-f9b7c479ef4a"
+    };
+    let env = Env::new();
+    let mut at_first_stop = None;
+    replay_with(
+        &env,
+        "headless",
+        |payload, lines| lines - usize::from(first_stop(payload)),
+        |payload| {
+            let printed = String::from_utf8(env.hook("grok", payload).stdout).unwrap();
+            if first_stop(payload) {
+                at_first_stop = Some(turns_of(&env, SESSION_A));
+            }
+            printed
+        },
+    );
+    let answer = "assistant: There are two files, README.md and notes.txt, and I wrote PLAN.md. \
+                  Decision: the dev server uses port 8443, never 8080, because the corporate \
+                  firewall blocks 8080.";
+    assert_eq!(
+        at_first_stop.unwrap(),
+        [["user: Count the files here please", answer]]
+    );
+    // The line the chat file got afterwards is the same answer: it is kept once.
+    let turns = turns_of(&env, SESSION_A);
+    assert_eq!(turns[0], ["user: Count the files here please", answer]);
+    assert_eq!(turns.len(), 3);
     assert_eq!(env.log(), "");
 }
 

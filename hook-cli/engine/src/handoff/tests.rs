@@ -81,6 +81,7 @@ impl World {
             model: None,
             subagent: None,
             trigger: None,
+            answer: None,
         };
         edit(&mut event);
         capture::capture_event(&mut self.store, crate::hosts::claude::HOST, &event, false).unwrap();

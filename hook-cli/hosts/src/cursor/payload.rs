@@ -62,6 +62,7 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
         model: p.model.filter(|m| !m.is_empty()),
         subagent: None,
         trigger: None,
+        answer: None,
     })
 }
 

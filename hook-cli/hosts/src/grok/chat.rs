@@ -145,14 +145,7 @@ fn user(line: &Line, out: &mut Vec<Record>) {
 }
 
 fn assistant(line: &Line, out: &mut Vec<Record>) {
-    let text = string_of(line.content);
-    if !text.trim().is_empty() {
-        out.push(Record::Answer {
-            key: format!("a:{}", hash(&text)),
-            text,
-            at: None,
-        });
-    }
+    out.extend(answer(string_of(line.content)));
     for call in &line.tool_calls {
         out.push(Record::Detail {
             key: format!("c:{}", call.id),
@@ -164,6 +157,16 @@ fn assistant(line: &Line, out: &mut Vec<Record>) {
             at: None,
         });
     }
+}
+
+/// The model's words, keyed by them: the same record whether read here or from the Stop
+/// hook's `lastAssistantMessage`. A message of tool calls alone says nothing.
+pub(super) fn answer(text: String) -> Option<Record> {
+    (!text.trim().is_empty()).then(|| Record::Answer {
+        key: format!("a:{}", hash(&text)),
+        text,
+        at: None,
+    })
 }
 
 fn tool_result(line: &Line, out: &mut Vec<Record>) {

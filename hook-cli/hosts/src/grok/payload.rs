@@ -31,6 +31,9 @@ struct Envelope {
     /// Set when the event fires inside a subagent's own session.
     #[serde(default)]
     subagent_type: Option<String>,
+    /// Stop: the text of the turn's last assistant message.
+    #[serde(default)]
+    last_assistant_message: Option<String>,
 }
 
 pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
@@ -52,6 +55,16 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
         p.cwd.as_deref(),
         &p.session_id,
     );
+    // The chat file held the answer whenever a Stop hook ran on 1.0.6; the payload's copy
+    // keeps it if one day the file lags behind. A clipped copy would be kept beside the
+    // whole one the file brings later: the file has it.
+    let answer = match kind {
+        EventKind::Stop => p
+            .last_assistant_message
+            .filter(|text| !is_clipped(text))
+            .and_then(super::chat::answer),
+        _ => None,
+    };
     Ok(HookEvent {
         host: super::HOST,
         kind,
@@ -66,7 +79,15 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
         model: p.model_id.filter(|m| !m.is_empty()),
         subagent: None,
         trigger: None,
+        answer,
     })
+}
+
+/// Whether Grok cut `text` to fit a hook's input: it ends then with `… [+N chars]`.
+fn is_clipped(text: &str) -> bool {
+    text.strip_suffix(" chars]")
+        .and_then(|rest| rest.rsplit_once("… [+"))
+        .is_some_and(|(_, count)| !count.is_empty() && count.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The event a hook was called for. Grok sends the snake_case form; its own names (and
@@ -173,19 +194,28 @@ pub fn is_grok_envelope(bytes: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use throughline_core::record::Record;
+
+    const RECORDING: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/grok-1.0.6/headless"
+    );
 
     /// Every payload Grok 1.0.6 sent in the recording, in order.
     fn recorded() -> Vec<Vec<u8>> {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../tests/fixtures/grok-1.0.6/headless/hooks.jsonl"
-        );
-        std::fs::read_to_string(path)
+        recorded_with_chat_lines().into_iter().map(|(p, _)| p).collect()
+    }
+
+    /// Every recorded payload, with how many lines its session's chat file had when the hook
+    /// ran.
+    fn recorded_with_chat_lines() -> Vec<(Vec<u8>, usize)> {
+        std::fs::read_to_string(format!("{RECORDING}/hooks.jsonl"))
             .unwrap()
             .lines()
             .map(|line| {
                 let entry: serde_json::Value = serde_json::from_str(line).unwrap();
-                entry["payload"].to_string().into_bytes()
+                let lines = entry["chat_lines"].as_u64().unwrap() as usize;
+                (entry["payload"].to_string().into_bytes(), lines)
             })
             .collect()
     }
@@ -242,6 +272,63 @@ mod tests {
             decode_hook(resumed).unwrap().source.as_deref(),
             Some("resume")
         );
+    }
+
+    #[test]
+    fn a_turn_s_end_carries_its_answer_as_the_chat_file_records_it() {
+        use throughline_core::record::LineParser;
+        let mut turn_ends = 0;
+        for (payload, chat_lines) in recorded_with_chat_lines() {
+            let event = decode_hook(&payload).unwrap();
+            if event.kind != EventKind::Stop {
+                // Nor the Stop at session end, which has no `lastAssistantMessage`.
+                assert_eq!(event.answer, None);
+                continue;
+            }
+            // The chat file's last line when the hook ran is the same answer, the same record.
+            let chat = std::fs::read_to_string(format!(
+                "{RECORDING}/sessions/%2Fhome%2Fdev%2Fproj/{}/chat_history.jsonl",
+                event.session_id
+            ))
+            .unwrap();
+            let mut records = Vec::new();
+            let last = chat.lines().nth(chat_lines - 1).unwrap();
+            super::super::ChatParser
+                .parse_line(last, &mut records)
+                .unwrap();
+            assert!(
+                matches!(records.as_slice(), [Record::Answer { .. }]),
+                "{records:?}"
+            );
+            assert_eq!(event.answer.as_ref(), records.first());
+            turn_ends += 1;
+        }
+        assert_eq!(turn_ends, 5);
+    }
+
+    #[test]
+    fn no_answer_is_taken_clipped_empty_or_from_a_subagent() {
+        let stop = |extra: &str| {
+            let payload = format!(
+                r#"{{"hookEventName":"stop","sessionId":"s","reason":"end_turn"{extra}}}"#
+            );
+            decode_hook(payload.as_bytes()).unwrap().answer
+        };
+        assert!(stop(r#","lastAssistantMessage":"Done.""#).is_some());
+        // Grok cuts a long one to fit the hook's input: the chat file has it whole.
+        assert_eq!(
+            stop(r#","lastAssistantMessage":"Done and … [+120 chars]""#),
+            None
+        );
+        assert_eq!(stop(r#","lastAssistantMessage":" \n""#), None);
+        assert_eq!(stop(""), None);
+        assert_eq!(
+            stop(r#","lastAssistantMessage":"Looked.","subagentType":"explore""#),
+            None
+        );
+        assert!(!is_clipped("a price … [+5 dollars]"));
+        assert!(!is_clipped("… [+ chars]"));
+        assert!(is_clipped("… [+1 chars]"));
     }
 
     #[test]

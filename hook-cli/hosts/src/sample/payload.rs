@@ -44,6 +44,7 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
         model: None,
         subagent: None,
         trigger: None,
+        answer: None,
     })
 }
 
