@@ -248,6 +248,89 @@ fn with_only_claude_codes_file_the_cursor_turn_is_still_cursors() {
     assert_eq!(texts(&shown), SAMPLE_TEXTS);
 }
 
+const SUBAGENT: &str = "projects/home-dev-proj/agent-transcripts/c5b3e3f1-6a3e-4a8e-9d53-0e2f7c1a9b10/subagents/0a1b2c3d-sub.jsonl";
+
+/// A turn's detail entries of one kind, as `(name, body)`.
+fn entries(home: &Path, turn: &Value, kind: &str) -> Vec<(String, String)> {
+    let code = turn["code"].as_str().unwrap();
+    let detail = json_of(&in_home(home, &["detail", code, "--json"], b""));
+    detail["details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["kind"] == kind)
+        .map(|d| {
+            let text = |field: &str| d[field].as_str().unwrap_or_default().to_string();
+            (text("name"), text("body"))
+        })
+        .collect()
+}
+
+/// Built from Cursor's documentation alone (`subagentStop` names the subagent's own
+/// transcript, `agent_transcript_path`, beside the main one); no client ran it.
+#[test]
+fn a_subagent_s_transcript_joins_the_turn_open_when_it_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    json_of(&in_home(
+        home,
+        &["install", "--host", "cursor", "--json"],
+        b"",
+    ));
+    let hook = |name: &str| {
+        let out = in_home(
+            home,
+            &["hook", "cursor"],
+            payload(home, name, ID).as_bytes(),
+        );
+        assert!(
+            out.status.success() && out.stdout.is_empty(),
+            "{name}: {out:?}"
+        );
+    };
+    hook("01-sessionStart");
+    // The first turn as far as its tool's result, when the subagent it started stops.
+    let transcript = write_transcript(home);
+    let whole = fs::read_to_string(&transcript).unwrap();
+    let first_turn: String = whole.lines().take(3).map(|l| format!("{l}\n")).collect();
+    fs::write(&transcript, first_turn).unwrap();
+    hook("02-beforeSubmitPrompt");
+    hook("03-postToolUse");
+    let subagent = home.join(".cursor").join(SUBAGENT);
+    fs::create_dir_all(subagent.parent().unwrap()).unwrap();
+    fs::copy(format!("{FIXTURES}/{SUBAGENT}"), &subagent).unwrap();
+    hook("06-subagentStop");
+    fs::write(&transcript, whole).unwrap();
+    hook("04-stop");
+    hook("05-sessionEnd");
+
+    let shown = json_of(&in_home(home, &["show", ID, "--json"], b""));
+    // Its words are detail of the conversation, not what the person or the assistant said.
+    assert_eq!(texts(&shown), SAMPLE_TEXTS, "{shown}");
+    let turn = |seq: u64| {
+        let turns = shown["turns"].as_array().unwrap();
+        turns.iter().find(|t| t["seq"] == seq).unwrap().clone()
+    };
+    assert_eq!(
+        entries(home, &turn(1), "subagent"),
+        [
+            (
+                "prompt".to_string(),
+                "Find where the CLI parses its arguments.".to_string()
+            ),
+            (
+                "answer".to_string(),
+                "cli/src/args.rs parses them with clap's derive API.".to_string()
+            ),
+        ]
+    );
+    assert!(entries(home, &turn(2), "subagent").is_empty());
+    assert_eq!(
+        fs::read_to_string(home.join("memory/throughline.log")).unwrap_or_default(),
+        ""
+    );
+}
+
 #[test]
 fn a_hook_given_garbage_exits_0_prints_nothing_and_logs_one_line() {
     let dir = tempfile::tempdir().unwrap();

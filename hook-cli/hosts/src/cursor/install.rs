@@ -31,12 +31,13 @@ pub const INSTALLER: Installer = Installer {
 };
 
 /// Timeouts are in seconds. sessionStart records the chat and hands a waiting handoff on;
-/// beforeSubmitPrompt stops `/tl`; postToolUse and stop capture as the turn goes; sessionEnd
-/// catches up at the end.
+/// beforeSubmitPrompt stops `/tl`; postToolUse and stop capture as the turn goes, and
+/// subagentStop reads the subagent's transcript into it; sessionEnd catches up at the end.
 pub const HOOKS: &[(&str, u32)] = &[
     ("sessionStart", 10),
     ("beforeSubmitPrompt", 10),
     ("postToolUse", 30),
+    ("subagentStop", 30),
     ("stop", 30),
     ("sessionEnd", 5),
 ];

@@ -7,14 +7,16 @@ mod payload;
 mod transcript;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 pub use payload::{decode_hook, encode_reply};
 pub use transcript::TranscriptParser;
 
 use super::{transcripts_root, Agent, Found, Spec};
 use throughline_core::model::Host;
-use throughline_core::record::{FoundTranscript, HostProcess, InjectionLimit, Measure};
+use throughline_core::record::{
+    FoundTranscript, HostProcess, InjectionLimit, Measure, SubagentRef,
+};
 
 /// Cursor, to the shared code.
 pub struct Cursor;
@@ -30,7 +32,6 @@ const INJECTION_LIMIT: InjectionLimit = InjectionLimit {
 };
 
 // Cursor hands hooks no session id in their environment (only in the payload).
-// Subagents' transcripts (`subagentStop`'s `agent_transcript_path`) are not read yet.
 
 const SPEC: Spec = Spec {
     host: HOST,
@@ -104,20 +105,31 @@ impl Agent for Cursor {
     /// path with every character but letters and digits as `-` (*reported*), which cannot be
     /// read back alone: the folders on disk that give that name are looked for.
     fn workspace_of(&self, path: &Path) -> Option<String> {
-        let folder = path
-            .ancestors()
-            .find(|a| a.file_name().is_some_and(|n| n == "agent-transcripts"))?
-            .parent()?
-            .file_name()?
-            .to_str()?;
+        let folder = transcripts_folder(path)?.parent()?.file_name()?.to_str()?;
         let found = folder_named(Path::new("/"), folder)?;
         Some(found.to_string_lossy().into_owned())
+    }
+    /// The transcript `subagentStop` names, when it is another of the workspace's transcripts
+    /// (*reported*: in `<id>/subagents/`): a payload makes the hook read no file elsewhere.
+    /// The turn open in the session when the subagent stopped is the one whose Task call
+    /// started it: Cursor's transcripts name no call and no time.
+    fn subagent_transcript(&self, main: &Path, subagent: &SubagentRef) -> Option<PathBuf> {
+        let path = PathBuf::from(subagent.transcript_path.as_ref()?);
+        let inside = path.starts_with(transcripts_folder(main)?)
+            && !path.components().any(|c| c == Component::ParentDir);
+        (inside && path != main).then_some(path)
     }
     /// Cursor sends no `/clear`: a new chat is linked to an old one only by a handoff, so the
     /// process a hook runs under is never needed.
     fn owner_process(&self) -> Option<HostProcess> {
         None
     }
+}
+
+/// The workspace's `agent-transcripts` folder a transcript is in.
+fn transcripts_folder(path: &Path) -> Option<&Path> {
+    path.ancestors()
+        .find(|a| a.file_name().is_some_and(|n| n == "agent-transcripts"))
 }
 
 /// The folder under `dir` whose path below it Cursor names `name` (`home-dev-my-app` for
@@ -192,6 +204,32 @@ mod tests {
         let transcript = PathBuf::from("/x/.cursor/projects/tmp/agent-transcripts/a/a.jsonl");
         assert_eq!(Cursor.workspace_of(&transcript).as_deref(), Some("/tmp"));
         assert_eq!(Cursor.workspace_of(Path::new("/x/a.jsonl")), None);
+    }
+
+    #[test]
+    fn a_subagent_transcript_is_read_only_among_the_workspace_s() {
+        let transcripts = Path::new("/h/.cursor/projects/w/agent-transcripts");
+        let main = transcripts.join("c/c.jsonl");
+        let named = |path: &str| {
+            let subagent = SubagentRef {
+                agent_id: "s".into(),
+                transcript_path: Some(path.into()),
+            };
+            Cursor.subagent_transcript(&main, &subagent)
+        };
+        let own = transcripts.join("c/subagents/s.jsonl");
+        assert_eq!(named(own.to_str().unwrap()), Some(own));
+        for elsewhere in [
+            "/h/.ssh/id_ed25519",
+            "/h/.cursor/projects/other/agent-transcripts/c/subagents/s.jsonl",
+            "/h/.cursor/projects/w/agent-transcripts/../../../../.ssh/id_ed25519",
+            "/h/.cursor/projects/w/agent-transcripts/c/c.jsonl",
+            "subagents/s.jsonl",
+        ] {
+            assert_eq!(named(elsewhere), None, "{elsewhere}");
+        }
+        let unnamed = SubagentRef::unnamed();
+        assert_eq!(Cursor.subagent_transcript(&main, &unnamed), None);
     }
 
     #[test]

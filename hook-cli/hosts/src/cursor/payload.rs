@@ -5,9 +5,11 @@
 //! Claude Code's settings, mapping their event names to its own; the payload those get is
 //! not documented, so Claude's event names and `session_id` are read too.
 
+use std::path::Path;
+
 use serde::Deserialize;
 
-use throughline_core::record::{EventKind, HookEvent, Reply};
+use throughline_core::record::{EventKind, HookEvent, Reply, SubagentRef};
 
 #[derive(Deserialize)]
 struct Payload {
@@ -34,6 +36,9 @@ struct Payload {
     /// sessionEnd: `completed`, `aborted`, `error`, `window_close`, `user_close`.
     #[serde(default)]
     reason: Option<String>,
+    /// subagentStop: the subagent's own transcript.
+    #[serde(default)]
+    agent_transcript_path: Option<String>,
 }
 
 pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
@@ -48,6 +53,18 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
         .workspace_roots
         .and_then(|roots| roots.into_iter().find(|r| !r.is_empty()))
         .or(p.cwd.filter(|c| !c.is_empty()));
+    // The Task tool's subagent ended: its transcript is read into this conversation, whose
+    // `transcript_path` is documented as the main one. Its file's name is all that names it.
+    let subagent = p
+        .agent_transcript_path
+        .filter(|path| !path.is_empty() && p.hook_event_name == "subagentStop")
+        .and_then(|path| {
+            let agent_id = Path::new(&path).file_stem()?.to_string_lossy().into_owned();
+            Some(SubagentRef {
+                agent_id,
+                transcript_path: Some(path),
+            })
+        });
     Ok(HookEvent {
         host: super::HOST,
         kind: kind(&p.hook_event_name),
@@ -60,7 +77,7 @@ pub fn decode_hook(bytes: &[u8]) -> Result<HookEvent, String> {
         prompt_id: None,
         prompt: p.prompt,
         model: p.model.filter(|m| !m.is_empty()),
-        subagent: None,
+        subagent,
         trigger: None,
         answer: None,
     })
@@ -160,6 +177,28 @@ mod tests {
         let end = sample("05-sessionEnd");
         assert_eq!(end.kind, EventKind::SessionEnd);
         assert_eq!(end.reason.as_deref(), Some("user_close"));
+    }
+
+    #[test]
+    fn a_subagent_stop_names_the_subagent_by_its_transcript() {
+        let stop = sample("06-subagentStop");
+        // Not the conversation's turn ending: its transcript is read, nothing more.
+        assert_eq!(stop.kind, EventKind::Other);
+        assert_eq!(stop.session_id, "c5b3e3f1-6a3e-4a8e-9d53-0e2f7c1a9b10");
+        let subagent = stop.subagent.unwrap();
+        assert_eq!(subagent.agent_id, "0a1b2c3d-sub");
+        assert!(subagent.transcript_path.unwrap().ends_with(
+            "agent-transcripts/c5b3e3f1-6a3e-4a8e-9d53-0e2f7c1a9b10/subagents/0a1b2c3d-sub.jsonl"
+        ));
+        // The field on another event, or an empty one, names no subagent.
+        for payload in [
+            br#"{"conversation_id":"c","hook_event_name":"stop","agent_transcript_path":"/t/s.jsonl"}"#
+                .as_slice(),
+            br#"{"conversation_id":"c","hook_event_name":"subagentStop","agent_transcript_path":""}"#,
+            br#"{"conversation_id":"c","hook_event_name":"subagentStop"}"#,
+        ] {
+            assert_eq!(decode_hook(payload).unwrap().subagent, None);
+        }
     }
 
     #[test]
