@@ -38,7 +38,8 @@ pub enum Scope {
 pub struct Preview {
     /// Sessions that go as a whole (their row, usage, links and handoffs with them).
     pub sessions: u64,
-    /// Turns that go, those of whole sessions included (a session's preamble counts too).
+    /// Turns that go, those of whole sessions included, counted as a session's listing counts
+    /// them: its preamble is no turn, though its entries go with it.
     pub turns: u64,
     /// L2 entries and L3 entries.
     pub messages: u64,
@@ -57,7 +58,11 @@ pub struct Preview {
 
 impl Preview {
     pub fn is_empty(&self) -> bool {
-        self.turns == 0 && self.sessions == 0 && self.injections == 0
+        self.turns == 0
+            && self.sessions == 0
+            && self.injections == 0
+            && self.messages == 0
+            && self.details == 0
     }
 }
 
@@ -304,7 +309,9 @@ fn preview(conn: &Connection, c: &Conditions) -> Result<Preview> {
     ))?;
     let (count, earliest, latest): (i64, Option<String>, Option<String>) = conn.query_row(
         &format!(
-            "SELECT count(*), min(t.started_at), max(t.started_at) FROM turns t WHERE {turns}"
+            "SELECT count(*) FILTER (WHERE {}), min(t.started_at), max(t.started_at)
+             FROM turns t WHERE {turns}",
+            prompted_turn!()
         ),
         [&c.param],
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),

@@ -1,6 +1,16 @@
 //! The store owns all SQL. Hooks write through [`Writer`]; readers (the CLI verbs and the
 //! tray app) use the read API in `read.rs`, which never blocks a writer thanks to WAL.
 
+/// The condition that makes a `turns` row named `t` a turn as people count them: one a prompt
+/// began. A session's preamble (seq 0) holds what came before its first prompt and is not one.
+/// Every count of turns a person reads uses it, so that a list and a question about the same
+/// session agree.
+macro_rules! prompted_turn {
+    () => {
+        "t.seq > 0"
+    };
+}
+
 mod bulk;
 mod chain;
 mod forget;

@@ -74,11 +74,14 @@ pub struct ContextSpend {
     pub handoff_tokens: u64,
 }
 
-pub(super) const SESSION_COLUMNS: &str =
+pub(super) const SESSION_COLUMNS: &str = concat!(
     "s.id, s.host, s.session_id, s.project, s.cwd, s.transcript_path,
     s.model, s.started_at, s.last_activity, s.ended_at, s.end_reason, s.start_source,
-    (SELECT count(*) FROM turns t WHERE t.session = s.id AND t.seq > 0), s.start_model,
-    s.client_version, s.context_window, s.branch";
+    (SELECT count(*) FROM turns t WHERE t.session = s.id AND ",
+    prompted_turn!(),
+    "), s.start_model,
+    s.client_version, s.context_window, s.branch"
+);
 
 /// The session queries' condition that leaves out a session a newer build stored for a client
 /// this one does not know: its transcript, payloads and limits are not this build's to read,
@@ -124,10 +127,11 @@ impl Store {
         let sql = format!(
             "SELECT {SESSION_COLUMNS} FROM sessions s
              WHERE {known} AND (?1 IS NULL OR s.project = ?1)
-               AND (NOT ?3 OR EXISTS (SELECT 1 FROM turns t WHERE t.session = s.id AND t.seq > 0))
+               AND (NOT ?3 OR EXISTS (SELECT 1 FROM turns t WHERE t.session = s.id AND {prompted}))
              ORDER BY coalesce(s.last_activity, s.started_at) DESC, s.id DESC
              LIMIT ?2",
-            known = *KNOWN_HOST
+            known = *KNOWN_HOST,
+            prompted = prompted_turn!()
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let limit = filter.limit.map(i64::from).unwrap_or(-1);
@@ -541,7 +545,10 @@ impl Store {
                 .query_row("PRAGMA user_version", [], |r| r.get(0))?,
             sessions: count("SELECT count(*) FROM sessions")?,
             projects: count("SELECT count(DISTINCT project) FROM sessions")?,
-            turns: count("SELECT count(*) FROM turns WHERE seq > 0")?,
+            turns: count(concat!(
+                "SELECT count(*) FROM turns t WHERE ",
+                prompted_turn!()
+            ))?,
             messages: count("SELECT count(*) FROM messages")?,
             details: count("SELECT count(*) FROM details")?,
             api_calls: count("SELECT count(*) FROM api_calls")?,

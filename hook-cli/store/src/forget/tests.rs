@@ -271,6 +271,52 @@ fn a_project_and_everything_before_a_time() {
 }
 
 #[test]
+fn a_session_counts_as_many_turns_to_forget_as_it_lists() {
+    let Memory {
+        _dir, mut store, ..
+    } = memory();
+    // What a client writes before the first prompt (a `/clear`) goes to the session's
+    // preamble, which is no turn of its own.
+    let w = store.write().unwrap();
+    let mut s = w
+        .session(throughline_hosts::claude::HOST, "s4", Some("/q"), None)
+        .unwrap();
+    let mut turn = None;
+    let records = [
+        Record::Detail {
+            key: "c:1".into(),
+            kind: DetailKind::Command,
+            name: None,
+            tool_use_id: None,
+            body: "<command-name>/clear</command-name>".into(),
+            is_error: false,
+            at: None,
+        },
+        Record::Prompt {
+            key: "u:1".into(),
+            text: "only prompt".into(),
+            at: None,
+        },
+    ];
+    for r in &records {
+        w.apply(&mut s, &mut turn, r).unwrap();
+    }
+    w.commit().unwrap();
+
+    let listed = store.session("s4").unwrap().turns;
+    assert_eq!(listed, 1);
+    let scope = Scope::Session("s4".into());
+    let preview = store.forget_preview(&scope).unwrap();
+    assert_eq!(preview.turns, listed, "{preview:?}");
+    assert_eq!(
+        (preview.messages, preview.details),
+        (1, 1),
+        "the preamble's entries go too"
+    );
+    assert_eq!(store.forget(&scope).unwrap().removed, preview);
+}
+
+#[test]
 fn sessions_by_age_list_the_oldest_first_with_their_size() {
     let Memory {
         _dir, mut store, ..
