@@ -70,6 +70,31 @@ describe("renderSessions", () => {
     expect(arc(100)).toBeCloseTo(1, 3);
   });
 
+  it("keeps the widest percent clear of the ring, in any font", () => {
+    const label = (percent: number) => {
+      const view = renderSessions(snapshot([meter({ percent })]), noActions);
+      const ring = view.querySelector("circle.fill")!;
+      const text = view.querySelector("svg.gauge text")!;
+      const number = (element: Element, name: string) => Number(element.getAttribute(name));
+      const inside = number(ring, "r") - number(ring, "stroke-width") / 2;
+      return { text, inside, size: number(text, "font-size"), width: number(text, "textLength"), middle: number(ring, "cy") };
+    };
+    for (const percent of [100, 99]) {
+      const { text, inside, size, width } = label(percent);
+      expect(text.textContent).toBe(`${percent}%`);
+      // Drawn to this width whatever the font, no narrower than a narrow font draws it (its
+      // glyphs would be squeezed); its box, a whole em high, stays 4 units inside the ring.
+      expect(text.getAttribute("lengthAdjust")).toBe("spacingAndGlyphs");
+      expect(width).toBeGreaterThanOrEqual(size * (percent === 100 ? 2.5 : 1.9));
+      expect(Math.hypot(width / 2, size / 2)).toBeLessThanOrEqual(inside - 4);
+    }
+    // A shorter label is narrower, and a digit's middle (0.36 em above the baseline) is the
+    // ring's.
+    expect(label(5).width).toBeLessThan(label(99).width);
+    const { text, middle, size } = label(100);
+    expect(Number(text.getAttribute("y")) - size * 0.36).toBeCloseTo(middle, 1);
+  });
+
   it("shows a problem with the store as one, with what to do", () => {
     const view = renderSessions(snapshot([], "The memory store is damaged (file is not a database). `throughline doctor` gives the exact commands."), noActions);
     expect(view.querySelector("[role=alert]")!.textContent).toContain("throughline doctor");

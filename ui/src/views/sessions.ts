@@ -23,8 +23,29 @@ import {
 import { countdown, renderPlanHistory } from "./plan-chart";
 import { clockTime, dateTime } from "../time";
 
+/** The gauge's ring in its 64-unit box. */
+const CENTRE = 32;
 const RADIUS = 26;
+const RING_WIDTH = 8;
 const CIRCUMFERENCE = 2 * Math.PI * RADIUS;
+
+/** The percent in the ring's middle, sized so that the widest ("100%") keeps a clear space
+ * from the ring's inside edge. */
+const LABEL_SIZE = 12;
+
+/** A label's width in ems, by character: about what system fonts give a semibold digit and a
+ * percent sign. The label's glyphs are fitted to exactly this width, so that a wider font
+ * (DejaVu Sans, common on Linux, draws "100%" about a fifth wider than Segoe UI) does not bring
+ * it nearer the ring. */
+const LABEL_EMS: Record<string, number> = { "%": 0.92, "?": 0.56 };
+const DIGIT_EMS = 0.62;
+
+/** A digit's height in ems: the label's middle is the ring's. */
+const DIGIT_HEIGHT_EMS = 0.72;
+
+function labelWidth(label: string): number {
+  return [...label].reduce((width, char) => width + (LABEL_EMS[char] ?? DIGIT_EMS) * LABEL_SIZE, 0);
+}
 
 export interface SessionActions {
   onHandoff(sessionId: string): void;
@@ -40,19 +61,28 @@ export function importProgress(at: ImportProgress): string {
 
 export function renderGauge(meter: SessionMeter): SVGElement {
   const filled = (Math.min(meter.percent, 100) / 100) * CIRCUMFERENCE;
+  const ring = { cx: String(CENTRE), cy: String(CENTRE), r: String(RADIUS), "stroke-width": String(RING_WIDTH) };
+  const label = meter.measured ? `${meter.percent}%` : "?";
+  const text = svg("text", {
+    x: String(CENTRE),
+    y: (CENTRE + (DIGIT_HEIGHT_EMS * LABEL_SIZE) / 2).toFixed(2),
+    "text-anchor": "middle",
+    "font-size": String(LABEL_SIZE),
+    textLength: labelWidth(label).toFixed(2),
+    lengthAdjust: "spacingAndGlyphs",
+  });
+  text.textContent = label;
   return svg(
     "svg",
     { class: `gauge ${meter.level}`, viewBox: "0 0 64 64", role: "img", "aria-label": meter.measured ? `${meter.percent}% of the context window used` : "context use not reported" },
-    svg("circle", { class: "track", cx: "32", cy: "32", r: String(RADIUS) }),
+    svg("circle", { class: "track", ...ring }),
     svg("circle", {
       class: "fill",
-      cx: "32",
-      cy: "32",
-      r: String(RADIUS),
+      ...ring,
       "stroke-dasharray": `${filled.toFixed(2)} ${CIRCUMFERENCE.toFixed(2)}`,
-      transform: "rotate(-90 32 32)",
+      transform: `rotate(-90 ${CENTRE} ${CENTRE})`,
     }),
-    svg("text", { x: "32", y: "37", "text-anchor": "middle" }),
+    text,
   );
 }
 
@@ -98,7 +128,6 @@ function usageLine(meter: SessionMeter): string {
 
 function renderSession(meter: SessionMeter, actions: SessionActions): HTMLElement {
   const gauge = renderGauge(meter);
-  gauge.querySelector("text")!.textContent = meter.measured ? `${meter.percent}%` : "?";
   const activity = meter.last_activity ?? meter.started_at;
   return h(
     "li",
