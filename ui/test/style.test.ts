@@ -15,6 +15,24 @@ describe("style.css", () => {
     expect(rules[0].body).toMatch(/outline:\s*2px solid var\(--accent\)/);
   });
 
+  it("takes every space, font size and corner from one scale defined once, at the root", () => {
+    const root = rulesWith(":root")[0].body;
+    const defined = new Set([...css.matchAll(/(--[\w-]+):/g)].map(([, name]) => name));
+    for (const step of ["--space-1", "--space-6", "--text-sm", "--text-base", "--text-lg", "--radius"]) expect(root).toContain(`${step}:`);
+    expect([...css.matchAll(/(--(?:space|text|radius)[\w-]*):/g)].length).toBe([...root.matchAll(/--(?:space|text|radius)[\w-]*:/g)].length);
+    const scaled = /^(margin|padding|gap|row-gap|column-gap|top|font-size|border-radius)(-|$)/;
+    const literal: string[] = [];
+    for (const { selector, body } of [...css.matchAll(/([^{}]+)\{([^{}]*)\}/g)].map(([, selector, body]) => ({ selector, body }))) {
+      if (selector.includes(":root")) continue;
+      for (const [, property, value] of body.matchAll(/([\w-]+)\s*:\s*([^;]+)/g)) {
+        // A 1px hairline between rows is a line, not a space.
+        if (scaled.test(property) && /\d(px|r?em)\b/.test(value.replace(/\b1px\b/g, ""))) literal.push(`${selector.trim()} { ${property}: ${value.trim()} }`);
+        for (const [, used] of value.matchAll(/var\((--[\w-]+)\)/g)) expect(defined, `${used} in ${selector.trim()}`).toContain(used);
+      }
+    }
+    expect(literal).toEqual([]);
+  });
+
   it("gives the accent colour for light pages and for dark ones", () => {
     expect(rulesWith(":root")[0].body).toMatch(/--accent:/);
     const dark = css.slice(css.indexOf("@media (prefers-color-scheme: dark)"));
