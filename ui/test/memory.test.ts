@@ -44,12 +44,12 @@ const DETAIL: TurnDetail = {
 
 const HIT: Hit = { turn: "k3m9x2a", session_id: SESSIONS[0].session_id, project: "/home/dev/toy", at: "2026-11-30T08:40:01.000Z", layer: "l2", role: "user", tool: null, excerpts: [{ line: 1, column: 0, text: "the deploy key lives at", more: true, matches: [[4, 10]] }], copies: 0 };
 
-const noActions: MemoryActions = { onSearch: () => {}, onType: () => {}, onTurns: () => {}, onTurn: () => {}, onPreview: () => {}, onHandoff: () => {}, onForget: () => {}, onConfirmForget: () => {}, onKeep: () => {} };
+const noActions: MemoryActions = { onSearch: () => {}, onType: () => {}, onFold: () => {}, onTurns: () => {}, onTurn: () => {}, onPreview: () => {}, onHandoff: () => {}, onForget: () => {}, onConfirmForget: () => {}, onKeep: () => {} };
 
 const FORGET_PREVIEW = { sessions: 1, turns: 3, messages: 6, details: 4, text_bytes: 20_480, injections: 1, projects: ["/home/dev/toy"], earliest: null, latest: null };
 
 function state(patch: Partial<MemoryState> = {}): MemoryState {
-  return { sessions: SESSIONS, query: "", hits: null, searching: false, opened: null, notice: null, problem: null, ...patch };
+  return { sessions: SESSIONS, query: "", hits: null, searching: false, opened: null, folded: new Set(), notice: null, problem: null, ...patch };
 }
 
 describe("renderMemory", () => {
@@ -406,6 +406,42 @@ describe("mountMemory", () => {
     into.querySelector<HTMLButtonElement>("li.stored[data-session='c0de'] .open-session")!.click();
     await settle();
     expect([into.querySelector(".list")!.scrollTop, into.querySelector(".opened")!.scrollTop]).toEqual([240, 0]);
+    into.remove();
+  });
+
+  it("keeps a folded project folded when a live update redraws the list, and when the tab is chosen again", async () => {
+    mockIPC((cmd) => (cmd === "stored_sessions" ? SESSIONS : undefined), { shouldMockEvents: true });
+    const folded = new Set<string>();
+    const into = document.createElement("div");
+    document.body.append(into);
+    const unmount = mountMemory(into, folded);
+    await settle();
+    const group = (project: string) => into.querySelector<HTMLDetailsElement>(`details.project[data-project='${project}']`)!;
+    expect([group("/home/dev/toy").open, group("/work/api").open]).toEqual([true, true]);
+    const summary = group("/home/dev/toy").querySelector("summary")!;
+    summary.focus();
+    summary.click();
+    await settle();
+    expect(group("/home/dev/toy").open).toBe(false);
+    // A hook wrote: the list is drawn again, the folded group still folded, the keyboard on it.
+    await emit(LIVE_SESSIONS_EVENT, { sessions: [], plan: null });
+    await settle();
+    expect(group("/home/dev/toy")).not.toBe(summary.parentElement);
+    expect([group("/home/dev/toy").open, group("/work/api").open]).toEqual([false, true]);
+    expect(document.activeElement).toBe(group("/home/dev/toy").querySelector("summary"));
+    // The view is mounted afresh when its tab is chosen again: still folded.
+    unmount();
+    into.replaceChildren();
+    mountMemory(into, folded);
+    await settle();
+    expect(group("/home/dev/toy").open).toBe(false);
+    // Unfolded, it stays open.
+    group("/home/dev/toy").querySelector("summary")!.click();
+    await settle();
+    await emit(LIVE_SESSIONS_EVENT, { sessions: [], plan: null });
+    await settle();
+    expect(group("/home/dev/toy").open).toBe(true);
+    expect(folded.size).toBe(0);
     into.remove();
   });
 

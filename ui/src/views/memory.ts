@@ -43,6 +43,9 @@ export interface MemoryState {
   /** A search is under way: the first one after an import indexes the backlog first. */
   searching: boolean;
   opened: Opened;
+  /** Projects whose group of sessions the person folded: they stay folded when a live update
+   * redraws the list. */
+  folded: ReadonlySet<string>;
   /** What the last action did, in words. */
   notice: string | null;
   problem: string | null;
@@ -52,6 +55,8 @@ export interface MemoryActions {
   onSearch(query: string): void;
   /** The words typed so far: kept when a live update redraws the view, not searched yet. */
   onType(query: string): void;
+  /** A project's group was folded or unfolded: kept for the next redraw, none needed now. */
+  onFold(project: string, folded: boolean): void;
   onTurns(session: StoredSession): void;
   onTurn(code: string): void;
   onPreview(session: StoredSession): void;
@@ -146,7 +151,7 @@ function renderStored(session: StoredSession, selected: boolean, actions: Memory
 }
 
 /** Sessions grouped by project, the most recently active project first. */
-function renderProjects(sessions: StoredSession[], selected: StoredSession | null, actions: MemoryActions): HTMLElement {
+function renderProjects(sessions: StoredSession[], selected: StoredSession | null, folded: ReadonlySet<string>, actions: MemoryActions): HTMLElement {
   const groups = new Map<string, StoredSession[]>();
   for (const session of sessions) {
     const key = session.project ?? "";
@@ -155,15 +160,17 @@ function renderProjects(sessions: StoredSession[], selected: StoredSession | nul
   return h(
     "div",
     { class: "projects" },
-    ...[...groups].map(([project, list]) =>
-      h(
+    ...[...groups].map(([project, list]) => {
+      const group = h(
         "details",
-        { class: "project", "data-project": project, open: "" },
+        { class: "project", "data-project": project, ...(folded.has(project) ? {} : { open: "" }) },
         h("summary", { title: project }, h("strong", {}, projectName(project || null)), ` · ${list.length} ${list.length === 1 ? "session" : "sessions"}`),
         project ? button("Forget project…", { class: "forget-project" }, () => actions.onForget({ kind: "project", id: project }, `every session of ${project}`)) : null,
         h("ul", {}, ...list.map((s) => renderStored(s, s.session_id === selected?.session_id, actions))),
-      ),
-    ),
+      );
+      group.addEventListener("toggle", () => actions.onFold(project, !group.open));
+      return group;
+    }),
   );
 }
 
@@ -431,16 +438,21 @@ export function renderMemory(state: MemoryState, actions: MemoryActions): HTMLEl
     problem,
     notice,
     renderSearch(state, actions),
-    h("div", { class: "columns" }, h("div", { class: "list" }, renderResults(state, actions), renderProjects(state.sessions, selected, actions)), renderPane(state, selected, actions)),
+    h("div", { class: "columns" }, h("div", { class: "list" }, renderResults(state, actions), renderProjects(state.sessions, selected, state.folded, actions)), renderPane(state, selected, actions)),
   );
 }
 
 /**
- * How to find a control again once a redraw has replaced it: by its id, as its session's row, or
- * as the same button in the pane's header. Other controls lose the focus.
+ * How to find a control again once a redraw has replaced it: by its id, as its session's row or
+ * its project's heading, or as the same button in the pane's header. Other controls lose the
+ * focus.
  */
 function refinder(control: HTMLElement): ((view: HTMLElement) => HTMLElement | null) | null {
   if (control.id) return (view) => view.querySelector<HTMLElement>(`[id="${control.id}"]`);
+  const project = control.matches(".project > summary") ? control.closest<HTMLElement>(".project")?.dataset.project : undefined;
+  if (project !== undefined) {
+    return (view) => [...view.querySelectorAll<HTMLElement>(".project")].find((group) => group.dataset.project === project)?.querySelector<HTMLElement>(":scope > summary") ?? null;
+  }
   const session = control.closest<HTMLElement>("li.stored")?.dataset.session;
   if (session !== undefined && control.matches(".open-session")) {
     return (view) => [...view.querySelectorAll<HTMLElement>("li.stored")].find((row) => row.dataset.session === session)?.querySelector<HTMLElement>(".open-session") ?? null;
@@ -449,9 +461,13 @@ function refinder(control: HTMLElement): ((view: HTMLElement) => HTMLElement | n
   return kind ? (view) => view.querySelector<HTMLElement>(`.pane-header .${kind}`) : null;
 }
 
+/** The projects folded in the Memory view, for as long as the app runs: the view is mounted
+ * afresh each time its tab is chosen. */
+const foldedThisRun = new Set<string>();
+
 /** Lists the memory and keeps the list current as hooks write; returns the clean-up. */
-export function mountMemory(into: HTMLElement): () => void {
-  let state: MemoryState = { sessions: null, query: "", hits: null, searching: false, opened: null, notice: null, problem: null };
+export function mountMemory(into: HTMLElement, folded: Set<string> = foldedThisRun): () => void {
+  let state: MemoryState = { sessions: null, query: "", hits: null, searching: false, opened: null, folded, notice: null, problem: null };
   const show = (patch: Partial<MemoryState>) => {
     state = { ...state, ...patch };
     // A redraw keeps the focus where it was, and the cursor of words being typed.
@@ -478,6 +494,10 @@ export function mountMemory(into: HTMLElement): () => void {
   const actions: MemoryActions = {
     onType: (query) => {
       state = { ...state, query };
+    },
+    onFold: (project, isFolded) => {
+      if (isFolded) folded.add(project);
+      else folded.delete(project);
     },
     onSearch: (query) => {
       if (query.trim() === "") return show({ query, hits: null });
