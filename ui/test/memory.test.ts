@@ -44,12 +44,12 @@ const DETAIL: TurnDetail = {
 
 const HIT: Hit = { turn: "k3m9x2a", session_id: SESSIONS[0].session_id, project: "/home/dev/toy", at: "2026-11-30T08:40:01.000Z", layer: "l2", role: "user", tool: null, excerpts: [{ line: 1, column: 0, text: "the deploy key lives at", more: true, matches: [[4, 10]] }], copies: 0 };
 
-const noActions: MemoryActions = { onSearch: () => {}, onType: () => {}, onFold: () => {}, onTurns: () => {}, onTurn: () => {}, onPreview: () => {}, onHandoff: () => {}, onForget: () => {}, onConfirmForget: () => {}, onKeep: () => {} };
+const noActions: MemoryActions = { onSearch: () => {}, onType: () => {}, onFold: () => {}, onTabStop: () => {}, onTurns: () => {}, onTurn: () => {}, onPreview: () => {}, onHandoff: () => {}, onForget: () => {}, onConfirmForget: () => {}, onKeep: () => {} };
 
 const FORGET_PREVIEW = { sessions: 1, turns: 3, messages: 6, details: 4, text_bytes: 20_480, injections: 1, projects: ["/home/dev/toy"], earliest: null, latest: null };
 
 function state(patch: Partial<MemoryState> = {}): MemoryState {
-  return { sessions: SESSIONS, query: "", hits: null, searching: false, opened: null, folded: new Set(), notice: null, problem: null, ...patch };
+  return { sessions: SESSIONS, query: "", hits: null, searching: false, opened: null, folded: new Set(), tabStop: null, notice: null, problem: null, ...patch };
 }
 
 describe("renderMemory", () => {
@@ -92,21 +92,45 @@ describe("renderMemory", () => {
     const empty = stored({ session_id: "bbbbbbbb-0000", title: null, turns: 0 });
     const opened: string[] = [];
     const view = renderMemory(state({ sessions: [stored(), empty] }), { ...noActions, onTurns: (s) => opened.push(s.session_id) });
-    // A session with turns: its title and facts are one button, nothing else to press.
+    // A session with turns: its title and facts are one option of the list, nothing else to press.
     const row = view.querySelector(`li.stored[data-session='${SESSIONS[0].session_id}']`)!;
-    const buttons = [...row.querySelectorAll("button")];
-    expect(buttons.map((b) => b.className)).toEqual(["open-session"]);
-    expect(buttons[0].querySelector(".title")!.textContent).toContain("secret/deploy-7731");
-    expect(buttons[0].querySelector(".facts")).not.toBeNull();
-    expect(buttons[0].hasAttribute("aria-current")).toBe(false);
+    const options = [...row.querySelectorAll<HTMLElement>("button, [role=option]")];
+    expect(options.map((b) => b.className)).toEqual(["open-session"]);
+    expect(options[0].querySelector(".title")!.textContent).toContain("secret/deploy-7731");
+    expect(options[0].querySelector(".facts")).not.toBeNull();
+    expect(options[0].hasAttribute("aria-current")).toBe(false);
     // A session that stored no turn has nothing to open: it cannot be selected.
     const quiet = view.querySelector("li.stored[data-session='bbbbbbbb-0000']")!;
     expect(quiet.querySelector(".title")!.textContent).toBe("Session bbbbbbbb (no prompt)");
     expect(quiet.querySelectorAll("button, [tabindex], [role=button]")).toHaveLength(0);
+    expect([quiet.getAttribute("role"), quiet.getAttribute("aria-disabled"), quiet.hasAttribute("tabindex")]).toEqual(["option", "true", false]);
     expect(quiet.classList.contains("no-turns")).toBe(true);
     quiet.querySelector<HTMLElement>(".title")!.click();
-    buttons[0].click();
+    options[0].click();
     expect(opened).toEqual([SESSIONS[0].session_id]);
+  });
+
+  it("lists each project's sessions as a listbox, the whole list one tab stop: the open session's row, else the first", () => {
+    const stops = (view: HTMLElement) => [...view.querySelectorAll<HTMLElement>(".projects [tabindex='0']")].map((row) => row.closest("li")!.getAttribute("data-session"));
+    const view = renderMemory(state(), noActions);
+    const listboxes = [...view.querySelectorAll(".projects ul")];
+    expect(listboxes.map((list) => [list.getAttribute("role"), list.getAttribute("aria-label")])).toEqual([
+      ["listbox", "Sessions of toy"],
+      ["listbox", "Sessions of api"],
+    ]);
+    const options = [...view.querySelectorAll<HTMLElement>(".projects [role=option]")];
+    expect(options).toHaveLength(3);
+    for (const option of options) expect(option.parentElement!.getAttribute("role")).toBe("none");
+    expect(stops(view)).toEqual([SESSIONS[0].session_id]);
+    expect(view.querySelector("[aria-selected=true]")).toBe(options[0]);
+    expect(options.slice(1).map((o) => [o.getAttribute("tabindex"), o.getAttribute("aria-selected")])).toEqual([
+      ["-1", "false"],
+      ["-1", "false"],
+    ]);
+    expect(stops(renderMemory(state({ opened: { kind: "turns", session: SESSIONS[2], turns: [], context: null } }), noActions))).toEqual(["c0de"]);
+    // Where the keyboard was left comes first; a row in a folded group cannot be the stop.
+    expect(stops(renderMemory(state({ tabStop: SESSIONS[1].session_id }), noActions))).toEqual([SESSIONS[1].session_id]);
+    expect(stops(renderMemory(state({ tabStop: SESSIONS[1].session_id, folded: new Set(["/home/dev/toy"]) }), noActions))).toEqual(["c0de"]);
   });
 
   it("keeps a session's other actions out of the list, in the header of the pane beside it", () => {
@@ -274,14 +298,14 @@ describe("forget", () => {
     document.body.append(into);
     mountMemory(into);
     await settle();
-    into.querySelector<HTMLButtonElement>("li.stored .open-session")!.click();
+    into.querySelector<HTMLElement>("li.stored .open-session")!.click();
     await settle();
     into.querySelector<HTMLButtonElement>(".pane-header .forget")!.click();
     await settle();
     into.querySelector<HTMLButtonElement>("#forget-cancel")!.click();
     await settle();
     expect(calls).not.toContain("forget");
-    into.querySelector<HTMLButtonElement>("li.stored .open-session")!.click();
+    into.querySelector<HTMLElement>("li.stored .open-session")!.click();
     await settle();
     into.querySelector<HTMLButtonElement>(".pane-header .forget")!.click();
     await settle();
@@ -305,7 +329,8 @@ async function mounted(answers: Record<string, unknown>) {
   );
   const into = document.createElement("div");
   document.body.append(into);
-  mountMemory(into);
+  // Its own folded projects: what one test folds stays out of the next.
+  mountMemory(into, new Set());
   await settle();
   return { into, calls };
 }
@@ -345,7 +370,7 @@ describe("mountMemory", () => {
     expect(into.querySelector(".turn h3")!.textContent).toContain("k3m9x2a");
     expect(scrolled.map((e) => e.className)).toEqual(["opened"]);
     delete (HTMLElement.prototype as { scrollIntoView?: unknown }).scrollIntoView;
-    into.querySelector<HTMLButtonElement>("li.stored .open-session")!.click();
+    into.querySelector<HTMLElement>("li.stored .open-session")!.click();
     await settle();
     expect(calls).toContainEqual(["session_context", { sessionId: SESSIONS[0].session_id }]);
     expect(into.querySelector(".turns-of figure.context figcaption")!.textContent).toContain("peak 52k of 200k");
@@ -360,7 +385,7 @@ describe("mountMemory", () => {
 
   it("opens a session's turns when its row is pressed, marks the row selected and keeps the focus on it", async () => {
     const { into, calls } = await mounted({ stored_sessions: SESSIONS, session_turns: [TURN], session_context: null });
-    const row = (id: string) => into.querySelector<HTMLButtonElement>(`li.stored[data-session='${id}'] .open-session`)!;
+    const row = (id: string) => into.querySelector<HTMLElement>(`li.stored[data-session='${id}'] .open-session`)!;
     row("c0de").focus();
     row("c0de").click();
     await settle();
@@ -377,7 +402,7 @@ describe("mountMemory", () => {
 
   it("previews and forgets the selected session from the pane's header", async () => {
     const { into, calls } = await mounted({ stored_sessions: SESSIONS, session_turns: [TURN], session_context: null, handoff_preview: "# Throughline memory\nsecret/deploy-7731", forget_preview: FORGET_PREVIEW });
-    into.querySelector<HTMLButtonElement>("li.stored[data-session='c0de'] .open-session")!.click();
+    into.querySelector<HTMLElement>("li.stored[data-session='c0de'] .open-session")!.click();
     await settle();
     into.querySelector<HTMLButtonElement>(".opened .pane-header .preview")!.click();
     await settle();
@@ -396,14 +421,14 @@ describe("mountMemory", () => {
 
   it("keeps each pane where it was scrolled when a live update redraws it, and opens a new thing at its top", async () => {
     const { into } = await mounted({ stored_sessions: SESSIONS, session_turns: [TURN], session_context: null });
-    into.querySelector<HTMLButtonElement>("li.stored .open-session")!.click();
+    into.querySelector<HTMLElement>("li.stored .open-session")!.click();
     await settle();
     into.querySelector(".list")!.scrollTop = 240;
     into.querySelector(".opened")!.scrollTop = 90;
     await emit(LIVE_SESSIONS_EVENT, { sessions: [], plan: null });
     await settle();
     expect([into.querySelector(".list")!.scrollTop, into.querySelector(".opened")!.scrollTop]).toEqual([240, 90]);
-    into.querySelector<HTMLButtonElement>("li.stored[data-session='c0de'] .open-session")!.click();
+    into.querySelector<HTMLElement>("li.stored[data-session='c0de'] .open-session")!.click();
     await settle();
     expect([into.querySelector(".list")!.scrollTop, into.querySelector(".opened")!.scrollTop]).toEqual([240, 0]);
     into.remove();
@@ -442,6 +467,53 @@ describe("mountMemory", () => {
     await settle();
     expect(group("/home/dev/toy").open).toBe(true);
     expect(folded.size).toBe(0);
+    into.remove();
+  });
+
+  it("moves through the list with the arrow keys, Home and End, and opens a row with Enter or Space", async () => {
+    const quiet = stored({ session_id: "bbbbbbbb-0000", title: null, turns: 0 });
+    const sessions = [SESSIONS[0], quiet, SESSIONS[1], SESSIONS[2]];
+    const { into, calls } = await mounted({ stored_sessions: sessions, session_turns: [TURN], session_context: null });
+    const row = (id: string) => into.querySelector<HTMLElement>(`li.stored[data-session='${id}'] .open-session`)!;
+    const focused = () => (document.activeElement as HTMLElement).closest("li")?.getAttribute("data-session");
+    const press = (key: string) => document.activeElement!.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true }));
+    const stop = () => [...into.querySelectorAll(".projects [tabindex='0']")].map((r) => r.closest("li")!.getAttribute("data-session"));
+    row(SESSIONS[0].session_id).focus();
+    // Down passes over the quiet row, and on into the next project's.
+    press("ArrowDown");
+    expect(focused()).toBe(SESSIONS[1].session_id);
+    expect(row(SESSIONS[1].session_id).getAttribute("aria-selected")).toBe("true");
+    expect(row(SESSIONS[0].session_id).getAttribute("aria-selected")).toBe("false");
+    expect(stop()).toEqual([SESSIONS[1].session_id]);
+    press("ArrowDown");
+    expect(focused()).toBe("c0de");
+    press("ArrowDown");
+    expect(focused()).toBe("c0de");
+    press("ArrowUp");
+    expect(focused()).toBe(SESSIONS[1].session_id);
+    press("Home");
+    expect(focused()).toBe(SESSIONS[0].session_id);
+    press("End");
+    expect(focused()).toBe("c0de");
+    expect(calls.filter(([cmd]) => cmd === "session_turns")).toHaveLength(0);
+    // A live update redraws the list: the keyboard and the tab stop stay where they were left.
+    await emit(LIVE_SESSIONS_EVENT, { sessions: [], plan: null });
+    await settle();
+    expect([focused(), ...stop()]).toEqual(["c0de", "c0de"]);
+    press("Enter");
+    await settle();
+    expect(calls).toContainEqual(["session_turns", { sessionId: "c0de" }]);
+    expect(into.querySelector(".pane-header")!.getAttribute("data-session")).toBe("c0de");
+    expect(focused()).toBe("c0de");
+    press("Home");
+    press(" ");
+    await settle();
+    expect(calls).toContainEqual(["session_turns", { sessionId: SESSIONS[0].session_id }]);
+    expect([focused(), ...stop()]).toEqual([SESSIONS[0].session_id, SESSIONS[0].session_id]);
+    // Folding the group that holds the tab stop moves it to a row the keyboard can reach.
+    into.querySelector<HTMLElement>("details.project[data-project='/home/dev/toy'] summary")!.click();
+    await settle();
+    expect(stop()).toEqual(["c0de"]);
     into.remove();
   });
 

@@ -46,6 +46,9 @@ export interface MemoryState {
   /** Projects whose group of sessions the person folded: they stay folded when a live update
    * redraws the list. */
   folded: ReadonlySet<string>;
+  /** The session whose row is the list's one tab stop, where the arrow keys or a press left it;
+   * `null`: the open session's row, else the first. */
+  tabStop: string | null;
   /** What the last action did, in words. */
   notice: string | null;
   problem: string | null;
@@ -57,6 +60,8 @@ export interface MemoryActions {
   onType(query: string): void;
   /** A project's group was folded or unfolded: kept for the next redraw, none needed now. */
   onFold(project: string, folded: boolean): void;
+  /** The keyboard moved to a session's row, or it was pressed: kept for the next redraw. */
+  onTabStop(sessionId: string): void;
   onTurns(session: StoredSession): void;
   onTurn(code: string): void;
   onPreview(session: StoredSession): void;
@@ -130,9 +135,10 @@ function selectedSession(state: MemoryState): StoredSession | null {
 }
 
 /**
- * A session as one line of the list and one of facts. A press opens its turns beside the list;
- * what else can be done with it is in that pane's header. A session that stored no turn has
- * nothing to open: it stays a quiet line.
+ * A session as one line of the list and one of facts: an option of its project's listbox. A
+ * press, Enter or Space opens its turns beside the list; what else can be done with it is in
+ * that pane's header. A session that stored no turn has nothing to open: it stays a quiet line,
+ * an option the keyboard passes over.
  */
 function renderStored(session: StoredSession, selected: boolean, actions: MemoryActions): HTMLElement {
   const last = session.last_activity ?? session.ended_at ?? session.started_at;
@@ -140,38 +146,100 @@ function renderStored(session: StoredSession, selected: boolean, actions: Memory
     h("span", { class: "title", title: wholeTitle(session) }, session.title ? sessionTitle(session) : `${sessionTitle(session)} (no prompt)`),
     h("span", { class: "facts", title: facts(session, span(session)) }, facts(session, last ? dateTime(last) : "?")),
   ];
-  const row = h("li", { class: session.turns === 0 ? "stored no-turns" : "stored", "data-session": session.session_id });
-  if (session.turns === 0) row.append(...content);
+  const quiet = session.turns === 0;
+  const row = h("li", { class: quiet ? "stored no-turns" : "stored", "data-session": session.session_id, role: quiet ? "option" : "none", ...(quiet ? { "aria-disabled": "true" } : {}) });
+  if (quiet) row.append(...content);
   else {
-    const open = h("button", { type: "button", class: "open-session", ...(selected ? { "aria-current": "true" } : {}) }, ...content);
-    open.addEventListener("click", () => actions.onTurns(session));
-    row.append(open);
+    const option = h("div", { class: "open-session", role: "option", tabindex: "-1", "aria-selected": "false", ...(selected ? { "aria-current": "true" } : {}) }, ...content);
+    option.addEventListener("click", () => {
+      actions.onTabStop(session.session_id);
+      actions.onTurns(session);
+    });
+    row.append(option);
   }
   return row;
 }
 
-/** Sessions grouped by project, the most recently active project first. */
-function renderProjects(sessions: StoredSession[], selected: StoredSession | null, folded: ReadonlySet<string>, actions: MemoryActions): HTMLElement {
+/** The rows the keyboard moves between, in order: those of sessions with turns, in groups not
+ * folded. */
+function reachableRows(list: HTMLElement): HTMLElement[] {
+  return [...list.querySelectorAll<HTMLElement>(".project[open] [role=option]:not([aria-disabled=true])")];
+}
+
+function sessionOf(row: HTMLElement): string | undefined {
+  return row.closest<HTMLElement>("li.stored")?.dataset.session;
+}
+
+/** Makes `row` the list's one tab stop and its selected option. */
+function rove(list: HTMLElement, row: HTMLElement): void {
+  for (const other of list.querySelectorAll<HTMLElement>("[role=option][tabindex]")) {
+    other.tabIndex = -1;
+    other.setAttribute("aria-selected", "false");
+  }
+  row.tabIndex = 0;
+  row.setAttribute("aria-selected", "true");
+}
+
+/** Gives the list its tab stop: the row of the first of `sessions` the keyboard can reach, else
+ * the first row it can. Tab then enters the list once, wherever it was left. */
+function placeTabStop(list: HTMLElement, sessions: (string | null | undefined)[]): void {
+  const rows = reachableRows(list);
+  const row = sessions.map((id) => rows.find((r) => sessionOf(r) === id)).find((r) => r !== undefined) ?? rows[0];
+  if (row) rove(list, row);
+}
+
+/** Up and Down move to the row before or after (across projects), Home and End to the first and
+ * last; Enter and Space open the row's session. Keys elsewhere in the list are left alone. */
+function onListKey(list: HTMLElement, event: KeyboardEvent, actions: MemoryActions): void {
+  const row = event.target instanceof HTMLElement ? event.target.closest<HTMLElement>("[role=option]") : null;
+  if (!row) return;
+  if (event.key === "Enter" || event.key === " ") {
+    event.preventDefault();
+    row.click();
+    return;
+  }
+  const rows = reachableRows(list);
+  const at = rows.indexOf(row);
+  const moves: Record<string, number> = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: rows.length - 1 };
+  if (!(event.key in moves)) return;
+  event.preventDefault();
+  const to = rows[Math.min(Math.max(moves[event.key], 0), rows.length - 1)];
+  rove(list, to);
+  to.focus();
+  const session = sessionOf(to);
+  if (session !== undefined) actions.onTabStop(session);
+}
+
+/** Sessions grouped by project, the most recently active project first: a listbox each, one list
+ * for the keyboard. */
+function renderProjects(sessions: StoredSession[], selected: StoredSession | null, state: Pick<MemoryState, "folded" | "tabStop">, actions: MemoryActions): HTMLElement {
   const groups = new Map<string, StoredSession[]>();
   for (const session of sessions) {
     const key = session.project ?? "";
     groups.set(key, [...(groups.get(key) ?? []), session]);
   }
-  return h(
-    "div",
-    { class: "projects" },
-    ...[...groups].map(([project, list]) => {
+  const list = h("div", { class: "projects" });
+  list.append(
+    ...[...groups].map(([project, members]) => {
       const group = h(
         "details",
-        { class: "project", "data-project": project, ...(folded.has(project) ? {} : { open: "" }) },
-        h("summary", { title: project }, h("strong", {}, projectName(project || null)), ` · ${list.length} ${list.length === 1 ? "session" : "sessions"}`),
+        { class: "project", "data-project": project, ...(state.folded.has(project) ? {} : { open: "" }) },
+        h("summary", { title: project }, h("strong", {}, projectName(project || null)), ` · ${members.length} ${members.length === 1 ? "session" : "sessions"}`),
         project ? button("Forget project…", { class: "forget-project" }, () => actions.onForget({ kind: "project", id: project }, `every session of ${project}`)) : null,
-        h("ul", {}, ...list.map((s) => renderStored(s, s.session_id === selected?.session_id, actions))),
+        h("ul", { role: "listbox", "aria-label": `Sessions of ${projectName(project || null)}` }, ...members.map((s) => renderStored(s, s.session_id === selected?.session_id, actions))),
       );
-      group.addEventListener("toggle", () => actions.onFold(project, !group.open));
+      group.addEventListener("toggle", () => {
+        actions.onFold(project, !group.open);
+        // A folded row cannot be the tab stop: the list would have none.
+        const stop = list.querySelector<HTMLElement>("[role=option][tabindex='0']");
+        placeTabStop(list, [stop ? sessionOf(stop) : null, selected?.session_id]);
+      });
       return group;
     }),
   );
+  list.addEventListener("keydown", (event) => onListKey(list, event, actions));
+  placeTabStop(list, [state.tabStop, selected?.session_id]);
+  return list;
 }
 
 /** A hit's lines, with the matches marked. */
@@ -438,7 +506,7 @@ export function renderMemory(state: MemoryState, actions: MemoryActions): HTMLEl
     problem,
     notice,
     renderSearch(state, actions),
-    h("div", { class: "columns" }, h("div", { class: "list" }, renderResults(state, actions), renderProjects(state.sessions, selected, state.folded, actions)), renderPane(state, selected, actions)),
+    h("div", { class: "columns" }, h("div", { class: "list" }, renderResults(state, actions), renderProjects(state.sessions, selected, state, actions)), renderPane(state, selected, actions)),
   );
 }
 
@@ -467,7 +535,7 @@ const foldedThisRun = new Set<string>();
 
 /** Lists the memory and keeps the list current as hooks write; returns the clean-up. */
 export function mountMemory(into: HTMLElement, folded: Set<string> = foldedThisRun): () => void {
-  let state: MemoryState = { sessions: null, query: "", hits: null, searching: false, opened: null, folded, notice: null, problem: null };
+  let state: MemoryState = { sessions: null, query: "", hits: null, searching: false, opened: null, folded, tabStop: null, notice: null, problem: null };
   const show = (patch: Partial<MemoryState>) => {
     state = { ...state, ...patch };
     // A redraw keeps the focus where it was, and the cursor of words being typed.
@@ -498,6 +566,9 @@ export function mountMemory(into: HTMLElement, folded: Set<string> = foldedThisR
     onFold: (project, isFolded) => {
       if (isFolded) folded.add(project);
       else folded.delete(project);
+    },
+    onTabStop: (sessionId) => {
+      state = { ...state, tabStop: sessionId };
     },
     onSearch: (query) => {
       if (query.trim() === "") return show({ query, hits: null });
