@@ -191,10 +191,11 @@ pub fn installation(home: State<'_, AppHome>) -> Result<Installation, String> {
     ))
 }
 
-/// Install and Repair: registers the bundled CLI (idempotent); returns what changed.
+/// Install and Repair: registers the bundled CLI (idempotent), wrapping the person's own
+/// statusline when they chose to; returns what changed.
 #[tauri::command(async)]
-pub fn install_hooks() -> Result<Report, String> {
-    installer::install(&installer::bundled_binary()?)
+pub fn install_hooks(wrap_statusline: bool) -> Result<Report, String> {
+    installer::install(&installer::bundled_binary()?, wrap_statusline)
 }
 
 /// Removes exactly what Install added; returns what changed.

@@ -69,6 +69,7 @@ fn fixes() -> Fixes {
         install: "Press Install.".into(),
         repair: "Press Repair.".into(),
         threshold: "In Settings, enter the auto-compact threshold again:".into(),
+        wrap_statusline: "Wrap it under Claude Code above: your line shows as before.".into(),
     }
 }
 
@@ -109,15 +110,16 @@ fn other_hosts() -> Vec<Host> {
 
 /// Registers (or repairs) the hooks, `/tl`, the MCP server and the statusline for every
 /// project, all running `binary`, with Claude Code and every other host installed; safe to
-/// run again. One report holds every host's changes.
-pub fn install(binary: &Path) -> Result<Report, String> {
+/// run again. One report holds every host's changes. A statusline of the person's own is kept
+/// as it is, or with `wrap_statusline` (their choice in the view) run inside Throughline's.
+pub fn install(binary: &Path, wrap_statusline: bool) -> Result<Report, String> {
     verify(binary)?;
     let binary = binary.canonicalize().map_err(|e| e.to_string())?;
     let options = Options {
         scope: Scope::User,
         binary,
         statusline: true,
-        wrap_statusline: false,
+        wrap_statusline,
     };
     every_host(|host| install::install(host, &options))
         .map_err(|e| format!("Throughline could not be registered: {e}"))

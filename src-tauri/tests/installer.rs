@@ -9,7 +9,7 @@ use serde_json::Value;
 use throughline_app::installer::{self, Installation};
 use throughline_engine::doctor::Status;
 use throughline_engine::home::Home;
-use throughline_engine::install::{self, Options, Scope};
+use throughline_engine::install::{self, Options, OwnStatusline, Scope};
 
 #[path = "support/ui_types.rs"]
 mod ui_types;
@@ -112,7 +112,7 @@ fn install_registers_the_bundled_cli_and_the_doctor_agrees() {
     assert_eq!(hooks.fix.as_deref(), Some("Press Install."));
     assert!(!before.healthy);
 
-    let report = installer::install(&bundled).unwrap();
+    let report = installer::install(&bundled, false).unwrap();
     assert!(report.changed());
     let commands = machine.hook_commands();
     assert!(!commands.is_empty());
@@ -129,7 +129,7 @@ fn install_registers_the_bundled_cli_and_the_doctor_agrees() {
     assert_eq!(check(&after, "extras").status, Status::Ok);
 
     // Install is safe to press again: nothing changes.
-    assert!(!installer::install(&bundled).unwrap().changed());
+    assert!(!installer::install(&bundled, false).unwrap().changed());
 
     // What the Installer view reads is what these commands send.
     let types = ui_types::UiTypes::read();
@@ -159,7 +159,7 @@ fn hooks_run_by_a_copy_of_the_same_release_satisfy_the_app_and_the_cli() {
     assert_eq!(check(&app, "extras").status, Status::Ok, "{:?}", app.checks);
     assert!(app.healthy);
     // And the other way round: the app's registration, checked by the installed CLI.
-    installer::install(&bundled).unwrap();
+    installer::install(&bundled, false).unwrap();
     let cli = machine.installation(&installed);
     assert_eq!(check(&cli, "hooks").status, Status::Ok, "{:?}", cli.checks);
 }
@@ -201,7 +201,7 @@ fn repair_repoints_hooks_that_run_another_cli() {
     );
     assert!(hooks.fix.as_deref().unwrap().starts_with("Press Repair."));
 
-    let report = installer::install(&bundled).unwrap();
+    let report = installer::install(&bundled, false).unwrap();
     let details: Vec<&String> = report.changes.iter().flat_map(|c| &c.details).collect();
     assert!(
         details.iter().any(|d| d.contains("repointed hooks")),
@@ -216,7 +216,7 @@ fn repair_repoints_hooks_that_run_another_cli() {
 fn uninstall_removes_what_install_added() {
     let machine = Machine::new();
     let bundled = machine.cli_in("app");
-    installer::install(&bundled).unwrap();
+    installer::install(&bundled, false).unwrap();
     assert!(machine.dir.path().join(".claude/commands/tl.md").exists());
 
     assert!(installer::uninstall().unwrap().changed());
@@ -227,11 +227,103 @@ fn uninstall_removes_what_install_added() {
     assert!(!installer::uninstall().unwrap().changed());
 }
 
+/// Runs a statusLine `command` as Claude Code does, with `input` on stdin; what it prints.
+fn statusline_shows(machine: &Machine, command: &str, input: &str) -> String {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("sh")
+        .args(["-c", command])
+        .env("THROUGHLINE_HOME", machine.home.dir())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+}
+
+#[test]
+fn install_wraps_the_persons_own_statusline_when_asked_and_uninstall_gives_it_back() {
+    let machine = Machine::new();
+    let bundled = machine.cli_in("app");
+    let theirs = r#"read -r input; echo "my line: ${#input}""#;
+    let personal = format!(
+        "{{\n  \"model\": \"opus\",\n  \"statusLine\": {{\n    \"type\": \"command\",\n    \"command\": {},\n    \"padding\": 0\n  }}\n}}\n",
+        serde_json::to_string(theirs).unwrap()
+    );
+    fs::create_dir_all(machine.settings().parent().unwrap()).unwrap();
+    fs::write(machine.settings(), &personal).unwrap();
+
+    // What the view offers to wrap, and the doctor's note on what keeping it costs.
+    let before = machine.installation(&bundled);
+    let own = |i: &Installation| i.registration.as_ref().unwrap().own_statusline.clone();
+    assert_eq!(
+        own(&before),
+        Some(OwnStatusline {
+            command: theirs.into(),
+            wrapped: false
+        })
+    );
+    let note = check(&before, "statusline");
+    assert_eq!(note.status, Status::Note);
+    assert!(
+        note.fix.as_deref().unwrap().starts_with("Wrap it"),
+        "{note:?}"
+    );
+
+    let report = installer::install(&bundled, true).unwrap();
+    let details: Vec<&String> = report.changes.iter().flat_map(|c| &c.details).collect();
+    assert!(
+        details
+            .iter()
+            .any(|d| d.starts_with("wrapped your own statusLine")),
+        "{details:?}"
+    );
+    let settings: Value =
+        serde_json::from_str(&fs::read_to_string(machine.settings()).unwrap()).unwrap();
+    let command = settings["statusLine"]["command"].as_str().unwrap();
+    // The bundled CLI's statusline, around theirs; their other fields stay.
+    assert!(
+        command.starts_with(&install::command_line(&bundled, "statusline --then ")),
+        "{command}"
+    );
+    assert_eq!(settings["statusLine"]["padding"], 0);
+    // Claude Code's JSON in: their line out, as before, and the plan usage recorded for the app.
+    let input = r#"{"session_id":"s","rate_limits":{"five_hour":{"used_percentage":42,"resets_at":4102444800}}}"#;
+    assert_eq!(
+        statusline_shows(&machine, command, input),
+        format!("my line: {}\n", input.len())
+    );
+    let plan = throughline_engine::plan::load(&machine.home).expect("the plan usage is recorded");
+    assert_eq!(plan.five_hour.unwrap().used_percentage, 42.0);
+
+    let after = machine.installation(&bundled);
+    assert_eq!(
+        own(&after),
+        Some(OwnStatusline {
+            command: theirs.into(),
+            wrapped: true
+        })
+    );
+    assert!(after.checks.iter().all(|c| c.name != "statusline"));
+    // Install and Repair again keep it wrapped.
+    assert!(!installer::install(&bundled, false).unwrap().changed());
+
+    installer::uninstall().unwrap();
+    assert_eq!(fs::read_to_string(machine.settings()).unwrap(), personal);
+    assert!(!install::backup_path(&machine.settings()).exists());
+}
+
 #[test]
 fn a_missing_or_broken_cli_is_refused_with_what_to_do() {
     let machine = Machine::new();
     let missing = machine.dir.path().join("app/throughline");
-    let problem = installer::install(&missing).unwrap_err();
+    let problem = installer::install(&missing, false).unwrap_err();
     assert!(problem.contains("is missing"), "{problem}");
     assert!(problem.contains("scripts/build-app"), "{problem}");
     assert!(machine
@@ -245,7 +337,7 @@ fn a_missing_or_broken_cli_is_refused_with_what_to_do() {
     fs::write(&placeholder, "#!/bin/sh\nexit 1\n").unwrap();
     use std::os::unix::fs::PermissionsExt;
     fs::set_permissions(&placeholder, fs::Permissions::from_mode(0o755)).unwrap();
-    let problem = installer::install(&placeholder).unwrap_err();
+    let problem = installer::install(&placeholder, false).unwrap_err();
     assert!(
         problem.contains("not a working throughline CLI"),
         "{problem}"
@@ -261,7 +353,7 @@ fn settings_that_cannot_be_edited_say_so_and_stay_as_they_were() {
     let commented = "{\n  // my settings\n  \"model\": \"opus\"\n}\n";
     fs::write(machine.settings(), commented).unwrap();
 
-    let problem = installer::install(&bundled).unwrap_err();
+    let problem = installer::install(&bundled, false).unwrap_err();
     assert!(
         problem.starts_with("Throughline could not be registered:"),
         "{problem}"
@@ -280,7 +372,7 @@ fn every_host_installed_here_is_registered_checked_and_unregistered() {
     let gemini = machine.dir.path().join(".gemini");
     fs::create_dir_all(&gemini).unwrap();
 
-    let report = installer::install(&bundled).unwrap();
+    let report = installer::install(&bundled, false).unwrap();
     let settings = gemini.join("settings.json");
     assert!(
         report.changes.iter().any(|c| c.path == settings),

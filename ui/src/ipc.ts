@@ -309,6 +309,17 @@ export interface Registration {
   missing: string[];
   slash_command: string | null;
   mcp_server: string | null;
+  /** A statusLine of the person's own, which Install keeps or, when they choose, wraps. */
+  own_statusline: OwnStatusline | null;
+}
+
+/** The person's own statusLine in Claude Code's settings. */
+export interface OwnStatusline {
+  /** Their command, as they wrote it. */
+  command: string;
+  /** Whether Throughline's statusline runs around it, recording the plan usage Claude Code
+   *  gives only to the statusline; Uninstall puts theirs back. */
+  wrapped: boolean;
 }
 
 /** One finding of the doctor, with its fix when it is a problem. */
@@ -350,9 +361,10 @@ export function installation(): Promise<Installation> {
   return invoke<Installation>("installation");
 }
 
-/** Install and Repair: the same idempotent registration of the bundled CLI. */
-export function installHooks(): Promise<Report> {
-  return invoke<Report>("install_hooks");
+/** Install and Repair: the same idempotent registration of the bundled CLI; with
+ *  `wrapStatusline`, the person's own statusline runs inside Throughline's. */
+export function installHooks(wrapStatusline: boolean): Promise<Report> {
+  return invoke<Report>("install_hooks", { wrapStatusline });
 }
 
 export function uninstallHooks(): Promise<Report> {

@@ -49,6 +49,7 @@ export function registration(binary: string = BUNDLED, overrides: Partial<Regist
     missing: [],
     slash_command: "/home/dev/.claude/commands/tl.md",
     mcp_server: binary,
+    own_statusline: null,
     ...overrides,
   };
 }
@@ -59,6 +60,7 @@ export const NOT_REGISTERED: Registration = {
   missing: EVENTS,
   slash_command: null,
   mcp_server: null,
+  own_statusline: null,
 };
 
 export function installationOf(reg: Registration | null, overrides: Partial<Installation> = {}): Installation {

@@ -9,10 +9,25 @@ afterEach(() => {
   document.body.replaceChildren();
 });
 
-const noActions: InstallerActions = { onInstall: () => {}, onUninstall: () => {}, onConfirmUninstall: () => {} };
+const noActions: InstallerActions = { onInstall: () => {}, onChooseWrap: () => {}, onUninstall: () => {}, onConfirmUninstall: () => {} };
 
 function state(installation: Installation | null, patch: Partial<InstallerState> = {}): InstallerState {
-  return { installation, done: null, confirmingUninstall: false, busy: false, problem: null, ...patch };
+  return { installation, done: null, confirmingUninstall: false, wrapStatusline: false, busy: false, problem: null, ...patch };
+}
+
+/** What the person runs as their statusline: long enough to be shortened in a sentence. */
+const THEIRS = "bash -c 'input=$(cat); echo \"$(jq -r .model.display_name <<<\"$input\") in $(basename \"$PWD\")\"'";
+
+function own(wrapped: boolean) {
+  return { own_statusline: { command: THEIRS, wrapped } };
+}
+
+/** The actions, recording each Install-like press with its wrap choice. */
+function recording(): { actions: InstallerActions; installs: [string, boolean][]; choices: boolean[] } {
+  const installs: [string, boolean][] = [];
+  const choices: boolean[] = [];
+  const actions = { ...noActions, onInstall: (what: string, wrap: boolean) => installs.push([what, wrap]), onChooseWrap: (wrap: boolean) => choices.push(wrap) };
+  return { actions, installs, choices };
 }
 
 function buttons(view: HTMLElement): Record<string, boolean> {
@@ -79,6 +94,62 @@ describe("renderInstaller", () => {
     expect(changes[0].textContent).toContain("previous version: /home/dev/.claude/settings.json.throughline-backup");
   });
 
+  it("names the person's own statusline, shortened, and offers to wrap it with Install", () => {
+    const { actions, installs, choices } = recording();
+    // Attached, as a tick's change event needs.
+    const view = document.body.appendChild(renderInstaller(state(installationOf({ ...NOT_REGISTERED, ...own(false) })), actions));
+    const said = view.querySelector(".statusline.own")!;
+    expect(said.textContent).toContain("Claude Code gives the plan usage (5-hour and 7-day limits) only to the statusline");
+    const command = said.querySelector("code")!;
+    expect(command.textContent).toBe(`${THEIRS.slice(0, 59)}…`);
+    expect(command.getAttribute("title")).toBe(THEIRS);
+    // Theirs is kept unless the person ticks the choice.
+    const choice = view.querySelector<HTMLInputElement>("#wrap-statusline")!;
+    expect(choice.checked).toBe(false);
+    expect(view.querySelector("label[for=wrap-statusline]")!.textContent).toContain("so the plan usage appears");
+    click(view, "Install");
+    choice.click();
+    expect(choices).toEqual([true]);
+    click(renderInstaller(state(installationOf({ ...NOT_REGISTERED, ...own(false) }), { wrapStatusline: true }), actions), "Install");
+    expect(installs).toEqual([
+      ["Install", false],
+      ["Install", true],
+    ]);
+  });
+
+  it("offers to wrap the statusline on its own once the rest is registered; Repair keeps it as it is", () => {
+    const { actions, installs } = recording();
+    const installed = installationOf(registration("/old/bin/throughline", own(false)));
+    const view = renderInstaller(state(installed), actions);
+    expect(view.querySelector("#wrap-statusline")).toBeNull();
+    expect(buttons(view)).toEqual({ "Wrap my statusline": true, Install: false, Repair: true, Uninstall: true });
+    click(view, "Wrap my statusline");
+    click(view, "Repair");
+    expect(installs).toEqual([
+      ["Wrap my statusline", true],
+      ["Repair", false],
+    ]);
+    expect(buttons(renderInstaller(state(installed, { busy: true }), actions))["Wrap my statusline"]).toBe(false);
+  });
+
+  it("shows a wrapped statusline as wrapped, and that Uninstall puts theirs back", () => {
+    const view = renderInstaller(state(installationOf(registration(undefined, own(true)))), noActions);
+    const said = view.querySelector(".statusline.wrapped")!.textContent!;
+    expect(said).toContain("runs inside Throughline's: it shows as before, and the plan usage is recorded.");
+    expect(said).toContain("Uninstall puts yours back as it was.");
+    expect(view.querySelector(".statusline.own")).toBeNull();
+    expect(buttons(view)).toEqual({ Install: false, Repair: false, Uninstall: true });
+    const confirming = renderInstaller(state(installationOf(registration(undefined, own(true))), { confirmingUninstall: true }), noActions);
+    expect(confirming.querySelector("[role=alertdialog]")!.textContent).toContain("Your own statusline goes back as it was.");
+  });
+
+  it("says nothing of a statusline when the person has none of their own", () => {
+    const view = renderInstaller(state(installationOf(registration())), noActions);
+    expect(view.querySelector(".statusline")).toBeNull();
+    const confirming = renderInstaller(state(installationOf(registration()), { confirmingUninstall: true }), noActions);
+    expect(confirming.querySelector("[role=alertdialog]")!.textContent).not.toContain("Your own statusline");
+  });
+
   it("says so when a button had nothing to change", () => {
     const done = { what: "Repair", report: report("unchanged") };
     const view = renderInstaller(state(installationOf(registration()), { done }), noActions);
@@ -90,10 +161,11 @@ describe("mountInstaller", () => {
   it("installs through the library, then shows the report and the new state", async () => {
     let current = installationOf(NOT_REGISTERED);
     const calls: string[] = [];
-    mockIPC((cmd) => {
+    mockIPC((cmd, args) => {
       calls.push(cmd);
       if (cmd === "installation") return current;
       if (cmd === "install_hooks") {
+        expect(args).toEqual({ wrapStatusline: false });
         current = installationOf(registration());
         return report("created", ["added hooks: SessionStart, UserPromptSubmit, Stop, PreCompact, SessionEnd"]);
       }
@@ -106,6 +178,56 @@ describe("mountInstaller", () => {
     expect(calls).toEqual(["installation", "install_hooks", "installation"]);
     expect(into.querySelector(".status")!.textContent).toContain("Registered: 5 hooks");
     expect(into.querySelector(".report")!.textContent).toContain("created /home/dev/.claude/settings.json");
+    expect(buttons(into)).toEqual({ Install: false, Repair: false, Uninstall: true });
+  });
+
+  it("wraps the person's statusline when they tick it, and shows it wrapped afterwards", async () => {
+    let current = installationOf({ ...NOT_REGISTERED, ...own(false) });
+    const installs: unknown[] = [];
+    mockIPC((cmd, args) => {
+      if (cmd === "installation") return current;
+      if (cmd === "install_hooks") {
+        installs.push(args);
+        current = installationOf(registration(undefined, own(true)));
+        return report("updated", ["wrapped your own statusLine: it shows as before, and the plan usage Claude Code gives it is recorded"]);
+      }
+    });
+    const into = document.body.appendChild(document.createElement("div"));
+    mountInstaller(into);
+    await settle();
+    const choice = into.querySelector<HTMLInputElement>("#wrap-statusline")!;
+    choice.focus();
+    choice.click();
+    // The redrawn view keeps the tick, and the keyboard on the box.
+    const redrawn = into.querySelector<HTMLInputElement>("#wrap-statusline")!;
+    expect(redrawn.checked).toBe(true);
+    expect(document.activeElement).toBe(redrawn);
+    click(into, "Install");
+    await settle();
+    expect(installs).toEqual([{ wrapStatusline: true }]);
+    expect(into.querySelector(".statusline.wrapped")!.textContent).toContain("Uninstall puts yours back as it was.");
+    expect(into.querySelector(".report")!.textContent).toContain("wrapped your own statusLine");
+  });
+
+  it("wraps the statusline of a registered setup with its own button", async () => {
+    let current = installationOf(registration(undefined, own(false)));
+    const installs: unknown[] = [];
+    mockIPC((cmd, args) => {
+      if (cmd === "installation") return current;
+      if (cmd === "install_hooks") {
+        installs.push(args);
+        current = installationOf(registration(undefined, own(true)));
+        return report("updated", ["wrapped your own statusLine"]);
+      }
+    });
+    const into = document.createElement("div");
+    mountInstaller(into);
+    await settle();
+    click(into, "Wrap my statusline");
+    await settle();
+    expect(installs).toEqual([{ wrapStatusline: true }]);
+    expect(into.querySelector(".report p")!.textContent).toBe("Wrap my statusline changed:");
+    expect(into.querySelector(".statusline.wrapped")).not.toBeNull();
     expect(buttons(into)).toEqual({ Install: false, Repair: false, Uninstall: true });
   });
 

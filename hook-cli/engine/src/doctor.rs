@@ -59,6 +59,9 @@ pub struct Fixes {
     pub repair: String,
     /// How the person sets Claude Code's auto-compact threshold again; the percent follows.
     pub threshold: String,
+    /// How the person has Throughline's statusline run around their own, so the plan limits
+    /// Claude Code gives it are recorded.
+    pub wrap_statusline: String,
 }
 
 /// True when no check found a problem.
@@ -237,7 +240,7 @@ pub fn registration_checks(
                 hooks_check(registration, binary, fixes),
                 extras_check(registration, binary, fixes),
             ];
-            checks.extend(statusline_check(registration));
+            checks.extend(statusline_check(registration, fixes));
             checks
         }
         Err(e) => vec![Check::new("hooks", Status::Problem, e.to_string())],
@@ -447,22 +450,23 @@ fn extras_check(registration: &Registration, binary: &Path, fixes: &Fixes) -> Ch
     })
 }
 
-/// The person's own statusLine, which install keeps: the plan limits go unrecorded meanwhile.
-fn statusline_check(registration: &Registration) -> Option<Check> {
-    let command = registration.own_statusline.as_deref()?;
+/// The person's own statusLine, which install keeps unless asked to wrap it: unwrapped, the
+/// plan limits go unrecorded.
+fn statusline_check(registration: &Registration, fixes: &Fixes) -> Option<Check> {
+    let own = registration
+        .own_statusline
+        .as_ref()
+        .filter(|s| !s.wrapped)?;
     let check = Check::new(
         "statusline",
         Status::Note,
         format!(
-            "your own statusLine runs ({command}), so the plan limits Claude Code reports \
-             (5-hour, 7-day) are not recorded for the app and `throughline monitor`"
+            "your own statusLine runs ({}), so the plan limits Claude Code reports \
+             (5-hour, 7-day) are not recorded for the app and `throughline monitor`",
+            own.command
         ),
     );
-    Some(
-        check.fix(
-            "`throughline install --wrap-statusline` records them and shows your line as before",
-        ),
-    )
+    Some(check.fix(&fixes.wrap_statusline))
 }
 
 fn database_checks(health: &Health) -> Vec<Check> {
@@ -690,6 +694,7 @@ fn failures_check(home: &Home, health: &Health) -> Check {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::install::OwnStatusline;
     use serde_json::Value;
 
     fn releases(host: Host) -> TestedReleases {
@@ -737,6 +742,7 @@ mod tests {
             install: "install".into(),
             repair: "repair".into(),
             threshold: "throughline config --autocompact".into(),
+            wrap_statusline: "wrap".into(),
         }
     }
 
@@ -853,17 +859,23 @@ mod tests {
     fn a_statusline_of_the_persons_own_is_a_note_that_says_what_it_costs() {
         let dir = tempfile::tempdir().unwrap();
         let this = program(dir.path(), "bundled", &this_release());
-        let theirs = Registration {
-            own_statusline: Some("npx -y ccstatusline@latest".into()),
+        let theirs = |wrapped| Registration {
+            own_statusline: Some(OwnStatusline {
+                command: "npx -y ccstatusline@latest".into(),
+                wrapped,
+            }),
             ..registered_to(&this)
         };
-        let checks = registration_checks(&Ok(theirs), &this, &fixes());
+        let checks = registration_checks(&Ok(theirs(false)), &this, &fixes());
         let note = checks.iter().find(|c| c.name == "statusline").unwrap();
         assert_eq!(note.status, Status::Note);
         assert!(note.message.contains("ccstatusline") && note.message.contains("plan limits"));
-        assert!(note.fix.as_deref().unwrap().contains("--wrap-statusline"));
-        let ours = registration_checks(&Ok(registered_to(&this)), &this, &fixes());
-        assert!(ours.iter().all(|c| c.name != "statusline"));
+        assert_eq!(note.fix.as_deref(), Some("wrap"));
+        // Wrapped, or none of theirs: the limits are recorded, nothing to say.
+        for recorded in [theirs(true), registered_to(&this)] {
+            let checks = registration_checks(&Ok(recorded), &this, &fixes());
+            assert!(checks.iter().all(|c| c.name != "statusline"), "{checks:?}");
+        }
     }
 
     #[test]

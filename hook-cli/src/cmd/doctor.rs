@@ -37,6 +37,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         install: install_cmd.clone(),
         repair: install_cmd,
         threshold: install::command_line(&binary, "config --autocompact"),
+        wrap_statusline:
+            "`throughline install --wrap-statusline` records them and shows your line as before"
+                .into(),
     };
     let mut checks = doctor::hosts_checks(
         &args.target.hosts(),

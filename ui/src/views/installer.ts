@@ -1,6 +1,6 @@
 // Installer: whether Claude Code runs Throughline's hooks with the CLI bundled with the app,
-// the buttons that register, repair or remove them (the library's install code), and the
-// doctor's findings, each problem with its fix.
+// the buttons that register, repair or remove them (the library's install code), the choice
+// to wrap a statusline of the person's own, and the doctor's findings, each problem with its fix.
 import { h } from "../dom";
 import {
   describeFailure,
@@ -9,6 +9,7 @@ import {
   uninstallHooks,
   type Check,
   type Installation,
+  type OwnStatusline,
   type Report,
 } from "../ipc";
 
@@ -19,13 +20,18 @@ export interface InstallerState {
   done: { what: string; report: Report } | null;
   /** Set while Uninstall waits for the person to confirm it. */
   confirmingUninstall: boolean;
+  /** Whether Install wraps the person's own statusline: theirs to tick, off until they do. */
+  wrapStatusline: boolean;
   busy: boolean;
   problem: string | null;
 }
 
 export interface InstallerActions {
-  /** Install and Repair: the same idempotent registration. */
-  onInstall(what: "Install" | "Repair"): void;
+  /** Install, Repair and, once registered, Wrap my statusline: the same idempotent
+   *  registration, wrapping the person's statusline when `wrapStatusline`. */
+  onInstall(what: "Install" | "Repair" | "Wrap my statusline", wrapStatusline: boolean): void;
+  /** The person ticked or unticked wrapping their statusline, for Install. */
+  onChooseWrap(wrap: boolean): void;
   onUninstall(): void;
   onConfirmUninstall(confirmed: boolean): void;
 }
@@ -69,8 +75,60 @@ function details(i: Installation): HTMLElement | null {
   );
 }
 
+/** A command on one line, cut to a length a sentence can carry; the whole on hover. */
+function shortened(command: string, max = 60): HTMLElement {
+  const line = command.replace(/\s+/g, " ").trim();
+  return h("code", { title: command }, line.length > max ? `${line.slice(0, max - 1)}…` : line);
+}
+
+/** The person's own statusline: wrapped, or why and how to wrap it. Claude Code gives the plan
+ *  usage only to the statusline, so while theirs runs alone Throughline never sees it. */
+function renderStatusline(state: InstallerState, i: Installation, own: OwnStatusline, actions: InstallerActions): HTMLElement {
+  if (own.wrapped) {
+    return h(
+      "div",
+      { class: "statusline wrapped" },
+      h("p", {}, "Your statusline (", shortened(own.command), ") runs inside Throughline's: it shows as before, and the plan usage is recorded."),
+      h("p", { class: "hint" }, "Uninstall puts yours back as it was."),
+    );
+  }
+  const usable = !state.busy && i.binary_problem === null;
+  const intro = h(
+    "p",
+    {},
+    "Your own statusline runs (",
+    shortened(own.command),
+    "). Claude Code gives the plan usage (5-hour and 7-day limits) only to the statusline, so Throughline does not see it.",
+  );
+  const registeredAlready = (i.registration?.hooks.length ?? 0) > 0;
+  if (registeredAlready) {
+    return h(
+      "div",
+      { class: "statusline own" },
+      intro,
+      button("Wrap my statusline", usable, () => actions.onInstall("Wrap my statusline", true)),
+      h("p", { class: "hint" }, "It shows as before, and the plan usage appears. Uninstall puts yours back as it was."),
+    );
+  }
+  const choice = h("input", { type: "checkbox", id: "wrap-statusline" });
+  choice.checked = state.wrapStatusline;
+  choice.disabled = !usable;
+  choice.addEventListener("change", () => actions.onChooseWrap(choice.checked));
+  return h(
+    "div",
+    { class: "statusline own" },
+    intro,
+    h(
+      "div",
+      { class: "choice" },
+      choice,
+      h("label", { for: "wrap-statusline" }, "Wrap it with Install, so the plan usage appears: it shows as before, and Uninstall puts yours back."),
+    ),
+  );
+}
+
 function button(label: string, enabled: boolean, action: () => void): HTMLButtonElement {
-  const element = h("button", { type: "button", id: label.toLowerCase() }, label);
+  const element = h("button", { type: "button", id: label.toLowerCase().replaceAll(" ", "-") }, label);
   element.disabled = !enabled;
   element.addEventListener("click", action);
   return element;
@@ -82,7 +140,12 @@ function renderButtons(state: InstallerState, i: Installation, actions: Installe
     return h(
       "div",
       { class: "confirm", role: "alertdialog" },
-      h("p", {}, "Remove Throughline's hooks, the /tl command, the MCP server and its statusline from Claude Code? The stored memory stays."),
+      h(
+        "p",
+        {},
+        "Remove Throughline's hooks, the /tl command, the MCP server and its statusline from Claude Code? The stored memory stays.",
+        i.registration?.own_statusline?.wrapped ? " Your own statusline goes back as it was." : null,
+      ),
       button("Remove", !state.busy, () => actions.onConfirmUninstall(true)),
       button("Keep", !state.busy, () => actions.onConfirmUninstall(false)),
     );
@@ -91,8 +154,9 @@ function renderButtons(state: InstallerState, i: Installation, actions: Installe
   return h(
     "div",
     { class: "buttons" },
-    button("Install", usable && !hooks, () => actions.onInstall("Install")),
-    button("Repair", usable && hooks && !inPlace(i), () => actions.onInstall("Repair")),
+    button("Install", usable && !hooks, () => actions.onInstall("Install", state.wrapStatusline)),
+    // Repair keeps the statusline as it is: wrapping is its own button once registered.
+    button("Repair", usable && hooks && !inPlace(i), () => actions.onInstall("Repair", false)),
     button("Uninstall", !state.busy && registered(i), () => actions.onUninstall()),
   );
 }
@@ -144,6 +208,7 @@ export function renderInstaller(state: InstallerState, actions: InstallerActions
       h("legend", {}, "Claude Code"),
       statusLine(i),
       details(i),
+      i.registration?.own_statusline ? renderStatusline(state, i, i.registration.own_statusline, actions) : null,
       i.binary_problem ? h("p", { class: "problem", role: "alert" }, i.binary_problem) : null,
       renderButtons(state, i, actions),
       h("p", { class: "hint" }, `Bundled CLI: ${i.binary}`),
@@ -164,7 +229,7 @@ function failure(what: string, error: unknown): string {
 }
 
 export function mountInstaller(into: HTMLElement): () => void {
-  let state: InstallerState = { installation: null, done: null, confirmingUninstall: false, busy: false, problem: null };
+  let state: InstallerState = { installation: null, done: null, confirmingUninstall: false, wrapStatusline: false, busy: false, problem: null };
   const show = (patch: Partial<InstallerState>) => {
     state = { ...state, ...patch };
     into.replaceChildren(renderInstaller(state, actions));
@@ -177,13 +242,19 @@ export function mountInstaller(into: HTMLElement): () => void {
     show({ busy: true, confirmingUninstall: false, done: null, problem: null });
     call()
       .then((report) => {
-        state = { ...state, done: { what, report } };
+        // A choice is asked again for the next Install, not remembered from the last.
+        state = { ...state, done: { what, report }, wrapStatusline: false };
         return refresh();
       })
       .catch((error) => show({ busy: false, problem: failure(what.toLowerCase(), error) }));
   };
   const actions: InstallerActions = {
-    onInstall: (what) => run(what, installHooks),
+    onInstall: (what, wrapStatusline) => run(what, () => installHooks(wrapStatusline)),
+    // Install reads the choice from the redrawn view; the keyboard stays on the box.
+    onChooseWrap: (wrap) => {
+      show({ wrapStatusline: wrap });
+      into.querySelector<HTMLInputElement>("#wrap-statusline")?.focus();
+    },
     onUninstall: () => show({ confirmingUninstall: true, done: null }),
     onConfirmUninstall: (confirmed) => (confirmed ? run("Uninstall", uninstallHooks) : show({ confirmingUninstall: false })),
   };

@@ -14,7 +14,7 @@ use crate::install::slash_command::{
     install_slash_command, our_slash_command, uninstall_slash_command, SLASH_COMMAND,
 };
 use crate::install::{
-    shell_word, Action, Change, InstallError, Installer, Options, Registration,
+    shell_word, Action, Change, InstallError, Installer, Options, OwnStatusline, Registration,
     Report, Scope,
 };
 
@@ -97,10 +97,6 @@ fn ours(command: &str) -> Option<Option<String>> {
         [flag, theirs] if flag == WRAPS => Some(Some(theirs.clone())),
         _ => None,
     }
-}
-
-fn is_our_statusline(value: &Value) -> bool {
-    value["command"].as_str().and_then(ours).is_some()
 }
 
 fn mcp_entry(binary: &Path) -> Value {
@@ -208,10 +204,21 @@ pub fn inspect(scope: &Scope) -> Result<Registration, InstallError> {
     let own_statusline = settings
         .value
         .get("statusLine")
-        .filter(|line| !is_our_statusline(line))
-        .map(|line| match line["command"].as_str() {
-            Some(command) => command.to_string(),
-            None => line.to_string(),
+        .and_then(|line| match line["command"].as_str() {
+            Some(command) => match ours(command) {
+                Some(wrapped) => wrapped.map(|command| OwnStatusline {
+                    command,
+                    wrapped: true,
+                }),
+                None => Some(OwnStatusline {
+                    command: command.to_string(),
+                    wrapped: false,
+                }),
+            },
+            None => Some(OwnStatusline {
+                command: line.to_string(),
+                wrapped: false,
+            }),
         });
     Ok(Registration {
         settings: settings.path().to_path_buf(),

@@ -130,9 +130,18 @@ pub struct Registration {
     pub slash_command: Option<PathBuf>,
     /// The program the host starts as Throughline's MCP server, when it is registered.
     pub mcp_server: Option<PathBuf>,
-    /// Claude Code: the person's own statusLine command, which install keeps; while it runs
-    /// instead of Throughline's, the plan limits the client reports are not recorded.
-    pub own_statusline: Option<String>,
+    /// Claude Code: the person's own statusLine, which install keeps or, on request, wraps.
+    pub own_statusline: Option<OwnStatusline>,
+}
+
+/// A statusLine of the person's own in Claude Code's settings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OwnStatusline {
+    /// Their command, as they wrote it.
+    pub command: String,
+    /// Whether Throughline's statusline runs around it, recording the plan limits Claude Code
+    /// gives the statusline (uninstall puts theirs back). Unwrapped, those go unrecorded.
+    pub wrapped: bool,
 }
 
 /// How a host is registered, as its `install.rs` does it: the host's [`Spec`](crate::Spec)
