@@ -8,7 +8,8 @@ mod ui_types;
 use std::path::Path;
 
 use support::{
-    capture, first_prompt_of_a_new_chat, session_id, start_of_a_new_chat, transcripts, SOON_AFTER,
+    capture, first_prompt_of_a_new_chat, hook, session_id, start_of_a_new_chat, transcripts,
+    SOON_AFTER,
 };
 use throughline_app::meter::{self, Level};
 use throughline_app::{handoff, injections, settings};
@@ -540,6 +541,58 @@ fn a_sessions_context_history_is_its_requests_against_where_the_client_compacts(
             .unwrap()
             .is_none()
     );
+}
+
+#[test]
+fn a_session_ended_by_clear_is_marked_after_its_last_request() {
+    use throughline_engine::store::MarkKind;
+    let (dir, home) = imported_store();
+    let cleared = transcripts()[0].clone();
+    let (cleared_id, other_id) = (session_id(&cleared), session_id(&transcripts()[1]));
+    // `/clear` as Claude Code 2.1.197 runs it: the session's SessionEnd, then the next one's
+    // SessionStart in the same window, both with the prompt id of the /clear.
+    hook(
+        &home,
+        &serde_json::json!({
+            "session_id": cleared_id,
+            "transcript_path": cleared,
+            "cwd": "/home/dev/toy",
+            "hook_event_name": "SessionEnd",
+            "reason": "clear",
+            "prompt_id": "clear-prompt",
+        }),
+    );
+    hook(
+        &home,
+        &serde_json::json!({
+            "session_id": "after-clear",
+            "transcript_path": dir.path().join("after-clear.jsonl"),
+            "cwd": "/home/dev/toy",
+            "hook_event_name": "SessionStart",
+            "source": "clear",
+            "prompt_id": "clear-prompt",
+        }),
+    );
+
+    let history = throughline_app::memory::context(&home, &cleared_id)
+        .unwrap()
+        .unwrap();
+    let [mark] = &history.marks[..] else {
+        panic!("one mark for the /clear: {:?}", history.marks)
+    };
+    assert_eq!(mark.kind, MarkKind::Clear);
+    // It came after every request of the session: the chart draws it at the last.
+    assert_eq!(mark.before_point, history.points.len());
+    assert!(history
+        .points
+        .iter()
+        .all(|p| p.at.as_deref() < Some(mark.at.as_str())));
+    ui_types::UiTypes::read().check("ContextHistory", &history);
+    // The session the fixture recorded beside it was not cleared.
+    let other = throughline_app::memory::context(&home, &other_id)
+        .unwrap()
+        .unwrap();
+    assert!(other.marks.is_empty(), "{:?}", other.marks);
 }
 
 #[test]

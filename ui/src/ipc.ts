@@ -475,9 +475,10 @@ export interface ContextPoint {
   tokens: number;
 }
 
-/** Something that happened to a session's context: the client compacted it, or it was handed on. */
+/** Something that happened to a session's context: the client compacted it, it was handed on,
+ *  or the person ran `/clear` and a new session started in its window. */
 export interface ContextMark {
-  kind: "compact" | "handoff";
+  kind: "compact" | "handoff" | "clear";
   at: string;
   /** The first point at or after it (the number of points when it came after the last). */
   before_point: number;

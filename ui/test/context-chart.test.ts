@@ -36,6 +36,38 @@ describe("renderContextChart", () => {
     );
   });
 
+  it("marks the /clear that ended the session at its last request, named on hover and in the caption", () => {
+    const cleared = { kind: "clear" as const, at: "2026-12-02T10:15:01.000Z", before_point: 4 };
+    const figure = renderContextChart(history({ marks: [cleared] }))!;
+    const mark = figure.querySelector("line.mark.clear")!;
+    // After the last of the four requests: drawn where the line ends.
+    expect([mark.getAttribute("x1"), mark.getAttribute("x2")]).toEqual(["600.0", "600.0"]);
+    expect(mark.querySelector("title")!.textContent).toBe("Cleared with /clear at 2026-12-02T10:15:01.000Z");
+    expect(figure.querySelector("line.mark.compact")).toBeNull();
+    expect(figure.querySelector("figcaption")!.textContent).toBe(
+      "Context per request: peak 367k of 1M; the dashed line is where the client compacts by itself, 367k · ended by /clear",
+    );
+    expect(figure.querySelector("svg")!.getAttribute("aria-label")).toContain("ended by /clear");
+  });
+
+  it("tells a compaction, a handoff and each /clear of a resumed session apart", () => {
+    const marks = [
+      { kind: "clear" as const, at: "2026-12-02T10:06:00.000Z", before_point: 2 },
+      { kind: "compact" as const, at: "2026-12-02T10:10:00.000Z", before_point: 3 },
+      { kind: "handoff" as const, at: "2026-12-02T10:13:00.000Z", before_point: 4 },
+      { kind: "clear" as const, at: "2026-12-02T10:14:00.000Z", before_point: 4 },
+    ];
+    const figure = renderContextChart(history({ marks }))!;
+    const drawn = [...figure.querySelectorAll("line.mark")].map((m) => [m.getAttribute("class"), m.getAttribute("x1"), m.querySelector("title")!.textContent]);
+    expect(drawn).toEqual([
+      ["mark clear", "400.0", "Cleared with /clear at 2026-12-02T10:06:00.000Z"],
+      ["mark compact", "600.0", "Compacted at 2026-12-02T10:10:00.000Z"],
+      ["mark handoff", "600.0", "Handed on at 2026-12-02T10:13:00.000Z"],
+      ["mark clear", "600.0", "Cleared with /clear at 2026-12-02T10:14:00.000Z"],
+    ]);
+    expect(figure.querySelector("figcaption")!.textContent).toMatch(/ · 1 compaction · handed on to a new chat · cleared 2 times with \/clear$/);
+  });
+
   it("scales to the threshold, so a session far from it looks far from it", () => {
     const figure = renderContextChart(history({ compacts_at: 734_000, compacts_by: "threshold", marks: [] }))!;
     expect(figure.querySelector("polyline.used")!.getAttribute("points")).toContain("400.0,60.0");

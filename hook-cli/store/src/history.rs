@@ -1,6 +1,6 @@
 //! A session's context over its requests, for the picture of where its tokens went: each
-//! main-chain API call's context, with the moments the client compacted it and the handoff
-//! that ended it.
+//! main-chain API call's context, with the moments the client compacted it, and the handoff or
+//! `/clear` that ended it.
 
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
@@ -29,6 +29,8 @@ pub enum MarkKind {
     Compact,
     /// The session was handed to a new chat.
     Handoff,
+    /// The person ran `/clear`: the session ended and a new one started in its window.
+    Clear,
 }
 
 /// Something that happened to the context between two points.
@@ -63,10 +65,19 @@ impl Store {
             .collect::<rusqlite::Result<Vec<_>>>()?;
         let points = in_runs(all);
 
+        // A /clear is known by the session it started (linked at that SessionStart), or, when
+        // none was linked, by the SessionEnd that said so (a resume since clears `end_reason`).
         let mut events = self.conn.prepare_cached(
             "SELECT 'compact', at FROM injections WHERE session = ?1 AND trigger = 'compact'
              UNION ALL
              SELECT 'handoff', created_at FROM handoffs WHERE session = ?1 AND taken_by IS NOT NULL
+             UNION ALL
+             SELECT 'clear', at FROM links WHERE predecessor = ?1 AND trigger = 'clear'
+             UNION ALL
+             SELECT 'clear', s.ended_at FROM sessions s
+             WHERE s.id = ?1 AND s.end_reason = 'clear' AND s.ended_at IS NOT NULL
+               AND NOT EXISTS (SELECT 1 FROM links l WHERE l.predecessor = ?1
+                               AND l.trigger = 'clear' AND l.at >= s.ended_at)
              ORDER BY 2",
         )?;
         let marks = events
@@ -76,10 +87,10 @@ impl Store {
             .collect::<rusqlite::Result<Vec<_>>>()?
             .into_iter()
             .map(|(kind, at)| ContextMark {
-                kind: if kind == "compact" {
-                    MarkKind::Compact
-                } else {
-                    MarkKind::Handoff
+                kind: match kind.as_str() {
+                    "compact" => MarkKind::Compact,
+                    "handoff" => MarkKind::Handoff,
+                    _ => MarkKind::Clear,
                 },
                 before_point: points
                     .iter()

@@ -1235,6 +1235,75 @@ fn each_memory_handed_on_comes_with_the_requests_around_it() {
 }
 
 #[test]
+fn a_sessions_context_marks_the_clear_that_ended_it_once_however_it_is_known() {
+    let (_dir, _home, mut store) = temp_store();
+    let call = |id: &str, at: &str| Record::ApiCall {
+        message_id: id.into(),
+        model: None,
+        usage: throughline_core::model::Usage {
+            input: 10,
+            cache_creation: 0,
+            cache_read: 50_000,
+            output: 5,
+        },
+        sidechain: false,
+        at: Some(at.into()),
+    };
+    let w = store.write().unwrap();
+    let mut made = Vec::new();
+    for id in ["cleared", "successor", "unlinked", "exited"] {
+        let mut session = w
+            .session(throughline_hosts::claude::HOST, id, Some("/p"), None)
+            .unwrap();
+        let mut turn = None;
+        for r in [
+            prompt(&format!("u:{id}"), "start"),
+            call(&format!("{id}1"), "2026-12-02T10:00:00Z"),
+            call(&format!("{id}2"), "2026-12-02T10:10:00Z"),
+        ] {
+            w.apply(&mut session, &mut turn, &r).unwrap();
+        }
+        made.push(session.id);
+    }
+    let [cleared, successor, unlinked, exited] = made[..] else {
+        unreachable!()
+    };
+    // /clear as Claude Code runs it: SessionEnd(clear), then the next session's start links it.
+    w.session_ended(cleared, Some("clear"), "2026-12-02T10:15:00Z")
+        .unwrap();
+    w.link(successor, cleared, Trigger::Clear, "2026-12-02T10:15:01Z")
+        .unwrap();
+    // The next session's start found nothing to link: the SessionEnd alone says so.
+    w.session_ended(unlinked, Some("clear"), "2026-12-02T10:16:00Z")
+        .unwrap();
+    w.session_ended(exited, Some("prompt_input_exit"), "2026-12-02T10:17:00Z")
+        .unwrap();
+    w.commit().unwrap();
+
+    let marks = |id: &str| {
+        let session = store.session(id).unwrap();
+        let (points, marks) = store.context_history(&session).unwrap();
+        assert_eq!(points.len(), 2);
+        marks
+            .into_iter()
+            .map(|m| (m.kind, m.at, m.before_point))
+            .collect::<Vec<_>>()
+    };
+    // After its last request, where the chart ends.
+    assert_eq!(
+        marks("cleared"),
+        [(MarkKind::Clear, "2026-12-02T10:15:01Z".to_string(), 2)]
+    );
+    assert_eq!(
+        marks("unlinked"),
+        [(MarkKind::Clear, "2026-12-02T10:16:00Z".to_string(), 2)]
+    );
+    // The session /clear started, and one that ended otherwise, were not cleared.
+    assert!(marks("successor").is_empty());
+    assert!(marks("exited").is_empty());
+}
+
+#[test]
 fn a_handoff_whose_first_part_was_given_is_taken_expired_but_never_closed() {
     let (_dir, _home, mut store) = temp_store();
     let w = store.write().unwrap();

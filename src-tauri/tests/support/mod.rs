@@ -65,6 +65,11 @@ fn hook_of_a_new_chat(home: &Home, id: &str, transcript: &Path, event: &str) -> 
         "SessionStart" => payload["source"] = "startup".into(),
         _ => payload["prompt"] = "carry on".into(),
     }
+    hook(home, &payload)
+}
+
+/// Claude Code runs a hook with `payload`: the hook's library path captures it and answers.
+pub fn hook(home: &Home, payload: &serde_json::Value) -> Option<Reply> {
     let event = throughline_engine::hosts::decode_hook(
         throughline_engine::hosts::claude::HOST,
         payload.to_string().as_bytes(),

@@ -1,11 +1,18 @@
 // Where a session's tokens went, as a picture: the context of each request over the session,
-// the line where its client compacts, and the moments it compacted or was handed on. Plain SVG
-// drawn from the library's numbers; the caption says the same in words.
+// the line where its client compacts, and the moments it compacted, was handed on or cleared.
+// Plain SVG drawn from the library's numbers; the caption says the same in words.
 import { h, svg } from "../dom";
-import type { ContextHistory } from "../ipc";
+import type { ContextHistory, ContextMark } from "../ipc";
 
 const WIDTH = 600;
 const HEIGHT = 120;
+
+/** What each mark says on hover, before its time. */
+const MARK_NAMES: Record<ContextMark["kind"], string> = {
+  compact: "Compacted",
+  handoff: "Handed on",
+  clear: "Cleared with /clear",
+};
 
 /** `367k`, `1M`, `1.2M`, `850`. */
 export function tokens(n: number): string {
@@ -27,6 +34,7 @@ export function renderContextChart(history: ContextHistory): HTMLElement | null 
   const limit = y(history.compacts_at).toFixed(1);
   const compactions = marks.filter((m) => m.kind === "compact").length;
   const handedOn = marks.some((m) => m.kind === "handoff");
+  const clears = marks.filter((m) => m.kind === "clear").length;
   const where =
     history.compacts_by === "threshold"
       ? "the auto-compact threshold"
@@ -37,6 +45,7 @@ export function renderContextChart(history: ContextHistory): HTMLElement | null 
     `Context per request: peak ${tokens(peak)} of ${tokens(history.window)}; the dashed line is ${where}, ${tokens(history.compacts_at)}`,
     compactions ? `${compactions} ${compactions === 1 ? "compaction" : "compactions"}` : null,
     handedOn ? "handed on to a new chat" : null,
+    clears ? (clears === 1 ? "ended by /clear" : `cleared ${clears} times with /clear`) : null,
   ]
     .filter(Boolean)
     .join(" · ");
@@ -48,7 +57,7 @@ export function renderContextChart(history: ContextHistory): HTMLElement | null 
       const at = x(Math.min(mark.before_point, points.length - 1)).toFixed(1);
       // Named on hover.
       const title = svg("title", {});
-      title.textContent = `${mark.kind === "compact" ? "Compacted" : "Handed on"} at ${mark.at}`;
+      title.textContent = `${MARK_NAMES[mark.kind]} at ${mark.at}`;
       return svg("line", { class: `mark ${mark.kind}`, x1: at, x2: at, y1: "0", y2: String(HEIGHT), "vector-effect": "non-scaling-stroke" }, title);
     }),
     svg("polyline", { class: "used", points: line, "vector-effect": "non-scaling-stroke" }),
