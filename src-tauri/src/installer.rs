@@ -30,6 +30,8 @@ pub struct Installation {
     /// The doctor's findings for the bundled CLI, each problem with its fix.
     pub checks: Vec<Check>,
     pub healthy: bool,
+    /// The person's home folder: the view shows paths under it as `~/…`.
+    pub person_home: Option<PathBuf>,
 }
 
 /// The bundled CLI: `throughline` in the folder of the running app.
@@ -97,6 +99,7 @@ pub fn installation(home: &Home, binary: &Path) -> Installation {
         registration,
         healthy: doctor::healthy(&checks),
         checks,
+        person_home: dirs::home_dir(),
     }
 }
 

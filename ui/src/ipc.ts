@@ -341,6 +341,8 @@ export interface Installation {
   hooks_elsewhere: string[];
   checks: Check[];
   healthy: boolean;
+  /** The person's home folder: paths under it are shown as `~/…`. */
+  person_home: string | null;
 }
 
 /** What an install or uninstall did to one file. */

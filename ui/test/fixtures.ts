@@ -78,6 +78,7 @@ export function installationOf(reg: Registration | null, overrides: Partial<Inst
     hooks_elsewhere: reg?.hooks.map((h) => h.binary!).filter((b, i, all) => b !== BUNDLED && all.indexOf(b) === i) ?? [],
     checks,
     healthy: hooksOk,
+    person_home: "/home/dev",
     ...overrides,
   };
 }

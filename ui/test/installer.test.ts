@@ -2,6 +2,7 @@ import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Installation } from "../src/ipc";
 import { mountInstaller, renderInstaller, type InstallerActions, type InstallerState } from "../src/views/installer";
+import { homeRelative } from "../src/paths";
 import { installationOf, NOT_REGISTERED, registration, report, settle } from "./fixtures";
 
 afterEach(() => {
@@ -55,7 +56,7 @@ describe("renderInstaller", () => {
   it("shows hooks that run the bundled CLI, with nothing to repair", () => {
     const view = renderInstaller(state(installationOf(registration())), noActions);
     expect(view.querySelector(".status")!.textContent).toBe(
-      "Registered: 5 hooks in /home/dev/.claude/settings.json run the bundled CLI.",
+      "Registered: 5 hooks in ~/.claude/settings.json run the bundled CLI.",
     );
     expect(buttons(view)).toEqual({ Install: false, Repair: false, Uninstall: true });
     expect(view.querySelector("legend")!.parentElement!.textContent).toContain("MCP server: runs /usr/lib/Throughline/throughline");
@@ -89,9 +90,9 @@ describe("renderInstaller", () => {
     expect(shown.querySelector("p")!.textContent).toBe("Install changed:");
     const changes = shown.querySelectorAll("li.change");
     expect(changes).toHaveLength(1);
-    expect(changes[0].textContent).toContain("updated /home/dev/.claude/settings.json");
+    expect(changes[0].textContent).toContain("updated ~/.claude/settings.json");
     expect(changes[0].textContent).toContain("added hooks: Stop, SessionEnd");
-    expect(changes[0].textContent).toContain("previous version: /home/dev/.claude/settings.json.throughline-backup");
+    expect(changes[0].textContent).toContain("previous version: ~/.claude/settings.json.throughline-backup");
   });
 
   it("names the person's own statusline, shortened, and offers to wrap it with Install", () => {
@@ -177,7 +178,7 @@ describe("mountInstaller", () => {
     await settle();
     expect(calls).toEqual(["installation", "install_hooks", "installation"]);
     expect(into.querySelector(".status")!.textContent).toContain("Registered: 5 hooks");
-    expect(into.querySelector(".report")!.textContent).toContain("created /home/dev/.claude/settings.json");
+    expect(into.querySelector(".report")!.textContent).toContain("created ~/.claude/settings.json");
     expect(buttons(into)).toEqual({ Install: false, Repair: false, Uninstall: true });
   });
 
@@ -287,5 +288,21 @@ describe("mountInstaller", () => {
     const alert = into.querySelector("[role=alert]")!.textContent!;
     expect(alert).toContain("Could not read Claude Code's settings: IPC channel closed.");
     expect(alert).toContain("throughline doctor");
+  });
+});
+
+describe("homeRelative", () => {
+  it("writes paths under the home folder from ~, and nothing else", () => {
+    const home = "/home/dev";
+    expect(homeRelative("hooks in /home/dev/.claude/settings.json run /usr/bin/throughline", home)).toBe(
+      "hooks in ~/.claude/settings.json run /usr/bin/throughline",
+    );
+    expect(homeRelative("(/home/dev) and /home/dev.", home)).toBe("(~) and ~.");
+    // Another person's folder that only starts the same, and a path that merely contains it.
+    expect(homeRelative("/home/developer/x /srv/home/dev/x", home)).toBe("/home/developer/x /srv/home/dev/x");
+    expect(homeRelative("Fix: rm /home/dev/.claude/x", "/home/dev/")).toBe("Fix: rm ~/.claude/x");
+    // In quotes a shell would not expand ~: a command to copy keeps the whole path.
+    expect(homeRelative("Fix: rm '/home/dev/.claude/x'", home)).toBe("Fix: rm '/home/dev/.claude/x'");
+    expect(homeRelative("/home/dev/x", null)).toBe("/home/dev/x");
   });
 });

@@ -12,6 +12,7 @@ import {
   type OwnStatusline,
   type Report,
 } from "../ipc";
+import { homeRelative } from "../paths";
 
 export interface InstallerState {
   /** `null` while it is being read. */
@@ -47,20 +48,25 @@ function inPlace(i: Installation): boolean {
   return i.checks.filter((c) => c.name === "hooks" || c.name === "extras").every((c) => c.status === "ok");
 }
 
+/** The installation's text as shown: paths under the person's home from `~`. */
+function shown(i: Installation, text: string): string {
+  return homeRelative(text, i.person_home);
+}
+
 function statusLine(i: Installation): HTMLElement {
   const r = i.registration;
   if (r === null) return h("p", { class: "status unknown" }, "Claude Code's settings cannot be read: see the first finding below.");
   if (r.hooks.length === 0) {
-    return h("p", { class: "status absent" }, `Not registered: Claude Code does not run Throughline (${r.settings}), so new sessions are not kept.`);
+    return h("p", { class: "status absent" }, shown(i, `Not registered: Claude Code does not run Throughline (${r.settings}), so new sessions are not kept.`));
   }
   if (i.hooks_elsewhere.length > 0) {
     return h(
       "p",
       { class: "status elsewhere" },
-      `Registered, but the hooks run ${i.hooks_elsewhere.join(", ")} instead of the bundled CLI. Repair points them at it.`,
+      shown(i, `Registered, but the hooks run ${i.hooks_elsewhere.join(", ")} instead of the bundled CLI. Repair points them at it.`),
     );
   }
-  return h("p", { class: "status registered" }, `Registered: ${r.hooks.length} hooks in ${r.settings} run the bundled CLI.`);
+  return h("p", { class: "status registered" }, shown(i, `Registered: ${r.hooks.length} hooks in ${r.settings} run the bundled CLI.`));
 }
 
 function details(i: Installation): HTMLElement | null {
@@ -70,8 +76,8 @@ function details(i: Installation): HTMLElement | null {
     "ul",
     { class: "parts" },
     r.missing.length > 0 ? h("li", { class: "missing" }, `Missing hooks: ${r.missing.join(", ")}`) : null,
-    h("li", {}, r.slash_command ? `/tl command: ${r.slash_command}` : "/tl command: not in place"),
-    h("li", {}, r.mcp_server ? `MCP server: runs ${r.mcp_server}` : "MCP server: not registered"),
+    h("li", {}, r.slash_command ? shown(i, `/tl command: ${r.slash_command}`) : "/tl command: not in place"),
+    h("li", {}, r.mcp_server ? shown(i, `MCP server: runs ${r.mcp_server}`) : "MCP server: not registered"),
   );
 }
 
@@ -161,36 +167,36 @@ function renderButtons(state: InstallerState, i: Installation, actions: Installe
   );
 }
 
-function renderReport(done: { what: string; report: Report }): HTMLElement {
-  const shown = done.report.changes.filter((c) => c.action !== "unchanged");
-  const changed = shown.some((c) => c.action !== "kept");
+function renderReport(i: Installation, done: { what: string; report: Report }): HTMLElement {
+  const listed = done.report.changes.filter((c) => c.action !== "unchanged");
+  const changed = listed.some((c) => c.action !== "kept");
   return h(
     "div",
     { class: "report", role: "status" },
     h("p", {}, changed ? `${done.what} changed:` : `${done.what}: nothing needed changing.`),
-    shown.length > 0 ? h("ul", {}, ...shown.map(renderChange)) : null,
+    listed.length > 0 ? h("ul", {}, ...listed.map((change) => renderChange(i, change))) : null,
   );
 }
 
-function renderChange(change: Report["changes"][number]): HTMLElement {
+function renderChange(i: Installation, change: Report["changes"][number]): HTMLElement {
   return h(
     "li",
     { class: `change ${change.action}` },
     h("strong", {}, change.action),
-    ` ${change.path}`,
-    ...change.details.map((d) => h("div", { class: "detail" }, d)),
-    change.backup ? h("div", { class: "detail" }, `previous version: ${change.backup}`) : null,
+    ` ${shown(i, change.path)}`,
+    ...change.details.map((d) => h("div", { class: "detail" }, shown(i, d))),
+    change.backup ? h("div", { class: "detail" }, shown(i, `previous version: ${change.backup}`)) : null,
   );
 }
 
-function renderCheck(check: Check): HTMLElement {
+function renderCheck(i: Installation, check: Check): HTMLElement {
   return h(
     "li",
     { class: `check ${check.status}`, "data-check": check.name },
     h("span", { class: "mark" }, check.status),
     h("strong", {}, check.name),
-    h("span", { class: "message" }, check.message),
-    check.fix ? h("div", { class: "fix" }, `Fix: ${check.fix}`) : null,
+    h("span", { class: "message" }, shown(i, check.message)),
+    check.fix ? h("div", { class: "fix" }, shown(i, `Fix: ${check.fix}`)) : null,
   );
 }
 
@@ -211,14 +217,14 @@ export function renderInstaller(state: InstallerState, actions: InstallerActions
       i.registration?.own_statusline ? renderStatusline(state, i, i.registration.own_statusline, actions) : null,
       i.binary_problem ? h("p", { class: "problem", role: "alert" }, i.binary_problem) : null,
       renderButtons(state, i, actions),
-      h("p", { class: "hint" }, `Bundled CLI: ${i.binary}`),
-      state.done ? renderReport(state.done) : null,
+      h("p", { class: "hint", title: i.binary }, shown(i, `Bundled CLI: ${i.binary}`)),
+      state.done ? renderReport(i, state.done) : null,
     ),
     h(
       "fieldset",
       { class: "doctor" },
       h("legend", {}, i.healthy ? "Doctor: everything is in place" : "Doctor"),
-      h("ul", {}, ...i.checks.map(renderCheck)),
+      h("ul", {}, ...i.checks.map((check) => renderCheck(i, check))),
     ),
   );
 }
