@@ -4,6 +4,7 @@
 use serde::Serialize;
 use throughline::demo;
 use throughline::model::{Role, Turn};
+use throughline::render::count;
 use throughline::store::{ContextSpend, Store};
 
 #[derive(clap::Args)]
@@ -95,11 +96,7 @@ fn print(demo: &Demo) -> std::io::Result<()> {
         s.thinking_chars,
         s.other_chars
     )?;
-    outln!(
-        "  usage            {:>7} API calls; the last request held {} tokens of context",
-        s.api_calls,
-        s.last_context.unwrap_or(0)
-    )?;
+    outln!("{}", usage_line(s.api_calls, s.last_context.unwrap_or(0)))?;
     let next = demo.next_session.chars().count();
     outln!(
         "\nThe transcript is {} bytes. The next session would start from {} characters \
@@ -115,4 +112,28 @@ fn print(demo: &Demo) -> std::io::Result<()> {
         "\nEverything else stays one command away (`throughline detail <turn>`). \
          Try it on your own sessions: `throughline install`, or `throughline import` for past ones."
     )
+}
+
+/// The usage row of the layers, its number aligned with the rows above it.
+fn usage_line(api_calls: u64, last_context: u64) -> String {
+    let calls = count(api_calls, "API call");
+    let (number, noun) = calls.split_once(' ').unwrap_or((&calls, ""));
+    format!(
+        "  usage            {number:>7} {noun}; the last request held {last_context} tokens of \
+         context"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_api_call_is_said_as_one() {
+        assert_eq!(
+            usage_line(1, 900),
+            "  usage                  1 API call; the last request held 900 tokens of context"
+        );
+        assert!(usage_line(12, 0).contains("     12 API calls;"));
+    }
 }
