@@ -10,6 +10,8 @@
 //! * recall@3: how often the entry holding a fact is among the first three hits;
 //! * characters per answer (the three hits as the MCP `search` tool renders them);
 //! * query latency (p50 / p95) of the fact queries, of frequent words and of short words;
+//! * what a pasted query costs per word as it grows from 32 words to 2,048: the first words of
+//!   a long stored tool output, and as many words no entry holds together;
 //! * how long indexing the whole memory takes (the first search) and the index's share of
 //!   the database.
 //!
@@ -559,6 +561,65 @@ fn timed(label: &str, store: &Store, queries: &[&str]) {
     );
 }
 
+/// Words of a pasted query, the fewest first: the others' cost per word is told against it.
+const PASTED_WORDS: &[usize] = &[32, 256, 2048];
+
+/// Queries pasted whole: the first words of the longest stored tool output (its entry holds
+/// them all) and as many words drawn from the vocabulary (no entry holds them all, so the
+/// search goes on to parts, most words and spellings). For each size, the median of three
+/// runs and its cost per word against the fewest words, measured in the same run: 1× is
+/// linear.
+fn pasted(store: &Store, home: &Home, corpus: &Corpus, rng: &mut fastrand::Rng) {
+    let raw = Connection::open(home.db_path()).unwrap();
+    let longest: String = raw
+        .query_row(
+            "SELECT body FROM details WHERE kind = 'tool_result' ORDER BY length(body) DESC LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let stored: Vec<&str> = longest.split_whitespace().collect();
+    let most = *PASTED_WORDS.last().unwrap();
+    let made_up = corpus.en.text(rng, most..most + 1, " ");
+    let made_up: Vec<&str> = made_up.split(' ').collect();
+    for (label, words) in [
+        ("pasted stored text", &stored),
+        ("pasted made-up text", &made_up),
+    ] {
+        let mut shown = Vec::new();
+        let mut per_word = Vec::new();
+        for &n in PASTED_WORDS {
+            let query = words[..n.min(words.len())].join(" ");
+            let mut times: Vec<Duration> = (0..3)
+                .map(|_| {
+                    let start = Instant::now();
+                    std::hint::black_box(search::search(store, &request(&query)).unwrap());
+                    start.elapsed()
+                })
+                .collect();
+            times.sort();
+            let median = times[1];
+            per_word.push(median.as_secs_f64() / n as f64);
+            let different = search::terms(&query)
+                .iter()
+                .map(|t| t.to_lowercase())
+                .collect::<std::collections::HashSet<_>>()
+                .len();
+            shown.push(format!("{n} words ({different} different) {median:.1?}"));
+        }
+        let ratios: Vec<String> = per_word
+            .iter()
+            .map(|t| format!("{:.2}×", t / per_word[0]))
+            .collect();
+        println!(
+            "{label:<28} {}; per word against {} words: {}",
+            shown.join(", "),
+            PASTED_WORDS[0],
+            ratios.join(" / ")
+        );
+    }
+}
+
 /// The answer as the MCP `search` tool gives it: the hits, then any note on what was not
 /// looked at.
 fn mcp_answer(found: &search::Found) -> String {
@@ -764,6 +825,7 @@ fn main() {
         ],
     );
     timed("short words (scan)", &store, &["CI", "号", "db"]);
+    pasted(&store, &home, &corpus, &mut rng);
 
     // What the index costs capture and disk.
     let raw = Connection::open(home.db_path()).unwrap();

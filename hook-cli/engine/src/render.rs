@@ -415,7 +415,7 @@ impl Lines {
     pub fn of<'t>(&self, text: &'t str) -> Vec<(usize, &'t str)> {
         match self {
             Lines::Range(from, to) => excerpt::lines(text, *from, *to),
-            Lines::Grep(terms) => excerpt::grep(text, terms),
+            Lines::Grep(terms) => excerpt::Finder::new(terms).find(text).grep(),
         }
     }
 }

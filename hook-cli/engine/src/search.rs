@@ -21,9 +21,9 @@ pub use excerpt::Excerpt;
 /// Trigram index terms need at least this many characters; shorter words go to the short-word
 /// index (`store/words.rs`).
 const MIN_INDEXED_CHARS: usize = 3;
-/// Terms of a query that are searched; the work grows with the square of their number, and
-/// no question needs more.
-const MAX_TERMS: usize = 32;
+/// Different terms of a query that are searched. Each costs about as much as the others (the
+/// work is linear in their number), so this only bounds what a paste of a whole file costs.
+const MAX_TERMS: usize = 1_024;
 /// Characters of a term that are searched: longer ones are cut (the cut term still matches
 /// where the whole one would, and more).
 const MAX_TERM_CHARS: usize = 200;
@@ -127,16 +127,10 @@ pub fn terms(query: &str) -> Vec<String> {
     out
 }
 
-/// At most [`MAX_TERMS`] terms of at most [`MAX_TERM_CHARS`] characters, and what was cut.
+/// The terms once each (ignoring case, as every match does), at most [`MAX_TERMS`] of them,
+/// each of at most [`MAX_TERM_CHARS`] characters, and what was cut.
 fn bounded(mut terms: Vec<String>) -> (Vec<String>, Option<String>) {
     let mut cut = Vec::new();
-    if terms.len() > MAX_TERMS {
-        cut.push(format!(
-            "only the first {MAX_TERMS} of the query's {} terms were searched",
-            terms.len()
-        ));
-        terms.truncate(MAX_TERMS);
-    }
     let long = terms
         .iter()
         .filter(|t| t.chars().count() > MAX_TERM_CHARS)
@@ -158,7 +152,26 @@ fn bounded(mut terms: Vec<String>) -> (Vec<String>, Option<String>) {
             }
         }
     }
+    let mut terms = distinct(terms);
+    if terms.len() > MAX_TERMS {
+        cut.insert(
+            0,
+            format!(
+                "only the first {MAX_TERMS} of the query's {} different terms were searched",
+                terms.len()
+            ),
+        );
+        terms.truncate(MAX_TERMS);
+    }
     (terms, (!cut.is_empty()).then(|| cut.join("; ")))
+}
+
+/// Each term once, the first spelling of it kept: a word a paste says a hundred times is
+/// searched, ranked and marked once.
+fn distinct(mut terms: Vec<String>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    terms.retain(|t| seen.insert(t.to_lowercase()));
+    terms
 }
 
 /// The FTS5 expression for the terms the index can answer: each one a quoted string (so no
@@ -307,7 +320,7 @@ fn respelled(
             None => spelled.push(term.clone()),
         }
     }
-    Ok(changed.then_some(spelled))
+    Ok(changed.then(|| distinct(spelled)))
 }
 
 /// Levenshtein distance: the fewest insertions, deletions and substitutions from `a` to `b`.
@@ -349,7 +362,9 @@ enum Need {
 /// for the entries holding most of its terms. Entries showing the same lines (the same text
 /// stored twice, a file read again) are shown once, the best ranked.
 pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
-    let (terms, cut) = bounded(terms(&request.query));
+    let words = terms(&request.query);
+    let phrase = as_phrase(&request.query, &words);
+    let (terms, cut) = bounded(words);
     if terms.is_empty() {
         return Err(SearchError::Empty);
     }
@@ -377,12 +392,12 @@ pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
         shown: request.limit,
     };
     let indexed = store.index_pending()?;
-    let mut found = match as_phrase(&request.query, &terms) {
+    let mut found = match phrase {
         Some(phrase) => phrase_first(store, &phrase, &terms, &filter, request.limit)?,
         None => search_terms(store, &terms, &filter, request.limit, Need::Every)?,
     };
     if found.hits.is_empty() {
-        let split: Vec<String> = terms.iter().flat_map(|t| parts(t)).collect();
+        let split = distinct(terms.iter().flat_map(|t| parts(t)).collect());
         if !split.is_empty() && split != terms {
             let parts = search_terms(store, &split, &filter, request.limit, Need::Every)?;
             found = noted(parts, || {
@@ -411,7 +426,7 @@ pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
         }
     }
     if found.hits.is_empty() {
-        let pieces: Vec<String> = terms.iter().flat_map(|t| cjk_pieces(t)).collect();
+        let pieces = distinct(terms.iter().flat_map(|t| cjk_pieces(t)).collect());
         if pieces != terms {
             found = search_terms(store, &pieces, &filter, request.limit, Need::Most)?;
             if !found.hits.is_empty() {
@@ -446,9 +461,9 @@ fn noted(mut found: Found, note: impl FnOnce() -> String) -> Found {
 /// Several words, none of them quoted, as one phrase: a person who types (or pastes) a line
 /// means it as written, as `grep` would read it. None for one word, for a query that quotes
 /// its own phrases, and for a phrase too long to search whole.
-fn as_phrase(query: &str, terms: &[String]) -> Option<String> {
-    let phrase = terms.join(" ");
-    (terms.len() > 1 && !query.contains('"') && phrase.chars().count() <= MAX_TERM_CHARS)
+fn as_phrase(query: &str, words: &[String]) -> Option<String> {
+    let phrase = words.join(" ");
+    (words.len() > 1 && !query.contains('"') && phrase.chars().count() <= MAX_TERM_CHARS)
         .then_some(phrase)
 }
 
@@ -519,15 +534,17 @@ fn search_terms(
             contains = terms.iter().map(|t| t.to_ascii_lowercase()).collect();
         }
     }
-    let every_term = match (need, index) {
-        (Need::Every, Index::Trigram) => quoted(terms),
-        _ => Vec::new(),
+    let (every_term, any_term) = match (need, index) {
+        (Need::Every, Index::Trigram) => (quoted(terms), Vec::new()),
+        (Need::Most, Index::Trigram) => (Vec::new(), quoted(terms)),
+        _ => (Vec::new(), Vec::new()),
     };
     let matcher = Matcher {
         fts: fts.as_deref(),
         index,
         contains: &contains,
         every_term: &every_term,
+        any_term: &any_term,
     };
     let (found, coverage) = store.search(&matcher, filter)?;
     let mut partial = Vec::new();
@@ -570,6 +587,7 @@ fn shown_once(
     limit: usize,
     need: Need,
 ) -> (Vec<Hit>, usize) {
+    let finder = excerpt::Finder::new(terms);
     let mut texts: HashMap<u64, usize> = HashMap::new();
     // ((terms held, of them whole), the entry, the entries holding the same text)
     type Candidate = ((usize, usize), Matched, Vec<EntryRef>);
@@ -579,7 +597,7 @@ fn shown_once(
             Entry::Occupied(first) => candidates[*first.get()].2.push(m.entry),
             Entry::Vacant(slot) => {
                 slot.insert(candidates.len());
-                candidates.push((excerpt::terms_held(&m.text, terms), m, Vec::new()));
+                candidates.push((finder.find(&m.text).terms_held(), m, Vec::new()));
             }
         }
     }
@@ -620,7 +638,7 @@ fn shown_once(
             // Excerpts are the costly part: none for entries that cannot be shown.
             break;
         }
-        let hit = hit(m, terms);
+        let hit = hit(m, &finder);
         let lines: Vec<&str> = hit.excerpts.iter().map(|x| x.text.as_str()).collect();
         match shown.entry(xxh3_64(lines.join("\n").as_bytes())) {
             Entry::Occupied(first) => {
@@ -674,7 +692,7 @@ fn is_earlier(a: &EntryRef, b: &EntryRef) -> bool {
     }
 }
 
-fn hit(m: Matched, terms: &[String]) -> Hit {
+fn hit(m: Matched, finder: &excerpt::Finder) -> Hit {
     // A tool call is shown as what it was given (`command: cargo test`), not as JSON.
     let text = match m.entry.role == DetailKind::ToolCall.as_str() {
         true => crate::model::readable_input(&m.text),
@@ -684,7 +702,7 @@ fn hit(m: Matched, terms: &[String]) -> Hit {
         copies: 0,
         first_copy: None,
         copied_in: Vec::new(),
-        excerpts: excerpt::excerpts(&text, terms),
+        excerpts: finder.find(&text).excerpts(),
         chars: text.chars().count(),
         lines: excerpt::line_count(&text),
         entry: m.entry,

@@ -3,6 +3,8 @@
 //! the last one ([`Store::index_pending`]). The query language is built by the engine's `search`;
 //! this module only runs it.
 
+use std::collections::HashMap;
+
 use rusqlite::{params, params_from_iter, types::Value, Row};
 
 use super::{Result, Store, StoreError};
@@ -63,6 +65,10 @@ pub struct Matcher<'a> {
     /// one of them (empty otherwise): the store may then rank on the rarer ones alone (see
     /// [`COMMON_ENTRIES`]).
     pub every_term: &'a [String],
+    /// The same, when `fts` asks for any of them: only the entries holding the most of them
+    /// are found, by counting each term's entries once (see [`Store::holding_most`]), and
+    /// given newest first.
+    pub any_term: &'a [String],
 }
 
 /// A term held by this many entries of a layer or more is left out of the ranking when rarer
@@ -72,6 +78,12 @@ pub struct Matcher<'a> {
 /// almost nothing, as a word so common weighs little against a rare one that every match
 /// holds as well. Counting up to this bound costs a fraction of a millisecond.
 const COMMON_ENTRIES: i64 = 1_000;
+
+/// Terms a BM25 ranking weighs at most, the rarest: for every entry it ranks, FTS5 lists the
+/// occurrences of all the expression's terms by scanning every term for each occurrence, so
+/// the cost grows with the square of the terms (a pasted page of 2,048 words: 35 times the
+/// time of 256). The rarest terms carry nearly all of the weight.
+pub(super) const RANKED_TERMS: usize = 32;
 
 /// How to search one layer.
 struct Plan {
@@ -526,7 +538,8 @@ impl Store {
             }
         }
         let mut found = Vec::new();
-        for (layer, plan) in plans {
+        // A layer where nothing matches has nothing to read.
+        for (layer, plan) in plans.into_iter().filter(|(_, p)| p.matches > 0) {
             found.extend(self.search_layer(layer, matcher, filter, plan.start, ranked)?);
         }
         found.sort_by(|a, b| a.score.total_cmp(&b.score));
@@ -568,21 +581,38 @@ impl Store {
         window_start: i64,
         ranked: bool,
     ) -> Result<Vec<Matched>> {
-        let (table, row, text) = match layer {
-            Layer::L2 => ("messages", "m", "m.text"),
-            Layer::L3 => ("details", "d", "d.body"),
-        };
+        let of = Columns::of(layer);
+        let Columns {
+            table, row, text, ..
+        } = of;
         let fts = fts_table(layer, matcher.index);
-        let rank_on = match ranked {
-            true => self.rarer_terms(fts, matcher)?,
-            false => None,
+        // The entries holding the most of any-of terms, when there are such terms.
+        let most = match matcher.any_term.is_empty() {
+            true => None,
+            false => match self.holding_most(layer, matcher, filter, window_start)? {
+                ids if ids.is_empty() => return Ok(Vec::new()),
+                ids => Some(ids),
+            },
         };
-        // The ranking expression's number, after the strings entries must contain.
+        let rank_on = match (ranked, &most) {
+            (true, None) => self.rarer_terms(fts, matcher)?,
+            _ => None,
+        };
+        // Numbered after the eight below: the strings entries must contain, then the
+        // ranking expression, then the entries holding the most terms.
         let rank_param = 9 + matcher.contains.len();
+        let most_param = rank_param + usize::from(rank_on.is_some());
         // Unranked (a scan, or every match fits in the answer): newer is better.
         let newest_first = format!("-julianday(coalesce({row}.at, s.last_activity, ?6))");
-        let (source, rowid, matches, score) = match matcher.fts {
-            Some(_) => (
+        let (source, rowid, matches, score) = match (matcher.fts, &most) {
+            // They hold as many of the terms: the newest first.
+            (_, Some(_)) => (
+                format!("json_each(?{most_param}) most"),
+                "most.value".to_string(),
+                "1".to_string(),
+                newest_first,
+            ),
+            (Some(_), None) => (
                 fts.to_string(),
                 format!("{fts}.rowid"),
                 match rank_on {
@@ -599,7 +629,7 @@ impl Store {
                     newest_first
                 },
             ),
-            None => (
+            (None, None) => (
                 format!("(SELECT id FROM {table} ORDER BY id DESC LIMIT ?7) recent"),
                 "recent.id".to_string(),
                 match layer {
@@ -609,22 +639,8 @@ impl Store {
                 newest_first,
             ),
         };
-        let (tool, columns) = match layer {
-            Layer::L2 => ("NULL", "m.role, NULL, NULL, NULL".to_string()),
-            Layer::L3 => (
-                TOOL_NAME,
-                format!(
-                    "d.kind, {TOOL_NAME},
-                     CASE WHEN d.kind IN ('tool_call', 'tool_result') THEN
-                        (SELECT count(*) FROM details c WHERE c.turn = d.turn
-                            AND c.kind = 'tool_call' AND c.id <= {CALL_ID}) END,
-                     (SELECT count(*) FROM details c WHERE c.turn = d.turn AND c.id <= d.id)"
-                ),
-            ),
-        };
-        let contains: String = (0..matcher.contains.len())
-            .map(|i| format!(" AND instr(lower({text}), ?{}) > 0", i + 9))
-            .collect();
+        let scope = of.scope(matcher);
+        let columns = &of.columns;
         // Rank on row ids and scores alone, then read the few best rows in full: a frequent
         // word must not load every matching tool output.
         // ?1 project, ?2 session, ?3 since, ?4 limit, ?5 tool, ?6 now, ?7 FTS query or scan
@@ -635,12 +651,7 @@ impl Store {
                 FROM {source}
                 JOIN {table} {row} ON {row}.id = {rowid}
                 JOIN sessions s ON s.id = {row}.session
-                WHERE {matches} AND {rowid} >= ?8
-                  AND (?1 IS NULL OR s.project = ?1)
-                  AND (?2 IS NULL OR s.id = ?2)
-                  AND (?3 IS NULL OR {row}.at >= ?3)
-                  AND (?5 IS NULL OR {tool} = ?5)
-                  {contains}
+                WHERE {matches} AND {rowid} >= ?8 {scope}
                 ORDER BY score LIMIT ?4
              )
              SELECT t.code, s.session_id, {row}.at, {columns}, {text}, best.score, s.project
@@ -650,31 +661,157 @@ impl Store {
              JOIN sessions s ON s.id = {row}.session
              ORDER BY best.score"
         );
-        let mut values: Vec<Value> = vec![
-            filter.project.clone().into(),
-            filter.session.into(),
-            filter.since.clone().into(),
-            i64::from(filter.limit).into(),
-            filter.tool.clone().into(),
-            filter.now.clone().into(),
+        let mut values = scope_values(
+            filter,
             match matcher.fts {
                 Some(q) => q.to_string().into(),
                 None => SCAN_ROWS.into(),
             },
-            window_start.into(),
-        ];
+            window_start,
+        );
         values.extend(matcher.contains.iter().map(|c| Value::from(c.clone())));
         values.extend(rank_on.map(Value::from));
+        values.extend(most.map(|ids| Value::from(json_ids(&ids))));
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map(params_from_iter(values), matched(layer))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The entries of a layer, within `filter` and from row `window_start` on, that hold the
+    /// most of `matcher`'s any-of terms. Each term's entries are read from the index once and
+    /// counted, then those counted are checked against the filter in one query: the work is
+    /// that of the terms' entries. Ranking the any-of expression with BM25 instead costs the
+    /// square of its terms, and counting each term's entries in the whole index besides; among
+    /// entries holding as many of the words, the newest serve as well (the relevance set
+    /// names the same turns either way).
+    fn holding_most(
+        &self,
+        layer: Layer,
+        matcher: &Matcher,
+        filter: &SearchFilter,
+        window_start: i64,
+    ) -> Result<Vec<i64>> {
+        let of = Columns::of(layer);
+        let Columns { table, row, .. } = of;
+        let fts = fts_table(layer, matcher.index);
+        let mut held: HashMap<i64, u32> = HashMap::new();
+        let mut entries = self.conn.prepare_cached(&format!(
+            "SELECT rowid FROM {fts} WHERE {fts} MATCH ?1 AND rowid >= ?2"
+        ))?;
+        for term in matcher.any_term {
+            let mut ids = entries.query(params![term, window_start])?;
+            while let Some(id) = ids.next()? {
+                *held.entry(id.get(0)?).or_default() += 1;
+            }
+        }
+        if held.is_empty() {
+            return Ok(Vec::new());
+        }
+        let counted: Vec<i64> = held.keys().copied().collect();
+        let scope = of.scope(matcher);
+        // ?1 project, ?2 session, ?3 since, ?5 tool, ?7 the entries counted, ?8 the first row
+        // id; ?9.. the strings every entry must contain.
+        let mut in_scope = self.conn.prepare_cached(&format!(
+            "SELECT {row}.id FROM json_each(?7) counted
+             JOIN {table} {row} ON {row}.id = counted.value
+             JOIN sessions s ON s.id = {row}.session
+             WHERE counted.value >= ?8 {scope}"
+        ))?;
+        let mut values = scope_values(filter, json_ids(&counted).into(), window_start);
+        values.extend(matcher.contains.iter().map(|c| Value::from(c.clone())));
+        let shown: Vec<i64> = in_scope
+            .query_map(params_from_iter(values), |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        let most = shown.iter().map(|id| held[id]).max().unwrap_or(0);
+        let mut ids: Vec<i64> = shown.into_iter().filter(|id| held[id] == most).collect();
+        ids.sort_unstable();
+        Ok(ids)
+    }
+}
+
+/// Row ids as a JSON array, for `json_each`.
+fn json_ids(ids: &[i64]) -> String {
+    let ids: Vec<String> = ids.iter().map(i64::to_string).collect();
+    format!("[{}]", ids.join(","))
+}
+
+/// The first eight values of a search's statements: ?1 project, ?2 session, ?3 since, ?4
+/// limit, ?5 tool, ?6 now, ?7 what to match, ?8 the first row id to look at.
+fn scope_values(filter: &SearchFilter, what: Value, window_start: i64) -> Vec<Value> {
+    vec![
+        filter.project.clone().into(),
+        filter.session.into(),
+        filter.since.clone().into(),
+        i64::from(filter.limit).into(),
+        filter.tool.clone().into(),
+        filter.now.clone().into(),
+        what,
+        window_start.into(),
+    ]
+}
+
+/// How a layer's rows are read by a search.
+struct Columns {
+    table: &'static str,
+    /// The table's alias.
+    row: &'static str,
+    /// The searched text.
+    text: &'static str,
+    /// The tool a row belongs to, as SQL.
+    tool: &'static str,
+    /// An entry's role, tool, tool call number and item number.
+    columns: String,
+}
+
+impl Columns {
+    fn of(layer: Layer) -> Columns {
+        match layer {
+            Layer::L2 => Columns {
+                table: "messages",
+                row: "m",
+                text: "m.text",
+                tool: "NULL",
+                columns: "m.role, NULL, NULL, NULL".into(),
+            },
+            Layer::L3 => Columns {
+                table: "details",
+                row: "d",
+                text: "d.body",
+                tool: TOOL_NAME,
+                columns: format!(
+                    "d.kind, {TOOL_NAME},
+                     CASE WHEN d.kind IN ('tool_call', 'tool_result') THEN
+                        (SELECT count(*) FROM details c WHERE c.turn = d.turn
+                            AND c.kind = 'tool_call' AND c.id <= {CALL_ID}) END,
+                     (SELECT count(*) FROM details c WHERE c.turn = d.turn AND c.id <= d.id)"
+                ),
+            },
+        }
+    }
+
+    /// The conditions of a search's filter on a row (`AND …`): its project, session, time and
+    /// tool (?1, ?2, ?3, ?5), and the strings it must contain (?9 on).
+    fn scope(&self, matcher: &Matcher) -> String {
+        let Columns {
+            row, text, tool, ..
+        } = self;
+        let contains: String = (0..matcher.contains.len())
+            .map(|i| format!(" AND instr(lower({text}), ?{}) > 0", i + 9))
+            .collect();
+        format!(
+            "AND (?1 IS NULL OR s.project = ?1)
+             AND (?2 IS NULL OR s.id = ?2)
+             AND (?3 IS NULL OR {row}.at >= ?3)
+             AND (?5 IS NULL OR {tool} = ?5)
+             {contains}"
+        )
     }
 }
 
 impl Store {
     /// The FTS5 expression of `matcher`'s terms that fewer than [`COMMON_ENTRIES`] entries of
-    /// `fts` hold, when some of its required terms are that common and some are not; None
-    /// to rank on the whole expression.
+    /// `fts` hold (of all of them when none is that rare), at most [`RANKED_TERMS`] of them,
+    /// the rarest; None when that is every term: rank on the whole expression.
     pub(super) fn rarer_terms(&self, fts: &str, matcher: &Matcher) -> Result<Option<String>> {
         if matcher.every_term.len() < 2 {
             return Ok(None);
@@ -682,14 +819,23 @@ impl Store {
         let mut count = self.conn.prepare_cached(&format!(
             "SELECT count(*) FROM (SELECT 1 FROM {fts} WHERE {fts} MATCH ?1 LIMIT ?2)"
         ))?;
-        let mut rarer = Vec::new();
+        let mut held: Vec<(i64, &str)> = Vec::new();
         for term in matcher.every_term {
-            let held: i64 = count.query_row(params![term, COMMON_ENTRIES], |r| r.get(0))?;
-            if held < COMMON_ENTRIES {
-                rarer.push(term.as_str());
-            }
+            held.push((
+                count.query_row(params![term, COMMON_ENTRIES], |r| r.get(0))?,
+                term.as_str(),
+            ));
         }
-        Ok((!rarer.is_empty() && rarer.len() < matcher.every_term.len()).then(|| rarer.join(" ")))
+        held.sort_by_key(|(entries, _)| *entries);
+        let rarer = match held.iter().filter(|(n, _)| *n < COMMON_ENTRIES).count() {
+            0 => held.len(),
+            rarer => rarer,
+        };
+        let ranked = rarer.min(RANKED_TERMS);
+        Ok((ranked < held.len()).then(|| {
+            let terms: Vec<&str> = held[..ranked].iter().map(|(_, t)| *t).collect();
+            terms.join(" ")
+        }))
     }
 }
 

@@ -1,5 +1,6 @@
 use std::os::unix::fs::PermissionsExt;
 
+use super::search::RANKED_TERMS;
 use super::write::COMMIT_EVERY;
 use super::*;
 use throughline_core::model::DetailKind;
@@ -211,6 +212,7 @@ fn searching_a_memory_without_the_index_says_what_adds_it() {
         index: Index::Trigram,
         contains: &[],
         every_term: &[],
+        any_term: &[],
     };
     let err = store.search(&matcher, &filter).unwrap_err().to_string();
     assert!(
@@ -252,6 +254,7 @@ fn a_common_word_beside_a_rare_one_is_required_but_not_ranked_on() {
         index: Index::Trigram,
         contains: &[],
         every_term: &terms,
+        any_term: &[],
     };
     let fts_table = super::search::fts_table(throughline_core::model::Layer::L2, Index::Trigram);
     assert_eq!(
@@ -277,6 +280,105 @@ fn a_common_word_beside_a_rare_one_is_required_but_not_ranked_on() {
             "halcyon-58 deploy, and halcyon-58 again"
         ]
     );
+}
+
+/// A store of prompts, `(session, project, text)` each.
+fn store_of_prompts(prompts: &[(&str, &str, &str)]) -> (tempfile::TempDir, Store) {
+    let (dir, _home, mut store) = temp_store();
+    let w = store.write().unwrap();
+    for (n, (session, project, text)) in prompts.iter().enumerate() {
+        let mut s = w
+            .session(
+                throughline_hosts::claude::HOST,
+                session,
+                Some(project),
+                None,
+            )
+            .unwrap();
+        w.apply(&mut s, &mut None, &prompt(&format!("u:{n}"), text))
+            .unwrap();
+    }
+    w.commit().unwrap();
+    store.index_pending().unwrap();
+    (dir, store)
+}
+
+/// Any of many terms: the entries of the search's scope holding the most of them, however many
+/// terms there are (above `RANKED_TERMS`, the newest of them first, unranked).
+#[test]
+fn any_of_many_terms_finds_the_entries_holding_the_most_of_them() {
+    let (_dir, store) = store_of_prompts(&[
+        ("s1", "/p", "alpha beta gamma"),
+        ("s1", "/p", "alpha beta"),
+        ("s1", "/p", "gamma and more gamma"),
+        ("s1", "/p", "delta"),
+        ("s2", "/other", "alpha beta gamma delta"),
+    ]);
+    let filter = SearchFilter {
+        project: Some("/p".into()),
+        limit: 10,
+        shown: 1,
+        now: "2026-12-01T00:00:00Z".into(),
+        ..SearchFilter::default()
+    };
+    let search = |terms: &[String]| -> Vec<String> {
+        let fts = terms.join(" OR ");
+        let matcher = Matcher {
+            fts: Some(&fts),
+            index: Index::Trigram,
+            contains: &[],
+            every_term: &[],
+            any_term: terms,
+        };
+        let (found, _) = store.search(&matcher, &filter).unwrap();
+        found.into_iter().map(|m| m.text).collect()
+    };
+    let quoted =
+        |words: &[&str]| -> Vec<String> { words.iter().map(|w| format!("\"{w}\"")).collect() };
+    let few = quoted(&["alpha", "beta", "gamma", "delta"]);
+    assert_eq!(search(&few), ["alpha beta gamma"]);
+    let absent: Vec<String> = (0..RANKED_TERMS)
+        .map(|n| format!("\"absent{n}\""))
+        .collect();
+    let many: Vec<String> = few.iter().chain(&absent).cloned().collect();
+    assert_eq!(search(&many), ["alpha beta gamma"]);
+    assert!(search(&absent).is_empty());
+}
+
+/// However many terms are required, BM25 ranks on at most `RANKED_TERMS` of them, the rarest.
+#[test]
+fn a_ranking_weighs_at_most_the_rarest_terms() {
+    let mut prompts: Vec<String> = (0..1_100).map(|n| format!("common words {n}")).collect();
+    let rare: Vec<String> = (0..RANKED_TERMS + 3)
+        .map(|n| format!("rare{n:02}"))
+        .collect();
+    prompts.push(format!("common {}", rare.join(" ")));
+    let rows: Vec<(&str, &str, &str)> = prompts.iter().map(|p| ("s1", "/p", p.as_str())).collect();
+    let (_dir, store) = store_of_prompts(&rows);
+    let fts_table = super::search::fts_table(throughline_core::model::Layer::L2, Index::Trigram);
+    let rank_on = |terms: &[String]| {
+        let fts = terms.join(" ");
+        let matcher = Matcher {
+            fts: Some(&fts),
+            index: Index::Trigram,
+            contains: &[],
+            every_term: terms,
+            any_term: &[],
+        };
+        store.rarer_terms(fts_table, &matcher).unwrap()
+    };
+    let quoted: Vec<String> = rare.iter().map(|w| format!("\"{w}\"")).collect();
+    let all = rank_on(&quoted).unwrap();
+    assert_eq!(all.split(' ').count(), RANKED_TERMS);
+    // The common word is left out first.
+    let with_common: Vec<String> = std::iter::once("\"common\"".to_string())
+        .chain(quoted[..3].iter().cloned())
+        .collect();
+    assert_eq!(
+        rank_on(&with_common).as_deref(),
+        Some(quoted[..3].join(" ").as_str())
+    );
+    assert_eq!(rank_on(&quoted[..3]), None);
 }
 
 #[test]

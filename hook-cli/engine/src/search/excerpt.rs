@@ -44,44 +44,79 @@ struct Occurrence {
     term: usize,
 }
 
-/// Every occurrence of every term, ignoring case, by start.
-fn occurrences(text: &str, terms: &[String]) -> Vec<Occurrence> {
-    let mut out = Vec::new();
-    // ASCII case folding is exact for terms whose other characters have no case (CJK,
-    // digits, punctuation): one automaton finds them all in one pass.
-    let (simple, folded): (Vec<usize>, Vec<usize>) =
-        (0..terms.len()).partition(|&i| terms[i].chars().all(caseless_beyond_ascii));
-    if !simple.is_empty() {
-        let automaton = AhoCorasick::builder()
-            .ascii_case_insensitive(true)
-            .build(simple.iter().map(|&i| &terms[i]))
-            .expect("plain string patterns build");
-        out.extend(
-            automaton
-                .find_overlapping_iter(text)
-                .take(MAX_OCCURRENCES)
-                .map(|m| Occurrence {
-                    start: m.start(),
-                    end: m.end(),
-                    term: simple[m.pattern().as_usize()],
-                }),
-        );
-    }
-    for term in folded {
-        let mut from = 0;
-        while let Some((start, end)) = find_ignoring_case(text, &terms[term], from) {
-            out.push(Occurrence { start, end, term });
-            if out.len() >= MAX_OCCURRENCES {
-                break;
-            }
-            from = text[start..]
-                .chars()
-                .next()
-                .map_or(text.len(), |c| start + c.len_utf8());
+/// A query's terms made ready to be found in many texts, once per search: one automaton finds
+/// every term whose case folds as ASCII folds it (CJK, digits, punctuation), in one pass; the
+/// few others (`Ä`, `Σ`) are looked for one by one. What a search does with a text (how many
+/// terms it holds, its excerpt, its lines holding a term) reads its occurrences once.
+pub struct Finder {
+    terms: Vec<String>,
+    automaton: Option<AhoCorasick>,
+    /// Which term each pattern of the automaton is.
+    simple: Vec<usize>,
+    folded: Vec<usize>,
+}
+
+/// Where a finder's terms occur in one text.
+pub struct Found<'t> {
+    text: &'t str,
+    /// By start, the longest first.
+    occurrences: Vec<Occurrence>,
+    terms: usize,
+}
+
+impl Finder {
+    pub fn new(terms: &[String]) -> Finder {
+        let (simple, folded): (Vec<usize>, Vec<usize>) =
+            (0..terms.len()).partition(|&i| terms[i].chars().all(caseless_beyond_ascii));
+        let automaton = (!simple.is_empty()).then(|| {
+            AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .build(simple.iter().map(|&i| &terms[i]))
+                .expect("plain string patterns build")
+        });
+        Finder {
+            terms: terms.to_vec(),
+            automaton,
+            simple,
+            folded,
         }
     }
-    out.sort_by_key(|o| (o.start, std::cmp::Reverse(o.end)));
-    out
+
+    /// Every occurrence of every term in `text`, ignoring case.
+    pub fn find<'t>(&self, text: &'t str) -> Found<'t> {
+        let mut out = Vec::new();
+        if let Some(automaton) = &self.automaton {
+            out.extend(
+                automaton
+                    .find_overlapping_iter(text)
+                    .take(MAX_OCCURRENCES)
+                    .map(|m| Occurrence {
+                        start: m.start(),
+                        end: m.end(),
+                        term: self.simple[m.pattern().as_usize()],
+                    }),
+            );
+        }
+        for &term in &self.folded {
+            let mut from = 0;
+            while let Some((start, end)) = find_ignoring_case(text, &self.terms[term], from) {
+                out.push(Occurrence { start, end, term });
+                if out.len() >= MAX_OCCURRENCES {
+                    break;
+                }
+                from = text[start..]
+                    .chars()
+                    .next()
+                    .map_or(text.len(), |c| start + c.len_utf8());
+            }
+        }
+        out.sort_by_key(|o| (o.start, std::cmp::Reverse(o.end)));
+        Found {
+            text,
+            occurrences: out,
+            terms: self.terms.len(),
+        }
+    }
 }
 
 fn caseless_beyond_ascii(c: char) -> bool {
@@ -113,15 +148,20 @@ fn find_ignoring_case(hay: &str, needle: &str, from: usize) -> Option<(usize, us
     None
 }
 
-/// The shortest span holding an occurrence of every term that occurs at all, as byte range;
-/// the earliest of equally short ones.
-fn closest(found: &[Occurrence], terms: usize) -> Option<(usize, usize)> {
-    let mut present = vec![false; terms];
+/// The shortest span holding an occurrence of every term that occurs in `found`, as byte
+/// range; the earliest of equally short ones. `counts` has a zero for every term, and is left
+/// so: the work is that of the occurrences, not of the terms.
+fn closest(found: &[Occurrence], counts: &mut [usize]) -> Option<(usize, usize)> {
+    let mut wanted = 0;
     for o in found {
-        present[o.term] = true;
+        if counts[o.term] == 0 {
+            wanted += 1;
+            counts[o.term] = 1;
+        }
     }
-    let wanted = present.iter().filter(|p| **p).count();
-    let mut counts = vec![0usize; terms];
+    for o in found {
+        counts[o.term] = 0;
+    }
     let mut have = 0;
     let mut best: Option<(usize, usize)> = None;
     let mut left = 0;
@@ -145,49 +185,101 @@ fn closest(found: &[Occurrence], terms: usize) -> Option<(usize, usize)> {
             left += 1;
         }
     }
+    for o in &found[left..] {
+        counts[o.term] = 0;
+    }
     best
 }
 
-/// The lines that show the query's terms where they occur closest together, then other lines
-/// each holding every term that occurs, each line cut around its matches when long. Without
-/// any occurrence, the entry's first line.
-pub fn excerpts(text: &str, terms: &[String]) -> Vec<Excerpt> {
-    let found = occurrences(text, terms);
-    let Some((start, end)) = closest(&found, terms.len()) else {
-        let first = text.split('\n').next().unwrap_or("");
-        return vec![cut(first, 1, (0, 0), &[], MAX_LINE_CHARS)];
-    };
-    let mut out = closest_lines(text, &found, (start, end));
-    // The closest place is only the first of the places where the terms meet: in a file of
-    // similar lines or a list, the line asked for may be another one holding them all. The
-    // closest of those come next.
-    let mut others: Vec<((usize, usize), Meeting)> = meeting_lines(text, &found, terms.len())
-        .into_iter()
-        .filter(|m| !out.iter().any(|x| x.line == m.number))
-        .filter_map(|m| Some((closest(m.found, terms.len())?, m)))
-        .collect();
-    others.sort_by_key(|((s, e), m)| (e - s, m.number));
-    let room = MAX_EXCERPT_LINES
-        .saturating_sub(out.len())
-        .min(OTHER_PLACES);
-    for ((s, e), m) in others.into_iter().take(room) {
-        let (from, to) = m.line;
-        let here: Vec<(usize, usize)> = m
-            .found
-            .iter()
-            .filter(|o| o.end <= to)
-            .map(|o| (o.start - from, o.end - from))
+impl<'t> Found<'t> {
+    /// The lines that show the terms where they occur closest together, then other lines
+    /// each holding every term that occurs, each line cut around its matches when long.
+    /// Without any occurrence, the text's first line.
+    pub fn excerpts(&self) -> Vec<Excerpt> {
+        let (text, found) = (self.text, &self.occurrences[..]);
+        let mut counts = vec![0; self.terms];
+        let Some((start, end)) = closest(found, &mut counts) else {
+            let first = text.split('\n').next().unwrap_or("");
+            return vec![cut(first, 1, (0, 0), &[], MAX_LINE_CHARS)];
+        };
+        let mut out = closest_lines(text, found, (start, end));
+        // The closest place is only the first of the places where the terms meet: in a file of
+        // similar lines or a list, the line asked for may be another one holding them all. The
+        // closest of those come next.
+        let mut others: Vec<((usize, usize), Meeting)> = meeting_lines(text, found, self.terms)
+            .into_iter()
+            .filter(|m| !out.iter().any(|x| x.line == m.number))
+            .filter_map(|m| Some((closest(m.found, &mut counts)?, m)))
             .collect();
-        let focus = (s - from, e - from);
-        out.push(cut(
-            &text[from..to],
-            m.number,
-            focus,
-            &here,
-            OTHER_LINE_CHARS,
-        ));
+        others.sort_by_key(|((s, e), m)| (e - s, m.number));
+        let room = MAX_EXCERPT_LINES
+            .saturating_sub(out.len())
+            .min(OTHER_PLACES);
+        for ((s, e), m) in others.into_iter().take(room) {
+            let (from, to) = m.line;
+            let here: Vec<(usize, usize)> = m
+                .found
+                .iter()
+                .filter(|o| o.end <= to)
+                .map(|o| (o.start - from, o.end - from))
+                .collect();
+            let focus = (s - from, e - from);
+            out.push(cut(
+                &text[from..to],
+                m.number,
+                focus,
+                &here,
+                OTHER_LINE_CHARS,
+            ));
+        }
+        out
     }
-    out
+
+    /// The lines holding any of the terms, as `(number, line)`, like `grep -n`.
+    pub fn grep(&self) -> Vec<(usize, &'t str)> {
+        let text = self.text;
+        let mut out: Vec<(usize, &'t str)> = Vec::new();
+        let mut at = 0;
+        let mut next = self.occurrences.iter().peekable();
+        for (number, line) in (1..).zip(text.split('\n')) {
+            let end = at + line.len();
+            let mut hit = false;
+            while let Some(o) = next.peek() {
+                if o.start > end {
+                    break;
+                }
+                hit |= o.end <= end;
+                next.next();
+            }
+            if hit {
+                out.push((number, line.strip_suffix('\r').unwrap_or(line)));
+            }
+            at = end + 1;
+        }
+        out
+    }
+
+    /// How many of the terms occur, and how many of them at least once as a word of their
+    /// own: not running on into a longer ASCII word (`Quasar-4` in `Quasar-47` does not count;
+    /// scripts written without spaces always do).
+    pub fn terms_held(&self) -> (usize, usize) {
+        let text = self.text;
+        let continues = |a: Option<char>, b: Option<char>| matches!((a, b), (Some(a), Some(b)) if a.is_ascii_alphanumeric() && b.is_ascii_alphanumeric());
+        let mut held = vec![false; self.terms];
+        let mut whole = vec![false; self.terms];
+        for o in &self.occurrences {
+            held[o.term] = true;
+            let (matched, before, after) =
+                (&text[o.start..o.end], &text[..o.start], &text[o.end..]);
+            if !continues(before.chars().next_back(), matched.chars().next())
+                && !continues(matched.chars().next_back(), after.chars().next())
+            {
+                whole[o.term] = true;
+            }
+        }
+        let count = |flags: Vec<bool>| flags.into_iter().filter(|f| *f).count();
+        (count(held), count(whole))
+    }
 }
 
 /// The lines of the span `(start, end)`, each cut around the part of the span on it.
@@ -199,9 +291,11 @@ fn closest_lines(text: &str, found: &[Occurrence], (start, end): (usize, usize))
     let mut out = Vec::new();
     for (number, line) in (first_number..).zip(text[first_line..last_line].split('\n')) {
         let (from, to) = (at, at + line.len());
-        let here: Vec<(usize, usize)> = found
+        let on_line = found.partition_point(|o| o.start < from);
+        let here: Vec<(usize, usize)> = found[on_line..]
             .iter()
-            .filter(|o| o.start >= from && o.end <= to)
+            .take_while(|o| o.start <= to)
+            .filter(|o| o.end <= to)
             .map(|o| (o.start - from, o.end - from))
             .collect();
         // The part of the closest span on this line is what a cut line keeps.
@@ -234,17 +328,23 @@ struct Meeting<'f> {
 /// The lines where every term that occurs in the text meets, in order, when there are two or
 /// more such terms (one term meets itself on every line it is on).
 fn meeting_lines<'f>(text: &str, found: &'f [Occurrence], terms: usize) -> Vec<Meeting<'f>> {
-    let mut present = vec![false; terms];
+    // The line each term was last seen on (0: none yet): nothing to clear from line to line.
+    let mut seen_on = vec![0usize; terms];
+    let mut wanted = 0;
     for o in found {
-        present[o.term] = true;
+        if seen_on[o.term] == 0 {
+            seen_on[o.term] = 1;
+            wanted += 1;
+        }
     }
-    let wanted = present.iter().filter(|p| **p).count();
     let mut out = Vec::new();
     if wanted < 2 {
         return out;
     }
+    for o in found {
+        seen_on[o.term] = 0;
+    }
     let bytes = text.as_bytes();
-    let mut seen = vec![false; terms];
     let (mut number, mut from, mut to) =
         (1, 0, memchr::memchr(b'\n', bytes).unwrap_or(bytes.len()));
     let (mut first, mut have) = (0, 0);
@@ -255,11 +355,10 @@ fn meeting_lines<'f>(text: &str, found: &'f [Occurrence], terms: usize) -> Vec<M
             number += 1 + memchr::memchr_iter(b'\n', gap).count();
             from = memchr::memrchr(b'\n', gap).map_or(to + 1, |i| to + 1 + i + 1);
             to = memchr::memchr(b'\n', &bytes[o.start..]).map_or(bytes.len(), |i| o.start + i);
-            seen.fill(false);
             (first, have) = (i, 0);
         }
-        if o.end <= to && !seen[o.term] {
-            seen[o.term] = true;
+        if o.end <= to && seen_on[o.term] != number {
+            seen_on[o.term] = number;
             have += 1;
             if have == wanted {
                 let last = found[i..].iter().take_while(|o| o.start <= to).count();
@@ -353,51 +452,6 @@ pub fn lines(text: &str, from: usize, to: usize) -> Vec<(usize, &str)> {
         .collect()
 }
 
-/// The lines of `text` holding any of `terms` (ignoring case), as `(number, line)`, like
-/// `grep -n`.
-pub fn grep<'t>(text: &'t str, terms: &[String]) -> Vec<(usize, &'t str)> {
-    let found = occurrences(text, terms);
-    let mut out: Vec<(usize, &str)> = Vec::new();
-    let mut at = 0;
-    let mut next = found.iter().peekable();
-    for (number, line) in (1..).zip(text.split('\n')) {
-        let end = at + line.len();
-        let mut hit = false;
-        while let Some(o) = next.peek() {
-            if o.start > end {
-                break;
-            }
-            hit |= o.end <= end;
-            next.next();
-        }
-        if hit {
-            out.push((number, line.strip_suffix('\r').unwrap_or(line)));
-        }
-        at = end + 1;
-    }
-    out
-}
-
-/// How many of the terms occur in `text`, and how many of them at least once as a word of
-/// their own: not running on into a longer ASCII word (`Quasar-4` in `Quasar-47` does not
-/// count; scripts written without spaces always do).
-pub fn terms_held(text: &str, terms: &[String]) -> (usize, usize) {
-    let continues = |a: Option<char>, b: Option<char>| matches!((a, b), (Some(a), Some(b)) if a.is_ascii_alphanumeric() && b.is_ascii_alphanumeric());
-    let mut held = vec![false; terms.len()];
-    let mut whole = vec![false; terms.len()];
-    for o in occurrences(text, terms) {
-        held[o.term] = true;
-        let (matched, before, after) = (&text[o.start..o.end], &text[..o.start], &text[o.end..]);
-        if !continues(before.chars().next_back(), matched.chars().next())
-            && !continues(matched.chars().next_back(), after.chars().next())
-        {
-            whole[o.term] = true;
-        }
-    }
-    let count = |flags: Vec<bool>| flags.into_iter().filter(|f| *f).count();
-    (count(held), count(whole))
-}
-
 /// How many lines `text` has.
 pub fn line_count(text: &str) -> usize {
     1 + memchr::memchr_iter(b'\n', text.as_bytes()).count()
@@ -409,6 +463,18 @@ mod tests {
 
     fn terms(t: &[&str]) -> Vec<String> {
         t.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn excerpts(text: &str, terms: &[String]) -> Vec<Excerpt> {
+        Finder::new(terms).find(text).excerpts()
+    }
+
+    fn terms_held(text: &str, terms: &[String]) -> (usize, usize) {
+        Finder::new(terms).find(text).terms_held()
+    }
+
+    fn grep<'t>(text: &'t str, terms: &[String]) -> Vec<(usize, &'t str)> {
+        Finder::new(terms).find(text).grep()
     }
 
     /// What a reader sees: the excerpt texts with their matches between brackets.

@@ -560,12 +560,22 @@ fn without_an_entry_holding_every_word_those_holding_most_of_them_answer() {
 
 #[test]
 fn a_query_is_cut_to_its_first_terms_and_characters_and_says_so() {
-    let many: Vec<String> = (0..40).map(|i| format!("word{i}")).collect();
-    let (terms, cut) = bounded(many.clone());
+    // A paste says its words again and again: each is searched once, the first spelling kept.
+    let pasted: Vec<String> = ["Deploy", "key", "deploy", "KEY", "vault", "key"]
+        .map(String::from)
+        .into();
+    assert_eq!(
+        bounded(pasted),
+        (["Deploy", "key", "vault"].map(String::from).into(), None)
+    );
+
+    let many: Vec<String> = (0..MAX_TERMS + 8).map(|i| format!("word{i}")).collect();
+    let repeated: Vec<String> = many.iter().chain(&many).cloned().collect();
+    let (terms, cut) = bounded(repeated);
     assert_eq!(terms, many[..MAX_TERMS]);
     assert_eq!(
         cut.as_deref(),
-        Some("only the first 32 of the query's 40 terms were searched")
+        Some("only the first 1024 of the query's 1032 different terms were searched")
     );
 
     let long = "é".repeat(MAX_TERM_CHARS + 5);
