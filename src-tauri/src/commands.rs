@@ -12,11 +12,10 @@ use throughline_engine::gauge::ContextHistory;
 use throughline_engine::model::{Turn, TurnDetail};
 use throughline_engine::plan::history::{self, PlanHistory};
 use throughline_engine::savings::Savings;
-use throughline_engine::search::Hit;
 use throughline_engine::window_use::ProjectUse;
 
 use crate::installer::{self, Installation};
-use crate::memory::{Forget, StoredSession};
+use crate::memory::{Forget, ShownHit, StoredSession};
 use crate::meter::{self, Snapshot};
 use crate::settings::ProjectCapture;
 use crate::AppHome;
@@ -138,7 +137,7 @@ pub fn search(
     home: State<'_, AppHome>,
     query: String,
     project: Option<String>,
-) -> Result<Vec<Hit>, String> {
+) -> Result<Vec<ShownHit>, String> {
     crate::memory::search(&home.0, &query, project)
 }
 

@@ -11,6 +11,7 @@ use throughline_engine::home::Home;
 use throughline_engine::hosts;
 use throughline_engine::import::{self, ImportError, Imported, Progress};
 use throughline_engine::model::{Turn, TurnDetail};
+use throughline_engine::render;
 use throughline_engine::search::{self, Hit, Request};
 use throughline_engine::store::{SessionFilter, Store, StoreError, Trigger};
 
@@ -95,8 +96,18 @@ pub fn turn(home: &Home, code: &str) -> Result<TurnDetail, String> {
     store.turn_detail(code).map_err(|e| explain(&e))
 }
 
-/// The library's search over every project (or one), best first.
-pub fn search(home: &Home, query: &str, project: Option<String>) -> Result<Vec<Hit>, String> {
+/// A search hit as the window shows it: the library's hit (a turn, by its best entry) and what
+/// else of its turn holds the words, said as the CLI and the MCP tool say it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ShownHit {
+    #[serde(flatten)]
+    pub hit: Hit,
+    /// "and 3 more lines in this turn"; None when nothing else of it does.
+    pub more: Option<String>,
+}
+
+/// The library's search over every project (or one), best first, a turn once.
+pub fn search(home: &Home, query: &str, project: Option<String>) -> Result<Vec<ShownHit>, String> {
     if reading(home)?.is_none() {
         return Ok(Vec::new());
     }
@@ -109,7 +120,14 @@ pub fn search(home: &Home, query: &str, project: Option<String>) -> Result<Vec<H
         ..Request::default()
     };
     match search::search(&store, &request) {
-        Ok(found) => Ok(found.hits),
+        Ok(found) => Ok(found
+            .hits
+            .into_iter()
+            .map(|hit| ShownHit {
+                more: render::more_in_turn(&hit),
+                hit,
+            })
+            .collect()),
         Err(search::SearchError::Store(e)) => Err(explain(&e)),
         Err(e) => Err(format!("{e}.")),
     }

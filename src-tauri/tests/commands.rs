@@ -617,7 +617,7 @@ fn the_memory_lists_every_stored_session_finds_words_and_opens_the_turn() {
         .unwrap()
         .to_string();
     let hits = throughline_app::memory::search(&home, &word, None).unwrap();
-    let hit = hits.first().expect("the prompt's own word is found");
+    let hit = &hits.first().expect("the prompt's own word is found").hit;
     let detail = throughline_app::memory::turn(&home, &hit.entry.turn).unwrap();
     assert_eq!(detail.turn.code, hit.entry.turn);
     assert!(
@@ -679,7 +679,7 @@ fn forgetting_a_session_asks_with_what_goes_then_removes_it_from_the_memory_and_
     assert!(memory::search(&home, &word, None)
         .unwrap()
         .iter()
-        .any(|h| h.entry.session_id == gone.session_id));
+        .any(|h| h.hit.entry.session_id == gone.session_id));
     let what = Forget::Session(gone.session_id.clone());
     let asked = memory::forget_preview(&home, &what).unwrap();
     assert_eq!(asked.sessions, 1);
@@ -695,7 +695,7 @@ fn forgetting_a_session_asks_with_what_goes_then_removes_it_from_the_memory_and_
     assert!(memory::search(&home, &word, None)
         .unwrap()
         .iter()
-        .all(|h| h.entry.session_id != gone.session_id));
+        .all(|h| h.hit.entry.session_id != gone.session_id));
     let unknown = memory::forget_preview(&home, &Forget::Turn("zzzz9".into())).unwrap_err();
     assert!(unknown.ends_with('.'), "{unknown}");
 }

@@ -449,7 +449,8 @@ export interface Excerpt {
   matches: [number, number][];
 }
 
-/** One search hit: where it is (its turn opens it) and its lines. */
+/** One search hit, a turn once: where its best entry is (the turn opens it), its lines, and
+ * what else of the turn holds the words, said by the library ("and 3 more lines in this turn"). */
 export interface Hit {
   turn: string;
   session_id: string;
@@ -460,6 +461,8 @@ export interface Hit {
   tool: string | null;
   excerpts: Excerpt[];
   copies: number;
+  more_lines: number;
+  more: string | null;
 }
 
 export function storedSessions(): Promise<StoredSession[]> {

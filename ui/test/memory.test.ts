@@ -42,7 +42,7 @@ const DETAIL: TurnDetail = {
   ],
 };
 
-const HIT: Hit = { turn: "k3m9x2a", session_id: SESSIONS[0].session_id, project: "/home/dev/toy", at: "2026-11-30T08:40:01.000Z", layer: "l2", role: "user", tool: null, excerpts: [{ line: 1, column: 0, text: "the deploy key lives at", more: true, matches: [[4, 10]] }], copies: 0 };
+const HIT: Hit = { turn: "k3m9x2a", session_id: SESSIONS[0].session_id, project: "/home/dev/toy", at: "2026-11-30T08:40:01.000Z", layer: "l2", role: "user", tool: null, excerpts: [{ line: 1, column: 0, text: "the deploy key lives at", more: true, matches: [[4, 10]] }], copies: 0, more_lines: 0, more: null };
 
 const noActions: MemoryActions = { onSearch: () => {}, onType: () => {}, onFold: () => {}, onTabStop: () => {}, onTurns: () => {}, onTurn: () => {}, onPreview: () => {}, onHandoff: () => {}, onForget: () => {}, onConfirmForget: () => {}, onKeep: () => {} };
 
@@ -166,6 +166,14 @@ describe("renderMemory", () => {
     expect(turn.querySelector(".hit")!.getAttribute("aria-current")).toBe("true");
     expect(turn.querySelector(`li.stored[data-session='${SESSIONS[0].session_id}'] .open-session`)!.getAttribute("aria-current")).toBe("true");
     expect(renderMemory(state({ query: "nowhere", hits: [] }), noActions).querySelector(".list .empty")!.textContent).toContain('Nothing stored matches "nowhere"');
+  });
+
+  it("says what else of a hit's turn holds the words, in the library's words", () => {
+    expect(renderMemory(state({ query: "deploy", hits: [HIT] }), noActions).querySelector(".hit .more")).toBeNull();
+    const more = { ...HIT, more_lines: 3, more: "and 3 more lines in this turn" };
+    const view = renderMemory(state({ query: "deploy", hits: [more] }), noActions);
+    expect(view.querySelector(".hit .more")!.textContent).toBe("and 3 more lines in this turn");
+    expect(view.querySelector(".hit .more + .open-turn")).not.toBeNull();
   });
 
   it("shows a turn in full: the conversation, each tool call and its output", () => {

@@ -415,7 +415,7 @@ impl Lines {
     pub fn of<'t>(&self, text: &'t str) -> Vec<(usize, &'t str)> {
         match self {
             Lines::Range(from, to) => excerpt::lines(text, *from, *to),
-            Lines::Grep(terms) => excerpt::Finder::new(terms).find(text).grep(),
+            Lines::Grep(terms) => excerpt::Finder::new(terms).grep(text),
         }
     }
 }
@@ -577,7 +577,27 @@ pub fn hit(hit: &Hit, pointer: Pointer, paint: Paint) -> String {
             hit_pointer(hit, pointer)
         )),
     }
+    if let Some(more) = more_in_turn(hit) {
+        // Where to read them, unless the hit's own pointer is already the whole turn.
+        let turn = pointer.detail(&e.turn, None);
+        let more = match turn == hit_pointer(hit, pointer) {
+            true => more,
+            false => format!("{more}: {turn}"),
+        };
+        out.push_str(&format!("\n  {}", paint.dim(&paint.text(&more))));
+    }
     out
+}
+
+/// What else of a hit's turn holds the words: "and 3 more lines in this turn"; None when
+/// nothing does. The search shows a turn once, by its best entry.
+pub fn more_in_turn(hit: &Hit) -> Option<String> {
+    (hit.more_lines > 0).then(|| {
+        format!(
+            "and {} in this turn",
+            count(hit.more_lines as u64, "more line")
+        )
+    })
 }
 
 /// Where else a hit's text is stored: "the same in 3 more entries: turn abc of session

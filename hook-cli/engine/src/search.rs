@@ -73,6 +73,10 @@ pub struct Hit {
     pub first_copy: Option<EntryRef>,
     /// The other turns holding those copies, the earliest first, at most [`PLACES_NAMED`].
     pub copied_in: Vec<CopyPlace>,
+    /// Lines of the hit's turn holding a word of the query besides those shown: the rest of
+    /// this entry and the turn's other entries the search looks at (its layers, tool and
+    /// time), each text once. A turn is one hit; this says what else it holds.
+    pub more_lines: usize,
     /// Lower is better.
     pub score: f64,
 }
@@ -344,8 +348,6 @@ fn edits(a: &str, b: &str) -> usize {
 /// Entries asked of the store per hit shown: copies of the same text are shown once, and a
 /// file read many times must not take every place.
 const CANDIDATES_PER_HIT: u32 = 4;
-/// Hits of one turn shown before those of the turns ranked after it.
-const PER_TURN: usize = 2;
 
 /// Which entries one try of a search finds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -360,7 +362,8 @@ enum Need {
 /// substring filters, or, when no term is long enough, a scan of the most recent entries.
 /// A query that finds nothing as written is tried again with its terms split into parts, then
 /// for the entries holding most of its terms. Entries showing the same lines (the same text
-/// stored twice, a file read again) are shown once, the best ranked.
+/// stored twice, a file read again) are shown once, the best ranked; a turn is one hit, its
+/// best entry, with how many more of its lines hold the words.
 pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
     let words = terms(&request.query);
     let phrase = as_phrase(&request.query, &words);
@@ -396,6 +399,8 @@ pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
         Some(phrase) => phrase_first(store, &phrase, &terms, &filter, request.limit)?,
         None => search_terms(store, &terms, &filter, request.limit, Need::Every)?,
     };
+    // The words the hits hold: those of the try that found them.
+    let mut searched = terms.clone();
     if found.hits.is_empty() {
         let split = distinct(terms.iter().flat_map(|t| parts(t)).collect());
         if !split.is_empty() && split != terms {
@@ -407,11 +412,13 @@ pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
                     split.join(" ")
                 )
             });
+            searched = split;
         }
     }
     if found.hits.is_empty() && terms.len() > 1 {
         // A word misremembered or said otherwise must not hide where the rest of them meet.
         found = search_terms(store, &terms, &filter, request.limit, Need::Most)?;
+        searched = terms.clone();
     }
     if found.hits.is_empty() {
         if let Some(spelled) = respelled(store, &terms, &filter)? {
@@ -423,6 +430,7 @@ pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
                     spelled.join(" ")
                 )
             });
+            searched = spelled;
         }
     }
     if found.hits.is_empty() {
@@ -435,7 +443,12 @@ pub fn search(store: &Store, request: &Request) -> Result<Found, SearchError> {
                     request.query.trim()
                 );
             }
+            searched = pieces;
         }
+    }
+    let finder = excerpt::Finder::new(&searched);
+    for hit in &mut found.hits {
+        hit.more_lines = more_lines(store, hit, &finder, &filter)?;
     }
     found.partial.extend(cut);
     if indexed.behind {
@@ -481,10 +494,16 @@ fn phrase_first(
         return Ok(found);
     }
     let apart = search_terms(store, words, filter, limit, Need::Every)?;
+    // A turn the phrase found already is one hit: what else of it holds the words is counted.
     let more: Vec<Hit> = apart
         .hits
         .into_iter()
-        .filter(|hit| !found.hits.iter().any(|shown| same_entry(shown, hit)))
+        .filter(|hit| {
+            !found
+                .hits
+                .iter()
+                .any(|shown| shown.entry.turn == hit.entry.turn)
+        })
         .collect();
     let room = limit as usize - found.hits.len();
     found.hits.extend(more.into_iter().take(room));
@@ -496,11 +515,38 @@ fn phrase_first(
     Ok(found)
 }
 
-/// Whether two hits show the same stored entry.
-fn same_entry(a: &Hit, b: &Hit) -> bool {
-    let (a, b) = (&a.entry, &b.entry);
+/// Whether two references name the same stored entry.
+fn same_entry(a: &EntryRef, b: &EntryRef) -> bool {
     (&a.turn, a.layer, &a.role, a.tool_index, a.item)
         == (&b.turn, b.layer, &b.role, b.tool_index, b.item)
+}
+
+/// Lines of `hit`'s turn holding one of `finder`'s words, besides those the hit shows (see
+/// [`Hit::more_lines`]).
+fn more_lines(
+    store: &Store,
+    hit: &Hit,
+    finder: &excerpt::Finder,
+    filter: &SearchFilter,
+) -> Result<usize, SearchError> {
+    let mut entries = store.turn_entries(&hit.entry.turn, filter)?;
+    // The hit's own entry first: a copy of it in the turn is then left out as the same text.
+    entries.sort_by_key(|m| !same_entry(&m.entry, &hit.entry));
+    let shown: Vec<usize> = hit.excerpts.iter().map(|x| x.line).collect();
+    let mut texts = std::collections::HashSet::new();
+    let mut more = 0;
+    for m in entries {
+        let own = same_entry(&m.entry, &hit.entry);
+        let text = shown_text(&m.entry, m.text);
+        if texts.insert(xxh3_64(text.as_bytes())) {
+            more += finder
+                .grep(&text)
+                .iter()
+                .filter(|(line, _)| !own || !shown.contains(line))
+                .count();
+        }
+    }
+    Ok(more)
 }
 
 /// One try of a search with these terms.
@@ -575,8 +621,8 @@ fn search_terms(
     Ok(Found { hits, partial })
 }
 
-/// The best `limit` hits, each text shown once, and how many terms the first one holds.
-/// Entries holding more of the terms come first, then those holding more of them as words of
+/// The best `limit` hits, one per turn and each text shown once, and how many terms the first
+/// one holds. Entries holding more of the terms come first, then those holding more of them as words of
 /// their own (`Quasar-4` asked for: `Quasar-47` holds it only in part), then by score; an
 /// entry whose text, or whose lines shown, an earlier hit already has counts as a copy of it.
 /// When not every term is needed, only the entries holding the most terms are shown, and
@@ -623,20 +669,18 @@ fn shown_once(
     }
     let mut shown: HashMap<u64, usize> = HashMap::new();
     let mut hits: Vec<Hit> = Vec::new();
-    // A turn whose prompt, answer and tool calls all hold the words would fill the answer
-    // alone: past PER_TURN hits of one turn, the others wait until every turn had its turn.
-    let mut per_turn: HashMap<String, usize> = HashMap::new();
-    let (first, waiting): (Vec<_>, Vec<_>) = candidates.into_iter().partition(|(_, m, ..)| {
-        let n = per_turn.entry(m.entry.turn.clone()).or_default();
-        *n += 1;
-        *n <= PER_TURN
-    });
+    // A turn is one hit, its best entry: a turn whose prompt, answer and tool calls all hold
+    // the words would fill the answer alone. What else it holds is counted (`more_lines`).
+    let mut turns: std::collections::HashSet<String> = std::collections::HashSet::new();
     // Every copy of a shown hit's text or lines, to be named once the answer is complete.
     let mut copies_of: Vec<Vec<EntryRef>> = Vec::new();
-    for (_, m, copies) in first.into_iter().chain(waiting) {
+    for (_, m, copies) in candidates {
         if hits.len() == limit {
             // Excerpts are the costly part: none for entries that cannot be shown.
             break;
+        }
+        if turns.contains(&m.entry.turn) {
+            continue;
         }
         let hit = hit(m, &finder);
         let lines: Vec<&str> = hit.excerpts.iter().map(|x| x.text.as_str()).collect();
@@ -648,6 +692,7 @@ fn shown_once(
             }
             Entry::Vacant(slot) => {
                 slot.insert(hits.len());
+                turns.insert(hit.entry.turn.clone());
                 hits.push(hit);
                 copies_of.push(copies);
             }
@@ -692,16 +737,22 @@ fn is_earlier(a: &EntryRef, b: &EntryRef) -> bool {
     }
 }
 
+/// An entry's text as a hit shows it: a tool call as what it was given (`command: cargo
+/// test`), not as JSON.
+fn shown_text(entry: &EntryRef, text: String) -> String {
+    match entry.role == DetailKind::ToolCall.as_str() {
+        true => crate::model::readable_input(&text),
+        false => text,
+    }
+}
+
 fn hit(m: Matched, finder: &excerpt::Finder) -> Hit {
-    // A tool call is shown as what it was given (`command: cargo test`), not as JSON.
-    let text = match m.entry.role == DetailKind::ToolCall.as_str() {
-        true => crate::model::readable_input(&m.text),
-        false => m.text,
-    };
+    let text = shown_text(&m.entry, m.text);
     Hit {
         copies: 0,
         first_copy: None,
         copied_in: Vec::new(),
+        more_lines: 0,
         excerpts: finder.find(&text).excerpts(),
         chars: text.chars().count(),
         lines: excerpt::line_count(&text),

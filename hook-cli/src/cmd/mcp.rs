@@ -135,7 +135,7 @@ impl Memory {
     }
 
     #[tool(
-        description = "Search the memory of past coding sessions (prompts, answers, tool calls, tool output, thinking) for words. Returns the best hits with a snippet each and the `detail` call that shows the whole entry."
+        description = "Search the memory of past coding sessions (prompts, answers, tool calls, tool output, thinking) for words. Returns the best turns, each once: its best entry's lines, the `detail` call that shows the whole entry, and how many more lines of the turn hold the words."
     )]
     fn search(&self, Parameters(args): Parameters<SearchArgs>) -> Result<String, String> {
         let store = open_store()?;

@@ -1,5 +1,6 @@
 //! `throughline search <words>`: full-text search over the conversation (L2) and the detail
-//! (L3), best first, each hit with the command that shows all of it.
+//! (L3), best first, a turn once by its best entry, each hit with the command that shows all
+//! of it and how many more lines of its turn hold the words.
 
 use std::process::ExitCode;
 
@@ -33,7 +34,10 @@ pub struct Args {
     limit: u32,
     #[command(flatten)]
     color: super::Color,
-    /// Print JSON: each hit's lines exactly as stored, with the matches' character offsets
+    /// Print JSON: an array with one object per turn, as the text shows them: where its best
+    /// entry is (turn, session_id, project, at, layer, role, tool, tool_index, item), its lines
+    /// exactly as stored with the matches' character offsets (excerpts), its size (chars,
+    /// lines), its copies, and more_lines: how many other lines of the turn hold a word
     #[arg(long)]
     json: bool,
 }

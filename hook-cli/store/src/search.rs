@@ -503,14 +503,7 @@ impl Store {
                     .into(),
             ));
         }
-        let mut layers = Vec::new();
-        if filter.layer != Some(Layer::L3) && filter.tool.is_none() {
-            layers.push(Layer::L2);
-        }
-        if filter.layer != Some(Layer::L2) {
-            layers.push(Layer::L3);
-        }
-        let plans = layers
+        let plans = layers(filter)
             .into_iter()
             .map(|layer| Ok((layer, self.plan(layer, matcher, filter)?)))
             .collect::<Result<Vec<_>>>()?;
@@ -726,6 +719,52 @@ impl Store {
         let mut ids: Vec<i64> = shown.into_iter().filter(|id| held[id] == most).collect();
         ids.sort_unstable();
         Ok(ids)
+    }
+}
+
+/// The layers a search with `filter` looks at: a tool's calls and output are all in L3.
+fn layers(filter: &SearchFilter) -> Vec<Layer> {
+    let mut layers = Vec::new();
+    if filter.layer != Some(Layer::L3) && filter.tool.is_none() {
+        layers.push(Layer::L2);
+    }
+    if filter.layer != Some(Layer::L2) {
+        layers.push(Layer::L3);
+    }
+    layers
+}
+
+impl Store {
+    /// Every entry of turn `turn` a search with `filter` looks at (its layers, tool and time),
+    /// in the order stored: what a search hit's turn holds beside it.
+    pub fn turn_entries(&self, turn: &str, filter: &SearchFilter) -> Result<Vec<Matched>> {
+        let mut out = Vec::new();
+        for layer in layers(filter) {
+            let Columns {
+                table,
+                row,
+                text,
+                tool,
+                columns,
+            } = Columns::of(layer);
+            let searchable = match layer {
+                Layer::L2 => "1".to_string(),
+                Layer::L3 => format!("d.{SEARCHABLE_KIND}"),
+            };
+            let mut stmt = self.conn.prepare_cached(&format!(
+                "SELECT t.code, s.session_id, {row}.at, {columns}, {text}, 0.0, s.project
+                 FROM turns t
+                 JOIN {table} {row} ON {row}.turn = t.id
+                 JOIN sessions s ON s.id = {row}.session
+                 WHERE t.code = ?1 AND {searchable}
+                   AND (?2 IS NULL OR {row}.at >= ?2)
+                   AND (?3 IS NULL OR {tool} = ?3)
+                 ORDER BY {row}.id"
+            ))?;
+            let rows = stmt.query_map(params![turn, filter.since, filter.tool], matched(layer))?;
+            out.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
+        }
+        Ok(out)
     }
 }
 

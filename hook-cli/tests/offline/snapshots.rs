@@ -111,6 +111,18 @@ fn what_each_reading_verb_prints() {
         &["detail", &failed, "--tool", "1", "--lines", "2-4"],
     );
     both(&memory, "search", &["search", "--all", "json flag"]);
+    // A tool's hit: the rest of its turn is read with the turn's own command.
+    both(
+        &memory,
+        "search_tools",
+        &["search", "--all", "--layer", "l3", "json flag"],
+    );
+    // The shape a script reads: one object per turn, with how many more of its lines hold a
+    // word.
+    insta::assert_snapshot!(
+        "search_json",
+        piped(&memory, &[], &["search", "--all", "--json", "json flag"])
+    );
     both(
         &memory,
         "search_nothing",

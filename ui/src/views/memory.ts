@@ -262,6 +262,7 @@ function renderHit(hit: Hit, opened: boolean, actions: MemoryActions): HTMLEleme
     { class: "hit", "data-turn": hit.turn, ...(opened ? { "aria-current": "true" } : {}) },
     h("p", { class: "facts" }, where),
     ...hit.excerpts.map((e) => renderExcerpt(e.text, e.matches)),
+    hit.more === null ? null : h("p", { class: "more" }, hit.more),
     button("Open turn", { class: "open-turn" }, () => actions.onTurn(hit.turn)),
   );
 }

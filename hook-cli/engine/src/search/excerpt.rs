@@ -82,6 +82,44 @@ impl Finder {
         }
     }
 
+    /// The lines of `text` holding any of the terms (ignoring case), as `(number, line)`, like
+    /// `grep -n`: every one, however many occurrences the text holds.
+    pub fn grep<'t>(&self, text: &'t str) -> Vec<(usize, &'t str)> {
+        // Where each line starts; a line holds an occurrence that starts and ends on it.
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
+            .collect();
+        let mut holding = vec![false; starts.len()];
+        let mut mark = |start: usize, end: usize| {
+            let line = starts.partition_point(|&s| s <= start) - 1;
+            let line_end = starts.get(line + 1).map_or(text.len(), |next| next - 1);
+            if end <= line_end {
+                holding[line] = true;
+            }
+        };
+        if let Some(automaton) = &self.automaton {
+            for m in automaton.find_overlapping_iter(text) {
+                mark(m.start(), m.end());
+            }
+        }
+        for &term in &self.folded {
+            let mut from = 0;
+            while let Some((start, end)) = find_ignoring_case(text, &self.terms[term], from) {
+                mark(start, end);
+                from = text[start..]
+                    .chars()
+                    .next()
+                    .map_or(text.len(), |c| start + c.len_utf8());
+            }
+        }
+        (1..)
+            .zip(text.split('\n'))
+            .zip(holding)
+            .filter(|(_, held)| *held)
+            .map(|((number, line), _)| (number, line.strip_suffix('\r').unwrap_or(line)))
+            .collect()
+    }
+
     /// Every occurrence of every term in `text`, ignoring case.
     pub fn find<'t>(&self, text: &'t str) -> Found<'t> {
         let mut out = Vec::new();
@@ -231,30 +269,6 @@ impl<'t> Found<'t> {
                 &here,
                 OTHER_LINE_CHARS,
             ));
-        }
-        out
-    }
-
-    /// The lines holding any of the terms, as `(number, line)`, like `grep -n`.
-    pub fn grep(&self) -> Vec<(usize, &'t str)> {
-        let text = self.text;
-        let mut out: Vec<(usize, &'t str)> = Vec::new();
-        let mut at = 0;
-        let mut next = self.occurrences.iter().peekable();
-        for (number, line) in (1..).zip(text.split('\n')) {
-            let end = at + line.len();
-            let mut hit = false;
-            while let Some(o) = next.peek() {
-                if o.start > end {
-                    break;
-                }
-                hit |= o.end <= end;
-                next.next();
-            }
-            if hit {
-                out.push((number, line.strip_suffix('\r').unwrap_or(line)));
-            }
-            at = end + 1;
         }
         out
     }
@@ -474,7 +488,7 @@ mod tests {
     }
 
     fn grep<'t>(text: &'t str, terms: &[String]) -> Vec<(usize, &'t str)> {
-        Finder::new(terms).find(text).grep()
+        Finder::new(terms).grep(text)
     }
 
     /// What a reader sees: the excerpt texts with their matches between brackets.
@@ -652,6 +666,9 @@ mod tests {
             [(2, "two"), (3, "three"), (4, "four")]
         );
         assert!(grep(text, &terms(&["zzz"])).is_empty());
+        // Every line, however many occurrences the text holds (more than an excerpt reads).
+        let many = "x x\n".repeat(MAX_OCCURRENCES);
+        assert_eq!(grep(&many, &terms(&["x"])).len(), MAX_OCCURRENCES);
         assert_eq!(line_count(text), 4);
     }
 }

@@ -167,15 +167,16 @@ fn an_empty_query_says_what_to_give() {
 fn more_matches_rank_higher_and_recent_sessions_break_ties() {
     let (_dir, store) = corpus();
     let hits = found(&store, &request("retry policy"));
-    assert!(hits.len() >= 4, "{hits:#?}");
+    // One hit per turn: three turns hold the words.
+    assert_eq!(hits.len(), 3, "{hits:#?}");
     assert!(hits.windows(2).all(|w| w[0].score <= w[1].score));
-    // The same sentence in an old and a new session: the new one first.
-    let position = |session: &str, role: &str| {
+    // The same sentences in an old and a new session: the new one first.
+    let position = |session: &str| {
         hits.iter()
-            .position(|h| h.entry.session_id == session && h.entry.role == role)
+            .position(|h| h.entry.session_id == session)
             .unwrap()
     };
-    assert!(position("new-session", "user") < position("old-session", "user"));
+    assert!(position("new-session") < position("old-session"));
 }
 
 #[test]
@@ -200,15 +201,17 @@ fn bm25_ranks_the_entry_most_about_the_words_first() {
         marked(&hits[0]).starts_with("[kettle descaling]"),
         "{hits:#?}"
     );
-    // More matches than the answer holds: ranked by BM25 (negative, lower is better).
+    // More matches than the answer holds: ranked by BM25 (negative, lower is better). The
+    // third prompt says the first again, so its answer joins the second turn.
     let mut req = request("kettle");
-    req.limit = 2;
+    req.limit = 1;
     let hits = found(&store, &req);
     assert!(hits.iter().all(|h| h.score < 0.0), "{hits:#?}");
     assert!(
-        hits.iter().all(|h| h.chars < 100),
+        hits[0].chars < 100,
         "the short entries are most about it: {hits:#?}"
     );
+    assert_eq!(hits[0].more_lines, 1, "the answer of its turn: {hits:#?}");
 }
 
 #[test]
@@ -325,12 +328,10 @@ fn short_terms_fall_back_to_a_scan_and_filter_long_ones() {
     let (_dir, store) = corpus();
     // Two characters: below the trigram size.
     let hits = found(&store, &request("移行"));
-    let roles: Vec<&str> = hits.iter().map(|h| h.entry.role.as_str()).collect();
-    assert!(
-        roles.contains(&"user") && roles.contains(&"assistant"),
-        "{hits:#?}"
-    );
-    assert!(hits.iter().all(|h| marked(h).contains("[移行]")));
+    // The prompt and the answer of one turn: one hit, and the other's line counted.
+    assert_eq!(hits.len(), 1, "{hits:#?}");
+    assert_eq!(hits[0].more_lines, 1, "{hits:#?}");
+    assert!(marked(&hits[0]).contains("[移行]"));
     // A long term through the index, a short one as a filter on top.
     let hits = found(&store, &request("policy 9"));
     assert_eq!(hits.len(), 1, "{hits:#?}");
@@ -620,11 +621,11 @@ fn several_words_match_as_written_first_then_apart() {
     let hits = found(&store, &request("No conversation found to continue"));
     assert_eq!(hits[0].entry.session_id, "the-error", "{hits:?}");
     assert!(marked(&hits[0]).contains("[No conversation found to continue]"));
-    // Those holding the words apart follow, each once.
-    assert!(hits[1..]
-        .iter()
-        .all(|h| h.entry.session_id == "words-apart"));
-    assert_eq!(hits.len(), 3, "{hits:?}");
+    // The turn holding the words apart follows, once: its answer, then the count of its other
+    // lines holding one of the words (the prompt, the call's `notes.md`, two lines read).
+    assert_eq!(hits.len(), 2, "{hits:?}");
+    assert_eq!(hits[1].entry.session_id, "words-apart");
+    assert_eq!(hits[1].more_lines, 4, "{hits:?}");
 
     // Words no entry holds as written: those holding them all, as before.
     let apart = search(&store, &request("conversation bug step")).unwrap();
@@ -640,7 +641,8 @@ fn several_words_match_as_written_first_then_apart() {
 }
 
 #[test]
-fn one_turn_does_not_fill_the_answer_while_other_turns_hold_the_words() {
+fn a_turn_is_one_hit_saying_how_many_more_of_its_lines_hold_the_words() {
+    let read = "import supabase;\n// cloudflare later\nconst unrelated = 1;\nsupabase.auth()";
     let (_dir, store) = store_with(&[Fixture {
         id: "s",
         project: "/p",
@@ -650,11 +652,9 @@ fn one_turn_does_not_fill_the_answer_while_other_turns_hold_the_words() {
                 "can we replace supabase with cloudflare?",
                 "Yes: supabase auth maps to cloudflare access, supabase storage to R2.",
                 vec![
-                    (
-                        "Read",
-                        r#"{"file_path":"supabase.ts"}"#,
-                        "import supabase; // cloudflare later",
-                    ),
+                    ("Read", r#"{"file_path":"supabase.ts"}"#, read),
+                    // The same file read again: its lines are counted once.
+                    ("Read", r#"{"file_path":"src/supabase.ts"}"#, read),
                     (
                         "Grep",
                         r#"{"pattern":"supabase"}"#,
@@ -673,13 +673,42 @@ fn one_turn_does_not_fill_the_answer_while_other_turns_hold_the_words() {
     req.limit = 3;
     let hits = found(&store, &req);
     let turns: Vec<&str> = hits.iter().map(|h| h.entry.turn.as_str()).collect();
-    assert_eq!(hits.len(), 3);
-    assert!(turns[2] != turns[0] || turns[1] != turns[0], "{turns:?}");
-    let first_turn = turns.iter().filter(|t| **t == turns[0]).count();
-    assert!(first_turn <= 2, "{turns:?}");
-    // With room for all of them, every entry is shown.
-    req.limit = 10;
-    assert_eq!(found(&store, &req).len(), 5);
+    assert_eq!(turns.len(), 2, "one hit per turn: {hits:#?}");
+    assert_ne!(turns[0], turns[1]);
+    let (first, other) = match marked(&hits[0]).contains("queue") {
+        true => (&hits[1], &hits[0]),
+        false => (&hits[0], &hits[1]),
+    };
+    // Besides the line shown: the prompt or the answer, three call inputs, the file's three
+    // lines holding a word (once, though read twice) and the grep's output.
+    assert_eq!(first.more_lines, 8, "{first:#?}");
+    let shown = render::hit(first, Pointer::Cli, Paint::Plain);
+    assert!(
+        shown.ends_with(&format!(
+            "chars): throughline detail {}\n  and 8 more lines in this turn",
+            first.entry.turn
+        )),
+        "{shown}"
+    );
+    assert_eq!(other.more_lines, 0);
+    assert!(!render::hit(other, Pointer::Cli, Paint::Plain).contains("in this turn"));
+
+    // Only what the search looks at is counted: the conversation alone, one more line.
+    req.layer = Some(Layer::L2);
+    assert_eq!(found(&store, &req)[0].more_lines, 1);
+    // A hit of a tool output points at the whole turn for the rest; one line is one line.
+    req.layer = None;
+    req.tool = Some("Grep".into());
+    let grep = &found(&store, &req)[0];
+    assert_eq!(grep.more_lines, 1, "the call's input: {grep:#?}");
+    let shown = render::hit(grep, Pointer::Mcp, Paint::Plain);
+    assert!(
+        shown.ends_with(&format!(
+            "and 1 more line in this turn: detail {{\"turn\":\"{}\"}}",
+            grep.entry.turn
+        )),
+        "{shown}"
+    );
 }
 
 #[test]
@@ -717,7 +746,9 @@ fn a_misspelt_word_is_searched_as_the_nearest_word_stored() {
         .hits
         .is_empty());
     let found = search(&store, &request("checklsit")).unwrap();
-    assert_eq!(found.hits.len(), 2, "{:?}", found.partial);
+    assert_eq!(found.hits.len(), 1, "{:?}", found.partial);
+    // The rest of its turn is counted by the word found, not the one asked for.
+    assert_eq!(found.hits[0].more_lines, 1, "{:?}", found.hits);
     assert!(
         found.partial[0].contains("nothing holds checklsit; these hold checklist"),
         "{:?}",
