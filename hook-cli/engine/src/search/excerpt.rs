@@ -57,7 +57,7 @@ pub struct Finder {
 }
 
 /// Where a finder's terms occur in one text.
-pub struct Found<'t> {
+pub struct Occurrences<'t> {
     text: &'t str,
     /// By start, the longest first.
     occurrences: Vec<Occurrence>,
@@ -121,7 +121,7 @@ impl Finder {
     }
 
     /// Every occurrence of every term in `text`, ignoring case.
-    pub fn find<'t>(&self, text: &'t str) -> Found<'t> {
+    pub fn find<'t>(&self, text: &'t str) -> Occurrences<'t> {
         let mut out = Vec::new();
         if let Some(automaton) = &self.automaton {
             out.extend(
@@ -149,7 +149,7 @@ impl Finder {
             }
         }
         out.sort_by_key(|o| (o.start, std::cmp::Reverse(o.end)));
-        Found {
+        Occurrences {
             text,
             occurrences: out,
             terms: self.terms.len(),
@@ -229,7 +229,7 @@ fn closest(found: &[Occurrence], counts: &mut [usize]) -> Option<(usize, usize)>
     best
 }
 
-impl<'t> Found<'t> {
+impl<'t> Occurrences<'t> {
     /// The lines that show the terms where they occur closest together, then other lines
     /// each holding every term that occurs, each line cut around its matches when long.
     /// Without any occurrence, the text's first line.
