@@ -85,7 +85,7 @@ pub fn plan_crossings(
             .into_iter()
             .filter_map(|(name, window)| Some((name, window?)))
             .filter(|(_, window)| window.used_percentage >= at)
-            .filter(|(_, window)| window.resets_at.is_none_or(|reset| reset > now))
+            .filter(|(_, window)| window.is_current(now))
             .collect(),
         _ => Vec::new(),
     };

@@ -21,6 +21,15 @@ pub struct Window {
     pub resets_at: Option<u64>,
 }
 
+impl Window {
+    /// Whether the figure is still the current window's at `now` (seconds since the epoch):
+    /// past its reset it was the old window's, and the client reports the new one's only with
+    /// its next answer.
+    pub fn is_current(&self, now: u64) -> bool {
+        self.resets_at.is_none_or(|reset| reset > now)
+    }
+}
+
 /// The windows the client reported last.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PlanUsage {
@@ -47,12 +56,13 @@ impl PlanUsage {
             .into_iter()
             .filter_map(|(name, window)| {
                 let window = window?;
-                Some(match window.resets_at {
-                    Some(at) if at <= now => (format!("{name} reset, no new figure yet"), None),
-                    resets => (
+                Some(if window.is_current(now) {
+                    (
                         format!("{name} {:.0}%", window.used_percentage),
-                        resets.map(|at| countdown(at, now)),
-                    ),
+                        window.resets_at.map(|at| countdown(at, now)),
+                    )
+                } else {
+                    (format!("{name} reset, no new figure yet"), None)
                 })
             })
             .collect()
